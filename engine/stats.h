@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: MIT */
+/* Stats registry: named counters, averages, histograms and derived values that point at the
+ * components' own fields (an increment is a plain add), with per-kernel and total scopes. */
+#ifndef WARPSIM_STATS_H
+#define WARPSIM_STATS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "sim_error.h"
+
+/* Running average: the owner adds samples with stat_avg_add (hot path: two adds). */
+struct stat_avg {
+	double sum;
+	uint64_t n;
+};
+static inline void stat_avg_add(struct stat_avg *a, double v) { a->sum += v; a->n++; }
+
+/* Fixed-width histogram; samples >= n_bins*bin_width land in overflow. bins owned by the
+ * stat (allocated by stats_hist). */
+struct stat_hist {
+	uint64_t *bins;
+	uint32_t n_bins;
+	uint64_t bin_width;
+	uint64_t overflow, n, sum;
+};
+static inline void stat_hist_add(struct stat_hist *h, uint64_t v)
+{
+	uint64_t b = v / h->bin_width;
+	if (b < h->n_bins)
+		h->bins[b]++;
+	else
+		h->overflow++;
+	h->n++;
+	h->sum += v;
+}
+
+struct stats;
+
+struct stats *stats_create(void);
+void stats_destroy(struct stats *s);
+
+/* Registration (build time only; names formatted printf-style, unique, dotted
+ * component paths without prefix: "sm.3.l1d.misses"). The registry keeps pointers:
+ * the field must outlive it or be unregistered by destroying the registry first. */
+void stats_counter(struct stats *s, uint64_t *field, const char *unit, const char *desc,
+		   const char *name_fmt, ...) __attribute__((format(printf, 5, 6)));
+void stats_avg(struct stats *s, struct stat_avg *field, const char *unit, const char *desc,
+	       const char *name_fmt, ...) __attribute__((format(printf, 5, 6)));
+/* Allocates h->bins. */
+int stats_hist(struct stats *s, struct stat_hist *h, uint32_t n_bins, uint64_t bin_width,
+	       const char *unit, const char *desc, const char *name_fmt, ...)
+	__attribute__((format(printf, 7, 8)));
+/* A value computed at dump time (ratios such as IPC, hit rates, BLP). */
+void stats_derived(struct stats *s, double (*fn)(const void *ctx), const void *ctx,
+		   const char *unit, const char *desc, const char *name_fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+
+/* Scopes: kernel_begin records a baseline; kernel_end stores the difference for every
+ * counter/avg/hist (derived values re-evaluated over the difference is not possible, so
+ * derived stats are evaluated at kernel_end) under "kernels[i]". Totals are the live values. */
+void stats_kernel_begin(struct stats *s, const char *kernel_name);
+void stats_kernel_end(struct stats *s);
+
+/* Look up a live value by name (tests, reports). false if no such stat. */
+bool stats_get_u64(const struct stats *s, const char *name, uint64_t *out);
+bool stats_get_double(const struct stats *s, const char *name, double *out);
+
+/* JSON document {"total": {name: {"value":..,"unit":..,"desc":..}}, "kernels": [...]}.
+ * Written to tmp name then renamed into place. */
+int stats_write_json(const struct stats *s, const char *path, struct sim_error *err);
+/* Same document as a string (caller frees). */
+char *stats_to_json_string(const struct stats *s);
+/* Human table of the stats whose names match any of the glob patterns (NULL = all). */
+void stats_print_summary(const struct stats *s, FILE *out, const char *const *patterns);
+
+#endif

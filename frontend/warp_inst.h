@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: MIT */
+/* Contract between the PTX front end and the timing model: static (decoded) instructions,
+ * dynamic warp instructions, and the functional-execution calls the SM and dispatcher make. */
+#ifndef WARPSIM_WARP_INST_H
+#define WARPSIM_WARP_INST_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../engine/sim_error.h"
+
+#define WI_MAX_LANES 1024             /* large warps (LWM) up to 1024 threads */
+#define WI_MASK_WORDS (WI_MAX_LANES / 64)
+#define WI_MAX_SRC 6
+#define WI_MAX_DST 4
+#define WI_NO_PHASE UINT32_MAX
+
+/* Which functional unit executes it. */
+enum wi_unit { WI_UNIT_SP, WI_UNIT_SFU, WI_UNIT_LDST, WI_UNIT_NONE /* bra, bar, exit: no unit */ };
+
+/* Latency classes, each with a configured latency (gpu.core.latency.*). */
+enum wi_lat_class {
+	WI_LAT_INT, WI_LAT_FP32, WI_LAT_FP64, WI_LAT_MUL, WI_LAT_DIV, WI_LAT_SFU,
+	WI_LAT_SHARED, WI_LAT_CONST, WI_LAT_MEM /* global/local/tex: latency comes from memory/ */,
+	WI_LAT_CTRL, WI_LAT_COUNT
+};
+
+enum wi_space {
+	WI_SPACE_NONE, WI_SPACE_GLOBAL, WI_SPACE_SHARED, WI_SPACE_LOCAL, WI_SPACE_CONST,
+	WI_SPACE_PARAM, WI_SPACE_TEX
+};
+
+enum wi_mem_kind { WI_MEM_NONE, WI_MEM_LOAD, WI_MEM_STORE, WI_MEM_ATOMIC };
+
+enum wi_flags {
+	WI_F_BRANCH = 1u << 0,      /* bra/call/ret: may change the PC */
+	WI_F_BARRIER = 1u << 1,     /* bar.sync / barrier.sync (CTA-wide) */
+	WI_F_EXIT = 1u << 2,        /* exit / ret from the entry */
+	WI_F_LONG_LAT = 1u << 3,    /* its destinations are long-op registers (PAWS/OWL: global/local/tex loads, atomics) */
+	WI_F_UNCOND = 1u << 4,      /* unconditional branch (LWM optimisation) */
+	WI_F_MEMBAR = 1u << 5,
+	WI_F_WARP_SYNC = 1u << 6,   /* shfl/vote/bar.warp.sync: needs all lanes together */
+};
+
+/* Decoded once at load; one per PTX instruction of a kernel, indexed by pc. */
+struct wi_static {
+	uint32_t pc;               /* instruction index within the kernel */
+	uint16_t opcode;           /* front end's own opcode number (for names/stats) */
+	uint8_t unit;              /* enum wi_unit */
+	uint8_t lat_class;         /* enum wi_lat_class */
+	uint8_t space;             /* enum wi_space */
+	uint8_t mem_kind;          /* enum wi_mem_kind */
+	uint8_t access_bytes;      /* per thread per vector element: 1,2,4,8,16 */
+	uint8_t vec;               /* 1, 2 or 4 */
+	uint16_t flags;            /* enum wi_flags */
+	uint8_t n_src, n_dst;
+	uint16_t src[WI_MAX_SRC];  /* register ids read (incl. predicate guard), kernel-local numbering */
+	uint16_t dst[WI_MAX_DST];  /* register ids written */
+	/* PAWS phase data (frontend phase analysis): phase index, cycles left in the phase
+	 * from this instruction (phase distance), and the phase's length. */
+	uint32_t phase_id;
+	uint32_t phase_distance_cycles;
+	uint32_t phase_len_cycles;
+	uint32_t next_phase_len_cycles; /* length of the phase that follows this one, 0 if none */
+	const char *text;          /* the PTX line (owned by the kernel), for reports */
+	uint32_t src_line;         /* line in the PTX file */
+};
+
+/* One executed warp instruction, filled by fe_warp_execute. The SM owns a pool of these;
+ * addr/bytes arrays are sized to the warp size by whoever allocates it (fe_warp_inst_alloc). */
+struct warp_inst {
+	const struct wi_static *si;
+	uint32_t pc, next_pc;
+	uint32_t n_lanes;                 /* warp size (32, or the large-warp size) */
+	uint32_t n_active;                /* popcount of mask */
+	uint64_t mask[WI_MASK_WORDS];     /* active lanes that executed (guard predicate applied) */
+	bool diverged;                    /* a branch split the warp (SIMT stack pushed) */
+	bool taken;                       /* a branch changed the PC of at least one lane */
+	uint64_t *addr;                   /* [n_lanes] per-lane byte address, active lanes of memory ops */
+	uint32_t access_bytes;            /* bytes per lane access (vec * access_bytes) */
+};
+
+static inline bool wi_lane_active(const struct warp_inst *wi, uint32_t lane)
+{
+	return (wi->mask[lane >> 6] >> (lane & 63)) & 1u;
+}
+
+/* ---- functional execution (implemented by frontend/) -------------------------------
+ * A kernel launch is executed functionally by CTAs; the timing model drives it. */
+struct fe_launch;  /* one kernel launch: kernel, grid, block, params, memory image */
+struct fe_cta;     /* functional state of one CTA: shared memory, its warps */
+struct fe_warp;    /* one warp's registers, SIMT stack */
+
+struct fe_launch_info {
+	const char *kernel_name;
+	uint32_t grid[3], block[3];
+	uint32_t n_ctas;              /* grid[0]*grid[1]*grid[2] */
+	uint32_t threads_per_cta;
+	uint32_t regs_per_thread;     /* from ptxas -v or the workload file */
+	uint32_t shared_bytes_per_cta;/* static + dynamic */
+	uint32_t local_bytes_per_thread;
+	uint32_t n_insts;             /* static instructions of the kernel */
+	const struct wi_static *insts;/* [n_insts] */
+};
+void fe_launch_get_info(const struct fe_launch *l, struct fe_launch_info *out);
+
+/* Create CTA cta_id (linear) of l with warps of warp_size lanes (32, or larger for LWM).
+ * Returns NULL with err on failure. */
+struct fe_cta *fe_cta_create(struct fe_launch *l, uint32_t cta_id, uint32_t warp_size,
+			     uint32_t sm_id, struct sim_error *err);
+void fe_cta_destroy(struct fe_cta *cta);
+uint32_t fe_cta_warp_count(const struct fe_cta *cta);
+struct fe_warp *fe_cta_warp(struct fe_cta *cta, uint32_t i);
+
+/* PC the warp will execute next (top of its SIMT stack), and whether it has exited. */
+uint32_t fe_warp_pc(const struct fe_warp *w);
+bool fe_warp_done(const struct fe_warp *w);
+/* Active mask of the next instruction (before its guard predicate). */
+void fe_warp_next_mask(const struct fe_warp *w, uint64_t mask[WI_MASK_WORDS]);
+
+/* Execute the instruction at fe_warp_pc(w) for the warp's active lanes and fill out.
+ * Barriers: execution marks the warp arrived; the timing model holds it until release.
+ * Returns 0, or SIM_ERR_PROGRAM (out-of-bounds access, misaligned address: err names
+ * thread, pc and address). out->addr must have room for the warp's lanes. */
+int fe_warp_execute(struct fe_warp *w, struct warp_inst *out, struct sim_error *err);
+
+#endif

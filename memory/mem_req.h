@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: MIT */
+/* Contract between the SM's LD/ST unit and memory/: a warp's accesses go in, exactly one
+ * completion per load, store or atomic comes back; line requests travel L1 -> NoC -> L2 -> DRAM. */
+#ifndef WARPSIM_MEM_REQ_H
+#define WARPSIM_MEM_REQ_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../engine/sim.h"
+#include "../engine/stats.h"
+#include "../engine/config.h"
+#include "../frontend/warp_inst.h"
+
+enum mem_req_kind { MEM_REQ_READ, MEM_REQ_WRITE, MEM_REQ_ATOMIC, MEM_REQ_PREFETCH, MEM_REQ_WRITEBACK };
+
+/* Timestamps (ps) per stage, for latency breakdowns (NoC / L2 / queue / DRAM). 0 = not reached. */
+enum mem_stage {
+	MEM_T_ISSUE,        /* left the L1 miss path */
+	MEM_T_NOC_INJECT,   /* accepted by the NoC at the SM */
+	MEM_T_L2_ARRIVE,    /* ejected at the L2 slice */
+	MEM_T_MC_ENQUEUE,   /* entered the memory controller queue (L2 miss) */
+	MEM_T_DRAM_ISSUE,   /* its column command issued */
+	MEM_T_DRAM_DONE,    /* data returned from DRAM */
+	MEM_T_L2_REPLY,     /* reply injected at the L2 side */
+	MEM_T_DONE,         /* reply ejected at the SM */
+	MEM_T_COUNT
+};
+
+/* One line-sized request below L1 (pooled, owned by whoever holds it). */
+struct mem_req {
+	uint64_t addr;              /* line-aligned physical address */
+	uint32_t size_bytes;        /* bytes of data carried (line or sector) */
+	uint8_t kind;               /* enum mem_req_kind */
+	uint8_t is_reply;
+	uint16_t src_sm;            /* issuing core, or UINT16_MAX for L2/MC-originated */
+	uint16_t channel;           /* memory channel / L2 slice */
+	uint16_t bank;
+	uint32_t row, col;
+	uint64_t id;                /* unique, for checking and tracing */
+	uint64_t t_ps[MEM_T_COUNT];
+	void *owner_ctx;            /* L1 MSHR entry etc.; opaque below */
+	struct mem_req *next;       /* intrusive queue link, free to whoever holds it */
+};
+
+/* ---- the SM-side memory unit (one per SM) ------------------------------------------
+ * The SM hands it whole warp memory instructions. The unit owns coalescer, L1D,
+ * L1 const/tex, MSHRs, banked shared memory and the study modes, and calls done()
+ * once per accepted instruction when it completes (loads: data back; stores: acked). */
+struct mem_unit;
+
+typedef void (*mem_done_fn)(void *sm_ctx, uint64_t token, uint64_t now_ps);
+
+struct mem_unit_ports {
+	struct sim_component *sm;   /* woken when something completes */
+	mem_done_fn done;
+	void *sm_ctx;
+	struct noc *noc;            /* NULL in perfect-l1 / fixed-latency modes; the unit maps an
+	                               address to its channel (memory/'s address map) and sends to
+	                               noc->mc_node[channel] */
+	int noc_node;               /* this SM's NoC node */
+};
+
+/* Build from gpu.memory.*, gpu.l1d.* etc. Registers stats "sm.<id>.l1d.*" etc. */
+struct mem_unit *mem_unit_create(const struct cfg *cfg, struct sim *sim, struct stats *st,
+				 uint32_t sm_id, struct sim_clock *core_clk,
+				 const struct mem_unit_ports *ports, struct sim_error *err);
+void mem_unit_destroy(struct mem_unit *m);
+
+/* Accept a memory instruction (si->mem_kind != NONE) or refuse it (false): MSHRs or the
+ * miss queue are full, or shared-memory bank conflicts from the previous one still
+ * serialise. A refusal is a structural stall the SM counts. token comes back in done(). */
+bool mem_unit_try_issue(struct mem_unit *m, const struct warp_inst *wi, uint64_t token,
+			uint64_t now_cycle);
+/* Requests in flight (for quiescence / watchdog). */
+uint64_t mem_unit_outstanding(const struct mem_unit *m);
+
+#endif

@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: MIT */
+/* The table of subcommands. Add one line per command; the implementation lives in cmd_<name>.c. */
+#include "commands.h"
+
+int cmd_run(int argc, char **argv, struct sim_error *err);
+int cmd_validate(int argc, char **argv, struct sim_error *err);
+int cmd_config(int argc, char **argv, struct sim_error *err);
+int cmd_bench(int argc, char **argv, struct sim_error *err);
+
+const struct ws_command ws_commands[] = {
+	{"run", "simulate a workload on a machine configuration", cmd_run},
+	{"validate", "check a configuration and print errors", cmd_validate},
+	{"config", "list every setting with its default and help (--list)", cmd_config},
+	{"bench", "measure simulation speed (bench engine | bench [--json])", cmd_bench},
+};
+const unsigned ws_n_commands = sizeof ws_commands / sizeof ws_commands[0];
