@@ -67,7 +67,7 @@ struct wi_static {
 };
 
 /* One executed warp instruction, filled by fe_warp_execute. The SM owns a pool of these;
- * addr/bytes arrays are sized to the warp size by whoever allocates it (fe_warp_inst_alloc). */
+ * its addr array is sized to the warp size by the SM when it builds the pool. */
 struct warp_inst {
 	const struct wi_static *si;
 	uint32_t pc, next_pc;

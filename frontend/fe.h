@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: MIT */
+/* PTX front end, host-facing side: load a PTX module, manage functional device memory, build
+ * kernel launches, run them functionally. The timing side is in warp_inst.h. */
+#ifndef WARPSIM_FE_H
+#define WARPSIM_FE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../engine/sim_error.h"
+#include "warp_inst.h"
+
+struct fe_module;   /* a parsed, decoded PTX file (immutable after load) */
+struct fe_memory;   /* device memory image: sparse paged global memory + symbols */
+
+/* Parse and decode a PTX file. Errors (SIM_ERR_INPUT) give file:line:column and what was
+ * expected; unsupported opcodes are refused here with opcode and line, never at run time. */
+int fe_module_load(const char *path, struct fe_module **out, struct sim_error *err);
+int fe_module_parse_string(const char *name, const char *text, struct fe_module **out,
+			   struct sim_error *err);
+void fe_module_destroy(struct fe_module *m);
+
+uint32_t fe_module_kernel_count(const struct fe_module *m);
+const char *fe_module_kernel_name(const struct fe_module *m, uint32_t i);
+/* Kernel parameters: count, and byte offset/size/alignment of parameter i in the param buffer.
+ * Returns SIM_ERR_INPUT if the kernel does not exist. */
+int fe_kernel_params(const struct fe_module *m, const char *kernel, uint32_t *n_params,
+		     struct sim_error *err);
+int fe_kernel_param(const struct fe_module *m, const char *kernel, uint32_t i, uint32_t *offset,
+		    uint32_t *size_bytes, uint32_t *align, struct sim_error *err);
+/* Static instructions and resource use of a kernel (phase data included). */
+int fe_kernel_info(const struct fe_module *m, const char *kernel, struct fe_launch_info *out,
+		   struct sim_error *err);
+/* `warpsim ptx-info`: kernels, registers, shared/local memory, phases. */
+void fe_module_print_info(const struct fe_module *m, FILE *out, bool json);
+
+/* Device memory. Addresses are device virtual addresses (global space), never host pointers. */
+struct fe_memory *fe_memory_create(void);
+void fe_memory_destroy(struct fe_memory *mem);
+/* Allocate bytes (aligned to 256); 0 on failure. */
+uint64_t fe_mem_alloc(struct fe_memory *mem, uint64_t bytes);
+int fe_mem_write(struct fe_memory *mem, uint64_t addr, const void *src, uint64_t n, struct sim_error *err);
+int fe_mem_read(const struct fe_memory *mem, uint64_t addr, void *dst, uint64_t n, struct sim_error *err);
+/* Bind a module's .global/.const variables into mem (allocating and initialising them). */
+int fe_memory_bind_module(struct fe_memory *mem, const struct fe_module *m, struct sim_error *err);
+/* Address and size of a .global/.const symbol after binding (cudaMemcpyToSymbol). */
+int fe_symbol(const struct fe_memory *mem, const struct fe_module *m, const char *name,
+	      uint64_t *addr, uint64_t *size_bytes, struct sim_error *err);
+
+/* A launch: kernel of module m over mem with grid/block, dynamic shared bytes and a parameter
+ * buffer laid out per fe_kernel_param. regs_per_thread = 0 takes the module's own figure. */
+struct fe_launch *fe_launch_create(const struct fe_module *m, struct fe_memory *mem,
+				   const char *kernel, const uint32_t grid[3], const uint32_t block[3],
+				   uint32_t dyn_shared_bytes, const void *params, size_t params_bytes,
+				   uint32_t regs_per_thread, struct sim_error *err);
+void fe_launch_destroy(struct fe_launch *l);
+/* Execute every CTA functionally (no timing): warps in lockstep round-robin, barriers honoured.
+ * Counts warp and thread instructions. */
+int fe_launch_run_functional(struct fe_launch *l, uint64_t *warp_insts, uint64_t *thread_insts,
+			     struct sim_error *err);
+
+/* Where a launch is executed: functionally (fe_launch_run_functional) or by the timing model
+ * (components/gpu). The host API and workload runner only see this. */
+struct fe_device {
+	int (*launch)(void *ctx, struct fe_launch *l, struct sim_error *err);
+	void *ctx;
+};
+
+#endif
