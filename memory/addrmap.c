@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: MIT */
+/* Address map: channel interleaving by chunks, then a per-bit letter map inside the channel. */
+#include "addrmap.h"
+
+#include <string.h>
+
+static bool is_pow2(uint64_t v) { return v && !(v & (v - 1)); }
+
+static uint32_t log2u(uint64_t v)
+{
+	uint32_t n = 0;
+	while (v > 1) {
+		v >>= 1;
+		n++;
+	}
+	return n;
+}
+
+int mem_addrmap_setup(struct mem_addrmap *m, uint32_t n_channels, uint32_t chan_interleave_bytes,
+		      uint32_t banks, uint32_t row_bytes, const char *local_map, bool xor_bank,
+		      struct sim_error *err)
+{
+	memset(m, 0, sizeof *m);
+	if (n_channels == 0)
+		return sim_error_set(err, SIM_ERR_CONFIG, NULL, 0, 0, "gpu.dram.channels",
+				     "must be at least 1");
+	if (!is_pow2(chan_interleave_bytes))
+		return sim_error_set(err, SIM_ERR_CONFIG, NULL, 0, 0,
+				     "gpu.dram.addrmap.chan_interleave_bytes",
+				     "must be a power of two, got %u", chan_interleave_bytes);
+	if (!is_pow2(banks))
+		return sim_error_set(err, SIM_ERR_CONFIG, NULL, 0, 0, "gpu.dram.banks",
+				     "must be a power of two, got %u", banks);
+	if (!is_pow2(row_bytes))
+		return sim_error_set(err, SIM_ERR_CONFIG, NULL, 0, 0, "gpu.dram.row_bytes",
+				     "must be a power of two, got %u", row_bytes);
+	size_t len = strlen(local_map);
+	if (len > MEM_ADDRMAP_MAX_BITS)
+		return sim_error_set(err, SIM_ERR_CONFIG, NULL, 0, 0, "gpu.dram.addrmap.local_map",
+				     "at most %d letters, got %zu", MEM_ADDRMAP_MAX_BITS, len);
+	uint32_t nc = 0, nb = 0;
+	for (size_t i = 0; i < len; i++) {
+		char ch = local_map[len - 1 - i]; /* string is MSB first */
+		if (ch != 'C' && ch != 'B' && ch != 'R')
+			return sim_error_set(err, SIM_ERR_CONFIG, NULL, 0, 0,
+					     "gpu.dram.addrmap.local_map",
+					     "letters must be C, B or R, got '%c'", ch);
+		nc += ch == 'C';
+		nb += ch == 'B';
+		m->map[i] = (uint8_t)ch;
+	}
+	if (nc != log2u(row_bytes) || nb != log2u(banks))
+		return sim_error_set(err, SIM_ERR_CONFIG, NULL, 0, 0, "gpu.dram.addrmap.local_map",
+				     "\"%s\" has %u C and %u B bits; %u-byte rows and %u banks need %u and %u",
+				     local_map, nc, nb, row_bytes, banks, log2u(row_bytes),
+				     log2u(banks));
+	m->n_channels = n_channels;
+	m->chan_interleave_bytes = chan_interleave_bytes;
+	m->banks = banks;
+	m->row_bytes = row_bytes;
+	m->xor_bank = xor_bank;
+	m->n_map_bits = (uint32_t)len;
+	return 0;
+}
+
+int mem_addrmap_init(struct mem_addrmap *m, const struct cfg *cfg, struct sim_error *err)
+{
+	int rc = mem_addrmap_setup(m, (uint32_t)cfg_int(cfg, "gpu.dram.channels"),
+				   (uint32_t)cfg_int(cfg, "gpu.dram.addrmap.chan_interleave_bytes"),
+				   (uint32_t)cfg_int(cfg, "gpu.dram.banks"),
+				   (uint32_t)cfg_int(cfg, "gpu.dram.row_bytes"),
+				   cfg_str(cfg, "gpu.dram.addrmap.local_map"),
+				   cfg_bool(cfg, "gpu.dram.addrmap.xor_bank"), err);
+	if (rc && err && err->setting[0]) {
+		/* Re-issue at the setting's source line. */
+		char msg[sizeof err->msg], setting[sizeof err->setting];
+		memcpy(msg, err->msg, sizeof msg);
+		memcpy(setting, err->setting, sizeof setting);
+		return cfg_error(err, cfg, setting, "%s", msg);
+	}
+	return rc;
+}
+
+uint32_t mem_addr_channel(const struct mem_addrmap *m, uint64_t addr)
+{
+	return (uint32_t)((addr / m->chan_interleave_bytes) % m->n_channels);
+}
+
+void mem_addr_decode(const struct mem_addrmap *m, uint64_t addr, struct mem_dram_addr *out)
+{
+	uint64_t il = m->chan_interleave_bytes;
+	uint64_t chunk = addr / il;
+	uint64_t local = (chunk / m->n_channels) * il + addr % il;
+	uint64_t col = 0, bank = 0, row = 0;
+	uint32_t ci = 0, bi = 0, ri = 0;
+	for (uint32_t i = 0; i < m->n_map_bits; i++) {
+		uint64_t bit = (local >> i) & 1;
+		switch (m->map[i]) {
+		case 'C': col |= bit << ci++; break;
+		case 'B': bank |= bit << bi++; break;
+		default: row |= bit << ri++; break;
+		}
+	}
+	row |= (local >> m->n_map_bits) << ri;
+	if (m->xor_bank)
+		bank ^= row & (m->banks - 1);
+	out->channel = (uint32_t)(chunk % m->n_channels);
+	out->bank = (uint32_t)bank;
+	out->row = (uint32_t)row;
+	out->col = (uint32_t)col;
+}
+
+uint64_t mem_addr_encode(const struct mem_addrmap *m, const struct mem_dram_addr *a)
+{
+	uint64_t row = a->row, col = a->col, bank = a->bank;
+	if (m->xor_bank)
+		bank ^= row & (m->banks - 1);
+	uint64_t local = 0;
+	uint32_t ci = 0, bi = 0, ri = 0;
+	for (uint32_t i = 0; i < m->n_map_bits; i++) {
+		uint64_t bit;
+		switch (m->map[i]) {
+		case 'C': bit = (col >> ci++) & 1; break;
+		case 'B': bit = (bank >> bi++) & 1; break;
+		default: bit = (row >> ri++) & 1; break;
+		}
+		local |= bit << i;
+	}
+	local |= (row >> ri) << m->n_map_bits;
+	uint64_t il = m->chan_interleave_bytes;
+	uint64_t chunk_local = local / il;
+	return (chunk_local * m->n_channels + a->channel) * il + local % il;
+}

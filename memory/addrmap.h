@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: MIT */
+/* Physical address -> (channel, bank, row, column) of the DRAM, as configured under
+ * gpu.dram.* and gpu.dram.addrmap.*; shared by the SM side (to pick a channel) and the MCs. */
+#ifndef WARPSIM_ADDRMAP_H
+#define WARPSIM_ADDRMAP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../engine/config.h"
+#include "../engine/sim_error.h"
+
+#define MEM_ADDRMAP_MAX_BITS 40 /* longest local_map string */
+
+/* Where an address lives. */
+struct mem_dram_addr {
+	uint32_t channel; /* 0 .. n_channels-1 */
+	uint32_t bank;    /* 0 .. banks-1 within the channel */
+	uint32_t row;     /* row number within the bank */
+	uint32_t col;     /* byte offset within the row, 0 .. row_bytes-1 */
+};
+
+/* Two steps (why: channel counts such as gtx480's 6 are not powers of two):
+ *  1. channel = (addr / chan_interleave_bytes) % n_channels; the channel-local address
+ *     packs the remaining chunks contiguously:
+ *     local = (addr / interleave / n_channels) * interleave + addr % interleave.
+ *  2. the low bits of local are split by local_map, a string with one letter per bit,
+ *     most significant first, least significant last: 'C' column, 'B' bank, 'R' row.
+ *     Bits above the string are row bits. It must hold log2(row_bytes) C's and
+ *     log2(banks) B's. With xor_bank, bank ^= row mod banks (permutation-based
+ *     interleaving, spreads row conflicts of power-of-two strides over banks).
+ * The owl-28 default (interleave 2048 B = one row, map "BB" + 11 C's) keeps each 2 KB
+ * run of addresses in one DRAM row and puts the next run in another channel, and the
+ * channel's next local row in the next bank: consecutive rows of a matrix fall in
+ * different banks, as OWL Sec 2.1 / Fig 1 (C) lays data out. */
+struct mem_addrmap {
+	uint32_t n_channels;
+	uint32_t chan_interleave_bytes; /* power of two */
+	uint32_t banks;                 /* per channel, power of two */
+	uint32_t row_bytes;             /* power of two */
+	bool xor_bank;
+	uint32_t n_map_bits;            /* length of the local map */
+	uint8_t map[MEM_ADDRMAP_MAX_BITS]; /* map[i] = field of local bit i (LSB first): 'C','B','R' */
+};
+
+/* Fill m from the values given (tests, tools). Fails with SIM_ERR_CONFIG if a size is
+ * not a power of two or the map does not fit the sizes; err->setting names local_map. */
+int mem_addrmap_setup(struct mem_addrmap *m, uint32_t n_channels, uint32_t chan_interleave_bytes,
+		      uint32_t banks, uint32_t row_bytes, const char *local_map, bool xor_bank,
+		      struct sim_error *err);
+/* Fill m from gpu.dram.channels, gpu.dram.banks, gpu.dram.row_bytes and
+ * gpu.dram.addrmap.{chan_interleave_bytes,local_map,xor_bank}; errors name the setting. */
+int mem_addrmap_init(struct mem_addrmap *m, const struct cfg *cfg, struct sim_error *err);
+
+void mem_addr_decode(const struct mem_addrmap *m, uint64_t addr, struct mem_dram_addr *out);
+/* The inverse: the address of byte col of (channel, bank, row). */
+uint64_t mem_addr_encode(const struct mem_addrmap *m, const struct mem_dram_addr *a);
+uint32_t mem_addr_channel(const struct mem_addrmap *m, uint64_t addr);
+
+#endif
