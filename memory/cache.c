@@ -1,0 +1,288 @@
+/* SPDX-License-Identifier: MIT */
+/* Set-associative tag store: lookup/fill/invalidate with LRU or FIFO victims and three write
+ * policies. O(assoc) per access; fine for the 4..16 ways the machines use. */
+#include "cache.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static bool is_pow2(uint64_t x) { return x && !(x & (x - 1)); }
+
+static uint32_t log2u(uint64_t x)
+{
+	uint32_t n = 0;
+	while (x > 1) {
+		x >>= 1;
+		n++;
+	}
+	return n;
+}
+
+int cache_init(struct cache *c, const struct cache_cfg *cfg, struct sim_error *err)
+{
+	memset(c, 0, sizeof *c);
+	if (cfg->assoc == 0)
+		return sim_error_set(err, SIM_ERR_CONFIG, NULL, 0, 0, "assoc", "cache associativity must be >= 1");
+	if (!is_pow2(cfg->line_bytes) || cfg->line_bytes < 4)
+		return sim_error_set(err, SIM_ERR_CONFIG, NULL, 0, 0, "line_bytes",
+				     "cache line size must be a power of two >= 4, got %u", cfg->line_bytes);
+	uint64_t way_bytes = (uint64_t)cfg->assoc * cfg->line_bytes;
+	if (cfg->size_bytes == 0 || cfg->size_bytes % way_bytes != 0 || !is_pow2(cfg->size_bytes / way_bytes))
+		return sim_error_set(err, SIM_ERR_CONFIG, NULL, 0, 0, "size_bytes",
+				     "cache size %u bytes is not assoc (%u) x line (%u) x a power-of-two number of sets",
+				     cfg->size_bytes, cfg->assoc, cfg->line_bytes);
+	uint32_t sector = cfg->sector_bytes ? cfg->sector_bytes : cfg->line_bytes;
+	if (!is_pow2(sector) || sector > cfg->line_bytes || cfg->line_bytes / sector > 32)
+		return sim_error_set(err, SIM_ERR_CONFIG, NULL, 0, 0, "sector_bytes",
+				     "sector size %u must be a power of two dividing the %u-byte line, at most 32 sectors",
+				     cfg->sector_bytes, cfg->line_bytes);
+	c->cfg = *cfg;
+	c->n_sets = (uint32_t)(cfg->size_bytes / way_bytes);
+	c->set_shift = log2u(cfg->line_bytes);
+	c->n_sectors = cfg->line_bytes / sector;
+	c->sector_shift = log2u(sector);
+	c->lines = calloc((size_t)c->n_sets * cfg->assoc, sizeof *c->lines);
+	if (!c->lines)
+		return sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "cache tag array");
+	return 0;
+}
+
+void cache_fini(struct cache *c)
+{
+	free(c->lines);
+	c->lines = NULL;
+}
+
+uint64_t cache_line_base(const struct cache *c, uint64_t addr)
+{
+	return addr & ~(((uint64_t)1 << c->set_shift) - 1);
+}
+
+static uint32_t all_sectors(const struct cache *c)
+{
+	return c->n_sectors >= 32 ? UINT32_MAX : ((1u << c->n_sectors) - 1);
+}
+
+uint32_t cache_sector_mask(const struct cache *c, uint64_t addr, uint32_t bytes)
+{
+	if (bytes == 0)
+		return all_sectors(c);
+	uint64_t off = addr - cache_line_base(c, addr);
+	uint64_t last = off + bytes - 1;
+	if (last >= c->cfg.line_bytes)
+		last = c->cfg.line_bytes - 1;
+	uint32_t first_s = (uint32_t)(off >> c->sector_shift);
+	uint32_t last_s = (uint32_t)(last >> c->sector_shift);
+	uint32_t m = 0;
+	for (uint32_t s = first_s; s <= last_s; s++)
+		m |= 1u << s;
+	return m;
+}
+
+static struct cache_line *set_of(const struct cache *c, uint64_t line_addr)
+{
+	/* Index with the low line-address bits: consecutive lines go to consecutive sets. */
+	return &c->lines[(size_t)(line_addr & (c->n_sets - 1)) * c->cfg.assoc];
+}
+
+static struct cache_line *find(const struct cache *c, uint64_t line_addr)
+{
+	struct cache_line *set = set_of(c, line_addr);
+	for (uint32_t w = 0; w < c->cfg.assoc; w++)
+		if (set[w].sectors && set[w].line_addr == line_addr)
+			return &set[w];
+	return NULL;
+}
+
+struct cache_outcome cache_lookup(struct cache *c, uint64_t addr, bool is_write, uint32_t sectors)
+{
+	struct cache_outcome o = {0};
+	uint64_t la = addr >> c->set_shift;
+	if (!sectors)
+		sectors = all_sectors(c);
+	struct cache_line *l = find(c, la);
+	c->tick++;
+	if (l) {
+		o.line_present = true;
+		o.user = l->user;
+		/* A write supplies its own bytes, so for writes a present line is a hit whatever
+		 * sectors are valid; the written sectors become valid. */
+		o.hit = is_write || (l->sectors & sectors) == sectors;
+		if (c->cfg.repl == CACHE_REPL_LRU)
+			l->stamp = c->tick;
+	}
+	if (is_write) {
+		if (o.hit) {
+			c->write_hits++;
+			switch (c->cfg.write_policy) {
+			case CACHE_WRITE_BACK:
+				l->dirty = true;
+				l->sectors |= sectors;
+				break;
+			case CACHE_WRITE_THROUGH:
+				l->sectors |= sectors;
+				break;
+			case CACHE_WRITE_EVICT:
+				l->sectors = 0;
+				l->dirty = false;
+				l->user = false;
+				c->invalidations++;
+				break;
+			}
+		} else {
+			c->write_misses++;
+		}
+	} else if (o.hit) {
+		c->read_hits++;
+	} else {
+		c->read_misses++;
+		if (o.line_present)
+			c->sector_misses++;
+	}
+	return o;
+}
+
+bool cache_probe(const struct cache *c, uint64_t addr, uint32_t sectors)
+{
+	if (!sectors)
+		sectors = all_sectors(c);
+	const struct cache_line *l = find(c, addr >> c->set_shift);
+	return l && (l->sectors & sectors) == sectors;
+}
+
+void cache_fill(struct cache *c, uint64_t addr, uint32_t sectors, bool dirty, bool user,
+		struct cache_victim *victim)
+{
+	uint64_t la = addr >> c->set_shift;
+	if (!sectors)
+		sectors = all_sectors(c);
+	if (victim)
+		memset(victim, 0, sizeof *victim);
+	c->tick++;
+	c->fills++;
+	struct cache_line *l = find(c, la);
+	if (l) {
+		/* Sector fill (or a racing second fill of the same line): no eviction, and the
+		 * FIFO position stays that of the first fill. */
+		l->sectors |= sectors;
+		l->dirty |= dirty;
+		l->user = user;
+		if (c->cfg.repl == CACHE_REPL_LRU)
+			l->stamp = c->tick;
+		return;
+	}
+	struct cache_line *set = set_of(c, la);
+	struct cache_line *v = NULL;
+	for (uint32_t w = 0; w < c->cfg.assoc; w++) {
+		if (!set[w].sectors) {
+			v = &set[w];
+			break;
+		}
+		/* LRU: oldest last access; FIFO: oldest fill (stamp is not refreshed on hits). */
+		if (!v || set[w].stamp < v->stamp)
+			v = &set[w];
+	}
+	if (v->sectors) {
+		c->evictions++;
+		if (v->dirty)
+			c->dirty_evictions++;
+		if (victim) {
+			victim->valid = true;
+			victim->dirty = v->dirty;
+			victim->user = v->user;
+			victim->addr = v->line_addr << c->set_shift;
+		}
+	}
+	v->line_addr = la;
+	v->sectors = sectors;
+	v->dirty = dirty;
+	v->user = user;
+	v->stamp = c->tick;
+}
+
+bool cache_mark_dirty(struct cache *c, uint64_t addr)
+{
+	struct cache_line *l = find(c, addr >> c->set_shift);
+	if (l)
+		l->dirty = true;
+	return l != NULL;
+}
+
+bool cache_set_user(struct cache *c, uint64_t addr, bool user)
+{
+	struct cache_line *l = find(c, addr >> c->set_shift);
+	if (l)
+		l->user = user;
+	return l != NULL;
+}
+
+bool cache_invalidate(struct cache *c, uint64_t addr)
+{
+	struct cache_line *l = find(c, addr >> c->set_shift);
+	if (!l)
+		return false;
+	l->sectors = 0;
+	l->dirty = false;
+	l->user = false;
+	c->invalidations++;
+	return true;
+}
+
+static double cache_hits_fn(const void *ctx)
+{
+	const struct cache *c = ctx;
+	return (double)(c->read_hits + c->write_hits);
+}
+
+static double cache_misses_fn(const void *ctx)
+{
+	const struct cache *c = ctx;
+	return (double)(c->read_misses + c->write_misses);
+}
+
+static double cache_hit_rate_fn(const void *ctx)
+{
+	const struct cache *c = ctx;
+	uint64_t h = c->read_hits + c->write_hits;
+	uint64_t n = h + c->read_misses + c->write_misses;
+	return n ? (double)h / (double)n : 0.0;
+}
+
+void cache_stats_register(struct cache *c, struct stats *st, const char *prefix)
+{
+	stats_derived(st, cache_hits_fn, c, "accesses", "read and write hits", "%s.hits", prefix);
+	stats_derived(st, cache_misses_fn, c, "accesses", "read and write misses", "%s.misses", prefix);
+	stats_derived(st, cache_hit_rate_fn, c, "ratio", "hits / accesses", "%s.hit_rate", prefix);
+	stats_counter(st, &c->read_hits, "accesses", "read hits", "%s.read_hits", prefix);
+	stats_counter(st, &c->read_misses, "accesses", "read misses (incl. sector misses)", "%s.read_misses", prefix);
+	stats_counter(st, &c->write_hits, "accesses", "write hits", "%s.write_hits", prefix);
+	stats_counter(st, &c->write_misses, "accesses", "write misses", "%s.write_misses", prefix);
+	stats_counter(st, &c->sector_misses, "accesses", "read misses with the tag present but a sector missing",
+		      "%s.sector_misses", prefix);
+	stats_counter(st, &c->fills, "lines", "lines or sectors filled", "%s.fills", prefix);
+	stats_counter(st, &c->evictions, "lines", "valid lines evicted by fills", "%s.evictions", prefix);
+	stats_counter(st, &c->dirty_evictions, "lines", "dirty lines evicted (written back)",
+		      "%s.dirty_evictions", prefix);
+	stats_counter(st, &c->invalidations, "lines", "lines invalidated (write-evict, explicit)",
+		      "%s.invalidations", prefix);
+}
+
+int cache_repl_parse(const char *s)
+{
+	if (!strcmp(s, "lru"))
+		return CACHE_REPL_LRU;
+	if (!strcmp(s, "fifo"))
+		return CACHE_REPL_FIFO;
+	return -1;
+}
+
+int cache_write_policy_parse(const char *s)
+{
+	if (!strcmp(s, "write-back"))
+		return CACHE_WRITE_BACK;
+	if (!strcmp(s, "write-through"))
+		return CACHE_WRITE_THROUGH;
+	if (!strcmp(s, "write-evict"))
+		return CACHE_WRITE_EVICT;
+	return -1;
+}

@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: MIT */
+/* Set-associative cache model (tags and state only, no data) shared by L1D, L1 const/tex and
+ * the L2 slices: LRU or FIFO, three write policies, optional sectors, a per-line user bit. */
+#ifndef WARPSIM_CACHE_H
+#define WARPSIM_CACHE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../engine/sim_error.h"
+#include "../engine/stats.h"
+
+enum cache_repl { CACHE_REPL_LRU, CACHE_REPL_FIFO };
+
+enum cache_write_policy {
+	CACHE_WRITE_BACK,    /* write-back + write-allocate: a write hit marks the line dirty; the
+	                        caller fills on a write miss (cache_write_allocates() is true) */
+	CACHE_WRITE_THROUGH, /* write-through, no allocate: a write hit updates the line (stays
+	                        clean); every write also goes below; a write miss does not fill */
+	CACHE_WRITE_EVICT,   /* Fermi L1 global stores: a write hit invalidates the line; every
+	                        write goes below; a write miss does not fill */
+};
+
+/* Read-only after cache_init. */
+struct cache_cfg {
+	uint32_t size_bytes;         /* total capacity; size/(assoc*line) sets, a power of two */
+	uint32_t assoc;              /* ways per set, >= 1 */
+	uint32_t line_bytes;         /* power of two, >= 4 */
+	uint32_t sector_bytes;       /* 0 or line_bytes: unsectored; else power of two dividing
+	                                line_bytes, at most 32 sectors per line */
+	enum cache_repl repl;
+	enum cache_write_policy write_policy;
+	uint32_t hit_latency_cycles; /* of the owner's clock; the model only stores it */
+};
+
+struct cache_line {
+	uint64_t line_addr;     /* address >> log2(line_bytes) */
+	uint64_t stamp;         /* LRU: last access; FIFO: fill time (cache's access counter) */
+	uint32_t sectors;       /* valid sectors (bit i = sector i); 0 = line invalid */
+	bool dirty;
+	bool user;              /* owner's bit (L2: "filled by the prefetcher, not yet used") */
+};
+
+/* What a fill displaced (valid = false when an empty or the same line was used). */
+struct cache_victim {
+	bool valid;
+	bool dirty;             /* the caller must write it back (write-back policy) */
+	bool user;              /* its user bit at eviction (L2: an unused prefetch) */
+	uint64_t addr;          /* byte address of the victim line (line-aligned) */
+};
+
+/* Result of a lookup. */
+struct cache_outcome {
+	bool hit;               /* line present with every requested sector valid */
+	bool line_present;      /* tag matched (a sector miss has line_present && !hit) */
+	bool user;              /* the line's user bit before the access (when line_present) */
+};
+
+struct cache {
+	struct cache_cfg cfg;
+	uint32_t n_sets;
+	uint32_t set_shift;     /* log2(line_bytes) */
+	uint32_t n_sectors;     /* sectors per line (1 when unsectored) */
+	uint32_t sector_shift;  /* log2(sector_bytes) */
+	struct cache_line *lines; /* [n_sets * assoc], owned */
+	uint64_t tick;          /* access counter for LRU/FIFO stamps (ties impossible) */
+	/* counters (accesses) */
+	uint64_t read_hits, read_misses, write_hits, write_misses;
+	uint64_t sector_misses; /* misses where the tag matched but a sector was missing */
+	uint64_t fills, evictions, dirty_evictions, invalidations;
+};
+
+/* Validates cfg (SIM_ERR_CONFIG naming the bad field) and allocates the tag array. */
+int cache_init(struct cache *c, const struct cache_cfg *cfg, struct sim_error *err);
+/* Safe on a zeroed or half-initialised cache. */
+void cache_fini(struct cache *c);
+
+/* Line-aligned byte address, and the sector mask covering [addr, addr+bytes) within its
+ * line (bytes = 0 means the whole line). */
+uint64_t cache_line_base(const struct cache *c, uint64_t addr);
+uint32_t cache_sector_mask(const struct cache *c, uint64_t addr, uint32_t bytes);
+
+/* A demand access: updates LRU order and counters and applies the write policy on a
+ * write hit (WRITE_BACK: mark dirty; WRITE_THROUGH: nothing; WRITE_EVICT: invalidate).
+ * sectors = 0 means the whole line. Does not fill on a miss: the caller calls cache_fill
+ * when the data arrives (reads, and writes when cache_write_allocates()). */
+struct cache_outcome cache_lookup(struct cache *c, uint64_t addr, bool is_write, uint32_t sectors);
+/* Same question without any side effect (no stats, no LRU update). */
+bool cache_probe(const struct cache *c, uint64_t addr, uint32_t sectors);
+
+/* Install addr's line (or add sectors to it when present: no eviction then). Chooses an
+ * invalid way first, else the LRU / first-filled way; the displaced line is described in
+ * *victim (may be NULL if the caller does not care, e.g. a write-through cache). dirty and
+ * user set the new line's bits (dirty is OR-ed into a present line). */
+void cache_fill(struct cache *c, uint64_t addr, uint32_t sectors, bool dirty, bool user,
+		struct cache_victim *victim);
+
+/* Per-line bits; false when the line is not present. */
+bool cache_mark_dirty(struct cache *c, uint64_t addr);
+bool cache_set_user(struct cache *c, uint64_t addr, bool user);
+/* Drop the line (write-evict, coherence); returns whether it was present. */
+bool cache_invalidate(struct cache *c, uint64_t addr);
+
+static inline bool cache_write_allocates(const struct cache *c)
+{
+	return c->cfg.write_policy == CACHE_WRITE_BACK;
+}
+
+/* "<prefix>.hits", ".misses", ".read_hits", ..., ".hit_rate" (derived). prefix is copied. */
+void cache_stats_register(struct cache *c, struct stats *st, const char *prefix);
+
+/* Parse "lru"/"fifo" and "write-back"/"write-through"/"write-evict"; -1 if unknown. */
+int cache_repl_parse(const char *s);
+int cache_write_policy_parse(const char *s);
+
+#endif
