@@ -52,7 +52,14 @@ void stats_avg(struct stats *s, struct stat_avg *field, const char *unit, const 
 int stats_hist(struct stats *s, struct stat_hist *h, uint32_t n_bins, uint64_t bin_width,
 	       const char *unit, const char *desc, const char *name_fmt, ...)
 	__attribute__((format(printf, 7, 8)));
-/* A value computed at dump time (ratios such as IPC, hit rates, BLP). */
+/* num / den * scale of two registered counters (or averages' sample counts are not allowed:
+ * counters only), evaluated per scope, so per-kernel IPC and hit rates are right. 0 when den
+ * is 0. num and den must be registered before the ratio. */
+void stats_ratio(struct stats *s, const char *num, const char *den, double scale,
+		 const char *unit, const char *desc, const char *name_fmt, ...)
+	__attribute__((format(printf, 7, 8)));
+/* A value computed at dump time from live state (totals only; per-kernel scopes record the
+ * value at kernel end). Prefer stats_ratio where it fits. */
 void stats_derived(struct stats *s, double (*fn)(const void *ctx), const void *ctx,
 		   const char *unit, const char *desc, const char *name_fmt, ...)
 	__attribute__((format(printf, 6, 7)));

@@ -1,0 +1,346 @@
+/* SPDX-License-Identifier: MIT */
+/* Stats registry: pointers to component-owned counters, per-kernel deltas by snapshot, JSON via
+ * jansson. Registration and dumping run at build/report time; the hot path only touches fields. */
+#include "stats.h"
+
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+enum stat_kind { ST_COUNTER, ST_AVG, ST_HIST, ST_RATIO, ST_DERIVED };
+
+struct stat_entry {
+	char *name;
+	const char *unit, *desc;
+	enum stat_kind kind;
+	uint64_t *counter;
+	struct stat_avg *avg;
+	struct stat_hist *hist;
+	double (*fn)(const void *);
+	const void *ctx;
+	uint32_t num, den;   /* ST_RATIO: entry indices */
+	double scale;
+	/* snapshot at kernel_begin */
+	uint64_t base_u;
+	struct stat_avg base_avg;
+	uint64_t *base_bins;
+	uint64_t base_overflow, base_n, base_sum;
+};
+
+struct stats {
+	struct stat_entry *e;
+	uint32_t n, cap;
+	json_t *kernels;       /* array of {"name", "stats"} */
+	char *cur_kernel;
+};
+
+struct stats *stats_create(void)
+{
+	struct stats *s = calloc(1, sizeof *s);
+	if (!s)
+		return NULL;
+	s->kernels = json_array();
+	if (!s->kernels) {
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+void stats_destroy(struct stats *s)
+{
+	if (!s)
+		return;
+	for (uint32_t i = 0; i < s->n; i++) {
+		free(s->e[i].name);
+		free(s->e[i].base_bins);
+		if (s->e[i].kind == ST_HIST) {
+			free(s->e[i].hist->bins);
+			s->e[i].hist->bins = NULL;
+		}
+	}
+	free(s->e);
+	free(s->cur_kernel);
+	json_decref(s->kernels);
+	free(s);
+}
+
+static int find(const struct stats *s, const char *name)
+{
+	for (uint32_t i = 0; i < s->n; i++)
+		if (!strcmp(s->e[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+static struct stat_entry *add(struct stats *s, enum stat_kind kind, const char *unit,
+			      const char *desc, const char *fmt, va_list ap)
+{
+	char name[256];
+	vsnprintf(name, sizeof name, fmt, ap);
+	if (find(s, name) >= 0) {
+		fprintf(stderr, "internal: stat '%s' registered twice\n", name);
+		SIM_ASSERT(!"stat registered twice");
+	}
+	if (s->n == s->cap) {
+		uint32_t cap = s->cap ? s->cap * 2 : 256;
+		struct stat_entry *ne = realloc(s->e, cap * sizeof *ne);
+		SIM_ASSERT(ne != NULL);
+		s->e = ne;
+		s->cap = cap;
+	}
+	struct stat_entry *e = &s->e[s->n++];
+	memset(e, 0, sizeof *e);
+	e->name = strdup(name);
+	SIM_ASSERT(e->name != NULL);
+	e->kind = kind;
+	e->unit = unit ? unit : "";
+	e->desc = desc ? desc : "";
+	return e;
+}
+
+void stats_counter(struct stats *s, uint64_t *field, const char *unit, const char *desc,
+		   const char *name_fmt, ...)
+{
+	va_list ap;
+	va_start(ap, name_fmt);
+	struct stat_entry *e = add(s, ST_COUNTER, unit, desc, name_fmt, ap);
+	va_end(ap);
+	e->counter = field;
+}
+
+void stats_avg(struct stats *s, struct stat_avg *field, const char *unit, const char *desc,
+	       const char *name_fmt, ...)
+{
+	va_list ap;
+	va_start(ap, name_fmt);
+	struct stat_entry *e = add(s, ST_AVG, unit, desc, name_fmt, ap);
+	va_end(ap);
+	e->avg = field;
+}
+
+int stats_hist(struct stats *s, struct stat_hist *h, uint32_t n_bins, uint64_t bin_width,
+	       const char *unit, const char *desc, const char *name_fmt, ...)
+{
+	SIM_ASSERT(n_bins > 0 && bin_width > 0);
+	memset(h, 0, sizeof *h);
+	h->bins = calloc(n_bins, sizeof *h->bins);
+	if (!h->bins)
+		return SIM_ERR_NOMEM;
+	h->n_bins = n_bins;
+	h->bin_width = bin_width;
+	va_list ap;
+	va_start(ap, name_fmt);
+	struct stat_entry *e = add(s, ST_HIST, unit, desc, name_fmt, ap);
+	va_end(ap);
+	e->hist = h;
+	return 0;
+}
+
+void stats_ratio(struct stats *s, const char *num, const char *den, double scale,
+		 const char *unit, const char *desc, const char *name_fmt, ...)
+{
+	int in = find(s, num), id = find(s, den);
+	if (in < 0 || id < 0) {
+		fprintf(stderr, "internal: ratio over unknown stat '%s' / '%s'\n", num, den);
+		SIM_ASSERT(!"ratio over unknown stat");
+	}
+	SIM_ASSERT(s->e[in].kind == ST_COUNTER && s->e[id].kind == ST_COUNTER);
+	va_list ap;
+	va_start(ap, name_fmt);
+	struct stat_entry *e = add(s, ST_RATIO, unit, desc, name_fmt, ap);
+	va_end(ap);
+	e->num = (uint32_t)in;
+	e->den = (uint32_t)id;
+	e->scale = scale;
+}
+
+void stats_derived(struct stats *s, double (*fn)(const void *ctx), const void *ctx,
+		   const char *unit, const char *desc, const char *name_fmt, ...)
+{
+	va_list ap;
+	va_start(ap, name_fmt);
+	struct stat_entry *e = add(s, ST_DERIVED, unit, desc, name_fmt, ap);
+	va_end(ap);
+	e->fn = fn;
+	e->ctx = ctx;
+}
+
+/* Value of a counter in a scope: live, or live minus the kernel_begin snapshot. */
+static uint64_t counter_val(const struct stat_entry *e, bool delta)
+{
+	return *e->counter - (delta ? e->base_u : 0);
+}
+
+static json_t *entry_json(const struct stats *s, const struct stat_entry *e, bool delta)
+{
+	switch (e->kind) {
+	case ST_COUNTER:
+		return json_integer((json_int_t)counter_val(e, delta));
+	case ST_AVG: {
+		double sum = e->avg->sum - (delta ? e->base_avg.sum : 0);
+		uint64_t n = e->avg->n - (delta ? e->base_avg.n : 0);
+		return json_real(n ? sum / (double)n : 0.0);
+	}
+	case ST_HIST: {
+		const struct stat_hist *h = e->hist;
+		json_t *bins = json_array();
+		for (uint32_t b = 0; b < h->n_bins; b++)
+			json_array_append_new(bins, json_integer((json_int_t)(h->bins[b] -
+				(delta && e->base_bins ? e->base_bins[b] : 0))));
+		uint64_t n = h->n - (delta ? e->base_n : 0);
+		uint64_t sum = h->sum - (delta ? e->base_sum : 0);
+		return json_pack("{s:I, s:o, s:I, s:I, s:f}", "bin_width", (json_int_t)h->bin_width,
+				 "bins", bins, "overflow",
+				 (json_int_t)(h->overflow - (delta ? e->base_overflow : 0)), "n",
+				 (json_int_t)n, "mean", n ? (double)sum / (double)n : 0.0);
+	}
+	case ST_RATIO: {
+		uint64_t num = counter_val(&s->e[e->num], delta), den = counter_val(&s->e[e->den], delta);
+		return json_real(den ? (double)num / (double)den * e->scale : 0.0);
+	}
+	case ST_DERIVED:
+		return json_real(e->fn(e->ctx));
+	}
+	return json_null();
+}
+
+static json_t *scope_json(const struct stats *s, bool delta)
+{
+	json_t *o = json_object();
+	for (uint32_t i = 0; i < s->n; i++)
+		json_object_set_new(o, s->e[i].name, entry_json(s, &s->e[i], delta));
+	return o;
+}
+
+void stats_kernel_begin(struct stats *s, const char *kernel_name)
+{
+	free(s->cur_kernel);
+	s->cur_kernel = strdup(kernel_name ? kernel_name : "kernel");
+	for (uint32_t i = 0; i < s->n; i++) {
+		struct stat_entry *e = &s->e[i];
+		switch (e->kind) {
+		case ST_COUNTER:
+			e->base_u = *e->counter;
+			break;
+		case ST_AVG:
+			e->base_avg = *e->avg;
+			break;
+		case ST_HIST:
+			if (!e->base_bins)
+				e->base_bins = calloc(e->hist->n_bins, sizeof *e->base_bins);
+			if (e->base_bins)
+				memcpy(e->base_bins, e->hist->bins, e->hist->n_bins * sizeof *e->base_bins);
+			e->base_overflow = e->hist->overflow;
+			e->base_n = e->hist->n;
+			e->base_sum = e->hist->sum;
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+void stats_kernel_end(struct stats *s)
+{
+	json_t *k = json_pack("{s:s, s:o}", "name", s->cur_kernel ? s->cur_kernel : "kernel",
+			      "stats", scope_json(s, true));
+	json_array_append_new(s->kernels, k);
+}
+
+bool stats_get_u64(const struct stats *s, const char *name, uint64_t *out)
+{
+	int i = find(s, name);
+	if (i < 0 || s->e[i].kind != ST_COUNTER)
+		return false;
+	*out = *s->e[i].counter;
+	return true;
+}
+
+bool stats_get_double(const struct stats *s, const char *name, double *out)
+{
+	int i = find(s, name);
+	if (i < 0)
+		return false;
+	json_t *v = entry_json(s, &s->e[i], false);
+	bool ok = json_is_number(v);
+	if (ok)
+		*out = json_number_value(v);
+	json_decref(v);
+	return ok;
+}
+
+static json_t *document(const struct stats *s)
+{
+	json_t *meta = json_object();
+	for (uint32_t i = 0; i < s->n; i++)
+		json_object_set_new(meta, s->e[i].name,
+				    json_pack("{s:s, s:s}", "unit", s->e[i].unit, "desc", s->e[i].desc));
+	return json_pack("{s:o, s:O, s:o}", "total", scope_json(s, false), "kernels", s->kernels,
+			 "meta", meta);
+}
+
+char *stats_to_json_string(const struct stats *s)
+{
+	json_t *doc = document(s);
+	char *out = json_dumps(doc, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
+	json_decref(doc);
+	return out;
+}
+
+int stats_write_json(const struct stats *s, const char *path, struct sim_error *err)
+{
+	char tmp[4096];
+	snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+	char *text = stats_to_json_string(s);
+	if (!text)
+		return sim_error_set(err, SIM_ERR_NOMEM, path, 0, 0, NULL, "cannot format stats");
+	FILE *f = fopen(tmp, "w");
+	if (!f) {
+		free(text);
+		return sim_error_set(err, SIM_ERR_IO, tmp, 0, 0, NULL, "cannot write: %s", strerror(errno));
+	}
+	bool ok = fputs(text, f) >= 0 && fputc('\n', f) != EOF;
+	ok = (fclose(f) == 0) && ok;
+	free(text);
+	if (!ok || rename(tmp, path)) {
+		int e = errno;
+		unlink(tmp);
+		return sim_error_set(err, SIM_ERR_IO, path, 0, 0, NULL, "cannot write: %s", strerror(e));
+	}
+	return 0;
+}
+
+static bool matches(const char *name, const char *const *patterns)
+{
+	if (!patterns)
+		return true;
+	for (; *patterns; patterns++)
+		if (!fnmatch(*patterns, name, 0))
+			return true;
+	return false;
+}
+
+void stats_print_summary(const struct stats *s, FILE *out, const char *const *patterns)
+{
+	for (uint32_t i = 0; i < s->n; i++) {
+		const struct stat_entry *e = &s->e[i];
+		if (!matches(e->name, patterns))
+			continue;
+		json_t *v = entry_json(s, e, false);
+		if (json_is_integer(v))
+			fprintf(out, "%-44s %16lld %s\n", e->name, (long long)json_integer_value(v), e->unit);
+		else if (json_is_real(v))
+			fprintf(out, "%-44s %16.4f %s\n", e->name, json_real_value(v), e->unit);
+		else if (e->kind == ST_HIST)
+			fprintf(out, "%-44s %16.4f %s (mean of %llu)\n", e->name,
+				json_real_value(json_object_get(v, "mean")), e->unit,
+				(unsigned long long)json_integer_value(json_object_get(v, "n")));
+		json_decref(v);
+	}
+}
