@@ -111,6 +111,10 @@ struct cache_outcome cache_lookup(struct cache *c, uint64_t addr, bool is_write,
 		if (c->cfg.repl == CACHE_REPL_LRU)
 			l->stamp = c->tick;
 	}
+	if (o.hit)
+		c->hits++;
+	else
+		c->misses++;
 	if (is_write) {
 		if (o.hit) {
 			c->write_hits++;
@@ -228,30 +232,17 @@ bool cache_invalidate(struct cache *c, uint64_t addr)
 	return true;
 }
 
-static double cache_hits_fn(const void *ctx)
-{
-	const struct cache *c = ctx;
-	return (double)(c->read_hits + c->write_hits);
-}
-
-static double cache_misses_fn(const void *ctx)
-{
-	const struct cache *c = ctx;
-	return (double)(c->read_misses + c->write_misses);
-}
-
 static double cache_hit_rate_fn(const void *ctx)
 {
 	const struct cache *c = ctx;
-	uint64_t h = c->read_hits + c->write_hits;
-	uint64_t n = h + c->read_misses + c->write_misses;
-	return n ? (double)h / (double)n : 0.0;
+	uint64_t n = c->hits + c->misses;
+	return n ? (double)c->hits / (double)n : 0.0;
 }
 
 void cache_stats_register(struct cache *c, struct stats *st, const char *prefix)
 {
-	stats_derived(st, cache_hits_fn, c, "accesses", "read and write hits", "%s.hits", prefix);
-	stats_derived(st, cache_misses_fn, c, "accesses", "read and write misses", "%s.misses", prefix);
+	stats_counter(st, &c->hits, "accesses", "read and write hits", "%s.hits", prefix);
+	stats_counter(st, &c->misses, "accesses", "read and write misses", "%s.misses", prefix);
 	stats_derived(st, cache_hit_rate_fn, c, "ratio", "hits / accesses", "%s.hit_rate", prefix);
 	stats_counter(st, &c->read_hits, "accesses", "read hits", "%s.read_hits", prefix);
 	stats_counter(st, &c->read_misses, "accesses", "read misses (incl. sector misses)", "%s.read_misses", prefix);

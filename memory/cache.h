@@ -65,6 +65,7 @@ struct cache {
 	struct cache_line *lines; /* [n_sets * assoc], owned */
 	uint64_t tick;          /* access counter for LRU/FIFO stamps (ties impossible) */
 	/* counters (accesses) */
+	uint64_t hits, misses;  /* all demand lookups (read + write) */
 	uint64_t read_hits, read_misses, write_hits, write_misses;
 	uint64_t sector_misses; /* misses where the tag matched but a sector was missing */
 	uint64_t fills, evictions, dirty_evictions, invalidations;
