@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: MIT */
+/* The whole GPU assembled from configuration: clocks, cores, CTA dispatcher, interconnect,
+ * L2 slices and memory controllers. The one place that knows how the parts are wired. */
+#ifndef WARPSIM_GPU_H
+#define WARPSIM_GPU_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../engine/config.h"
+#include "../engine/sim.h"
+#include "../engine/stats.h"
+#include "../frontend/fe.h"
+
+/* Every module's settings (sim.*, gpu.*). */
+int gpu_cfg_define_all(struct cfg *c, struct sim_error *err);
+/* Cross-module checks after all files and overrides are in (sizes that contradict each
+ * other, placement naming missing nodes...): SIM_ERR_CONFIG naming the setting's file:line. */
+int gpu_cfg_validate(const struct cfg *c, struct sim_error *err);
+
+struct gpu;
+
+/* Build the machine. Stats are registered in st (owned by the caller, outlives the gpu). */
+struct gpu *gpu_create(const struct cfg *c, struct stats *st, struct sim_error *err);
+void gpu_destroy(struct gpu *g);
+
+/* Run one kernel launch to completion on the timing model. SIM_ERR_FAULT on deadlock or a
+ * broken invariant (report written to the gpu's report stream, stderr by default),
+ * SIM_ERR_PROGRAM when the kernel itself is at fault. Stats get a per-kernel scope. */
+int gpu_run_launch(struct gpu *g, struct fe_launch *l, struct sim_error *err);
+/* A device for the workload runner / host API that runs launches on this gpu. */
+struct fe_device gpu_device(struct gpu *g);
+void gpu_set_report(struct gpu *g, FILE *report);
+/* Optional CSV of per-CTA start/end cycle and core (PRO Fig 2), written as CTAs finish. */
+void gpu_set_cta_timeline(struct gpu *g, FILE *csv);
+
+/* Totals over all launches so far. */
+uint64_t gpu_core_cycles(const struct gpu *g);
+uint64_t gpu_warp_insts(const struct gpu *g);
+uint64_t gpu_thread_insts(const struct gpu *g);
+struct sim *gpu_sim(struct gpu *g);
+
+#endif

@@ -1,0 +1,166 @@
+/* SPDX-License-Identifier: MIT */
+/* Shared command-line parsing and configuration building for every subcommand. */
+#include "cli.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../components/gpu.h"
+
+static bool in_list(const char *const *l, const char *s)
+{
+	for (; l && *l; l++)
+		if (!strcmp(*l, s))
+			return true;
+	return false;
+}
+
+int cli_parse(int argc, char **argv, const char *allowed, const char *const *long_with_value,
+	      const char *const *long_flags, struct cli_opts *o, struct sim_error *err)
+{
+	memset(o, 0, sizeof *o);
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "--json")) {
+			o->json = true;
+			continue;
+		}
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			o->help = true;
+			continue;
+		}
+		if (a[0] == '-' && a[1] == '-') {
+			const char *eq = strchr(a, '=');
+			char name[64];
+			size_t n = eq ? (size_t)(eq - a) : strlen(a);
+			if (n >= sizeof name)
+				return sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, a, "unknown option");
+			memcpy(name, a, n);
+			name[n] = '\0';
+			bool takes_value = in_list(long_with_value, name);
+			if (!takes_value && !in_list(long_flags, name))
+				return sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, name, "unknown option");
+			if (o->n_long == 16)
+				return sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, name, "too many options");
+			const char *val = "1";
+			if (takes_value) {
+				if (eq)
+					val = eq + 1;
+				else if (i + 1 < argc)
+					val = argv[++i];
+				else
+					return sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, name, "missing value");
+			} else if (eq) {
+				return sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, name, "takes no value");
+			}
+			o->long_names[o->n_long] = argv[i - (takes_value && !eq ? 1 : 0)];
+			/* store the bare name: point into a static table is not possible; keep argv text */
+			o->long_values[o->n_long] = val;
+			o->n_long++;
+			continue;
+		}
+		if (a[0] == '-' && a[1] && !a[2]) {
+			if (!strchr(allowed, a[1]))
+				return sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, a, "unknown option");
+			if (i + 1 >= argc)
+				return sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, a, "missing value");
+			const char *v = argv[++i];
+			switch (a[1]) {
+			case 'c':
+				if (o->n_configs == CLI_MAX_CONFIGS)
+					return sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, a, "too many -c");
+				o->configs[o->n_configs++] = v;
+				break;
+			case 's':
+				if (o->n_overrides == CLI_MAX_OVERRIDES)
+					return sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, a, "too many -s");
+				o->overrides[o->n_overrides++] = v;
+				break;
+			case 'w':
+				o->workload = v;
+				break;
+			case 'o':
+				o->outdir = v;
+				break;
+			default:
+				return sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, a, "unknown option");
+			}
+			continue;
+		}
+		if (a[0] == '-' && a[1])
+			return sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, a, "unknown option");
+		if (o->n_positional == CLI_MAX_POSITIONAL)
+			return sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, a, "too many arguments");
+		o->positional[o->n_positional++] = a;
+	}
+	return 0;
+}
+
+const char *cli_long(const struct cli_opts *o, const char *name)
+{
+	size_t n = strlen(name);
+	for (int i = 0; i < o->n_long; i++)
+		if (!strncmp(o->long_names[i], name, n) &&
+		    (o->long_names[i][n] == '\0' || o->long_names[i][n] == '='))
+			return o->long_values[i];
+	return NULL;
+}
+
+int cli_build_cfg(const struct cli_opts *o, struct cfg **out, struct sim_error *err)
+{
+	struct cfg *c = cfg_create();
+	if (!c)
+		return sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory");
+	int rc = gpu_cfg_define_all(c, err);
+	for (int i = 0; !rc && i < o->n_configs; i++)
+		rc = cfg_load_file(c, o->configs[i], err);
+	for (int i = 0; !rc && i < o->n_overrides; i++)
+		rc = cfg_set_override(c, o->overrides[i], err);
+	if (!rc)
+		rc = gpu_cfg_validate(c, err);
+	if (rc) {
+		cfg_destroy(c);
+		return rc;
+	}
+	*out = c;
+	return 0;
+}
+
+int cli_mkdirs(const char *dir, struct sim_error *err)
+{
+	char buf[4096];
+	snprintf(buf, sizeof buf, "%s", dir);
+	for (char *p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(buf, 0777) && errno != EEXIST)
+			return sim_error_set(err, SIM_ERR_IO, buf, 0, 0, NULL, "cannot create directory: %s",
+					     strerror(errno));
+		*p = '/';
+	}
+	if (mkdir(buf, 0777) && errno != EEXIST)
+		return sim_error_set(err, SIM_ERR_IO, buf, 0, 0, NULL, "cannot create directory: %s",
+				     strerror(errno));
+	return 0;
+}
+
+int cli_write_atomic(const char *path, int (*fn)(FILE *f, const void *ctx, struct sim_error *err),
+		     const void *ctx, struct sim_error *err)
+{
+	char tmp[4096];
+	snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+	FILE *f = fopen(tmp, "w");
+	if (!f)
+		return sim_error_set(err, SIM_ERR_IO, tmp, 0, 0, NULL, "cannot write: %s", strerror(errno));
+	int rc = fn(f, ctx, err);
+	if (fclose(f) && !rc)
+		rc = sim_error_set(err, SIM_ERR_IO, tmp, 0, 0, NULL, "cannot write: %s", strerror(errno));
+	if (!rc && rename(tmp, path))
+		rc = sim_error_set(err, SIM_ERR_IO, path, 0, 0, NULL, "cannot rename: %s", strerror(errno));
+	if (rc)
+		unlink(tmp);
+	return rc;
+}

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+/* Shared command-line handling: -c CONFIG (repeatable), -s key=value, -w WORKLOAD, -o OUTDIR,
+ * --json; and building the configuration every subcommand uses. */
+#ifndef WARPSIM_CLI_H
+#define WARPSIM_CLI_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "../engine/config.h"
+#include "../engine/sim_error.h"
+
+#define CLI_MAX_CONFIGS 16
+#define CLI_MAX_OVERRIDES 128
+#define CLI_MAX_POSITIONAL 16
+
+struct cli_opts {
+	const char *configs[CLI_MAX_CONFIGS];   /* -c, in order: later files override earlier */
+	int n_configs;
+	const char *overrides[CLI_MAX_OVERRIDES];/* -s key=value */
+	int n_overrides;
+	const char *workload;                   /* -w */
+	const char *outdir;                     /* -o */
+	bool json;                              /* --json */
+	bool help;                              /* --help */
+	const char *positional[CLI_MAX_POSITIONAL];
+	int n_positional;
+	/* long options with a value that a command accepts (e.g. "--pattern"): name -> value */
+	const char *long_names[16];
+	const char *long_values[16];
+	int n_long;
+};
+
+/* Parse argv[1..]. allowed: letters of the short options the command accepts ("cswo");
+ * long_with_value: NULL-terminated names ("--pattern") the command accepts with a value;
+ * long_flags: NULL-terminated boolean flags besides --json/--help. Unknown flags and
+ * missing values are SIM_ERR_USAGE naming the flag. */
+int cli_parse(int argc, char **argv, const char *allowed, const char *const *long_with_value,
+	      const char *const *long_flags, struct cli_opts *o, struct sim_error *err);
+/* Value of a long option, or NULL. Flags given without value read as "1". */
+const char *cli_long(const struct cli_opts *o, const char *name);
+
+/* Build the configuration: every module's schema, each -c file in order, then every -s. */
+int cli_build_cfg(const struct cli_opts *o, struct cfg **out, struct sim_error *err);
+
+/* Create dir (and parents). */
+int cli_mkdirs(const char *dir, struct sim_error *err);
+/* Write a file atomically (tmp then rename) with the content produced by fn. */
+int cli_write_atomic(const char *path, int (*fn)(FILE *f, const void *ctx, struct sim_error *err),
+		     const void *ctx, struct sim_error *err);
+
+#endif
