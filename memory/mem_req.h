@@ -27,7 +27,13 @@ enum mem_stage {
 	MEM_T_COUNT
 };
 
-/* One line-sized request below L1 (pooled, owned by whoever holds it). */
+/* One line-sized request below L1 (pooled, owned by whoever holds it).
+ * Protocol between an SM's mem_unit and the L2 slices: every request an SM injects
+ * (NOC_CLASS_REQ to noc->mc_node[channel]; READ and WRITEBACK carry 8 bytes of header,
+ * WRITE/ATOMIC 8 + size_bytes) gets exactly one reply: the same struct, is_reply = 1,
+ * injected in NOC_CLASS_REPLY to noc->core_node[src_sm] (READ/ATOMIC: 8 + size_bytes,
+ * WRITE/WRITEBACK acks: 8 bytes). The SM allocated it from its own pool and frees it on the
+ * reply, so no pool is shared between components. owner_ctx must come back unchanged. */
 struct mem_req {
 	uint64_t addr;              /* line-aligned physical address */
 	uint32_t size_bytes;        /* bytes of data carried (line or sector) */
@@ -74,5 +80,10 @@ bool mem_unit_try_issue(struct mem_unit *m, const struct warp_inst *wi, uint64_t
 			uint64_t now_cycle);
 /* Requests in flight (for quiescence / watchdog). */
 uint64_t mem_unit_outstanding(const struct mem_unit *m);
+/* The unit's engine component (registered by mem_unit_create on the core clock): the
+ * assembly makes it the NoC sink of ports->noc_node (noc_set_sink), so replies wake it. */
+struct sim_component *mem_unit_component(struct mem_unit *m);
+/* Settings gpu.memory.* (model, L1D/L1C/L1T, MSHRs, miss queue, shared memory). */
+int mem_unit_cfg_define(struct cfg *c, struct sim_error *err);
 
 #endif

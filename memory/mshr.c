@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: MIT */
+/* MSHR table: a flat array searched linearly (O(entries), 32 in owl-28), so no hashing and a
+ * deterministic order. */
+#include "mshr.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int mshr_init(struct mshr *m, const struct mshr_cfg *cfg, struct sim_error *err)
+{
+	memset(m, 0, sizeof *m);
+	if (cfg->entries < 1 || cfg->entries > 1024 || cfg->merges_per_entry < 1 || cfg->merges_per_entry > 1024)
+		return sim_error_set(err, SIM_ERR_CONFIG, NULL, 0, 0, "mshr",
+				     "MSHR entries and merges per entry must be 1..1024, got %u and %u",
+				     cfg->entries, cfg->merges_per_entry);
+	m->cfg = *cfg;
+	m->e = calloc(cfg->entries, sizeof *m->e);
+	m->target_store = calloc((size_t)cfg->entries * cfg->merges_per_entry, sizeof *m->target_store);
+	if (!m->e || !m->target_store) {
+		mshr_fini(m);
+		return sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "MSHR table");
+	}
+	for (uint32_t i = 0; i < cfg->entries; i++)
+		m->e[i].targets = &m->target_store[(size_t)i * cfg->merges_per_entry];
+	return 0;
+}
+
+void mshr_fini(struct mshr *m)
+{
+	free(m->e);
+	free(m->target_store);
+	m->e = NULL;
+	m->target_store = NULL;
+}
+
+struct mshr_entry *mshr_find(struct mshr *m, uint8_t cache_id, uint64_t line_addr, uint32_t sectors)
+{
+	if (!m->used)
+		return NULL;
+	for (uint32_t i = 0; i < m->cfg.entries; i++) {
+		struct mshr_entry *e = &m->e[i];
+		if (e->valid && e->cache_id == cache_id && e->line_addr == line_addr &&
+		    (e->sectors & sectors) == sectors)
+			return e;
+	}
+	return NULL;
+}
+
+struct mshr_entry *mshr_alloc(struct mshr *m, uint8_t cache_id, uint64_t line_addr, uint32_t sectors,
+			      uint32_t target, uint64_t now_cycle)
+{
+	if (m->used >= m->cfg.entries)
+		return NULL;
+	for (uint32_t i = 0; i < m->cfg.entries; i++) {
+		struct mshr_entry *e = &m->e[i];
+		if (e->valid)
+			continue;
+		e->valid = true;
+		e->cache_id = cache_id;
+		e->line_addr = line_addr;
+		e->sectors = sectors;
+		e->n_targets = 1;
+		e->targets[0] = target;
+		e->alloc_cycle = now_cycle;
+		m->used++;
+		m->allocs++;
+		return e;
+	}
+	SIM_ASSERT(0 && "MSHR used count out of step with entries");
+	return NULL;
+}
+
+bool mshr_merge(struct mshr *m, struct mshr_entry *e, uint32_t target)
+{
+	SIM_ASSERT(e->valid);
+	if (e->n_targets >= m->cfg.merges_per_entry)
+		return false;
+	e->targets[e->n_targets++] = target;
+	m->merges++;
+	return true;
+}
+
+void mshr_release(struct mshr *m, struct mshr_entry *e)
+{
+	SIM_ASSERT(e->valid && m->used > 0);
+	e->valid = false;
+	e->n_targets = 0;
+	m->used--;
+}
