@@ -22,6 +22,8 @@ struct sim_clock {
 	const char *name;   /* owned by caller, e.g. "core" */
 	uint32_t freq_mhz;  /* 1..100000 */
 	uint32_t index;     /* position in the sim's domain list */
+	uint64_t period_ps; /* set by sim_clock_add when 10^6 % freq_mhz == 0 (integer period),
+			     * else 0; a 0 here only selects the exact division path */
 };
 uint64_t sim_clock_edge_ps(const struct sim_clock *clk, uint64_t cycle);
 /* Smallest cycle c with edge_ps(c) >= t_ps. */
@@ -31,7 +33,7 @@ uint64_t sim_clock_cycle_at(const struct sim_clock *clk, uint64_t t_ps);
 
 /* ---- events ------------------------------------------------------------------
  * Embedded in their owner. Ordered by (when_ps, prio, seq); seq is the insertion
- * counter, so ties fire FIFO. Lower prio fires first. */
+ * counter, so ties fire FIFO. Lower prio (0..65535) fires first. */
 enum sim_prio {
 	SIM_PRIO_DELIVERY = 0, /* link deliveries and wake-ups before ticks at the same time */
 	SIM_PRIO_TICK = 10,
@@ -51,6 +53,18 @@ void sim_event_reschedule(struct sim *sim, struct sim_event *ev, uint64_t when_p
 void sim_event_cancel(struct sim *sim, struct sim_event *ev);
 static inline bool sim_event_queued(const struct sim_event *ev) { return ev->heap_idx != UINT32_MAX; }
 void sim_event_init(struct sim_event *ev, uint32_t prio, void (*fire)(struct sim *, struct sim_event *));
+/* The queue grows by doubling when full (an allocation); components and links reserve
+ * their slot when added, other owners of many events reserve here at build time so the
+ * run never allocates. SIM_ERR_NOMEM on failure. */
+int sim_event_reserve(struct sim *sim, uint32_t n, struct sim_error *err);
+
+/* ---- RNG (xoshiro256**, seeded from the run seed and a stream id) ----------- */
+struct sim_rng { uint64_t s[4]; };
+void sim_rng_seed(struct sim_rng *r, uint64_t seed, uint64_t stream);
+uint64_t sim_rng_next(struct sim_rng *r);
+/* Uniform in [0, n), n > 0, without modulo bias. */
+uint64_t sim_rng_below(struct sim_rng *r, uint64_t n);
+double sim_rng_unit(struct sim_rng *r); /* [0,1) */
 
 /* ---- components ----------------------------------------------------------------
  * A component is ticked on its clock's edges only while it asks to be: tick()
@@ -76,8 +90,11 @@ struct sim_component {
 	uint64_t next_tick_cycle;  /* cycle of the queued tick, SIM_NEVER when idle */
 	uint64_t ticks;            /* number of times tick() ran */
 	uint32_t id;               /* registration index: seeds its RNG, orders ties */
+	uint64_t min_next_cycle;   /* last ticked cycle + 1: never ticked twice in one cycle */
+	struct sim_rng rng;        /* seeded by sim_component_add from (run seed, id) */
 };
-/* Register c (ops, name, clk filled by caller). c starts idle. */
+/* Register c (ops, name, clk filled by caller; clk added to this sim). c starts idle.
+ * Ticks due at the same instant run in registration order (id), not wake order. */
 int sim_component_add(struct sim *sim, struct sim_component *c, struct sim_error *err);
 /* Tick c at the first edge of its clock at or after now (if that is earlier than what is queued). */
 void sim_component_wake(struct sim_component *c);
@@ -104,6 +121,8 @@ struct sim_link {
 	uint64_t *ready_ps;
 	bool sender_blocked;            /* a send was refused since the last receive */
 	uint64_t sent, received, refused; /* counters */
+	uint64_t announced;             /* messages (by send number) whose receiver was woken */
+	struct sim_event deliver_ev;    /* wakes the receiver when the next message is receivable */
 };
 int sim_link_init(struct sim_link *l, const char *name, struct sim_component *sender,
 		  struct sim_component *receiver, uint64_t latency_ps, uint32_t capacity,
@@ -126,20 +145,13 @@ struct sim_pool {
 	uint32_t n_chunks, cap_chunks;
 	uint64_t allocated, freed;   /* counters: allocated - freed = live */
 	uint64_t capacity;           /* objects ever created */
+	size_t stride_bytes;         /* obj_bytes rounded up to 16 (and >= a pointer) */
 };
 int sim_pool_init(struct sim_pool *p, size_t obj_bytes, uint32_t chunk_objs, struct sim_error *err);
 void sim_pool_fini(struct sim_pool *p);
 /* NULL only if the system is out of memory. */
 void *sim_pool_alloc(struct sim_pool *p);
 void sim_pool_free(struct sim_pool *p, void *obj);
-
-/* ---- RNG (xoshiro256**, seeded from the run seed and a stream id) ----------- */
-struct sim_rng { uint64_t s[4]; };
-void sim_rng_seed(struct sim_rng *r, uint64_t seed, uint64_t stream);
-uint64_t sim_rng_next(struct sim_rng *r);
-/* Uniform in [0, n), n > 0, without modulo bias. */
-uint64_t sim_rng_below(struct sim_rng *r, uint64_t n);
-double sim_rng_unit(struct sim_rng *r); /* [0,1) */
 
 /* ---- the simulation --------------------------------------------------------------- */
 enum sim_stop {

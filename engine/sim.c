@@ -1,0 +1,482 @@
+/* SPDX-License-Identifier: MIT */
+/* The event loop: a binary heap of (when_ps, prio, seq) keys, component ticks that are queued
+ * only while a component has work, quiescence and the deadlock watchdog. */
+#include "sim.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Heap entries carry their sort key so sifting never dereferences the event: key is
+ * prio << 48 | seq. Plain events draw seq from a counter (FIFO among ties; 2^47 events is
+ * 80 days at 20 M events/s); tick events use TICK_SEQ(id) so components due at the same
+ * instant tick in registration order whatever order they were woken in. */
+#define KEY_SEQ_BITS 48
+#define KEY_SEQ_MASK ((1ull << KEY_SEQ_BITS) - 1)
+#define TICK_SEQ(id) ((1ull << 47) | (uint64_t)(id))
+
+struct heap_ent {
+	uint64_t when_ps;
+	uint64_t key;
+	struct sim_event *ev;
+};
+
+struct sim {
+	uint64_t now_ps;
+	struct heap_ent *heap;     /* heap[0] is the next event */
+	uint32_t n_heap, cap_heap;
+	uint32_t reserved;         /* slots promised to components, links and sim_event_reserve */
+	uint64_t next_seq;
+	uint64_t events_fired;
+	struct sim_component *ticking; /* the component inside tick(), else NULL */
+	bool stop_requested;
+	bool deadlocked;           /* set by the watchdog event */
+
+	struct sim_config cfg;
+	struct sim_clock **clocks;
+	uint32_t n_clocks, cap_clocks;
+	struct sim_component **comps;
+	uint32_t n_comps, cap_comps;
+
+	struct sim_event watchdog_ev;
+	uint64_t last_progress_ps; /* time of the last sim_progress() (or of an idle watchdog check) */
+	uint64_t progress_calls;
+};
+
+/* ---- heap ---------------------------------------------------------------------- */
+
+static inline bool ent_less(const struct heap_ent *a, const struct heap_ent *b)
+{
+	return a->when_ps < b->when_ps || (a->when_ps == b->when_ps && a->key < b->key);
+}
+
+static inline void heap_place(struct sim *sim, uint32_t i, struct heap_ent e)
+{
+	sim->heap[i] = e;
+	e.ev->heap_idx = i;
+}
+
+static void heap_sift_up(struct sim *sim, uint32_t i, struct heap_ent e)
+{
+	while (i > 0) {
+		uint32_t parent = (i - 1) / 2;
+		if (!ent_less(&e, &sim->heap[parent]))
+			break;
+		heap_place(sim, i, sim->heap[parent]);
+		i = parent;
+	}
+	heap_place(sim, i, e);
+}
+
+static void heap_sift_down(struct sim *sim, uint32_t i, struct heap_ent e)
+{
+	uint32_t n = sim->n_heap;
+	for (;;) {
+		uint32_t child = 2 * i + 1;
+		if (child >= n)
+			break;
+		if (child + 1 < n && ent_less(&sim->heap[child + 1], &sim->heap[child]))
+			child++;
+		if (!ent_less(&sim->heap[child], &e))
+			break;
+		heap_place(sim, i, sim->heap[child]);
+		i = child;
+	}
+	heap_place(sim, i, e);
+}
+
+static int heap_reserve(struct sim *sim, uint32_t want)
+{
+	if (want <= sim->cap_heap)
+		return 0;
+	uint32_t cap = sim->cap_heap ? sim->cap_heap : 64;
+	while (cap < want)
+		cap *= 2;
+	struct heap_ent *h = realloc(sim->heap, cap * sizeof *h);
+	if (!h)
+		return -1;
+	sim->heap = h;
+	sim->cap_heap = cap;
+	return 0;
+}
+
+static void heap_push(struct sim *sim, struct sim_event *ev)
+{
+	if (sim->n_heap == sim->cap_heap) {
+		/* Only reached when owners did not reserve: grow rather than fail the run. */
+		SIM_ASSERT(heap_reserve(sim, sim->n_heap + 1) == 0);
+	}
+	struct heap_ent e = {ev->when_ps, ((uint64_t)ev->prio << KEY_SEQ_BITS) | ev->seq, ev};
+	heap_sift_up(sim, sim->n_heap++, e);
+}
+
+static void heap_remove(struct sim *sim, uint32_t i)
+{
+	struct sim_event *ev = sim->heap[i].ev;
+	ev->heap_idx = UINT32_MAX;
+	uint32_t last = --sim->n_heap;
+	if (i == last)
+		return;
+	struct heap_ent e = sim->heap[last];
+	if (i > 0 && ent_less(&e, &sim->heap[(i - 1) / 2]))
+		heap_sift_up(sim, i, e);
+	else
+		heap_sift_down(sim, i, e);
+}
+
+/* ---- events -------------------------------------------------------------------- */
+
+void sim_event_init(struct sim_event *ev, uint32_t prio, void (*fire)(struct sim *, struct sim_event *))
+{
+	SIM_ASSERT(prio < (1u << 16));
+	ev->when_ps = SIM_NEVER;
+	ev->seq = 0;
+	ev->prio = prio;
+	ev->heap_idx = UINT32_MAX;
+	ev->fire = fire;
+}
+
+int sim_event_reserve(struct sim *sim, uint32_t n, struct sim_error *err)
+{
+	if (heap_reserve(sim, sim->reserved + n) != 0)
+		return sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL,
+				     "out of memory reserving %u event slots", sim->reserved + n);
+	sim->reserved += n;
+	return 0;
+}
+
+void sim_event_schedule(struct sim *sim, struct sim_event *ev, uint64_t when_ps)
+{
+	SIM_ASSERT(ev->heap_idx == UINT32_MAX && when_ps >= sim->now_ps);
+	ev->when_ps = when_ps;
+	ev->seq = sim->next_seq++ & KEY_SEQ_MASK;
+	heap_push(sim, ev);
+}
+
+/* Re-key a queued event in place; seq already set by the caller. */
+static void event_requeue(struct sim *sim, struct sim_event *ev, uint64_t when_ps)
+{
+	uint32_t i = ev->heap_idx;
+	ev->when_ps = when_ps;
+	struct heap_ent e = {when_ps, ((uint64_t)ev->prio << KEY_SEQ_BITS) | ev->seq, ev};
+	if (i > 0 && ent_less(&e, &sim->heap[(i - 1) / 2]))
+		heap_sift_up(sim, i, e);
+	else
+		heap_sift_down(sim, i, e);
+}
+
+void sim_event_reschedule(struct sim *sim, struct sim_event *ev, uint64_t when_ps)
+{
+	SIM_ASSERT(when_ps >= sim->now_ps);
+	if (ev->heap_idx == UINT32_MAX) {
+		sim_event_schedule(sim, ev, when_ps);
+		return;
+	}
+	/* A moved event counts as newly inserted for FIFO ties. */
+	ev->seq = sim->next_seq++ & KEY_SEQ_MASK;
+	event_requeue(sim, ev, when_ps);
+}
+
+void sim_event_cancel(struct sim *sim, struct sim_event *ev)
+{
+	if (ev->heap_idx != UINT32_MAX)
+		heap_remove(sim, ev->heap_idx);
+}
+
+/* ---- components ------------------------------------------------------------------ */
+
+/* Queue (or move earlier) c's tick at `cycle`, already >= min_next_cycle. */
+static inline void component_queue_tick(struct sim *sim, struct sim_component *c, uint64_t cycle)
+{
+	uint64_t when = sim_clock_edge_ps(c->clk, cycle);
+	c->next_tick_cycle = cycle;
+	c->tick_ev.when_ps = when;
+	if (c->tick_ev.heap_idx == UINT32_MAX)
+		heap_push(sim, &c->tick_ev);
+	else
+		event_requeue(sim, &c->tick_ev, when);
+}
+
+static void component_tick_fire(struct sim *sim, struct sim_event *ev)
+{
+	struct sim_component *c = SIM_CONTAINER_OF(ev, struct sim_component, tick_ev);
+	uint64_t cycle = c->next_tick_cycle;
+	c->next_tick_cycle = SIM_NEVER; /* wakes during tick() lower this */
+	c->min_next_cycle = cycle + 1;
+	c->ticks++;
+	sim->ticking = c;
+	uint64_t next = c->ops->tick(c, cycle);
+	sim->ticking = NULL;
+	if (c->next_tick_cycle < next)
+		next = c->next_tick_cycle;
+	if (next == SIM_NEVER) {
+		c->next_tick_cycle = SIM_NEVER;
+		return;
+	}
+	SIM_ASSERT(next > cycle); /* tick() must ask for a later cycle or SIM_NEVER */
+	component_queue_tick(sim, c, next);
+}
+
+int sim_component_add(struct sim *sim, struct sim_component *c, struct sim_error *err)
+{
+	SIM_ASSERT(c->ops && c->ops->tick && c->clk);
+	SIM_ASSERT(c->clk->index < sim->n_clocks && sim->clocks[c->clk->index] == c->clk);
+	if (sim->n_comps == sim->cap_comps) {
+		uint32_t cap = sim->cap_comps ? sim->cap_comps * 2 : 16;
+		struct sim_component **a = realloc(sim->comps, cap * sizeof *a);
+		if (!a)
+			return sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL,
+					     "out of memory adding component %s", c->name);
+		sim->comps = a;
+		sim->cap_comps = cap;
+	}
+	int rc = sim_event_reserve(sim, 1, err);
+	if (rc)
+		return rc;
+	c->id = sim->n_comps;
+	c->sim = sim;
+	sim_event_init(&c->tick_ev, SIM_PRIO_TICK, component_tick_fire);
+	c->tick_ev.seq = TICK_SEQ(c->id);
+	c->next_tick_cycle = SIM_NEVER;
+	c->min_next_cycle = 0;
+	c->ticks = 0;
+	sim_rng_seed(&c->rng, sim->cfg.seed, c->id);
+	sim->comps[sim->n_comps++] = c;
+	return 0;
+}
+
+void sim_component_wake_at_cycle(struct sim_component *c, uint64_t cycle)
+{
+	struct sim *sim = c->sim;
+	if (cycle < c->min_next_cycle)
+		cycle = c->min_next_cycle;
+	if (cycle >= c->next_tick_cycle)
+		return; /* already due at or before that cycle */
+	if (sim_clock_edge_ps(c->clk, cycle) < sim->now_ps) {
+		cycle = sim_clock_cycle_at_or_after(c->clk, sim->now_ps);
+		if (cycle < c->min_next_cycle)
+			cycle = c->min_next_cycle;
+		if (cycle >= c->next_tick_cycle)
+			return;
+	}
+	if (sim->ticking == c) {
+		c->next_tick_cycle = cycle; /* component_tick_fire queues it on return */
+		return;
+	}
+	component_queue_tick(sim, c, cycle);
+}
+
+void sim_component_wake_at_ps(struct sim_component *c, uint64_t t_ps)
+{
+	uint64_t now = c->sim->now_ps;
+	sim_component_wake_at_cycle(c, sim_clock_cycle_at_or_after(c->clk, t_ps < now ? now : t_ps));
+}
+
+void sim_component_wake(struct sim_component *c)
+{
+	sim_component_wake_at_cycle(c, sim_clock_cycle_at_or_after(c->clk, c->sim->now_ps));
+}
+
+uint64_t sim_component_cycle(const struct sim_component *c)
+{
+	return sim_clock_cycle_at(c->clk, c->sim->now_ps);
+}
+
+uint32_t sim_component_count(const struct sim *sim)
+{
+	return sim->n_comps;
+}
+
+struct sim_component *sim_component_get(const struct sim *sim, uint32_t i)
+{
+	return i < sim->n_comps ? sim->comps[i] : NULL;
+}
+
+/* ---- clocks ------------------------------------------------------------------------ */
+
+int sim_clock_add(struct sim *sim, struct sim_clock *clk, struct sim_error *err)
+{
+	if (clk->freq_mhz < 1 || clk->freq_mhz > 100000)
+		return sim_error_set(err, SIM_ERR_CONFIG, NULL, 0, 0, NULL,
+				     "clock domain %s: frequency %u MHz outside 1..100000",
+				     clk->name ? clk->name : "?", clk->freq_mhz);
+	if (sim->n_clocks == sim->cap_clocks) {
+		uint32_t cap = sim->cap_clocks ? sim->cap_clocks * 2 : 8;
+		struct sim_clock **a = realloc(sim->clocks, cap * sizeof *a);
+		if (!a)
+			return sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory adding a clock");
+		sim->clocks = a;
+		sim->cap_clocks = cap;
+	}
+	clk->index = sim->n_clocks;
+	clk->period_ps = 1000000u % clk->freq_mhz == 0 ? 1000000u / clk->freq_mhz : 0;
+	sim->clocks[sim->n_clocks++] = clk;
+	return 0;
+}
+
+/* ---- the simulation ------------------------------------------------------------------ */
+
+static void watchdog_fire(struct sim *sim, struct sim_event *ev);
+
+struct sim *sim_create(const struct sim_config *cfg, struct sim_error *err)
+{
+	struct sim *sim = calloc(1, sizeof *sim);
+	if (!sim) {
+		sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory creating the simulation");
+		return NULL;
+	}
+	sim->cfg = *cfg;
+	sim_event_init(&sim->watchdog_ev, SIM_PRIO_STATS, watchdog_fire);
+	if (sim_event_reserve(sim, 1, err) != 0) {
+		sim_destroy(sim);
+		return NULL;
+	}
+	return sim;
+}
+
+void sim_destroy(struct sim *sim)
+{
+	if (!sim)
+		return;
+	free(sim->heap);
+	free(sim->clocks);
+	free(sim->comps);
+	free(sim);
+}
+
+uint64_t sim_now_ps(const struct sim *sim) { return sim->now_ps; }
+uint64_t sim_seed(const struct sim *sim) { return sim->cfg.seed; }
+uint64_t sim_events_fired(const struct sim *sim) { return sim->events_fired; }
+void sim_request_stop(struct sim *sim) { sim->stop_requested = true; }
+
+void sim_progress(struct sim *sim)
+{
+	sim->last_progress_ps = sim->now_ps;
+	sim->progress_calls++;
+}
+
+uint64_t sim_outstanding(const struct sim *sim)
+{
+	uint64_t sum = 0;
+	for (uint32_t i = 0; i < sim->n_comps; i++) {
+		const struct sim_component *c = sim->comps[i];
+		if (c->ops->outstanding)
+			sum += c->ops->outstanding(c);
+	}
+	return sum;
+}
+
+static bool watchdog_enabled(const struct sim *sim)
+{
+	return sim->cfg.watchdog_cycles > 0 && sim->cfg.watchdog_clk;
+}
+
+/* Check no sooner than watchdog_cycles after the last progress; while nothing is
+ * outstanding, poll every quarter period so that work which appears later is judged
+ * from (nearly) when it appeared: a report means at least 3/4 of the limit without
+ * progress while work was held, and in practice the full limit. */
+static void watchdog_fire(struct sim *sim, struct sim_event *ev)
+{
+	const struct sim_clock *clk = sim->cfg.watchdog_clk;
+	uint64_t limit = sim->cfg.watchdog_cycles;
+	uint64_t now_cycle = sim_clock_cycle_at(clk, sim->now_ps);
+	uint64_t last_cycle = sim_clock_cycle_at(clk, sim->last_progress_ps);
+	if (now_cycle - last_cycle < limit) {
+		sim_event_schedule(sim, ev, sim_clock_edge_ps(clk, last_cycle + limit));
+		return;
+	}
+	if (sim_outstanding(sim) == 0) {
+		sim->last_progress_ps = sim->now_ps;
+		uint64_t step = limit / 4 ? limit / 4 : 1;
+		sim_event_schedule(sim, ev, sim_clock_edge_ps(clk, now_cycle + step));
+		return;
+	}
+	sim->deadlocked = true;
+}
+
+static void report_deadlock(struct sim *sim, FILE *report, struct sim_error *err, bool queue_empty)
+{
+	uint64_t total = 0, holders = 0;
+	const char *first = NULL;
+	if (report)
+		fprintf(report, "deadlock at %" PRIu64 " ps (%s):\n", sim->now_ps,
+			queue_empty ? "event queue empty while work is outstanding"
+				    : "no progress within the watchdog limit");
+	for (uint32_t i = 0; i < sim->n_comps; i++) {
+		const struct sim_component *c = sim->comps[i];
+		uint64_t out = c->ops->outstanding ? c->ops->outstanding(c) : 0;
+		if (!out)
+			continue;
+		total += out;
+		holders++;
+		if (!first)
+			first = c->name;
+		if (!report)
+			continue;
+		fprintf(report, "component %s (id %u, clock %s, cycle %" PRIu64 ", ", c->name, c->id,
+			c->clk->name ? c->clk->name : "?", sim_clock_cycle_at(c->clk, sim->now_ps));
+		if (c->next_tick_cycle == SIM_NEVER)
+			fprintf(report, "idle");
+		else
+			fprintf(report, "next tick at cycle %" PRIu64, c->next_tick_cycle);
+		fprintf(report, ", %" PRIu64 " ticks): %" PRIu64 " outstanding\n", c->ticks, out);
+		if (c->ops->dump)
+			c->ops->dump(c, report);
+	}
+	if (report)
+		fflush(report);
+	if (queue_empty)
+		sim_error_set(err, SIM_ERR_FAULT, NULL, 0, 0, NULL,
+			      "deadlock: event queue empty at %" PRIu64 " ps while %" PRIu64
+			      " components hold %" PRIu64 " outstanding items (first: %s)",
+			      sim->now_ps, holders, total, first ? first : "?");
+	else
+		sim_error_set(err, SIM_ERR_FAULT, NULL, 0, 0, NULL,
+			      "deadlock: no progress for %" PRIu64 " cycles of clock %s at %" PRIu64
+			      " ps while %" PRIu64 " components hold %" PRIu64 " outstanding items (first: %s)",
+			      sim->cfg.watchdog_cycles,
+			      sim->cfg.watchdog_clk->name ? sim->cfg.watchdog_clk->name : "?",
+			      sim->now_ps, holders, total, first ? first : "?");
+}
+
+enum sim_stop sim_run(struct sim *sim, uint64_t until_ps, FILE *report, struct sim_error *err)
+{
+	sim->stop_requested = false;
+	sim->deadlocked = false;
+	if (watchdog_enabled(sim) && !sim_event_queued(&sim->watchdog_ev)) {
+		const struct sim_clock *clk = sim->cfg.watchdog_clk;
+		sim->last_progress_ps = sim->now_ps;
+		sim_event_schedule(sim, &sim->watchdog_ev,
+				   sim_clock_edge_ps(clk, sim_clock_cycle_at(clk, sim->now_ps) +
+							      sim->cfg.watchdog_cycles));
+	}
+	for (;;) {
+		/* The watchdog's own event does not keep an otherwise idle simulation alive. */
+		uint32_t live = sim->n_heap - (sim->watchdog_ev.heap_idx != UINT32_MAX);
+		if (live == 0) {
+			sim_event_cancel(sim, &sim->watchdog_ev);
+			if (sim_outstanding(sim) > 0) {
+				report_deadlock(sim, report, err, true);
+				return SIM_STOP_DEADLOCK;
+			}
+			return SIM_STOP_QUIESCENT;
+		}
+		struct heap_ent top = sim->heap[0];
+		if (top.when_ps > until_ps) {
+			if (until_ps > sim->now_ps)
+				sim->now_ps = until_ps;
+			return SIM_STOP_TIME_LIMIT;
+		}
+		heap_remove(sim, 0);
+		sim->now_ps = top.when_ps;
+		sim->events_fired++;
+		top.ev->fire(sim, top.ev);
+		if (sim->stop_requested | sim->deadlocked) {
+			if (sim->deadlocked) {
+				report_deadlock(sim, report, err, false);
+				return SIM_STOP_DEADLOCK;
+			}
+			return SIM_STOP_REQUESTED;
+		}
+	}
+}
