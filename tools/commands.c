@@ -6,11 +6,13 @@ int cmd_run(int argc, char **argv, struct sim_error *err);
 int cmd_validate(int argc, char **argv, struct sim_error *err);
 int cmd_config(int argc, char **argv, struct sim_error *err);
 int cmd_bench(int argc, char **argv, struct sim_error *err);
+int cmd_sweep(int argc, char **argv, struct sim_error *err);
 
 const struct ws_command ws_commands[] = {
 	{"run", "simulate a workload on a machine configuration", cmd_run},
 	{"validate", "check a configuration and print errors", cmd_validate},
 	{"config", "list every setting with its default and help (--list)", cmd_config},
+	{"sweep", "run configs x workloads x variants here, or emit a Slurm array / GNU parallel jobs", cmd_sweep},
 	{"bench", "measure simulation speed (bench engine | bench [--json])", cmd_bench},
 };
 const unsigned ws_n_commands = sizeof ws_commands / sizeof ws_commands[0];

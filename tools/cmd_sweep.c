@@ -1,0 +1,418 @@
+/* SPDX-License-Identifier: MIT */
+/* `warpsim sweep SPEC`: configs x workloads x variants, run in parallel here (resumable, atomic
+ * results), or emitted as a Slurm job array / GNU parallel job list; aggregated into one CSV. */
+#include <errno.h>
+#include <libconfig.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "cli.h"
+#include "sweep.h"
+
+#define SWEEP_MAX_ITEMS 256
+
+struct variant {
+	const char *name;
+	const char *configs[8];   /* preset files added after the machine config */
+	int n_configs;
+	const char *overrides[32];
+	int n_overrides;
+};
+
+struct spec {
+	config_t lc;
+	const char *path;
+	const char *name;
+	const char *configs[SWEEP_MAX_ITEMS];
+	int n_configs;
+	const char *workloads[SWEEP_MAX_ITEMS];
+	int n_workloads;
+	struct variant variants[SWEEP_MAX_ITEMS];
+	int n_variants;
+	const char *overrides[32];   /* applied to every run */
+	int n_overrides;
+	char base_dir[PATH_MAX];     /* directory of the spec: relative paths resolve from the cwd, as given */
+};
+
+static int spec_err(struct sim_error *err, const struct spec *s, const config_setting_t *st,
+		    const char *setting, const char *msg)
+{
+	return sim_error_set(err, SIM_ERR_INPUT, s->path, st ? (int)config_setting_source_line(st) : 0, 0,
+			     setting, "%s", msg);
+}
+
+static int read_strings(const struct spec *s, const config_setting_t *parent, const char *key,
+			const char **out, int max, int *n, bool required, struct sim_error *err)
+{
+	*n = 0;
+	config_setting_t *st = config_setting_get_member(parent, key);
+	if (!st)
+		return required ? spec_err(err, s, parent, key, "missing (a list of strings)") : 0;
+	if (config_setting_type(st) != CONFIG_TYPE_ARRAY && config_setting_type(st) != CONFIG_TYPE_LIST)
+		return spec_err(err, s, st, key, "expected a list of strings");
+	int len = config_setting_length(st);
+	if (len > max)
+		return spec_err(err, s, st, key, "too many entries");
+	for (int i = 0; i < len; i++) {
+		const char *v = config_setting_get_string_elem(st, (unsigned)i);
+		if (!v)
+			return spec_err(err, s, st, key, "expected a list of strings");
+		out[(*n)++] = v;
+	}
+	if (required && !*n)
+		return spec_err(err, s, st, key, "must not be empty");
+	return 0;
+}
+
+static int check_keys(const struct spec *s, const config_setting_t *grp, const char *const *allowed,
+		      const char *where, struct sim_error *err)
+{
+	for (int i = 0; i < config_setting_length(grp); i++) {
+		config_setting_t *m = config_setting_get_elem(grp, (unsigned)i);
+		const char *nm = config_setting_name(m);
+		bool ok = false;
+		for (const char *const *a = allowed; *a; a++)
+			if (nm && !strcmp(nm, *a))
+				ok = true;
+		if (!ok) {
+			char msg[256];
+			snprintf(msg, sizeof msg, "unknown setting in %s", where);
+			return spec_err(err, s, m, nm ? nm : "?", msg);
+		}
+	}
+	return 0;
+}
+
+static bool safe_name(const char *n)
+{
+	if (!*n)
+		return false;
+	for (const char *p = n; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+		      *p == '-' || *p == '_' || *p == '.'))
+			return false;
+	return true;
+}
+
+static int spec_load(struct spec *s, const char *path, struct sim_error *err)
+{
+	memset(s, 0, sizeof *s);
+	s->path = path;
+	config_init(&s->lc);
+	if (config_read_file(&s->lc, path) != CONFIG_TRUE) {
+		int rc = sim_error_set(err, SIM_ERR_INPUT, config_error_file(&s->lc) ? config_error_file(&s->lc) : path,
+				       config_error_line(&s->lc), 0, NULL, "%s",
+				       config_error_text(&s->lc) ? config_error_text(&s->lc) : "cannot read sweep spec");
+		return rc;
+	}
+	config_setting_t *root = config_lookup(&s->lc, "sweep");
+	if (!root || config_setting_type(root) != CONFIG_TYPE_GROUP)
+		return spec_err(err, s, NULL, "sweep", "missing group 'sweep = { ... };'");
+	static const char *const top_keys[] = {"name", "configs", "workloads", "variants", "overrides", NULL};
+	int rc = check_keys(s, root, top_keys, "sweep", err);
+	if (rc)
+		return rc;
+	if (!config_setting_lookup_string(root, "name", &s->name) || !safe_name(s->name))
+		return spec_err(err, s, root, "sweep.name", "missing, or not a plain name ([A-Za-z0-9._-])");
+	if ((rc = read_strings(s, root, "configs", s->configs, SWEEP_MAX_ITEMS, &s->n_configs, true, err)) ||
+	    (rc = read_strings(s, root, "workloads", s->workloads, SWEEP_MAX_ITEMS, &s->n_workloads, true, err)) ||
+	    (rc = read_strings(s, root, "overrides", s->overrides, 32, &s->n_overrides, false, err)))
+		return rc;
+	config_setting_t *vs = config_setting_get_member(root, "variants");
+	if (!vs || config_setting_type(vs) != CONFIG_TYPE_LIST || !config_setting_length(vs))
+		return spec_err(err, s, vs ? vs : root, "sweep.variants", "missing: a list of ( { name = ...; configs = [...]; overrides = [...]; }, ... )");
+	static const char *const var_keys[] = {"name", "configs", "overrides", NULL};
+	for (int i = 0; i < config_setting_length(vs); i++) {
+		if (s->n_variants == SWEEP_MAX_ITEMS)
+			return spec_err(err, s, vs, "sweep.variants", "too many variants");
+		config_setting_t *v = config_setting_get_elem(vs, (unsigned)i);
+		struct variant *var = &s->variants[s->n_variants++];
+		if (config_setting_type(v) != CONFIG_TYPE_GROUP)
+			return spec_err(err, s, v, "sweep.variants", "each variant is a group { name = ...; }");
+		if ((rc = check_keys(s, v, var_keys, "a variant", err)))
+			return rc;
+		if (!config_setting_lookup_string(v, "name", &var->name) || !safe_name(var->name))
+			return spec_err(err, s, v, "name", "variant needs a plain name ([A-Za-z0-9._-])");
+		if ((rc = read_strings(s, v, "configs", var->configs, 8, &var->n_configs, false, err)) ||
+		    (rc = read_strings(s, v, "overrides", var->overrides, 32, &var->n_overrides, false, err)))
+			return rc;
+		for (int j = 0; j < i; j++)
+			if (!strcmp(s->variants[j].name, var->name))
+				return spec_err(err, s, v, var->name, "variant name used twice");
+	}
+	return 0;
+}
+
+/* "configs/owl-28.cfg" -> "owl-28"; "workloads/vecadd/vecadd.cfg" -> "vecadd". */
+static void stem(const char *path, char *out, size_t n)
+{
+	const char *b = strrchr(path, '/');
+	b = b ? b + 1 : path;
+	snprintf(out, n, "%s", b);
+	char *dot = strrchr(out, '.');
+	if (dot && dot != out)
+		*dot = '\0';
+}
+
+struct run {
+	char dir[PATH_MAX];
+	char *argv[128];
+	int argc;
+	int config_i, workload_i, variant_i;
+};
+
+static int build_runs(const struct spec *s, const char *outroot, const char *self, struct run **out,
+		      int *n_out, struct sim_error *err)
+{
+	int n = s->n_configs * s->n_workloads * s->n_variants;
+	struct run *r = calloc((size_t)n, sizeof *r);
+	if (!r)
+		return sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory");
+	int k = 0;
+	for (int c = 0; c < s->n_configs; c++)
+		for (int w = 0; w < s->n_workloads; w++)
+			for (int v = 0; v < s->n_variants; v++, k++) {
+				struct run *x = &r[k];
+				char cn[128], wn[128];
+				stem(s->configs[c], cn, sizeof cn);
+				stem(s->workloads[w], wn, sizeof wn);
+				snprintf(x->dir, sizeof x->dir, "%s/%s/%s/%s/%s", outroot, s->name, cn, wn,
+					 s->variants[v].name);
+				x->config_i = c;
+				x->workload_i = w;
+				x->variant_i = v;
+				char **a = x->argv;
+				int i = 0;
+				a[i++] = (char *)self;
+				a[i++] = "run";
+				a[i++] = "-c";
+				a[i++] = (char *)s->configs[c];
+				for (int j = 0; j < s->variants[v].n_configs; j++) {
+					a[i++] = "-c";
+					a[i++] = (char *)s->variants[v].configs[j];
+				}
+				for (int j = 0; j < s->n_overrides; j++) {
+					a[i++] = "-s";
+					a[i++] = (char *)s->overrides[j];
+				}
+				for (int j = 0; j < s->variants[v].n_overrides; j++) {
+					a[i++] = "-s";
+					a[i++] = (char *)s->variants[v].overrides[j];
+				}
+				a[i++] = "-w";
+				a[i++] = (char *)s->workloads[w];
+				a[i++] = "-o";
+				a[i++] = x->dir;
+				a[i++] = "--quiet";
+				a[i] = NULL;
+				x->argc = i;
+			}
+	*out = r;
+	*n_out = n;
+	return 0;
+}
+
+static bool done(const struct run *r)
+{
+	char p[PATH_MAX + 16];
+	snprintf(p, sizeof p, "%s/stats.json", r->dir);
+	return access(p, F_OK) == 0;
+}
+
+/* Shell-quote one argument into f. */
+static void shq(FILE *f, const char *a)
+{
+	fputc('\'', f);
+	for (; *a; a++) {
+		if (*a == '\'')
+			fputs("'\\''", f);
+		else
+			fputc(*a, f);
+	}
+	fputc('\'', f);
+}
+
+static void write_cmdline(FILE *f, const struct run *r)
+{
+	for (int i = 0; i < r->argc; i++) {
+		if (i)
+			fputc(' ', f);
+		shq(f, r->argv[i]);
+	}
+	fputc('\n', f);
+}
+
+static int run_local(struct run *runs, int n, int jobs, struct sim_error *err)
+{
+	int running = 0, next = 0, finished = 0, failed = 0, skipped = 0;
+	pid_t *pids = calloc((size_t)n, sizeof *pids);
+	if (!pids)
+		return sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory");
+	while (next < n || running) {
+		while (next < n && running < jobs) {
+			struct run *r = &runs[next];
+			if (done(r)) {
+				skipped++;
+				finished++;
+				next++;
+				continue;
+			}
+			pid_t p = fork();
+			if (p < 0) {
+				free(pids);
+				return sim_error_set(err, SIM_ERR_IO, NULL, 0, 0, NULL, "fork: %s", strerror(errno));
+			}
+			if (p == 0) {
+				char logp[PATH_MAX + 16];
+				struct sim_error e2;
+				if (cli_mkdirs(r->dir, &e2))
+					_exit(2);
+				snprintf(logp, sizeof logp, "%s/run.log", r->dir);
+				FILE *lf = freopen(logp, "w", stdout);
+				if (!lf || dup2(fileno(stdout), 2) < 0)
+					_exit(2);
+				execv(r->argv[0], r->argv);
+				_exit(127);
+			}
+			pids[next++] = p;
+			running++;
+		}
+		if (!running)
+			break;
+		int st;
+		pid_t p = wait(&st);
+		if (p < 0)
+			break;
+		running--;
+		finished++;
+		for (int i = 0; i < n; i++)
+			if (pids[i] == p) {
+				if (!WIFEXITED(st) || WEXITSTATUS(st)) {
+					failed++;
+					fprintf(stderr, "sweep: run failed (exit %d): %s (see %s/run.log)\n",
+						WIFEXITED(st) ? WEXITSTATUS(st) : -1, runs[i].dir, runs[i].dir);
+				}
+				break;
+			}
+		fprintf(stderr, "\rsweep: %d/%d runs done (%d skipped as already complete, %d failed)   ",
+			finished, n, skipped, failed);
+	}
+	fprintf(stderr, "\n");
+	free(pids);
+	if (failed)
+		return sim_error_set(err, SIM_ERR_FAULT, NULL, 0, 0, NULL, "%d of %d runs failed", failed, n);
+	return 0;
+}
+
+static int emit(const struct spec *s, struct run *runs, int n, const char *kind, const char *outroot,
+		struct sim_error *err)
+{
+	char d[PATH_MAX], jobs[PATH_MAX + 32], script[PATH_MAX + 32];
+	snprintf(d, sizeof d, "%s/%s", outroot, s->name);
+	int rc = cli_mkdirs(d, err);
+	if (rc)
+		return rc;
+	snprintf(jobs, sizeof jobs, "%s/jobs.txt", d);
+	FILE *f = fopen(jobs, "w");
+	if (!f)
+		return sim_error_set(err, SIM_ERR_IO, jobs, 0, 0, NULL, "cannot write: %s", strerror(errno));
+	/* Each job makes its own run directory first, so results land atomically inside it. */
+	for (int i = 0; i < n; i++) {
+		fprintf(f, "mkdir -p ");
+		shq(f, runs[i].dir);
+		fprintf(f, " && test -e ");
+		shq(f, runs[i].dir);
+		fprintf(f, "/stats.json || ");
+		write_cmdline(f, &runs[i]);
+	}
+	fclose(f);
+	if (!strcmp(kind, "parallel")) {
+		printf("GNU parallel job file: %s (%d jobs)\nrun: parallel --jobs $(nproc) < %s\n", jobs, n, jobs);
+		return 0;
+	}
+	snprintf(script, sizeof script, "%s/sweep.sbatch", d);
+	f = fopen(script, "w");
+	if (!f)
+		return sim_error_set(err, SIM_ERR_IO, script, 0, 0, NULL, "cannot write: %s", strerror(errno));
+	fprintf(f, "#!/bin/bash\n# warpsim sweep '%s': one array task per run; results under %s\n", s->name, d);
+	fprintf(f, "#SBATCH --job-name=warpsim-%s\n#SBATCH --array=0-%d\n#SBATCH --cpus-per-task=1\n", s->name, n - 1);
+	fprintf(f, "#SBATCH --output=%s/slurm-%%A_%%a.out\n", d);
+	fprintf(f, "set -euo pipefail\ncd ");
+	char cwd[PATH_MAX];
+	if (!getcwd(cwd, sizeof cwd))
+		snprintf(cwd, sizeof cwd, ".");
+	shq(f, cwd);
+	fprintf(f, "\nline=$(sed -n \"$((SLURM_ARRAY_TASK_ID + 1))p\" ");
+	shq(f, jobs);
+	fprintf(f, ")\nexec bash -c \"$line\"\n");
+	fclose(f);
+	chmod(script, 0755);
+	printf("Slurm job array: %s (%d tasks)\nsubmit: sbatch %s ; afterwards: warpsim sweep --collect %s\n",
+	       script, n, script, d);
+	return 0;
+}
+
+int cmd_sweep(int argc, char **argv, struct sim_error *err)
+{
+	static const char *const with_value[] = {"--emit", "--collect", "--jobs", "--out", NULL};
+	struct cli_opts o;
+	int rc = cli_parse(argc, argv, "", with_value, NULL, &o, err);
+	if (rc)
+		return rc;
+	const char *collect = cli_long(&o, "--collect");
+	if (o.help || (!collect && o.n_positional != 1)) {
+		printf("usage: warpsim sweep SPEC [--jobs N] [--out DIR]     run here, N at a time (default: cores)\n"
+		       "       warpsim sweep SPEC --emit slurm|parallel [--out DIR]  write a job array / job list\n"
+		       "       warpsim sweep --collect DIR                    aggregate DIR/**/stats.json into DIR/results.csv\n");
+		return o.help ? 0 : sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, NULL, "sweep needs a SPEC file or --collect DIR");
+	}
+	if (collect)
+		return sweep_collect(collect, stdout, err);
+	const char *outroot = cli_long(&o, "--out") ? cli_long(&o, "--out") : "results";
+	int jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	if (cli_long(&o, "--jobs")) {
+		char *end;
+		long j = strtol(cli_long(&o, "--jobs"), &end, 10);
+		if (*end || j < 1 || j > 1024)
+			return sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, "--jobs", "expected 1..1024");
+		jobs = (int)j;
+	}
+	const char *emit_kind = cli_long(&o, "--emit");
+	if (emit_kind && strcmp(emit_kind, "slurm") && strcmp(emit_kind, "parallel"))
+		return sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, "--emit", "expected slurm or parallel");
+	struct spec *s = malloc(sizeof *s);
+	if (!s)
+		return sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory");
+	rc = spec_load(s, o.positional[0], err);
+	char self[PATH_MAX];
+	ssize_t sl = readlink("/proc/self/exe", self, sizeof self - 1);
+	if (!rc && sl <= 0)
+		rc = sim_error_set(err, SIM_ERR_IO, NULL, 0, 0, NULL, "cannot find own executable");
+	if (sl > 0)
+		self[sl] = '\0';
+	struct run *runs = NULL;
+	int n = 0;
+	if (!rc)
+		rc = build_runs(s, outroot, self, &runs, &n, err);
+	if (!rc && emit_kind)
+		rc = emit(s, runs, n, emit_kind, outroot, err);
+	else if (!rc) {
+		rc = run_local(runs, n, jobs, err);
+		char d[PATH_MAX];
+		snprintf(d, sizeof d, "%s/%s", outroot, s->name);
+		struct sim_error e2;
+		int rc2 = sweep_collect(d, stdout, rc ? &e2 : err);
+		if (!rc)
+			rc = rc2;
+	}
+	free(runs);
+	config_destroy(&s->lc);
+	free(s);
+	return rc;
+}
