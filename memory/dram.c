@@ -1,0 +1,611 @@
+/* SPDX-License-Identifier: MIT */
+/* Memory controller + DRAM banks: per-cycle command choice (one command per DRAM cycle),
+ * event-driven (a tick returns the cycle the next timing constraint clears), OWL metrics. */
+#include "dram.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define DRAM_PF_SLOTS 32 /* prefetches in flight at once; bus occupancy keeps it below ~8 */
+
+static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
+static uint64_t min64(uint64_t a, uint64_t b) { return a < b ? a : b; }
+static uint64_t sub_sat(uint64_t a, uint64_t b) { return a > b ? a - b : 0; }
+
+int dram_mc_init(struct dram_mc *mc, const struct dram_cfg *cfg, const struct mem_addrmap *map,
+		 uint32_t channel, dram_done_fn done, dram_pf_filter_fn pf_filter, void *ctx,
+		 struct sim_error *err)
+{
+	memset(mc, 0, sizeof *mc);
+	if (cfg->banks == 0 || cfg->banks > DRAM_MAX_BANKS)
+		return sim_error_set(err, SIM_ERR_CONFIG, NULL, 0, 0, "gpu.dram.banks",
+				     "must be 1..%d, got %u", DRAM_MAX_BANKS, cfg->banks);
+	if (cfg->line_bytes == 0 || cfg->row_bytes % cfg->line_bytes ||
+	    cfg->row_bytes / cfg->line_bytes > DRAM_MAX_ROW_LINES)
+		return sim_error_set(err, SIM_ERR_CONFIG, NULL, 0, 0, "gpu.dram.row_bytes",
+				     "%u-byte rows must hold 1..%d lines of %u bytes", cfg->row_bytes,
+				     DRAM_MAX_ROW_LINES, cfg->line_bytes);
+	if (cfg->queue_size == 0)
+		return sim_error_set(err, SIM_ERR_CONFIG, NULL, 0, 0, "gpu.dram.queue_size",
+				     "must be at least 1");
+	if (cfg->burst_cycles == 0)
+		return sim_error_set(err, SIM_ERR_CONFIG, NULL, 0, 0, "gpu.dram.burst_length",
+				     "a line must take at least one bus cycle");
+	if (cfg->prefetch && (!map || cfg->pf_lower > cfg->pf_higher))
+		return sim_error_set(err, SIM_ERR_CONFIG, NULL, 0, 0, "gpu.dram.prefetcher.lower",
+				     "lower (%u) must not exceed higher (%u)", cfg->pf_lower,
+				     cfg->pf_higher);
+	mc->cfg = *cfg;
+	mc->map = map;
+	mc->channel = channel;
+	mc->done = done;
+	mc->pf_filter = pf_filter;
+	mc->ctx = ctx;
+	mc->lines_per_row = cfg->row_bytes / cfg->line_bytes;
+	mc->pf_cap = DRAM_PF_SLOTS;
+	mc->fly_cap = cfg->queue_size + mc->pf_cap;
+	mc->q = calloc(cfg->queue_size, sizeof *mc->q);
+	mc->fly = calloc(mc->fly_cap, sizeof *mc->fly);
+	mc->pf_reqs = calloc(mc->pf_cap, sizeof *mc->pf_reqs);
+	mc->pf_free = calloc(mc->pf_cap, sizeof *mc->pf_free);
+	if (!mc->q || !mc->fly || !mc->pf_reqs || !mc->pf_free) {
+		dram_mc_fini(mc);
+		return sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "DRAM queues");
+	}
+	for (uint32_t i = 0; i < mc->pf_cap; i++)
+		mc->pf_free[i] = mc->pf_cap - 1 - i;
+	mc->pf_nfree = mc->pf_cap;
+	return 0;
+}
+
+void dram_mc_fini(struct dram_mc *mc)
+{
+	free(mc->q);
+	free(mc->fly);
+	free(mc->pf_reqs);
+	free(mc->pf_free);
+	mc->q = mc->fly = NULL;
+	mc->pf_reqs = NULL;
+	mc->pf_free = NULL;
+}
+
+/* ---- time-weighted metrics ------------------------------------------------------------ */
+
+void dram_mc_sync(struct dram_mc *mc, uint64_t now)
+{
+	if (now <= mc->acc_cycle)
+		return;
+	uint64_t dt = now - mc->acc_cycle;
+	mc->blp_sum += (uint64_t)mc->busy_banks * dt;
+	if (mc->busy_banks)
+		mc->blp_cycles += dt;
+	mc->qlen_sum += (uint64_t)mc->q_len * dt;
+	mc->acc_cycle = now;
+}
+
+/* OWL Sec 2.2: "the number of average memory banks that are accessed when there is at least
+ * one outstanding memory request at any of the banks". */
+double dram_mc_blp(const struct dram_mc *mc)
+{
+	return mc->blp_cycles ? (double)mc->blp_sum / (double)mc->blp_cycles : 0.0;
+}
+
+/* OWL Sec 2.2: "the average hit-rate of the row buffer across all memory banks". */
+double dram_mc_row_hit_rate(const struct dram_mc *mc)
+{
+	uint64_t n = mc->row_hits + mc->row_misses + mc->row_conflicts;
+	return n ? (double)mc->row_hits / (double)n : 0.0;
+}
+
+double dram_mc_avg_queue_len(const struct dram_mc *mc)
+{
+	return mc->acc_cycle ? (double)mc->qlen_sum / (double)mc->acc_cycle : 0.0;
+}
+
+double dram_mc_bus_util(const struct dram_mc *mc, uint64_t elapsed_cycles)
+{
+	return elapsed_cycles ? (double)mc->bus_busy_cycles / (double)elapsed_cycles : 0.0;
+}
+
+uint64_t dram_mc_outstanding(const struct dram_mc *mc)
+{
+	uint64_t n = mc->q_len;
+	for (uint32_t i = 0; i < mc->fly_len; i++)
+		n += mc->fly[i].req != NULL;
+	return n;
+}
+
+/* ---- queue ---------------------------------------------------------------------------- */
+
+static bool req_is_write(const struct mem_req *r)
+{
+	return r->kind == MEM_REQ_WRITE || r->kind == MEM_REQ_WRITEBACK;
+}
+
+bool dram_mc_try_enqueue(struct dram_mc *mc, struct mem_req *req, uint64_t now)
+{
+	if (mc->q_len >= mc->cfg.queue_size) {
+		mc->rejected++;
+		return false;
+	}
+	SIM_ASSERT(req->bank < mc->cfg.banks);
+	dram_mc_sync(mc, now);
+	struct dram_qent *e = &mc->q[mc->q_len++];
+	memset(e, 0, sizeof *e);
+	e->req = req;
+	e->enq_cycle = now;
+	e->first_cmd_cycle = UINT64_MAX;
+	e->bank = req->bank;
+	e->row = req->row;
+	e->line = req->col / mc->cfg.line_bytes;
+	e->is_write = req_is_write(req);
+	struct dram_bank *b = &mc->bank[e->bank];
+	b->queued++;
+	if (b->outstanding++ == 0)
+		mc->busy_banks++;
+	return true;
+}
+
+static void q_remove(struct dram_mc *mc, uint32_t i)
+{
+	memmove(&mc->q[i], &mc->q[i + 1], (mc->q_len - i - 1) * sizeof *mc->q);
+	mc->q_len--;
+}
+
+/* ---- per-bank questions ----------------------------------------------------------------- */
+
+static bool bank_has_queued_hit(const struct dram_mc *mc, uint32_t bank)
+{
+	const struct dram_bank *b = &mc->bank[bank];
+	if (!b->open)
+		return false;
+	for (uint32_t i = 0; i < mc->q_len; i++)
+		if (mc->q[i].bank == bank && mc->q[i].row == b->row)
+			return true;
+	return false;
+}
+
+static bool line_fetched(const struct dram_bank *b, uint32_t line)
+{
+	return (b->fetched[line / 64] >> (line % 64)) & 1;
+}
+
+static void mark_fetched(struct dram_bank *b, uint32_t line)
+{
+	b->fetched[line / 64] |= 1ull << (line % 64);
+}
+
+/* C of OWL Sec 4.4: lower normally, higher while the demands pending at the MC are fewer
+ * than the threshold (by default the running average of the queue length). */
+static uint32_t pf_min_lines(const struct dram_mc *mc)
+{
+	double thr = mc->cfg.pf_threshold >= 0 ? mc->cfg.pf_threshold : dram_mc_avg_queue_len(mc);
+	return (double)mc->q_len < thr ? mc->cfg.pf_higher : mc->cfg.pf_lower;
+}
+
+/* First not-yet-fetched line of bank's open row, skipping (and marking) lines the L2 already
+ * holds; lines_per_row when none is left. */
+static uint32_t pf_next_line(struct dram_mc *mc, uint32_t bank)
+{
+	struct dram_bank *b = &mc->bank[bank];
+	for (uint32_t l = 0; l < mc->lines_per_row; l++) {
+		if (line_fetched(b, l))
+			continue;
+		if (mc->pf_filter) {
+			struct mem_dram_addr a = {mc->channel, bank, b->row, l * mc->cfg.line_bytes};
+			if (mc->pf_filter(mc->ctx, mem_addr_encode(mc->map, &a))) {
+				mark_fetched(b, l);
+				mc->pf_filtered++;
+				continue;
+			}
+		}
+		return l;
+	}
+	return mc->lines_per_row;
+}
+
+/* Whether the prefetcher keeps bank's row open (OWL Sec 4.4): it prefetches once no demand hits
+ * the open row; with no demand waiting for the bank it goes on through the row, with one
+ * waiting it stops after C prefetches since the row was opened. */
+static bool pf_wants(struct dram_mc *mc, uint32_t bank, bool demand_waits)
+{
+	struct dram_bank *b = &mc->bank[bank];
+	if (!mc->cfg.prefetch || !b->open || bank_has_queued_hit(mc, bank))
+		return false;
+	if (demand_waits && b->pf_issued >= pf_min_lines(mc))
+		return false;
+	return pf_next_line(mc, bank) < mc->lines_per_row;
+}
+
+/* ---- command timing --------------------------------------------------------------------- */
+
+static uint64_t faw_ready(const struct dram_mc *mc)
+{
+	if (!mc->cfg.tFAW)
+		return 0;
+	/* The oldest of the last four ACTs opens the window. */
+	uint64_t oldest = mc->faw[mc->faw_head]; /* stored +1 so 0 means "no ACT yet" */
+	return oldest ? oldest - 1 + mc->cfg.tFAW : 0;
+}
+
+static uint64_t col_ready(const struct dram_mc *mc, uint32_t bank, bool is_write)
+{
+	const struct dram_bank *b = &mc->bank[bank];
+	uint64_t lat = is_write ? mc->cfg.tWL : mc->cfg.tCL;
+	uint64_t t = max64(b->col_ready, is_write ? mc->wr_ready : mc->rd_ready);
+	return max64(t, sub_sat(mc->bus_free, lat)); /* data must not overlap the bus's */
+}
+
+static uint64_t act_ready(const struct dram_mc *mc, uint32_t bank)
+{
+	return max64(max64(mc->bank[bank].act_ready, mc->act_ready), faw_ready(mc));
+}
+
+enum dram_cmd { CMD_NONE, CMD_ACT, CMD_PRE, CMD_COL };
+
+/* The next command entry e needs and when it may issue; CMD_NONE if not allowed now
+ * (a precharge that would close a row others still hit, or the prefetcher holds). */
+static enum dram_cmd entry_cmd(struct dram_mc *mc, const struct dram_qent *e, uint64_t *ready)
+{
+	struct dram_bank *b = &mc->bank[e->bank];
+	if (b->open && b->row == e->row) {
+		*ready = col_ready(mc, e->bank, e->is_write);
+		return CMD_COL;
+	}
+	if (b->open) {
+		if (mc->cfg.sched == DRAM_SCHED_FRFCFS && bank_has_queued_hit(mc, e->bank))
+			return CMD_NONE; /* row hits first */
+		if (pf_wants(mc, e->bank, true))
+			return CMD_NONE;
+		*ready = b->pre_ready;
+		return CMD_PRE;
+	}
+	*ready = act_ready(mc, e->bank);
+	return CMD_ACT;
+}
+
+static void issue_act(struct dram_mc *mc, uint32_t bank, uint32_t row, uint64_t now)
+{
+	struct dram_bank *b = &mc->bank[bank];
+	const struct dram_cfg *c = &mc->cfg;
+	b->open = true;
+	b->row = row;
+	b->col_ready = now + c->tRCD;
+	b->pre_ready = max64(b->pre_ready, now + c->tRAS);
+	b->act_ready = now + c->tRC;
+	mc->act_ready = now + c->tRRD;
+	mc->faw[mc->faw_head] = now + 1;
+	mc->faw_head = (mc->faw_head + 1) % DRAM_FAW_ACTS;
+	memset(b->fetched, 0, sizeof b->fetched);
+	b->pf_issued = 0;
+	b->activates++;
+	mc->activates++;
+}
+
+static void issue_pre(struct dram_mc *mc, uint32_t bank, uint64_t now)
+{
+	struct dram_bank *b = &mc->bank[bank];
+	b->open = false;
+	b->act_ready = max64(b->act_ready, now + mc->cfg.tRP);
+	b->precharges++;
+	mc->precharges++;
+}
+
+/* Column command for e (already removed from the queue): returns its data-done cycle. */
+static uint64_t issue_col(struct dram_mc *mc, uint32_t bank, uint32_t line, bool is_write,
+			  uint64_t now)
+{
+	struct dram_bank *b = &mc->bank[bank];
+	const struct dram_cfg *c = &mc->cfg;
+	uint64_t gap = max64(c->tCCD, c->burst_cycles);
+	uint64_t done;
+	if (is_write) {
+		done = now + c->tWL + c->burst_cycles;
+		mc->wr_ready = now + gap;
+		mc->rd_ready = max64(mc->rd_ready, done + c->tWTR);
+		b->pre_ready = max64(b->pre_ready, done + c->tWR);
+	} else {
+		done = now + c->tCL + c->burst_cycles;
+		mc->rd_ready = now + gap;
+		mc->wr_ready = max64(mc->wr_ready, now + c->tRTW);
+		b->pre_ready = max64(b->pre_ready, now + c->tRTP);
+	}
+	mc->bus_free = done;
+	mc->bus_busy_cycles += c->burst_cycles;
+	mark_fetched(b, line);
+	return done;
+}
+
+static void serve_demand(struct dram_mc *mc, uint32_t qi, uint64_t now)
+{
+	struct dram_qent e = mc->q[qi];
+	q_remove(mc, qi);
+	struct dram_bank *b = &mc->bank[e.bank];
+	b->queued--;
+	if (e.first_cmd_cycle == UINT64_MAX)
+		e.first_cmd_cycle = now;
+	e.done_cycle = issue_col(mc, e.bank, e.line, e.is_write, now);
+	stat_avg_add(&mc->queue_lat, (double)(e.first_cmd_cycle - e.enq_cycle));
+	if (e.needed_pre) {
+		b->row_conflicts++;
+		mc->row_conflicts++;
+	} else if (e.needed_act) {
+		b->row_misses++;
+		mc->row_misses++;
+	} else {
+		b->row_hits++;
+		mc->row_hits++;
+	}
+	if (e.is_write) {
+		b->writes++;
+		mc->writes++;
+	} else {
+		b->reads++;
+		mc->reads++;
+	}
+	SIM_ASSERT(mc->fly_len < mc->fly_cap);
+	mc->fly[mc->fly_len++] = e;
+}
+
+static void serve_prefetch(struct dram_mc *mc, uint32_t bank, uint32_t line, uint64_t now)
+{
+	struct dram_bank *b = &mc->bank[bank];
+	uint32_t slot = mc->pf_free[--mc->pf_nfree];
+	struct mem_req *r = &mc->pf_reqs[slot];
+	memset(r, 0, sizeof *r);
+	struct mem_dram_addr a = {mc->channel, bank, b->row, line * mc->cfg.line_bytes};
+	r->addr = mem_addr_encode(mc->map, &a);
+	r->size_bytes = mc->cfg.line_bytes;
+	r->kind = MEM_REQ_PREFETCH;
+	r->src_sm = UINT16_MAX;
+	r->channel = (uint16_t)mc->channel;
+	r->bank = (uint16_t)bank;
+	r->row = b->row;
+	r->col = a.col;
+	struct dram_qent e = {0};
+	e.pf_slot = slot;
+	e.bank = bank;
+	e.row = b->row;
+	e.line = line;
+	e.enq_cycle = e.first_cmd_cycle = now;
+	e.done_cycle = issue_col(mc, bank, line, false, now);
+	b->pf_issued++;
+	b->prefetches++;
+	mc->pf_issued++;
+	SIM_ASSERT(mc->fly_len < mc->fly_cap);
+	mc->fly[mc->fly_len++] = e;
+}
+
+/* ---- the cycle -------------------------------------------------------------------------- */
+
+static void complete(struct dram_mc *mc, uint64_t now)
+{
+	/* Oldest completion first so replies leave in data order. */
+	for (;;) {
+		uint32_t best = UINT32_MAX;
+		for (uint32_t i = 0; i < mc->fly_len; i++)
+			if (mc->fly[i].done_cycle <= now &&
+			    (best == UINT32_MAX || mc->fly[i].done_cycle < mc->fly[best].done_cycle))
+				best = i;
+		if (best == UINT32_MAX)
+			return;
+		struct dram_qent e = mc->fly[best];
+		mc->fly[best] = mc->fly[--mc->fly_len];
+		if (e.req) {
+			struct dram_bank *b = &mc->bank[e.bank];
+			if (--b->outstanding == 0)
+				mc->busy_banks--;
+			stat_avg_add(&mc->service_lat, (double)(e.done_cycle - e.first_cmd_cycle));
+			mc->done(mc->ctx, e.req, e.done_cycle);
+		} else {
+			struct mem_req *r = &mc->pf_reqs[e.pf_slot];
+			mc->done(mc->ctx, r, e.done_cycle);
+			mc->pf_free[mc->pf_nfree++] = e.pf_slot;
+		}
+	}
+}
+
+/* Pick and issue one command at now, or none; *next gets the earliest cycle a candidate that
+ * could not issue becomes ready. Priorities: (FR-FCFS) ready row hits oldest first, then
+ * ready ACT/PRE oldest first, then close-row precharges, then prefetches. FCFS considers
+ * only the oldest queued demand of each bank. */
+static bool schedule(struct dram_mc *mc, uint64_t now, uint64_t *next)
+{
+	bool fcfs = mc->cfg.sched == DRAM_SCHED_FCFS;
+	uint64_t seen_banks = 0; /* FCFS: banks whose oldest demand was looked at */
+	int best_row_cmd = -1;
+	enum dram_cmd best_kind = CMD_NONE;
+	for (uint32_t i = 0; i < mc->q_len; i++) {
+		struct dram_qent *e = &mc->q[i];
+		if (fcfs) {
+			if (seen_banks & (1ull << e->bank))
+				continue;
+			seen_banks |= 1ull << e->bank;
+		}
+		uint64_t ready = 0;
+		enum dram_cmd k = entry_cmd(mc, e, &ready);
+		if (k == CMD_NONE)
+			continue;
+		if (ready > now) {
+			*next = min64(*next, ready);
+			continue;
+		}
+		if (k == CMD_COL && (!fcfs || best_row_cmd < 0)) {
+			serve_demand(mc, i, now);
+			return true;
+		}
+		if (best_row_cmd < 0) {
+			best_row_cmd = (int)i;
+			best_kind = k;
+			if (fcfs)
+				break; /* oldest ready wins whatever its command */
+		}
+	}
+	if (best_row_cmd >= 0) {
+		struct dram_qent *e = &mc->q[best_row_cmd];
+		if (e->first_cmd_cycle == UINT64_MAX)
+			e->first_cmd_cycle = now;
+		if (best_kind == CMD_ACT) {
+			e->needed_act = true;
+			issue_act(mc, e->bank, e->row, now);
+		} else {
+			e->needed_pre = true;
+			issue_pre(mc, e->bank, now);
+		}
+		return true;
+	}
+	/* Close-row policy: precharge an open row nobody queued hits (unless prefetching). */
+	if (mc->cfg.close_row) {
+		for (uint32_t bk = 0; bk < mc->cfg.banks; bk++) {
+			struct dram_bank *b = &mc->bank[bk];
+			if (!b->open || bank_has_queued_hit(mc, bk) || pf_wants(mc, bk, true))
+				continue;
+			if (b->pre_ready > now) {
+				*next = min64(*next, b->pre_ready);
+				continue;
+			}
+			issue_pre(mc, bk, now);
+			return true;
+		}
+	}
+	if (mc->cfg.prefetch && mc->pf_nfree) {
+		for (uint32_t bk = 0; bk < mc->cfg.banks; bk++) {
+			if (!pf_wants(mc, bk, mc->bank[bk].queued > 0))
+				continue;
+			uint64_t ready = col_ready(mc, bk, false);
+			if (ready > now) {
+				*next = min64(*next, ready);
+				continue;
+			}
+			serve_prefetch(mc, bk, pf_next_line(mc, bk), now);
+			return true;
+		}
+	}
+	return false;
+}
+
+uint64_t dram_mc_tick(struct dram_mc *mc, uint64_t now)
+{
+	dram_mc_sync(mc, now);
+	complete(mc, now);
+	uint64_t next = SIM_NEVER;
+	if (!mc->cmd_issued_any || now > mc->last_cmd_cycle) {
+		if (schedule(mc, now, &next)) {
+			mc->cmd_issued_any = true;
+			mc->last_cmd_cycle = now;
+			next = now + 1; /* one command per cycle; look again next cycle */
+		}
+	} else if (mc->q_len || mc->cfg.prefetch) {
+		next = now + 1;
+	}
+	for (uint32_t i = 0; i < mc->fly_len; i++)
+		next = min64(next, mc->fly[i].done_cycle);
+	SIM_ASSERT(next > now || next == SIM_NEVER || mc->fly_len);
+	if (next <= now)
+		next = now + 1;
+	return next;
+}
+
+/* ---- configuration and stats ------------------------------------------------------------ */
+
+int dram_cfg_read(struct dram_cfg *o, const struct cfg *cfg, struct sim_error *err)
+{
+	memset(o, 0, sizeof *o);
+	o->banks = (uint32_t)cfg_int(cfg, "gpu.dram.banks");
+	o->row_bytes = (uint32_t)cfg_int(cfg, "gpu.dram.row_bytes");
+	o->line_bytes = (uint32_t)cfg_int(cfg, "gpu.l2.line_bytes");
+	o->queue_size = (uint32_t)cfg_int(cfg, "gpu.dram.queue_size");
+	o->sched = strcmp(cfg_str(cfg, "gpu.dram.scheduler"), "fcfs") == 0 ? DRAM_SCHED_FCFS
+									 : DRAM_SCHED_FRFCFS;
+	o->close_row = strcmp(cfg_str(cfg, "gpu.dram.page_policy"), "close") == 0;
+	o->tRCD = (uint32_t)cfg_int(cfg, "gpu.dram.timing.rcd_cycles");
+	o->tRP = (uint32_t)cfg_int(cfg, "gpu.dram.timing.rp_cycles");
+	o->tRAS = (uint32_t)cfg_int(cfg, "gpu.dram.timing.ras_cycles");
+	o->tRC = (uint32_t)cfg_int(cfg, "gpu.dram.timing.rc_cycles");
+	o->tRRD = (uint32_t)cfg_int(cfg, "gpu.dram.timing.rrd_cycles");
+	o->tCL = (uint32_t)cfg_int(cfg, "gpu.dram.timing.cl_cycles");
+	o->tWL = (uint32_t)cfg_int(cfg, "gpu.dram.timing.wl_cycles");
+	o->tWR = (uint32_t)cfg_int(cfg, "gpu.dram.timing.wr_cycles");
+	o->tWTR = (uint32_t)cfg_int(cfg, "gpu.dram.timing.wtr_cycles");
+	o->tRTW = (uint32_t)cfg_int(cfg, "gpu.dram.timing.rtw_cycles");
+	o->tCCD = (uint32_t)cfg_int(cfg, "gpu.dram.timing.ccd_cycles");
+	o->tRTP = (uint32_t)cfg_int(cfg, "gpu.dram.timing.rtp_cycles");
+	o->tFAW = (uint32_t)cfg_int(cfg, "gpu.dram.timing.faw_cycles");
+	/* One column command moves bus_bytes * burst_length bytes in burst_length / data_rate
+	 * command cycles; a line takes as many bursts as it needs. */
+	uint32_t bus = (uint32_t)cfg_int(cfg, "gpu.dram.bus_bytes");
+	uint32_t bl = (uint32_t)cfg_int(cfg, "gpu.dram.burst_length");
+	uint32_t rate = (uint32_t)cfg_int(cfg, "gpu.dram.data_rate");
+	if (bl % rate)
+		return cfg_error(err, cfg, "gpu.dram.burst_length",
+				 "burst length %u must be a multiple of data_rate %u", bl, rate);
+	uint32_t bursts = (o->line_bytes + bus * bl - 1) / (bus * bl);
+	o->burst_cycles = bursts * (bl / rate);
+	if (o->tRC < o->tRAS)
+		return cfg_error(err, cfg, "gpu.dram.timing.rc_cycles",
+				 "tRC (%u) must be at least tRAS (%u)", o->tRC, o->tRAS);
+	if (o->row_bytes % o->line_bytes || o->row_bytes / o->line_bytes > DRAM_MAX_ROW_LINES)
+		return cfg_error(err, cfg, "gpu.dram.row_bytes",
+				 "%u-byte rows must hold 1..%d whole %u-byte lines", o->row_bytes,
+				 DRAM_MAX_ROW_LINES, o->line_bytes);
+	o->prefetch = strcmp(cfg_str(cfg, "gpu.dram.prefetch"), "opportunistic") == 0;
+	o->pf_lower = (uint32_t)cfg_int(cfg, "gpu.dram.prefetcher.lower_lines");
+	o->pf_higher = (uint32_t)cfg_int(cfg, "gpu.dram.prefetcher.higher_lines");
+	o->pf_threshold = cfg_float(cfg, "gpu.dram.prefetcher.threshold_requests");
+	if (o->pf_lower > o->pf_higher)
+		return cfg_error(err, cfg, "gpu.dram.prefetcher.lower_lines",
+				 "lower (%u) must not exceed higher (%u)", o->pf_lower, o->pf_higher);
+	return 0;
+}
+
+static double st_blp(const void *p) { return dram_mc_blp(p); }
+static double st_rbl(const void *p) { return dram_mc_row_hit_rate(p); }
+static double st_qlen(const void *p) { return dram_mc_avg_queue_len(p); }
+
+void dram_mc_stats_register(struct dram_mc *mc, struct stats *st)
+{
+	uint32_t c = mc->channel;
+	stats_counter(st, &mc->reads, "requests", "DRAM reads served (demand)", "mc.%u.reads", c);
+	stats_counter(st, &mc->writes, "requests", "DRAM writes served", "mc.%u.writes", c);
+	stats_counter(st, &mc->row_hits, "requests", "column accesses to the open row",
+		      "mc.%u.row_hits", c);
+	stats_counter(st, &mc->row_misses, "requests", "accesses that activated a closed bank",
+		      "mc.%u.row_misses", c);
+	stats_counter(st, &mc->row_conflicts, "requests",
+		      "accesses that precharged another open row", "mc.%u.row_conflicts", c);
+	stats_counter(st, &mc->activates, "commands", "ACT commands", "mc.%u.activates", c);
+	stats_counter(st, &mc->precharges, "commands", "PRE commands", "mc.%u.precharges", c);
+	stats_counter(st, &mc->rejected, "attempts", "enqueues refused by a full queue",
+		      "mc.%u.queue_full", c);
+	stats_counter(st, &mc->bus_busy_cycles, "cycles", "DRAM cycles the data bus moved data",
+		      "mc.%u.bus_busy_cycles", c);
+	stats_counter(st, &mc->pf_issued, "lines", "opportunistic prefetches issued (OWL 4.4)",
+		      "mc.%u.prefetch.issued", c);
+	stats_counter(st, &mc->pf_filtered, "lines", "row lines skipped: already in the L2",
+		      "mc.%u.prefetch.skipped", c);
+	stats_avg(st, &mc->queue_lat, "cycles", "DRAM cycles from enqueue to the first command",
+		  "mc.%u.queue_latency", c);
+	stats_avg(st, &mc->service_lat, "cycles", "DRAM cycles from the first command to data done",
+		  "mc.%u.service_latency", c);
+	stats_derived(st, st_blp, mc, "banks",
+		      "BLP (OWL 2.2): banks with an outstanding request, averaged over cycles with one",
+		      "mc.%u.blp", c);
+	stats_derived(st, st_rbl, mc, "ratio", "RBL (OWL 2.2): row-buffer hit rate of demands",
+		      "mc.%u.row_hit_rate", c);
+	stats_derived(st, st_qlen, mc, "requests", "average MC queue length", "mc.%u.avg_queue_len",
+		      c);
+	for (uint32_t b = 0; b < mc->cfg.banks; b++) {
+		struct dram_bank *k = &mc->bank[b];
+		stats_counter(st, &k->reads, "requests", "reads", "mc.%u.bank.%u.reads", c, b);
+		stats_counter(st, &k->writes, "requests", "writes", "mc.%u.bank.%u.writes", c, b);
+		stats_counter(st, &k->row_hits, "requests", "row hits", "mc.%u.bank.%u.row_hits", c, b);
+		stats_counter(st, &k->row_misses, "requests", "row misses (bank closed)",
+			      "mc.%u.bank.%u.row_misses", c, b);
+		stats_counter(st, &k->row_conflicts, "requests", "row conflicts (other row open)",
+			      "mc.%u.bank.%u.row_conflicts", c, b);
+		stats_counter(st, &k->activates, "commands", "ACT commands",
+			      "mc.%u.bank.%u.activates", c, b);
+		stats_counter(st, &k->prefetches, "lines", "prefetches from this bank",
+			      "mc.%u.bank.%u.prefetches", c, b);
+	}
+}

@@ -1,0 +1,374 @@
+/* SPDX-License-Identifier: MIT */
+/* Tests memory/dram.h: DRAM timing, FR-FCFS vs FCFS, back-pressure, BLP/RBL, opportunistic prefetch. */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "memory/dram.h"
+
+/* owl-28 (OWL Table 1, GDDR3 800 MHz) plus GPGPU-Sim's GT200 values for what OWL omits:
+ * tWL=7, tCCD=2; 64 B line over an 8-byte DDR bus with burst length 4: 2 bursts of
+ * 4/2 = 2 cycles, so burst_cycles = 4. */
+static struct dram_cfg owl_cfg(void)
+{
+	struct dram_cfg c = {
+		.banks = 4, .row_bytes = 2048, .line_bytes = 64, .queue_size = 128,
+		.sched = DRAM_SCHED_FRFCFS,
+		.tRCD = 12, .tRP = 10, .tRAS = 25, .tRC = 35, .tRRD = 8, .tCL = 10, .tWL = 7,
+		.tWR = 11, .tWTR = 6, .tRTW = 7, .tCCD = 2, .tRTP = 2, .tFAW = 0, .burst_cycles = 4,
+		.pf_lower = 8, .pf_higher = 16, .pf_threshold = -1,
+	};
+	return c;
+}
+
+#define MAXR 128
+struct rec {
+	struct mem_req reqs[MAXR];
+	uint64_t done_cycle[MAXR]; /* by req id */
+	uint64_t order[MAXR];      /* ids in completion order */
+	int n_done;
+	int n_pf;
+	uint64_t pf_addr[MAXR];
+};
+
+static void on_done(void *ctx, struct mem_req *r, uint64_t now)
+{
+	struct rec *rc = ctx;
+	if (r->kind == MEM_REQ_PREFETCH) {
+		rc->pf_addr[rc->n_pf++] = r->addr;
+		return;
+	}
+	rc->done_cycle[r->id] = now;
+	rc->order[rc->n_done++] = r->id;
+}
+
+static struct mem_req *mk(struct rec *rc, uint64_t id, uint32_t bank, uint32_t row, uint32_t line,
+			  enum mem_req_kind kind)
+{
+	struct mem_req *r = &rc->reqs[id];
+	memset(r, 0, sizeof *r);
+	r->id = id;
+	r->bank = (uint16_t)bank;
+	r->row = row;
+	r->col = line * 64;
+	r->kind = (uint8_t)kind;
+	r->size_bytes = 64;
+	return r;
+}
+
+/* Tick from `from` until nothing more happens (or until `until`). */
+static uint64_t run(struct dram_mc *mc, uint64_t from, uint64_t until)
+{
+	uint64_t c = from, last = from;
+	while (c != SIM_NEVER && c <= until) {
+		last = c;
+		c = dram_mc_tick(mc, c);
+	}
+	return last;
+}
+
+static struct rec R;
+static struct dram_mc MC;
+
+static void setup_mc(struct dram_cfg c)
+{
+	memset(&R, 0, sizeof R);
+	struct sim_error err = {0};
+	cr_assert_eq(dram_mc_init(&MC, &c, NULL, 0, on_done, NULL, &R, &err), 0, "%s", err.msg);
+}
+
+static void teardown_mc(void) { dram_mc_fini(&MC); }
+
+TestSuite(dram, .fini = teardown_mc);
+
+Test(dram, closed_bank_read_takes_trcd_tcl_burst)
+{
+	setup_mc(owl_cfg());
+	cr_assert(dram_mc_try_enqueue(&MC, mk(&R, 1, 0, 5, 0, MEM_REQ_READ), 0));
+	run(&MC, 0, 1000);
+	/* ACT@0, RD@tRCD=12, data done 12 + tCL 10 + burst 4 = 26 */
+	cr_assert_eq(R.done_cycle[1], 26);
+	cr_assert_eq(MC.row_misses, 1);
+	cr_assert_eq(MC.activates, 1);
+}
+
+Test(dram, closed_bank_write_takes_trcd_twl_burst)
+{
+	setup_mc(owl_cfg());
+	cr_assert(dram_mc_try_enqueue(&MC, mk(&R, 1, 2, 5, 0, MEM_REQ_WRITEBACK), 0));
+	run(&MC, 0, 1000);
+	/* ACT@0, WR@12, done 12 + tWL 7 + burst 4 = 23 */
+	cr_assert_eq(R.done_cycle[1], 23);
+	cr_assert_eq(MC.writes, 1);
+}
+
+Test(dram, row_hit_takes_tcl_burst)
+{
+	setup_mc(owl_cfg());
+	dram_mc_try_enqueue(&MC, mk(&R, 1, 0, 5, 0, MEM_REQ_READ), 0);
+	run(&MC, 0, 1000);
+	cr_assert(dram_mc_try_enqueue(&MC, mk(&R, 2, 0, 5, 3, MEM_REQ_READ), 100));
+	run(&MC, 100, 1000);
+	/* row 5 still open: RD@100, done 100 + tCL 10 + burst 4 = 114 */
+	cr_assert_eq(R.done_cycle[2], 114);
+	cr_assert_eq(MC.row_hits, 1);
+}
+
+Test(dram, row_conflict_takes_trp_trcd_tcl_burst)
+{
+	setup_mc(owl_cfg());
+	dram_mc_try_enqueue(&MC, mk(&R, 1, 0, 5, 0, MEM_REQ_READ), 0);
+	run(&MC, 0, 1000);
+	dram_mc_try_enqueue(&MC, mk(&R, 2, 0, 6, 0, MEM_REQ_READ), 100);
+	run(&MC, 100, 1000);
+	/* PRE@100 (tRAS long past), ACT@110 (tRP 10), RD@122 (tRCD 12), done 122+10+4 = 136:
+	 * 36 = tRP + tRCD + tCL + burst */
+	cr_assert_eq(R.done_cycle[2], 136);
+	cr_assert_eq(MC.row_conflicts, 1);
+	cr_assert_eq(MC.precharges, 1);
+}
+
+Test(dram, activates_to_different_banks_respect_trrd)
+{
+	setup_mc(owl_cfg());
+	dram_mc_try_enqueue(&MC, mk(&R, 1, 0, 5, 0, MEM_REQ_READ), 0);
+	dram_mc_try_enqueue(&MC, mk(&R, 2, 1, 5, 0, MEM_REQ_READ), 0);
+	run(&MC, 0, 1000);
+	/* ACT b0@0, ACT b1@8 (tRRD), RD b0@12 -> 26, RD b1@20 (tRCD after 8) -> 34 */
+	cr_assert_eq(R.done_cycle[1], 26);
+	cr_assert_eq(R.done_cycle[2], 34);
+}
+
+Test(dram, activates_to_same_bank_respect_trc)
+{
+	struct dram_cfg c = owl_cfg();
+	c.tRC = 40; /* above tRAS + tRP = 35 so tRC is the binding constraint */
+	setup_mc(c);
+	dram_mc_try_enqueue(&MC, mk(&R, 1, 0, 5, 0, MEM_REQ_READ), 0);
+	dram_mc_try_enqueue(&MC, mk(&R, 2, 0, 6, 0, MEM_REQ_READ), 0);
+	run(&MC, 0, 1000);
+	/* ACT r5@0, RD@12 -> 26; PRE@25 (tRAS); ACT r6@max(25+tRP=35, tRC=40) = 40;
+	 * RD@52; done 52 + 10 + 4 = 66 */
+	cr_assert_eq(R.done_cycle[1], 26);
+	cr_assert_eq(R.done_cycle[2], 66);
+}
+
+Test(dram, four_activate_window)
+{
+	struct dram_cfg c = owl_cfg();
+	c.banks = 8;
+	c.tFAW = 40;
+	setup_mc(c);
+	for (int i = 0; i < 5; i++)
+		dram_mc_try_enqueue(&MC, mk(&R, 1 + i, i, 1, 0, MEM_REQ_READ), 0);
+	run(&MC, 0, 1000);
+	/* ACTs at 0, 8, 16, 24 (tRRD); the fifth waits for 0 + tFAW = 40; RD@52, done 66 */
+	cr_assert_eq(R.done_cycle[5], 66);
+}
+
+/* Bank 0 has row 5 open; an older request to row 6 then a younger one to row 5 arrive. */
+static void reorder_scenario(enum dram_sched s)
+{
+	struct dram_cfg c = owl_cfg();
+	c.sched = s;
+	setup_mc(c);
+	dram_mc_try_enqueue(&MC, mk(&R, 1, 0, 5, 0, MEM_REQ_READ), 0);
+	run(&MC, 0, 1000);
+	dram_mc_try_enqueue(&MC, mk(&R, 2, 0, 6, 0, MEM_REQ_READ), 100); /* older, row miss */
+	dram_mc_try_enqueue(&MC, mk(&R, 3, 0, 5, 1, MEM_REQ_READ), 100); /* younger, row hit */
+	run(&MC, 100, 1000);
+}
+
+Test(dram, frfcfs_serves_younger_row_hit_first)
+{
+	reorder_scenario(DRAM_SCHED_FRFCFS);
+	/* RD(3)@100 -> 114; PRE@102 (tRTP 2 after the RD), ACT@112, RD(2)@124 -> 138 */
+	cr_assert_eq(R.done_cycle[3], 114);
+	cr_assert_eq(R.done_cycle[2], 138);
+	cr_assert_eq(R.order[1], 3);
+}
+
+Test(dram, fcfs_serves_older_row_miss_first)
+{
+	reorder_scenario(DRAM_SCHED_FCFS);
+	/* PRE@100, ACT r6@110, RD(2)@122 -> 136; PRE@135 (tRAS after 110), ACT r5@145
+	 * (tRP; tRC also 110+35), RD(3)@157 -> 171 */
+	cr_assert_eq(R.done_cycle[2], 136);
+	cr_assert_eq(R.done_cycle[3], 171);
+	cr_assert_eq(R.order[1], 2);
+}
+
+Test(dram, full_queue_back_pressures_and_drops_nothing)
+{
+	struct dram_cfg c = owl_cfg();
+	c.queue_size = 4;
+	setup_mc(c);
+	for (int i = 0; i < 4; i++)
+		cr_assert(dram_mc_try_enqueue(&MC, mk(&R, 1 + i, i % 4, 1, i, MEM_REQ_READ), 0));
+	cr_assert_not(dram_mc_try_enqueue(&MC, mk(&R, 5, 0, 1, 9, MEM_REQ_READ), 0));
+	cr_assert_eq(MC.rejected, 1);
+	/* Retry every cycle until accepted; then everything completes. */
+	uint64_t c0 = 0;
+	int next_id = 5;
+	while (next_id <= 10) {
+		if (dram_mc_try_enqueue(&MC, mk(&R, (uint64_t)next_id, (uint32_t)next_id % 4, 1,
+						(uint32_t)next_id, MEM_REQ_READ), c0))
+			next_id++;
+		dram_mc_tick(&MC, c0);
+		c0++;
+	}
+	run(&MC, c0, 100000);
+	cr_assert_eq(R.n_done, 10);
+	for (int i = 1; i <= 10; i++)
+		cr_assert_neq(R.done_cycle[i], 0, "request %d lost", i);
+	cr_assert_eq(dram_mc_outstanding(&MC), 0);
+}
+
+Test(dram, blp_and_rbl_match_hand_computation)
+{
+	setup_mc(owl_cfg());
+	dram_mc_try_enqueue(&MC, mk(&R, 1, 0, 1, 0, MEM_REQ_READ), 0); /* A */
+	dram_mc_try_enqueue(&MC, mk(&R, 2, 1, 1, 0, MEM_REQ_READ), 0); /* B */
+	dram_mc_try_enqueue(&MC, mk(&R, 3, 0, 1, 1, MEM_REQ_READ), 0); /* C: same row as A */
+	uint64_t end = run(&MC, 0, 1000);
+	/* ACT b0@0 (A), ACT b1@8 (B), RD A@12 -> 26 (rd_ready 16, bus free 26);
+	 * RD C@16 (bus: 26 - tCL) -> 30; RD B@20 (tRCD after 8; bus 30 - 10) -> 34.
+	 * Bank 0 busy [0,30), bank 1 busy [0,34): BLP = (2*30 + 1*4) / 34.
+	 * A and B activated (misses), C found row 1 open (hit): RBL = 1/3. */
+	cr_assert_eq(R.done_cycle[1], 26);
+	cr_assert_eq(R.done_cycle[3], 30);
+	cr_assert_eq(R.done_cycle[2], 34);
+	dram_mc_sync(&MC, end);
+	cr_assert_float_eq(dram_mc_blp(&MC), 64.0 / 34.0, 1e-9);
+	cr_assert_float_eq(dram_mc_row_hit_rate(&MC), 1.0 / 3.0, 1e-9);
+	cr_assert_eq(MC.row_hits, 1);
+	cr_assert_eq(MC.row_misses, 2);
+	/* 3 lines x 4 bus cycles */
+	cr_assert_eq(MC.bus_busy_cycles, 12);
+	/* queueing (enqueue -> first command): A 0, B 8, C 16 (its own first command is its RD) */
+	cr_assert_float_eq(MC.queue_lat.sum, 24.0, 1e-9);
+}
+
+/* ---- prefetcher ---------------------------------------------------------------------- */
+
+static struct mem_addrmap MAP;
+
+static void setup_pf(double threshold)
+{
+	struct sim_error err = {0};
+	cr_assert_eq(mem_addrmap_setup(&MAP, 8, 2048, 4, 2048, "BBCCCCCCCCCCC", false, &err), 0);
+	struct dram_cfg c = owl_cfg();
+	c.prefetch = true;
+	c.pf_threshold = threshold;
+	memset(&R, 0, sizeof R);
+	cr_assert_eq(dram_mc_init(&MC, &c, &MAP, 0, on_done, NULL, &R, &err), 0, "%s", err.msg);
+}
+
+static uint64_t line_addr(uint32_t bank, uint32_t row, uint32_t line)
+{
+	struct mem_dram_addr a = {0, bank, row, line * 64};
+	return mem_addr_encode(&MAP, &a);
+}
+
+Test(dram, prefetcher_fetches_exactly_the_unfetched_lines_of_the_open_row)
+{
+	setup_pf(-1);
+	dram_mc_try_enqueue(&MC, mk(&R, 1, 0, 3, 5, MEM_REQ_READ), 0);
+	dram_mc_try_enqueue(&MC, mk(&R, 2, 0, 3, 9, MEM_REQ_READ), 0);
+	run(&MC, 0, 10000);
+	/* 2048 B / 64 B = 32 lines; demands took 5 and 9; no demand waits, so the other 30
+	 * are prefetched in order 0,1,2,3,4,6,7,8,10,... */
+	cr_assert_eq(R.n_done, 2);
+	cr_assert_eq(R.n_pf, 30);
+	int k = 0;
+	for (uint32_t l = 0; l < 32; l++) {
+		if (l == 5 || l == 9)
+			continue;
+		cr_assert_eq(R.pf_addr[k], line_addr(0, 3, l), "prefetch %d", k);
+		k++;
+	}
+	cr_assert_eq(MC.pf_issued, 30);
+	cr_assert_eq(MC.activates, 1); /* all from the one open row */
+}
+
+Test(dram, prefetcher_stops_at_lower_when_demands_wait)
+{
+	setup_pf(1.0); /* one waiting demand is not below 1: C = lower = 8 */
+	dram_mc_try_enqueue(&MC, mk(&R, 1, 0, 3, 0, MEM_REQ_READ), 0);
+	dram_mc_try_enqueue(&MC, mk(&R, 2, 0, 4, 0, MEM_REQ_READ), 0); /* other row, same bank */
+	run(&MC, 0, 10000);
+	/* row 3: demand line 0, then 8 prefetches (lines 1..8), then PRE for row 4; row 4:
+	 * demand line 0, nothing waits: its 31 other lines */
+	cr_assert_eq(R.n_done, 2);
+	cr_assert_eq(R.n_pf, 8 + 31);
+	for (uint32_t l = 1; l <= 8; l++)
+		cr_assert_eq(R.pf_addr[l - 1], line_addr(0, 3, l));
+	cr_assert_eq(R.pf_addr[8], line_addr(0, 4, 1));
+	cr_assert_eq(MC.bank[0].prefetches, 39);
+}
+
+Test(dram, prefetcher_goes_on_to_higher_when_few_demands_wait)
+{
+	setup_pf(5.0); /* one waiting demand is below 5: C = higher = 16 */
+	dram_mc_try_enqueue(&MC, mk(&R, 1, 0, 3, 0, MEM_REQ_READ), 0);
+	dram_mc_try_enqueue(&MC, mk(&R, 2, 0, 4, 0, MEM_REQ_READ), 0);
+	run(&MC, 0, 10000);
+	cr_assert_eq(R.n_pf, 16 + 31);
+	cr_assert_eq(R.pf_addr[15], line_addr(0, 3, 16));
+	cr_assert_eq(R.pf_addr[16], line_addr(0, 4, 1));
+	/* the row-4 demand waited behind 16 prefetches: RD row 3 @12, prefetches every 4
+	 * cycles from 16 (bus) to 76, PRE@78 (tRTP 2 after the last), ACT@88, RD@100 -> 114 */
+	cr_assert_eq(R.done_cycle[2], 114);
+}
+
+Test(dram, prefetcher_off_issues_nothing)
+{
+	setup_mc(owl_cfg());
+	dram_mc_try_enqueue(&MC, mk(&R, 1, 0, 3, 0, MEM_REQ_READ), 0);
+	run(&MC, 0, 10000);
+	cr_assert_eq(R.n_pf, 0);
+}
+
+static bool filter_even(void *ctx, uint64_t addr)
+{
+	(void)ctx;
+	return (addr / 64) % 2 == 0;
+}
+
+Test(dram, prefetcher_skips_lines_the_l2_holds)
+{
+	struct sim_error err = {0};
+	mem_addrmap_setup(&MAP, 8, 2048, 4, 2048, "BBCCCCCCCCCCC", false, &err);
+	struct dram_cfg c = owl_cfg();
+	c.prefetch = true;
+	memset(&R, 0, sizeof R);
+	cr_assert_eq(dram_mc_init(&MC, &c, &MAP, 0, on_done, filter_even, &R, &err), 0);
+	dram_mc_try_enqueue(&MC, mk(&R, 1, 0, 3, 1, MEM_REQ_READ), 0);
+	run(&MC, 0, 10000);
+	/* odd lines 3,5,...,31 (15) fetched; the 16 even lines are skipped */
+	cr_assert_eq(R.n_pf, 15);
+	cr_assert_eq(MC.pf_filtered, 16);
+}
+
+Test(dram, same_input_same_result)
+{
+	uint64_t sig[2];
+	for (int t = 0; t < 2; t++) {
+		setup_mc(owl_cfg());
+		uint64_t x = 12345;
+		for (int i = 1; i < 100; i++) {
+			x = x * 6364136223846793005ull + 1442695040888963407ull;
+			dram_mc_try_enqueue(&MC, mk(&R, (uint64_t)i, (uint32_t)(x >> 33) % 4,
+						    (uint32_t)(x >> 40) % 8, (uint32_t)(x >> 50) % 32,
+						    (x >> 20) & 1 ? MEM_REQ_READ : MEM_REQ_WRITE),
+					   0);
+		}
+		run(&MC, 0, 1000000);
+		sig[t] = 0;
+		for (int i = 1; i < 100; i++)
+			sig[t] = sig[t] * 31 + R.done_cycle[i];
+		cr_assert_eq(R.n_done, 99);
+		dram_mc_fini(&MC);
+	}
+	cr_assert_eq(sig[0], sig[1]);
+	memset(&MC, 0, sizeof MC);
+}
