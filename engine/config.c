@@ -770,8 +770,6 @@ static const struct cfg_key_def engine_keys[] = {
 	CFG_KEY_BOOL("sim.check", 0, "check invariants (request/reply, conservation, DRAM timing) at run time"),
 	CFG_KEY_INT("sim.watchdog_cycles", "core cycles", 100000, 0, INT64_MAX,
 		    "stop with a deadlock report when nothing issued or completed for this long (0 = off)"),
-	CFG_KEY_INT("sim.sample_interval_cycles", "core cycles", 0, 0, INT64_MAX,
-		    "write a time-series sample of the stats every N cycles (0 = off)"),
 };
 
 int engine_cfg_define(struct cfg *c, struct sim_error *err)

@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: MIT */
+/* `warpsim run`: build the GPU from configuration, run a workload on it, print a summary and
+ * write stats.json, the resolved configuration and the CTA timeline to OUTDIR atomically. */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <jansson.h>
+
+#include "../components/gpu.h"
+#include "../workloads/workload.h"
+#include "cli.h"
+
+static int write_cfg(FILE *f, const void *ctx, struct sim_error *err)
+{
+	return cfg_write_resolved(ctx, f, err);
+}
+
+static const char *const summary_patterns[] = {"gpu.*", NULL};
+
+static void usage(void)
+{
+	printf("usage: warpsim run -c CONFIG [-c PRESET]... -w WORKLOAD [-s key=value]... [-o OUTDIR]\n"
+	       "                  [--size small|large] [--functional] [--json] [--quiet]\n"
+	       "  -c FILE        machine configuration (later files override earlier: presets)\n"
+	       "  -w FILE        workload description (workloads/*/NAME.cfg)\n"
+	       "  -s key=value   override any setting (warpsim config --list)\n"
+	       "  -o DIR         write stats.json, config.cfg and cta_timeline.csv there\n"
+	       "  --size S       workload size (default: the workload file's)\n"
+	       "  --functional   execute functionally only (no timing model)\n"
+	       "  --json         print the stats document on stdout instead of the summary\n"
+	       "  --quiet        no summary\n");
+}
+
+static double wall_s(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+int cmd_run(int argc, char **argv, struct sim_error *err)
+{
+	static const char *const with_value[] = {"--size", NULL};
+	static const char *const flags[] = {"--functional", "--quiet", NULL};
+	struct cli_opts o;
+	int rc = cli_parse(argc, argv, "cswo", with_value, flags, &o, err);
+	if (rc)
+		return rc;
+	if (o.help) {
+		usage();
+		return 0;
+	}
+	if (o.n_positional)
+		return sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, o.positional[0], "unexpected argument");
+	if (!o.workload)
+		return sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, "-w", "run needs -w WORKLOAD");
+	bool functional = cli_long(&o, "--functional") != NULL;
+	if (!o.n_configs && !functional)
+		return sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, "-c", "run needs -c CONFIG");
+	bool quiet = cli_long(&o, "--quiet") != NULL;
+
+	struct cfg *c = NULL;
+	struct stats *st = NULL;
+	struct gpu *g = NULL;
+	struct workload *w = NULL;
+	FILE *timeline = NULL;
+	char *timeline_buf = NULL;
+	size_t timeline_len = 0;
+	if ((rc = cli_build_cfg(&o, &c, err)))
+		goto out;
+	w = workload_load_size(o.workload, cli_long(&o, "--size"), err);
+	if (!w) {
+		rc = err->code ? (int)err->code : SIM_ERR_INPUT;
+		goto out;
+	}
+	st = stats_create();
+	if (!st) {
+		rc = sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory");
+		goto out;
+	}
+	double t0 = wall_s();
+	struct fe_device dev;
+	struct ws_func_stats fstats;
+	memset(&fstats, 0, sizeof fstats);
+	if (functional) {
+		dev = workload_functional_device(&fstats);
+	} else {
+		g = gpu_create(c, st, err);
+		if (!g) {
+			rc = err->code ? (int)err->code : SIM_ERR_CONFIG;
+			goto out;
+		}
+		timeline = open_memstream(&timeline_buf, &timeline_len);
+		if (timeline)
+			gpu_set_cta_timeline(g, timeline);
+		dev = gpu_device(g);
+	}
+	rc = workload_run(w, &dev, quiet ? NULL : stderr, err);
+	double secs = wall_s() - t0;
+	if (rc)
+		goto out;
+	if (timeline) {
+		fclose(timeline);
+		timeline = NULL;
+	}
+	if (o.outdir) {
+		char p[PATH_MAX];
+		if ((rc = cli_mkdirs(o.outdir, err)))
+			goto out;
+		snprintf(p, sizeof p, "%s/config.cfg", o.outdir);
+		if ((rc = cli_write_atomic(p, write_cfg, c, err)))
+			goto out;
+		if (timeline_buf) {
+			snprintf(p, sizeof p, "%s/cta_timeline.csv", o.outdir);
+			FILE *f = fopen(p, "w");
+			if (f) {
+				fwrite(timeline_buf, 1, timeline_len, f);
+				fclose(f);
+			}
+		}
+		/* stats.json last: its presence marks a complete run (sweeps rely on it). */
+		snprintf(p, sizeof p, "%s/stats.json", o.outdir);
+		if ((rc = stats_write_json(st, p, err)))
+			goto out;
+	}
+	if (o.json) {
+		char *s = stats_to_json_string(st);
+		if (s) {
+			printf("%s\n", s);
+			free(s);
+		}
+	} else if (!quiet) {
+		printf("workload %s (%s) on %s\n", workload_name(w), workload_size(w),
+		       o.n_configs ? o.configs[0] : "functional executor");
+		if (g) {
+			stats_print_summary(st, stdout, summary_patterns);
+			double cyc = (double)gpu_core_cycles(g), wi = (double)gpu_warp_insts(g);
+			printf("simulated %.0f warp instructions, %.0f core cycles in %.2f s "
+			       "(%.0f warp inst/s, %.0f cycles/s)\n", wi, cyc, secs,
+			       secs > 0 ? wi / secs : 0.0, secs > 0 ? cyc / secs : 0.0);
+		} else {
+			printf("functional run: %llu warp instructions, %llu thread instructions in %.2f s; check passed\n",
+			       (unsigned long long)fstats.warp_insts, (unsigned long long)fstats.thread_insts, secs);
+		}
+	}
+out:
+	if (timeline)
+		fclose(timeline);
+	free(timeline_buf);
+	workload_destroy(w);
+	gpu_destroy(g);
+	stats_destroy(st);
+	cfg_destroy(c);
+	return rc;
+}
