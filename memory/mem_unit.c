@@ -1,0 +1,803 @@
+/* SPDX-License-Identifier: MIT */
+/* The SM-side memory unit (memory/mem_req.h): coalescer -> L1D/L1C/L1T (one access per cycle
+ * through a single port) -> MSHRs -> miss queue -> NoC, replies back, shared memory, study modes.
+ * Tick order within a cycle: replies (fills), the L1 stage, one injection, then completions. */
+#include "mem_req.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "addrmap.h"
+#include "cache.h"
+#include "coalescer.h"
+#include "mshr.h"
+#include "shmem.h"
+#include "../noc/noc.h"
+
+enum mu_model { MU_FULL, MU_PERFECT_L1, MU_PERFECT_L2, MU_FIXED };
+enum { MU_L1D, MU_L1C, MU_L1T, MU_NCACHES };
+static const char *const mu_cache_names[MU_NCACHES] = {"l1d", "l1c", "l1t"};
+
+#define MU_REQ_HDR_BYTES 8 /* header of a request / ack packet (mem_req.h protocol) */
+
+/* One accepted memory instruction until its done() call. */
+struct mu_slot {
+	bool used;
+	uint64_t token;
+	uint32_t pending;       /* accesses not yet served (unprocessed, or waiting below) */
+	uint64_t ready_cycle;   /* completion cycle of the latest hit */
+	uint64_t issue_cycle;
+	bool is_load;           /* global/local/const/tex load: feeds the latency stats */
+};
+
+struct mu_heap_ent {
+	uint64_t cycle, seq;
+	uint32_t slot;
+};
+
+struct mem_unit {
+	struct sim_component comp;
+	char name[32];
+	struct sim *sim;
+	struct sim_clock *clk;
+	struct mem_unit_ports ports;
+	uint32_t sm_id;
+	enum mu_model model;
+	uint32_t fixed_latency_cycles;
+	bool have_addrmap;
+	struct mem_addrmap amap;
+
+	struct cache cache[MU_NCACHES];
+	struct coal_cfg coal[MU_NCACHES];
+	struct mshr mshr;
+	struct shmem_cfg shm;
+	uint64_t shm_free_cycle;      /* first cycle the banks accept the next shared access */
+	uint64_t *shm_scratch;
+
+	/* instruction slots and the completion heap (one entry per slot at most) */
+	struct mu_slot *slots;
+	uint32_t n_slots, slots_used;
+	struct mu_heap_ent *heap;
+	uint32_t heap_n;
+	uint64_t heap_seq;
+
+	/* the L1 stage: one instruction, one line access per cycle */
+	struct {
+		bool busy;
+		uint32_t slot;
+		uint8_t cache_id;
+		uint8_t mem_kind;       /* enum wi_mem_kind */
+		uint32_t n, next;
+		uint64_t last_cycle;    /* cycle an access was last processed (one per cycle) */
+		struct coal_req *reqs;  /* [coal_max_reqs(WI_MAX_LANES)] */
+	} st;
+
+	/* miss queue: demand requests (<= missq_cap) and write-backs share one ring whose
+	 * extra room (mshr entries + 1) guarantees a fill's dirty victim always has a place */
+	struct mem_req **ring;
+	uint32_t ring_cap, ring_head, ring_n, missq_cap, missq_demand;
+	struct sim_pool req_pool;
+	uint64_t reqs_live, next_req_id;
+
+	/* counters */
+	uint64_t insts[4];            /* by enum wi_mem_kind (index 0 = shared) */
+	uint64_t shared_insts, shared_conflict_cycles;
+	uint64_t line_accesses;
+	uint64_t refuse_busy, refuse_slots, refuse_mshr, refuse_missq, refuse_shared;
+	uint64_t stall_mshr_cycles, stall_missq_cycles;
+	uint64_t sent[5];             /* by enum mem_req_kind */
+	uint64_t inject_retry_cycles;
+	struct stat_avg reqs_per_inst;
+	struct stat_avg lat_total, lat_smq, lat_noc, lat_l2, lat_mcq, lat_dram, lat_store;
+	struct stat_hist lat_hist;
+};
+
+/* ---- settings -------------------------------------------------------------------- */
+
+static const char *const mu_models[] = {"full", "perfect-l1", "perfect-l2", "fixed-latency", NULL};
+static const char *const mu_repl[] = {"lru", "fifo", NULL};
+static const char *const mu_wpol[] = {"write-back", "write-through", "write-evict", NULL};
+
+/* Defaults are owl-28 (OWL Table 1: 32 KB 8-way L1D, 8 KB 4-way const and texture caches,
+ * 64 B lines, 32 MSHRs/core; Sec 3 "write-back policies for both L1 and L2"). Merges per
+ * entry (8) and miss-queue depth (8) follow GPGPU-Sim 3.x's Fermi dl1 "A:32:8,8". Hit and
+ * shared latencies are not given by OWL: assumed values, set per machine in l1.cfg. */
+static const struct cfg_key_def mu_keys[] = {
+	CFG_KEY_ENUM("gpu.memory.model", "full", mu_models,
+		     "full | perfect-l1 (every access hits L1: OWL's PMEM) | perfect-l2 | fixed-latency"),
+	CFG_KEY_INT("gpu.memory.fixed_latency_cycles", "cycles", 120, 1, 1000000,
+		    "fixed-latency model: every global/local/const/tex access completes this many core cycles after issue (OWL Sec 3: minimum L2 miss latency 120)"),
+	CFG_KEY_INT("gpu.memory.max_inflight_insts", "instructions", 256, 1, 65536,
+		    "memory instructions one SM may have in flight (bookkeeping bound, not a hardware structure)"),
+	CFG_KEY_INT("gpu.memory.miss_queue_entries", "requests", 8, 1, 4096,
+		    "L1 miss queue towards the NoC; full = the LD/ST unit stalls"),
+	CFG_KEY_INT("gpu.memory.mshr.entries", "entries", 32, 1, 1024, "MSHR entries per core (OWL Table 1: 32)"),
+	CFG_KEY_INT("gpu.memory.mshr.merges_per_entry", "requests", 8, 1, 1024,
+		    "misses to one line an MSHR entry can hold (the first one included)"),
+	CFG_KEY_INT("gpu.memory.l1d.size_kb", "KiB", 32, 1, 65536, "L1 data cache capacity"),
+	CFG_KEY_INT("gpu.memory.l1d.assoc", "ways", 8, 1, 256, "L1 data cache associativity"),
+	CFG_KEY_INT("gpu.memory.l1d.line_bytes", "bytes", 64, 16, 4096, "L1D line = coalescing granularity (64 owl-28, 128 gtx480)"),
+	CFG_KEY_INT("gpu.memory.l1d.sector_bytes", "bytes", 0, 0, 4096,
+		    "0 = whole-line requests; else requests carry only the touched sectors of this size"),
+	CFG_KEY_ENUM("gpu.memory.l1d.replacement", "lru", mu_repl, "L1D replacement: lru | fifo"),
+	CFG_KEY_ENUM("gpu.memory.l1d.write_policy", "write-back", mu_wpol,
+		     "global/local stores: write-back (+allocate) | write-through (no allocate) | write-evict (Fermi)"),
+	CFG_KEY_INT("gpu.memory.l1d.hit_latency_cycles", "cycles", 20, 1, 10000, "L1D hit latency (core cycles)"),
+	CFG_KEY_INT("gpu.memory.l1c.size_kb", "KiB", 8, 1, 65536, "L1 constant cache capacity (.const and .param loads)"),
+	CFG_KEY_INT("gpu.memory.l1c.assoc", "ways", 4, 1, 256, "L1 constant cache associativity"),
+	CFG_KEY_INT("gpu.memory.l1c.line_bytes", "bytes", 64, 16, 4096, "L1 constant cache line"),
+	CFG_KEY_ENUM("gpu.memory.l1c.replacement", "lru", mu_repl, "L1C replacement: lru | fifo"),
+	CFG_KEY_INT("gpu.memory.l1c.hit_latency_cycles", "cycles", 20, 1, 10000, "L1C hit latency (core cycles)"),
+	CFG_KEY_INT("gpu.memory.l1t.size_kb", "KiB", 8, 1, 65536, "L1 texture cache capacity"),
+	CFG_KEY_INT("gpu.memory.l1t.assoc", "ways", 4, 1, 256, "L1 texture cache associativity"),
+	CFG_KEY_INT("gpu.memory.l1t.line_bytes", "bytes", 64, 16, 4096, "L1 texture cache line"),
+	CFG_KEY_ENUM("gpu.memory.l1t.replacement", "lru", mu_repl, "L1T replacement: lru | fifo"),
+	CFG_KEY_INT("gpu.memory.l1t.hit_latency_cycles", "cycles", 20, 1, 10000, "L1T hit latency (core cycles)"),
+	CFG_KEY_INT("gpu.memory.shared.banks", "banks", 32, 1, SHMEM_MAX_BANKS, "shared memory banks"),
+	CFG_KEY_INT("gpu.memory.shared.bank_bytes", "bytes", 4, 1, 64, "width of one bank (power of two)"),
+	CFG_KEY_INT("gpu.memory.shared.latency_cycles", "cycles", 20, 1, 10000,
+		    "conflict-free shared access latency; a k-way conflict adds k-1 cycles"),
+};
+
+int mem_unit_cfg_define(struct cfg *c, struct sim_error *err)
+{
+	return cfg_define(c, mu_keys, SIM_ARRAY_LEN(mu_keys), err);
+}
+
+/* ---- small helpers ---------------------------------------------------------------- */
+
+static double ps_to_cycles(const struct mem_unit *m, uint64_t ps)
+{
+	return (double)ps * (double)m->clk->freq_mhz / 1e6;
+}
+
+static void heap_push(struct mem_unit *m, uint64_t cycle, uint32_t slot)
+{
+	SIM_ASSERT(m->heap_n < m->n_slots);
+	uint32_t i = m->heap_n++;
+	struct mu_heap_ent e = {cycle, m->heap_seq++, slot};
+	while (i) {
+		uint32_t p = (i - 1) / 2;
+		struct mu_heap_ent *pe = &m->heap[p];
+		if (pe->cycle < e.cycle || (pe->cycle == e.cycle && pe->seq < e.seq))
+			break;
+		m->heap[i] = *pe;
+		i = p;
+	}
+	m->heap[i] = e;
+}
+
+static struct mu_heap_ent heap_pop(struct mem_unit *m)
+{
+	struct mu_heap_ent top = m->heap[0];
+	struct mu_heap_ent last = m->heap[--m->heap_n];
+	uint32_t i = 0, n = m->heap_n;
+	for (;;) {
+		uint32_t l = 2 * i + 1, r = l + 1, s = i;
+		struct mu_heap_ent *best = &last;
+		if (l < n && (m->heap[l].cycle < best->cycle ||
+			      (m->heap[l].cycle == best->cycle && m->heap[l].seq < best->seq))) {
+			s = l;
+			best = &m->heap[l];
+		}
+		if (r < n && (m->heap[r].cycle < best->cycle ||
+			      (m->heap[r].cycle == best->cycle && m->heap[r].seq < best->seq)))
+			s = r;
+		if (s == i)
+			break;
+		m->heap[i] = m->heap[s];
+		i = s;
+	}
+	if (n)
+		m->heap[i] = last;
+	return top;
+}
+
+static uint32_t slot_alloc(struct mem_unit *m, uint64_t token, uint64_t now_cycle)
+{
+	for (uint32_t i = 0; i < m->n_slots; i++) {
+		if (m->slots[i].used)
+			continue;
+		struct mu_slot *s = &m->slots[i];
+		memset(s, 0, sizeof *s);
+		s->used = true;
+		s->token = token;
+		s->issue_cycle = now_cycle;
+		m->slots_used++;
+		return i;
+	}
+	SIM_ASSERT(0 && "slot_alloc called with every slot in use");
+	return 0;
+}
+
+/* One access of slot done at ready; when none is left, queue the completion. */
+static void slot_served(struct mem_unit *m, uint32_t si, uint64_t ready_cycle)
+{
+	struct mu_slot *s = &m->slots[si];
+	SIM_ASSERT(s->used && s->pending > 0);
+	if (ready_cycle > s->ready_cycle)
+		s->ready_cycle = ready_cycle;
+	if (--s->pending == 0)
+		heap_push(m, s->ready_cycle, si);
+}
+
+static struct mem_req *req_new(struct mem_unit *m, enum mem_req_kind kind, uint64_t line_addr,
+			       uint32_t bytes, void *owner, uint64_t now_cycle)
+{
+	struct mem_req *r = sim_pool_alloc(&m->req_pool);
+	SIM_ASSERT(r); /* the pool grows only when the system is out of memory */
+	r->addr = line_addr;
+	r->size_bytes = bytes;
+	r->kind = (uint8_t)kind;
+	r->src_sm = (uint16_t)m->sm_id;
+	r->channel = m->have_addrmap ? (uint16_t)mem_addr_channel(&m->amap, line_addr) : 0;
+	r->id = ((uint64_t)m->sm_id << 40) | m->next_req_id++;
+	r->t_ps[MEM_T_ISSUE] = sim_clock_edge_ps(m->clk, now_cycle);
+	r->owner_ctx = owner;
+	m->reqs_live++;
+	m->sent[kind]++;
+	return r;
+}
+
+static void ring_push(struct mem_unit *m, struct mem_req *r)
+{
+	SIM_ASSERT(m->ring_n < m->ring_cap);
+	m->ring[(m->ring_head + m->ring_n) % m->ring_cap] = r;
+	m->ring_n++;
+	if (r->kind != MEM_REQ_WRITEBACK)
+		m->missq_demand++;
+}
+
+static bool missq_has_room(const struct mem_unit *m) { return m->missq_demand < m->missq_cap; }
+static bool ring_has_room(const struct mem_unit *m) { return m->ring_n < m->ring_cap; }
+
+static uint8_t space_cache(uint8_t space)
+{
+	switch (space) {
+	case WI_SPACE_CONST:
+	case WI_SPACE_PARAM:
+		return MU_L1C;
+	case WI_SPACE_TEX:
+		return MU_L1T;
+	default:
+		return MU_L1D; /* global and local (local behaves like global, cached in L1) */
+	}
+}
+
+/* ---- the L1 stage --------------------------------------------------------------------- */
+
+enum st_result { ST_DONE, ST_STALL_MSHR, ST_STALL_MISSQ };
+
+/* Process one line access of the stage's instruction at cycle now. No side effect on a stall. */
+static enum st_result stage_access(struct mem_unit *m, const struct coal_req *cr, uint64_t now)
+{
+	uint32_t si = m->st.slot;
+	struct cache *c = &m->cache[m->st.cache_id];
+	uint64_t hit_done = now + c->cfg.hit_latency_cycles;
+
+	if (m->model == MU_PERFECT_L1) {
+		slot_served(m, si, hit_done);
+		return ST_DONE;
+	}
+	if (m->st.mem_kind == WI_MEM_ATOMIC) {
+		/* Performed at L2 (OWL Sec 3: optimistic atomics); the stale L1 copy is dropped. */
+		if (!missq_has_room(m))
+			return ST_STALL_MISSQ;
+		cache_invalidate(c, cr->line_addr);
+		ring_push(m, req_new(m, MEM_REQ_ATOMIC, cr->line_addr, cr->lane_bytes, &m->slots[si], now));
+		return ST_DONE;
+	}
+	if (m->st.mem_kind == WI_MEM_STORE) {
+		if (c->cfg.write_policy == CACHE_WRITE_BACK) {
+			/* Write-allocate without fetch: the written sectors become valid and dirty. A
+			 * displaced dirty line needs a ring slot, so require one first. */
+			if (!ring_has_room(m))
+				return ST_STALL_MISSQ;
+			struct cache_outcome o = cache_lookup(c, cr->line_addr, true, cr->sectors);
+			if (!o.hit) {
+				struct cache_victim v;
+				cache_fill(c, cr->line_addr, cr->sectors, true, false, &v);
+				if (v.valid && v.dirty)
+					ring_push(m, req_new(m, MEM_REQ_WRITEBACK, v.addr, c->cfg.line_bytes, NULL, now));
+			}
+			slot_served(m, si, hit_done);
+			return ST_DONE;
+		}
+		/* write-through / write-evict: the line state changes per policy, the data goes
+		 * below and the store completes on the ack. */
+		if (!missq_has_room(m))
+			return ST_STALL_MISSQ;
+		cache_lookup(c, cr->line_addr, true, cr->sectors);
+		uint32_t bytes = cr->lane_bytes < cr->bytes ? cr->lane_bytes : cr->bytes;
+		ring_push(m, req_new(m, MEM_REQ_WRITE, cr->line_addr, bytes, &m->slots[si], now));
+		return ST_DONE;
+	}
+	/* load */
+	if (cache_probe(c, cr->line_addr, cr->sectors)) {
+		cache_lookup(c, cr->line_addr, false, cr->sectors);
+		slot_served(m, si, hit_done);
+		return ST_DONE;
+	}
+	struct mshr_entry *e = mshr_find(&m->mshr, m->st.cache_id, cr->line_addr, cr->sectors);
+	if (e) {
+		if (!mshr_can_merge(&m->mshr, e))
+			return ST_STALL_MSHR;
+		cache_lookup(c, cr->line_addr, false, cr->sectors);
+		mshr_merge(&m->mshr, e, si);
+		return ST_DONE;
+	}
+	if (!mshr_free_entries(&m->mshr))
+		return ST_STALL_MSHR;
+	if (!missq_has_room(m))
+		return ST_STALL_MISSQ;
+	cache_lookup(c, cr->line_addr, false, cr->sectors);
+	e = mshr_alloc(&m->mshr, m->st.cache_id, cr->line_addr, cr->sectors, si, now);
+	ring_push(m, req_new(m, MEM_REQ_READ, cr->line_addr, cr->bytes, e, now));
+	return ST_DONE;
+}
+
+static void stage_step(struct mem_unit *m, uint64_t now)
+{
+	if (!m->st.busy || m->st.last_cycle == now)
+		return;
+	enum st_result r = stage_access(m, &m->st.reqs[m->st.next], now);
+	if (r == ST_STALL_MSHR) {
+		m->stall_mshr_cycles++;
+		return;
+	}
+	if (r == ST_STALL_MISSQ) {
+		m->stall_missq_cycles++;
+		return;
+	}
+	m->st.last_cycle = now;
+	if (++m->st.next == m->st.n)
+		m->st.busy = false;
+}
+
+/* ---- NoC side ------------------------------------------------------------------------- */
+
+static void inject_step(struct mem_unit *m, uint64_t now)
+{
+	if (!m->ring_n || !m->ports.noc)
+		return;
+	struct mem_req *r = m->ring[m->ring_head];
+	uint32_t size = MU_REQ_HDR_BYTES;
+	if (r->kind == MEM_REQ_WRITE || r->kind == MEM_REQ_ATOMIC || r->kind == MEM_REQ_WRITEBACK)
+		size += r->size_bytes;
+	struct noc *n = m->ports.noc;
+	SIM_ASSERT(r->channel < n->n_mcs);
+	if (!noc_try_inject(n, m->ports.noc_node, n->mc_node[r->channel], NOC_CLASS_REQ, size, r)) {
+		m->inject_retry_cycles++;
+		return;
+	}
+	r->t_ps[MEM_T_NOC_INJECT] = sim_clock_edge_ps(m->clk, now);
+	m->ring_head = (m->ring_head + 1) % m->ring_cap;
+	m->ring_n--;
+	if (r->kind != MEM_REQ_WRITEBACK)
+		m->missq_demand--;
+}
+
+static uint64_t span(const struct mem_req *r, enum mem_stage a, enum mem_stage b)
+{
+	return (r->t_ps[a] && r->t_ps[b] && r->t_ps[b] >= r->t_ps[a]) ? r->t_ps[b] - r->t_ps[a] : 0;
+}
+
+/* Round trip of a load miss split as OWL-style breakdowns need: SM miss queue, NoC both ways,
+ * L2 (slice time not spent below it), MC queue, DRAM service. */
+static void record_latency(struct mem_unit *m, const struct mem_req *r)
+{
+	uint64_t total = span(r, MEM_T_ISSUE, MEM_T_DONE);
+	uint64_t noc = span(r, MEM_T_NOC_INJECT, MEM_T_L2_ARRIVE) + span(r, MEM_T_L2_REPLY, MEM_T_DONE);
+	uint64_t mcq = span(r, MEM_T_MC_ENQUEUE, MEM_T_DRAM_ISSUE);
+	uint64_t dram = span(r, MEM_T_DRAM_ISSUE, MEM_T_DRAM_DONE);
+	uint64_t below = span(r, MEM_T_MC_ENQUEUE, MEM_T_DRAM_DONE);
+	uint64_t l2 = span(r, MEM_T_L2_ARRIVE, MEM_T_L2_REPLY);
+	l2 = l2 > below ? l2 - below : 0;
+	stat_avg_add(&m->lat_total, ps_to_cycles(m, total));
+	stat_avg_add(&m->lat_smq, ps_to_cycles(m, span(r, MEM_T_ISSUE, MEM_T_NOC_INJECT)));
+	stat_avg_add(&m->lat_noc, ps_to_cycles(m, noc));
+	stat_avg_add(&m->lat_l2, ps_to_cycles(m, l2));
+	stat_avg_add(&m->lat_mcq, ps_to_cycles(m, mcq));
+	stat_avg_add(&m->lat_dram, ps_to_cycles(m, dram));
+	stat_hist_add(&m->lat_hist, (uint64_t)(ps_to_cycles(m, total) + 0.5));
+}
+
+/* Take one reply; false if none (or it must wait for ring room for a dirty victim). */
+static bool eject_step(struct mem_unit *m, uint64_t now)
+{
+	struct noc *n = m->ports.noc;
+	if (!n)
+		return false;
+	struct mem_req *r = noc_peek_eject(n, m->ports.noc_node, NOC_CLASS_REPLY);
+	if (!r)
+		return false;
+	if (r->kind == MEM_REQ_READ && !ring_has_room(m))
+		return false;
+	noc_try_eject(n, m->ports.noc_node, NOC_CLASS_REPLY);
+	SIM_ASSERT(r->is_reply && r->src_sm == m->sm_id);
+	r->t_ps[MEM_T_DONE] = sim_clock_edge_ps(m->clk, now);
+	switch (r->kind) {
+	case MEM_REQ_READ: {
+		struct mshr_entry *e = r->owner_ctx;
+		SIM_ASSERT(e && e->valid && e->line_addr == r->addr);
+		struct cache *c = &m->cache[e->cache_id];
+		struct cache_victim v;
+		cache_fill(c, e->line_addr, e->sectors, false, false, &v);
+		if (v.valid && v.dirty)
+			ring_push(m, req_new(m, MEM_REQ_WRITEBACK, v.addr, c->cfg.line_bytes, NULL, now));
+		record_latency(m, r);
+		for (uint32_t i = 0; i < e->n_targets; i++)
+			slot_served(m, e->targets[i], now);
+		mshr_release(&m->mshr, e);
+		break;
+	}
+	case MEM_REQ_WRITE:
+	case MEM_REQ_ATOMIC: {
+		struct mu_slot *s = r->owner_ctx;
+		if (r->kind == MEM_REQ_ATOMIC)
+			record_latency(m, r);
+		else
+			stat_avg_add(&m->lat_store, ps_to_cycles(m, span(r, MEM_T_ISSUE, MEM_T_DONE)));
+		slot_served(m, (uint32_t)(s - m->slots), now);
+		break;
+	}
+	case MEM_REQ_WRITEBACK:
+		break;
+	default:
+		SIM_ASSERT(0 && "unexpected reply kind at an SM");
+	}
+	sim_pool_free(&m->req_pool, r);
+	m->reqs_live--;
+	return true;
+}
+
+/* ---- tick ------------------------------------------------------------------------------- */
+
+static uint64_t mu_next_need(struct mem_unit *m, uint64_t cycle)
+{
+	if (m->st.busy || m->ring_n)
+		return cycle + 1;
+	if (m->ports.noc && noc_peek_eject(m->ports.noc, m->ports.noc_node, NOC_CLASS_REPLY))
+		return cycle + 1;
+	if (m->heap_n)
+		return m->heap[0].cycle > cycle ? m->heap[0].cycle : cycle + 1;
+	return SIM_NEVER;
+}
+
+static uint64_t mu_tick(struct sim_component *comp, uint64_t cycle)
+{
+	struct mem_unit *m = SIM_CONTAINER_OF(comp, struct mem_unit, comp);
+	eject_step(m, cycle);
+	stage_step(m, cycle);
+	inject_step(m, cycle);
+	bool any = false;
+	while (m->heap_n && m->heap[0].cycle <= cycle) {
+		struct mu_heap_ent e = heap_pop(m);
+		struct mu_slot *s = &m->slots[e.slot];
+		SIM_ASSERT(s->used && s->pending == 0);
+		s->used = false;
+		m->slots_used--;
+		m->ports.done(m->ports.sm_ctx, s->token, sim_now_ps(m->sim));
+		any = true;
+	}
+	if (any) {
+		sim_progress(m->sim);
+		if (m->ports.sm)
+			sim_component_wake(m->ports.sm);
+	}
+	return mu_next_need(m, cycle);
+}
+
+static uint64_t mu_outstanding(const struct sim_component *comp)
+{
+	const struct mem_unit *m = SIM_CONTAINER_OF(comp, struct mem_unit, comp);
+	return mem_unit_outstanding(m);
+}
+
+static void mu_dump(const struct sim_component *comp, FILE *out)
+{
+	const struct mem_unit *m = SIM_CONTAINER_OF(comp, struct mem_unit, comp);
+	fprintf(out, "%s: %u instructions in flight, stage %s (%u/%u accesses), miss queue %u (%u demand), "
+		"MSHR %u/%u used, %llu requests below L1\n",
+		m->name, m->slots_used, m->st.busy ? "busy" : "idle", m->st.next, m->st.n, m->ring_n,
+		m->missq_demand, m->mshr.used, m->mshr.cfg.entries, (unsigned long long)m->reqs_live);
+	for (uint32_t i = 0; i < m->mshr.cfg.entries; i++) {
+		const struct mshr_entry *e = &m->mshr.e[i];
+		if (e->valid)
+			fprintf(out, "  mshr %u: %s line 0x%llx, %u targets, since cycle %llu\n", i,
+				mu_cache_names[e->cache_id], (unsigned long long)e->line_addr, e->n_targets,
+				(unsigned long long)e->alloc_cycle);
+	}
+}
+
+static const struct sim_component_ops mu_ops = {
+	.tick = mu_tick,
+	.outstanding = mu_outstanding,
+	.dump = mu_dump,
+};
+
+/* ---- issue ------------------------------------------------------------------------------ */
+
+/* Would stage_access need a new MSHR entry (or miss-queue slot) for any access of the
+ * coalesced instruction? Used to refuse up front rather than accept and stall. */
+static enum st_result precheck(struct mem_unit *m, uint8_t cache_id, uint8_t kind)
+{
+	if (m->model == MU_PERFECT_L1)
+		return ST_DONE;
+	if (kind == WI_MEM_STORE) {
+		if (m->cache[cache_id].cfg.write_policy == CACHE_WRITE_BACK)
+			return ring_has_room(m) ? ST_DONE : ST_STALL_MISSQ;
+		return missq_has_room(m) ? ST_DONE : ST_STALL_MISSQ;
+	}
+	if (kind == WI_MEM_ATOMIC)
+		return missq_has_room(m) ? ST_DONE : ST_STALL_MISSQ;
+	for (uint32_t i = 0; i < m->st.n; i++) {
+		const struct coal_req *cr = &m->st.reqs[i];
+		if (cache_probe(&m->cache[cache_id], cr->line_addr, cr->sectors))
+			continue;
+		struct mshr_entry *e = mshr_find(&m->mshr, cache_id, cr->line_addr, cr->sectors);
+		if (e && mshr_can_merge(&m->mshr, e))
+			continue;
+		if (e || !mshr_free_entries(&m->mshr))
+			return ST_STALL_MSHR;
+		if (!missq_has_room(m))
+			return ST_STALL_MISSQ;
+	}
+	return ST_DONE;
+}
+
+bool mem_unit_try_issue(struct mem_unit *m, const struct warp_inst *wi, uint64_t token, uint64_t now_cycle)
+{
+	const struct wi_static *si = wi->si;
+	SIM_ASSERT(si->mem_kind != WI_MEM_NONE);
+	if (m->slots_used >= m->n_slots) {
+		m->refuse_slots++;
+		return false;
+	}
+	if (si->space == WI_SPACE_SHARED) {
+		if (now_cycle < m->shm_free_cycle) {
+			m->refuse_shared++;
+			return false;
+		}
+		/* Banks serve one word each per pass; a k-way conflict takes k passes, and the
+		 * banks are busy for all of them. */
+		uint32_t passes = shmem_passes(&m->shm, wi, m->shm_scratch);
+		if (!passes)
+			passes = 1;
+		uint32_t s = slot_alloc(m, token, now_cycle);
+		m->shm_free_cycle = now_cycle + passes;
+		m->shared_insts++;
+		m->shared_conflict_cycles += passes - 1;
+		m->slots[s].pending = 1;
+		slot_served(m, s, now_cycle + (passes - 1) + m->shm.latency_cycles);
+		sim_component_wake_at_cycle(&m->comp, mu_next_need(m, now_cycle));
+		return true;
+	}
+	if (m->model == MU_FIXED) {
+		uint32_t s = slot_alloc(m, token, now_cycle);
+		m->insts[si->mem_kind]++;
+		m->slots[s].pending = 1;
+		slot_served(m, s, now_cycle + m->fixed_latency_cycles);
+		sim_component_wake_at_cycle(&m->comp, mu_next_need(m, now_cycle));
+		return true;
+	}
+	if (m->st.busy) {
+		m->refuse_busy++;
+		return false;
+	}
+	uint8_t cid = space_cache(si->space);
+	m->st.n = coal_run(&m->coal[cid], wi, m->st.reqs);
+	m->st.next = 0;
+	m->st.cache_id = cid;
+	m->st.mem_kind = si->mem_kind;
+	enum st_result pre = precheck(m, cid, si->mem_kind);
+	if (pre != ST_DONE) {
+		if (pre == ST_STALL_MSHR)
+			m->refuse_mshr++;
+		else
+			m->refuse_missq++;
+		return false;
+	}
+	uint32_t s = slot_alloc(m, token, now_cycle);
+	m->insts[si->mem_kind]++;
+	m->line_accesses += m->st.n;
+	stat_avg_add(&m->reqs_per_inst, m->st.n);
+	if (m->st.n == 0) {
+		/* No active lane: completes at once (next cycle). */
+		m->slots[s].pending = 1;
+		slot_served(m, s, now_cycle + 1);
+	} else {
+		m->slots[s].pending = m->st.n;
+		m->slots[s].is_load = si->mem_kind == WI_MEM_LOAD;
+		m->st.slot = s;
+		m->st.busy = true;
+		m->st.last_cycle = UINT64_MAX;
+		/* The first access uses the port in the issue cycle; the precheck guarantees it
+		 * is accepted, the rest follow one per cycle from the unit's own ticks. */
+		stage_step(m, now_cycle);
+	}
+	sim_component_wake_at_cycle(&m->comp, mu_next_need(m, now_cycle));
+	return true;
+}
+
+uint64_t mem_unit_outstanding(const struct mem_unit *m)
+{
+	return m->slots_used + m->reqs_live;
+}
+
+struct sim_component *mem_unit_component(struct mem_unit *m) { return &m->comp; }
+
+/* ---- build ------------------------------------------------------------------------------ */
+
+static int cache_from_cfg(struct mem_unit *m, const struct cfg *cfg, int id, struct sim_error *err)
+{
+	char key[64];
+	const char *nm = mu_cache_names[id];
+	struct cache_cfg cc = {0};
+#define MU_KEY(k) (snprintf(key, sizeof key, "gpu.memory.%s.%s", nm, k), key)
+	cc.size_bytes = (uint32_t)cfg_int(cfg, MU_KEY("size_kb")) * 1024u;
+	cc.assoc = (uint32_t)cfg_int(cfg, MU_KEY("assoc"));
+	cc.line_bytes = (uint32_t)cfg_int(cfg, MU_KEY("line_bytes"));
+	cc.repl = (enum cache_repl)cache_repl_parse(cfg_str(cfg, MU_KEY("replacement")));
+	cc.hit_latency_cycles = (uint32_t)cfg_int(cfg, MU_KEY("hit_latency_cycles"));
+	if (id == MU_L1D) {
+		cc.sector_bytes = (uint32_t)cfg_int(cfg, MU_KEY("sector_bytes"));
+		cc.write_policy = (enum cache_write_policy)cache_write_policy_parse(cfg_str(cfg, MU_KEY("write_policy")));
+	} else {
+		cc.write_policy = CACHE_WRITE_THROUGH; /* read-only caches: never dirty */
+	}
+	struct sim_error e2 = {0};
+	if (cache_init(&m->cache[id], &cc, &e2)) {
+		/* Name the setting the cache model complained about, at its source line. */
+		char field[160];
+		if (!strcmp(e2.setting, "size_bytes"))
+			snprintf(field, sizeof field, "gpu.memory.%s.size_kb", nm);
+		else
+			snprintf(field, sizeof field, "gpu.memory.%s.%s", nm, e2.setting);
+		if (!cfg_is_defined(cfg, field))
+			snprintf(field, sizeof field, "gpu.memory.%s.line_bytes", nm);
+		return cfg_error(err, cfg, field, "%s", e2.msg);
+	}
+	m->coal[id].line_bytes = cc.line_bytes;
+	m->coal[id].sector_bytes = cc.sector_bytes;
+#undef MU_KEY
+	return 0;
+}
+
+static void mu_stats(struct mem_unit *m, struct stats *st)
+{
+	uint32_t id = m->sm_id;
+	for (int i = 0; i < MU_NCACHES; i++) {
+		char prefix[48];
+		snprintf(prefix, sizeof prefix, "sm.%u.%s", id, mu_cache_names[i]);
+		cache_stats_register(&m->cache[i], st, prefix);
+	}
+	stats_counter(st, &m->insts[WI_MEM_LOAD], "instructions", "global/local/const/tex loads accepted", "sm.%u.mem.loads", id);
+	stats_counter(st, &m->insts[WI_MEM_STORE], "instructions", "global/local stores accepted", "sm.%u.mem.stores", id);
+	stats_counter(st, &m->insts[WI_MEM_ATOMIC], "instructions", "atomics accepted", "sm.%u.mem.atomics", id);
+	stats_counter(st, &m->shared_insts, "instructions", "shared-memory instructions", "sm.%u.shmem.insts", id);
+	stats_counter(st, &m->shared_conflict_cycles, "cycles", "extra passes from bank conflicts (k-way costs k-1)",
+		      "sm.%u.shmem.bank_conflict_cycles", id);
+	stats_counter(st, &m->line_accesses, "requests", "coalesced line accesses to L1", "sm.%u.mem.line_accesses", id);
+	stats_avg(st, &m->reqs_per_inst, "requests", "coalesced line requests per memory instruction",
+		  "sm.%u.mem.requests_per_inst", id);
+	stats_counter(st, &m->mshr.allocs, "entries", "MSHR entries allocated (misses sent)", "sm.%u.mshr.allocs", id);
+	stats_counter(st, &m->mshr.merges, "requests", "misses merged into a pending MSHR entry", "sm.%u.mshr.merges", id);
+	stats_counter(st, &m->refuse_mshr, "cycles", "issue refused: MSHR full (structural stall)", "sm.%u.mem.mshr_full_stalls", id);
+	stats_counter(st, &m->refuse_missq, "cycles", "issue refused: miss queue full", "sm.%u.mem.missq_full_stalls", id);
+	stats_counter(st, &m->refuse_busy, "cycles", "issue refused: L1 stage still busy with the previous instruction",
+		      "sm.%u.mem.stage_busy_stalls", id);
+	stats_counter(st, &m->refuse_shared, "cycles", "issue refused: shared banks still serialising a conflict",
+		      "sm.%u.shmem.busy_stalls", id);
+	stats_counter(st, &m->refuse_slots, "cycles", "issue refused: max_inflight_insts reached", "sm.%u.mem.slot_full_stalls", id);
+	stats_counter(st, &m->stall_mshr_cycles, "cycles", "L1 stage blocked on a full MSHR", "sm.%u.mem.mshr_stall_cycles", id);
+	stats_counter(st, &m->stall_missq_cycles, "cycles", "L1 stage blocked on a full miss queue", "sm.%u.mem.missq_stall_cycles", id);
+	stats_counter(st, &m->sent[MEM_REQ_READ], "requests", "read requests sent below L1", "sm.%u.mem.reads_sent", id);
+	stats_counter(st, &m->sent[MEM_REQ_WRITE], "requests", "write requests sent below L1", "sm.%u.mem.writes_sent", id);
+	stats_counter(st, &m->sent[MEM_REQ_ATOMIC], "requests", "atomic requests sent to L2", "sm.%u.mem.atomics_sent", id);
+	stats_counter(st, &m->sent[MEM_REQ_WRITEBACK], "requests", "dirty L1 lines written back", "sm.%u.mem.writebacks_sent", id);
+	stats_counter(st, &m->inject_retry_cycles, "cycles", "NoC refused the head of the miss queue", "sm.%u.mem.inject_retry_cycles", id);
+	stats_avg(st, &m->lat_total, "cycles", "load miss round trip, L1 miss to reply", "sm.%u.mem.lat.total", id);
+	stats_avg(st, &m->lat_smq, "cycles", "part in the SM miss queue", "sm.%u.mem.lat.sm_queue", id);
+	stats_avg(st, &m->lat_noc, "cycles", "part in the NoC (both ways)", "sm.%u.mem.lat.noc", id);
+	stats_avg(st, &m->lat_l2, "cycles", "part in the L2 slice (excluding MC and DRAM)", "sm.%u.mem.lat.l2", id);
+	stats_avg(st, &m->lat_mcq, "cycles", "part queued in the memory controller", "sm.%u.mem.lat.mc_queue", id);
+	stats_avg(st, &m->lat_dram, "cycles", "part in DRAM service", "sm.%u.mem.lat.dram", id);
+	stats_avg(st, &m->lat_store, "cycles", "write-through store round trip to the ack", "sm.%u.mem.lat.store", id);
+	stats_hist(st, &m->lat_hist, 64, 16, "cycles", "load miss round trip histogram", "sm.%u.mem.lat.hist", id);
+}
+
+struct mem_unit *mem_unit_create(const struct cfg *cfg, struct sim *sim, struct stats *st, uint32_t sm_id,
+				 struct sim_clock *core_clk, const struct mem_unit_ports *ports,
+				 struct sim_error *err)
+{
+	struct mem_unit *m = calloc(1, sizeof *m);
+	if (!m) {
+		sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "mem_unit");
+		return NULL;
+	}
+	m->sim = sim;
+	m->clk = core_clk;
+	m->ports = *ports;
+	m->sm_id = sm_id;
+	m->lat_hist.bin_width = 1; /* stays without bins when no registry is given */
+	const char *model = cfg_str(cfg, "gpu.memory.model");
+	m->model = !strcmp(model, "perfect-l1") ? MU_PERFECT_L1 : !strcmp(model, "perfect-l2") ? MU_PERFECT_L2
+		   : !strcmp(model, "fixed-latency") ? MU_FIXED : MU_FULL;
+	m->fixed_latency_cycles = (uint32_t)cfg_int(cfg, "gpu.memory.fixed_latency_cycles");
+	if (!ports->done) {
+		sim_error_set(err, SIM_ERR_FAULT, NULL, 0, 0, NULL, "mem_unit: no done callback");
+		goto fail;
+	}
+	if ((m->model == MU_FULL || m->model == MU_PERFECT_L2)) {
+		if (!ports->noc) {
+			cfg_error(err, cfg, "gpu.memory.model", "model \"%s\" sends misses over the NoC, but none was built", model);
+			goto fail;
+		}
+		if (mem_addrmap_init(&m->amap, cfg, err))
+			goto fail;
+		if ((int)m->amap.n_channels > ports->noc->n_mcs) {
+			cfg_error(err, cfg, "gpu.dram.channels", "%u channels but the NoC places %d memory nodes",
+				  m->amap.n_channels, ports->noc->n_mcs);
+			goto fail;
+		}
+		m->have_addrmap = true;
+	}
+	for (int i = 0; i < MU_NCACHES; i++)
+		if (cache_from_cfg(m, cfg, i, err))
+			goto fail;
+	struct mshr_cfg mc = {(uint32_t)cfg_int(cfg, "gpu.memory.mshr.entries"),
+			      (uint32_t)cfg_int(cfg, "gpu.memory.mshr.merges_per_entry")};
+	if (mshr_init(&m->mshr, &mc, err))
+		goto fail;
+	m->shm.banks = (uint32_t)cfg_int(cfg, "gpu.memory.shared.banks");
+	m->shm.bank_bytes = (uint32_t)cfg_int(cfg, "gpu.memory.shared.bank_bytes");
+	m->shm.latency_cycles = (uint32_t)cfg_int(cfg, "gpu.memory.shared.latency_cycles");
+	if (m->shm.bank_bytes & (m->shm.bank_bytes - 1)) {
+		cfg_error(err, cfg, "gpu.memory.shared.bank_bytes", "must be a power of two, got %u", m->shm.bank_bytes);
+		goto fail;
+	}
+	m->n_slots = (uint32_t)cfg_int(cfg, "gpu.memory.max_inflight_insts");
+	m->missq_cap = (uint32_t)cfg_int(cfg, "gpu.memory.miss_queue_entries");
+	m->ring_cap = m->missq_cap + mc.entries + 1;
+	m->slots = calloc(m->n_slots, sizeof *m->slots);
+	m->heap = calloc(m->n_slots, sizeof *m->heap);
+	m->ring = calloc(m->ring_cap, sizeof *m->ring);
+	m->st.reqs = calloc(coal_max_reqs(WI_MAX_LANES), sizeof *m->st.reqs);
+	m->shm_scratch = calloc(shmem_scratch_words(WI_MAX_LANES, 16, m->shm.bank_bytes), sizeof *m->shm_scratch);
+	if (!m->slots || !m->heap || !m->ring || !m->st.reqs || !m->shm_scratch) {
+		sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "mem_unit buffers");
+		goto fail;
+	}
+	/* Enough requests for every MSHR, the miss queue and write-backs at build time. */
+	if (sim_pool_init(&m->req_pool, sizeof(struct mem_req), m->ring_cap + mc.entries + m->n_slots, err))
+		goto fail;
+	snprintf(m->name, sizeof m->name, "sm.%u.mem", sm_id);
+	m->comp.ops = &mu_ops;
+	m->comp.name = m->name;
+	m->comp.clk = core_clk;
+	if (sim_component_add(sim, &m->comp, err))
+		goto fail;
+	if (st)
+		mu_stats(m, st);
+	return m;
+fail:
+	mem_unit_destroy(m);
+	return NULL;
+}
+
+void mem_unit_destroy(struct mem_unit *m)
+{
+	if (!m)
+		return;
+	for (int i = 0; i < MU_NCACHES; i++)
+		cache_fini(&m->cache[i]);
+	mshr_fini(&m->mshr);
+	sim_pool_fini(&m->req_pool);
+	free(m->slots);
+	free(m->heap);
+	free(m->ring);
+	free(m->st.reqs);
+	free(m->shm_scratch);
+	free(m);
+}

@@ -1,0 +1,169 @@
+/* SPDX-License-Identifier: MIT */
+/* Tests memory/cache.h: set-associative lookup/fill, LRU vs FIFO victims, write policies, sectors. */
+#include <criterion/criterion.h>
+
+#include "memory/cache.h"
+
+/* 4 sets x 2 ways x 64 B lines = 512 B. Set = (addr / 64) % 4, so addresses 0, 256, 512,
+ * 768 (line numbers 0, 4, 8, 12) all fall in set 0. */
+static struct cache_cfg small(enum cache_repl repl, enum cache_write_policy wp)
+{
+	struct cache_cfg c = {.size_bytes = 512, .assoc = 2, .line_bytes = 64, .repl = repl,
+			      .write_policy = wp, .hit_latency_cycles = 3};
+	return c;
+}
+
+Test(cache, geometry_from_config)
+{
+	struct cache c;
+	struct cache_cfg cfg = {.size_bytes = 32 * 1024, .assoc = 8, .line_bytes = 64};
+	cr_assert_eq(cache_init(&c, &cfg, NULL), 0);
+	cr_expect_eq(c.n_sets, 64); /* 32768 / (8 * 64) */
+	cache_fini(&c);
+}
+
+Test(cache, bad_geometry_is_a_config_error)
+{
+	struct cache c;
+	struct sim_error err = {0};
+	struct cache_cfg cfg = {.size_bytes = 3000, .assoc = 8, .line_bytes = 64};
+	cr_expect_eq(cache_init(&c, &cfg, &err), SIM_ERR_CONFIG);
+	cr_expect_str_eq(err.setting, "size_bytes");
+	cache_fini(&c);
+}
+
+Test(cache, miss_then_fill_then_hit)
+{
+	struct cache c;
+	struct cache_cfg cfg = small(CACHE_REPL_LRU, CACHE_WRITE_BACK);
+	cache_init(&c, &cfg, NULL);
+	cr_expect_not(cache_lookup(&c, 0x1234, false, 0).hit);
+	cache_fill(&c, 0x1234, 0, false, false, NULL);
+	cr_expect(cache_lookup(&c, 0x1200, false, 0).hit); /* same 64 B line 0x1200..0x123f */
+	cr_expect_not(cache_probe(&c, 0x1240, 0));
+	cr_expect_eq(c.hits, 1);
+	cr_expect_eq(c.misses, 1);
+	cache_fini(&c);
+}
+
+Test(cache, lru_evicts_least_recently_used_way)
+{
+	struct cache c;
+	struct cache_cfg cfg = small(CACHE_REPL_LRU, CACHE_WRITE_BACK);
+	cache_init(&c, &cfg, NULL);
+	struct cache_victim v;
+	cache_fill(&c, 0, 0, false, false, &v);
+	cr_expect_not(v.valid);
+	cache_fill(&c, 256, 0, false, false, &v); /* set 0 now {0, 256} */
+	cr_expect_not(v.valid);
+	cache_lookup(&c, 0, false, 0);            /* 0 used after 256: 256 is LRU */
+	cache_fill(&c, 512, 0, false, false, &v);
+	cr_expect(v.valid);
+	cr_expect_eq(v.addr, 256);
+	cr_expect(cache_probe(&c, 0, 0));
+	cr_expect(cache_probe(&c, 512, 0));
+	cache_fini(&c);
+}
+
+Test(cache, fifo_evicts_first_filled_despite_reuse)
+{
+	struct cache c;
+	struct cache_cfg cfg = small(CACHE_REPL_FIFO, CACHE_WRITE_BACK);
+	cache_init(&c, &cfg, NULL);
+	struct cache_victim v;
+	cache_fill(&c, 0, 0, false, false, &v);
+	cache_fill(&c, 256, 0, false, false, &v);
+	cache_lookup(&c, 0, false, 0);            /* the reuse LRU would honour */
+	cache_fill(&c, 512, 0, false, false, &v);
+	cr_expect(v.valid);
+	cr_expect_eq(v.addr, 0);                  /* FIFO: 0 was filled first */
+	cache_fini(&c);
+}
+
+Test(cache, write_back_marks_dirty_and_victim_is_written_back)
+{
+	struct cache c;
+	struct cache_cfg cfg = small(CACHE_REPL_LRU, CACHE_WRITE_BACK);
+	cache_init(&c, &cfg, NULL);
+	struct cache_victim v;
+	cache_fill(&c, 0, 0, false, false, &v);
+	cr_expect(cache_lookup(&c, 8, true, 0).hit); /* write hit: line 0 dirty */
+	cache_fill(&c, 256, 0, false, false, &v);
+	cache_lookup(&c, 256, false, 0);             /* line 0 is now LRU */
+	cache_fill(&c, 512, 0, false, false, &v);
+	cr_expect(v.valid && v.dirty);
+	cr_expect_eq(v.addr, 0);
+	cr_expect_eq(c.dirty_evictions, 1);
+	cr_expect(cache_write_allocates(&c));
+	cache_fini(&c);
+}
+
+Test(cache, write_evict_invalidates_on_write_hit)
+{
+	struct cache c;
+	struct cache_cfg cfg = small(CACHE_REPL_LRU, CACHE_WRITE_EVICT);
+	cache_init(&c, &cfg, NULL);
+	cache_fill(&c, 64, 0, false, false, NULL);
+	cr_expect(cache_lookup(&c, 64, true, 0).hit);
+	cr_expect_not(cache_probe(&c, 64, 0));
+	cr_expect_eq(c.invalidations, 1);
+	cr_expect_not(cache_write_allocates(&c));
+	cache_fini(&c);
+}
+
+Test(cache, write_through_keeps_line_clean)
+{
+	struct cache c;
+	struct cache_cfg cfg = small(CACHE_REPL_LRU, CACHE_WRITE_THROUGH);
+	cache_init(&c, &cfg, NULL);
+	struct cache_victim v;
+	cache_fill(&c, 0, 0, false, false, NULL);
+	cr_expect(cache_lookup(&c, 0, true, 0).hit);
+	cr_expect(cache_probe(&c, 0, 0));
+	cache_fill(&c, 256, 0, false, false, NULL);
+	cache_fill(&c, 512, 0, false, false, &v); /* evicts line 0 (LRU), clean */
+	cr_expect(v.valid);
+	cr_expect_eq(v.addr, 0);
+	cr_expect_not(v.dirty);
+	cache_fini(&c);
+}
+
+Test(cache, sectors_miss_until_filled)
+{
+	/* 128 B line, 32 B sectors: 4 sectors. Bytes 32..63 are sector 1 (mask 0x2). */
+	struct cache c;
+	struct cache_cfg cfg = {.size_bytes = 1024, .assoc = 2, .line_bytes = 128, .sector_bytes = 32};
+	cache_init(&c, &cfg, NULL);
+	cr_expect_eq(cache_sector_mask(&c, 40, 4), 0x2);
+	cr_expect_eq(cache_sector_mask(&c, 0, 0), 0xf);
+	cache_fill(&c, 0, 0x2, false, false, NULL);
+	cr_expect(cache_lookup(&c, 40, false, 0x2).hit);
+	struct cache_outcome o = cache_lookup(&c, 0, false, 0x1);
+	cr_expect_not(o.hit);
+	cr_expect(o.line_present);
+	cr_expect_eq(c.sector_misses, 1);
+	cache_fill(&c, 0, 0x1, false, false, NULL);
+	cr_expect(cache_probe(&c, 0, 0x3));
+	cr_expect_eq(c.evictions, 0);
+	cache_fini(&c);
+}
+
+Test(cache, user_bit_reported_and_cleared)
+{
+	struct cache c;
+	struct cache_cfg cfg = small(CACHE_REPL_LRU, CACHE_WRITE_BACK);
+	cache_init(&c, &cfg, NULL);
+	cache_fill(&c, 128, 0, false, true, NULL); /* e.g. a prefetched line */
+	struct cache_outcome o = cache_lookup(&c, 128, false, 0);
+	cr_expect(o.hit && o.user);
+	cr_expect(cache_set_user(&c, 128, false));
+	cr_expect_not(cache_lookup(&c, 128, false, 0).user);
+	cache_fini(&c);
+}
+
+Test(cache, policy_names_parse)
+{
+	cr_expect_eq(cache_repl_parse("fifo"), CACHE_REPL_FIFO);
+	cr_expect_eq(cache_write_policy_parse("write-evict"), CACHE_WRITE_EVICT);
+	cr_expect_eq(cache_write_policy_parse("nope"), -1);
+}
