@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <jansson.h>
@@ -248,9 +249,28 @@ static void write_cmdline(FILE *f, const struct run *r)
 	fputc('\n', f);
 }
 
+static double now_s(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+void sweep_run_figures(const char *dir, double *cycles, double *warp_insts)
+{
+	char p[PATH_MAX + 16];
+	snprintf(p, sizeof p, "%s/stats.json", dir);
+	json_t *doc = json_load_file(p, 0, NULL);
+	json_t *t = json_object_get(doc, "total");
+	*cycles = json_number_value(json_object_get(t, "gpu.cycles"));
+	*warp_insts = json_number_value(json_object_get(t, "gpu.warp_insts"));
+	json_decref(doc);
+}
+
 static int run_local(struct run *runs, int n, int jobs, struct sim_error *err)
 {
 	int running = 0, next = 0, finished = 0, failed = 0, skipped = 0;
+	double sim_cycles = 0, sim_insts = 0, t0 = now_s();
 	pid_t *pids = calloc((size_t)n, sizeof *pids);
 	if (!pids)
 		return sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory");
@@ -300,8 +320,16 @@ static int run_local(struct run *runs, int n, int jobs, struct sim_error *err)
 				}
 				break;
 			}
-		fprintf(stderr, "\rsweep: %d/%d runs done (%d skipped as already complete, %d failed)   ",
-			finished, n, skipped, failed);
+		for (int i = 0; i < n; i++)
+			if (pids[i] == p) {
+				double cyc = 0, wi = 0;
+				sweep_run_figures(runs[i].dir, &cyc, &wi);
+				sim_cycles += cyc;
+				sim_insts += wi;
+			}
+		double el = now_s() - t0;
+		fprintf(stderr, "\rsweep: %d/%d runs done (%d already complete, %d failed), %.3g core cycles simulated, %.3g warp inst/s per core   ",
+			finished, n, skipped, failed, sim_cycles, el > 0 ? sim_insts / el / (jobs > 1 ? jobs : 1) : 0.0);
 	}
 	fprintf(stderr, "\n");
 	free(pids);
@@ -358,6 +386,42 @@ static int emit(const struct spec *s, struct run *runs, int n, const char *kind,
 	return 0;
 }
 
+int sweep_run_spec(const char *spec_path, const char *outroot, int jobs, const char *emit_kind,
+		   char *results_dir, size_t results_dir_len, struct sim_error *err)
+{
+	struct spec *s = malloc(sizeof *s);
+	if (!s)
+		return sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory");
+	int rc = spec_load(s, spec_path, err);
+	char self[PATH_MAX];
+	ssize_t sl = readlink("/proc/self/exe", self, sizeof self - 1);
+	if (!rc && sl <= 0)
+		rc = sim_error_set(err, SIM_ERR_IO, NULL, 0, 0, NULL, "cannot find own executable");
+	if (sl > 0)
+		self[sl] = '\0';
+	struct run *runs = NULL;
+	int n = 0;
+	if (!rc)
+		rc = build_runs(s, outroot, self, &runs, &n, err);
+	if (!rc && results_dir)
+		snprintf(results_dir, results_dir_len, "%s/%s", outroot, s->name);
+	if (!rc && emit_kind)
+		rc = emit(s, runs, n, emit_kind, outroot, err);
+	else if (!rc) {
+		rc = run_local(runs, n, jobs, err);
+		char d[PATH_MAX];
+		snprintf(d, sizeof d, "%s/%s", outroot, s->name);
+		struct sim_error e2;
+		int rc2 = sweep_collect(d, stdout, rc ? &e2 : err);
+		if (!rc)
+			rc = rc2;
+	}
+	free(runs);
+	config_destroy(&s->lc);
+	free(s);
+	return rc;
+}
+
 int cmd_sweep(int argc, char **argv, struct sim_error *err)
 {
 	static const char *const with_value[] = {"--emit", "--collect", "--jobs", "--out", NULL};
@@ -386,33 +450,5 @@ int cmd_sweep(int argc, char **argv, struct sim_error *err)
 	const char *emit_kind = cli_long(&o, "--emit");
 	if (emit_kind && strcmp(emit_kind, "slurm") && strcmp(emit_kind, "parallel"))
 		return sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, "--emit", "expected slurm or parallel");
-	struct spec *s = malloc(sizeof *s);
-	if (!s)
-		return sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory");
-	rc = spec_load(s, o.positional[0], err);
-	char self[PATH_MAX];
-	ssize_t sl = readlink("/proc/self/exe", self, sizeof self - 1);
-	if (!rc && sl <= 0)
-		rc = sim_error_set(err, SIM_ERR_IO, NULL, 0, 0, NULL, "cannot find own executable");
-	if (sl > 0)
-		self[sl] = '\0';
-	struct run *runs = NULL;
-	int n = 0;
-	if (!rc)
-		rc = build_runs(s, outroot, self, &runs, &n, err);
-	if (!rc && emit_kind)
-		rc = emit(s, runs, n, emit_kind, outroot, err);
-	else if (!rc) {
-		rc = run_local(runs, n, jobs, err);
-		char d[PATH_MAX];
-		snprintf(d, sizeof d, "%s/%s", outroot, s->name);
-		struct sim_error e2;
-		int rc2 = sweep_collect(d, stdout, rc ? &e2 : err);
-		if (!rc)
-			rc = rc2;
-	}
-	free(runs);
-	config_destroy(&s->lc);
-	free(s);
-	return rc;
+	return sweep_run_spec(o.positional[0], outroot, jobs, emit_kind, NULL, 0, err);
 }

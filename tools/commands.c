@@ -7,11 +7,13 @@ int cmd_validate(int argc, char **argv, struct sim_error *err);
 int cmd_config(int argc, char **argv, struct sim_error *err);
 int cmd_bench(int argc, char **argv, struct sim_error *err);
 int cmd_sweep(int argc, char **argv, struct sim_error *err);
+int cmd_compare(int argc, char **argv, struct sim_error *err);
 
 const struct ws_command ws_commands[] = {
 	{"run", "simulate a workload on a machine configuration", cmd_run},
 	{"validate", "check a configuration and print errors", cmd_validate},
 	{"config", "list every setting with its default and help (--list)", cmd_config},
+	{"compare", "the main job: owl-28 policy comparison table (IPC vs lrr, L1 hit, BLP, RBL)", cmd_compare},
 	{"sweep", "run configs x workloads x variants here, or emit a Slurm array / GNU parallel jobs", cmd_sweep},
 	{"bench", "measure simulation speed (bench engine | bench [--json])", cmd_bench},
 };

@@ -3,6 +3,7 @@
 #ifndef WARPSIM_SWEEP_H
 #define WARPSIM_SWEEP_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 #include "../engine/sim_error.h"
@@ -11,5 +12,13 @@
  * with columns config, workload, variant and every "gpu.*" total stat, rows sorted. Prints a
  * one-line summary to out. Runs without stats.json (failed or pending) are listed, not dropped. */
 int sweep_collect(const char *dir, FILE *out, struct sim_error *err);
+
+/* Run (or with emit_kind "slurm"/"parallel", only emit) the sweep in spec_path under
+ * outroot/<name>/, jobs at a time, skipping runs that already have stats.json; collects
+ * results.csv. results_dir (may be NULL) receives outroot/<name>. */
+int sweep_run_spec(const char *spec_path, const char *outroot, int jobs, const char *emit_kind,
+		   char *results_dir, size_t results_dir_len, struct sim_error *err);
+/* gpu.cycles and gpu.warp_insts of a finished run directory (0 if absent). */
+void sweep_run_figures(const char *dir, double *cycles, double *warp_insts);
 
 #endif
