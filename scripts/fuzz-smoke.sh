@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Build the libFuzzer harnesses (clang, ASan+UBSan) and run each for N seconds (default 60)
+# from seed corpora made of the project's own configs, PTX and workload files.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+secs=${1:-60}
+command -v clang >/dev/null || { echo "fuzz-smoke: clang not installed (Debian package clang)" >&2; exit 1; }
+CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=Debug -DWARPSIM_FUZZ=ON -DWARPSIM_SIMGRID=OFF >/dev/null
+cmake --build build-fuzz -j"$(nproc)" --target fuzz_config fuzz_ptx fuzz_workload >/dev/null
+for h in config ptx workload; do
+  corpus=build-fuzz/corpus-$h
+  mkdir -p "$corpus"
+  case $h in
+    config) cp configs/*.cfg configs/*/*.cfg tests/engine/data/*.cfg "$corpus"/ 2>/dev/null || true ;;
+    ptx) find workloads tests/frontend -name '*.ptx' -exec cp {} "$corpus"/ \; ;;
+    workload) find workloads -name '*.cfg' -exec cp {} "$corpus"/ \; ;;
+  esac
+  echo "fuzz $h: ${secs}s"
+  log=build-fuzz/fuzz-$h.log
+  rc=0
+  ASAN_OPTIONS=detect_leaks=1 build-fuzz/fuzz_$h -max_total_time="$secs" -max_len=65536 -timeout=10 \
+    -print_final_stats=1 -artifact_prefix=build-fuzz/ "$corpus" >"$log" 2>&1 || rc=$?
+  grep -E "^stat::(number_of_executed_units|new_units_added)|^#[0-9]+ *DONE" "$log" || true
+  if [ "$rc" -ne 0 ]; then
+    grep -E "ERROR|SUMMARY|Test unit written" "$log" >&2 || tail -20 "$log" >&2
+    echo "fuzz $h failed (exit $rc); full log: $log" >&2
+    exit 1
+  fi
+done
