@@ -10,77 +10,13 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "csv.h"
 #include "sweep.h"
 
-#define CMP_MAX_ROWS 1024
-#define CMP_MAX_COLS 256
-
-struct table {
-	char *hdr[CMP_MAX_COLS];
-	int n_cols;
-	char *cell[CMP_MAX_ROWS][CMP_MAX_COLS];
-	int n_rows;
-	char *buf;
-};
-
-static int split(char *line, char **out, int max)
+static void print_table(const struct csv_table *t, const char *base)
 {
-	int n = 0;
-	line[strcspn(line, "\r\n")] = '\0';
-	for (char *p = line; n < max;) {
-		out[n++] = p;
-		char *c = strchr(p, ',');
-		if (!c)
-			break;
-		*c = '\0';
-		p = c + 1;
-	}
-	return n;
-}
-
-static int load_csv(const char *path, struct table *t, struct sim_error *err)
-{
-	memset(t, 0, sizeof *t);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return sim_error_set(err, SIM_ERR_IO, path, 0, 0, NULL, "cannot read results");
-	fseek(f, 0, SEEK_END);
-	long n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	t->buf = malloc((size_t)n + 1);
-	if (!t->buf || fread(t->buf, 1, (size_t)n, f) != (size_t)n) {
-		fclose(f);
-		return sim_error_set(err, SIM_ERR_IO, path, 0, 0, NULL, "cannot read results");
-	}
-	fclose(f);
-	t->buf[n] = '\0';
-	char *save = NULL;
-	char *line = strtok_r(t->buf, "\n", &save);
-	if (!line)
-		return sim_error_set(err, SIM_ERR_IO, path, 0, 0, NULL, "empty results");
-	t->n_cols = split(line, t->hdr, CMP_MAX_COLS);
-	while ((line = strtok_r(NULL, "\n", &save)) && t->n_rows < CMP_MAX_ROWS)
-		split(line, t->cell[t->n_rows++], CMP_MAX_COLS);
-	return 0;
-}
-
-static int col(const struct table *t, const char *name)
-{
-	for (int i = 0; i < t->n_cols; i++)
-		if (!strcmp(t->hdr[i], name))
-			return i;
-	return -1;
-}
-
-static double num(const struct table *t, int r, int c)
-{
-	return c < 0 || !t->cell[r][c] || !t->cell[r][c][0] ? NAN : atof(t->cell[r][c]);
-}
-
-static void print_table(const struct table *t, const char *base)
-{
-	int ipc = col(t, "gpu.ipc"), l1 = col(t, "gpu.l1d.hit_rate"), blp = col(t, "gpu.dram.blp"),
-	    rbl = col(t, "gpu.dram.rbl"), cyc = col(t, "gpu.cycles");
+	int ipc = csv_col(t, "gpu.ipc"), l1 = csv_col(t, "gpu.l1d.hit_rate"), blp = csv_col(t, "gpu.dram.blp"),
+	    rbl = csv_col(t, "gpu.dram.rbl"), cyc = csv_col(t, "gpu.cycles");
 	printf("\n%-12s %-10s %10s %9s %8s %6s %6s %12s\n", "workload", "policy", "IPC", "IPC/lrr",
 	       "L1 hit", "BLP", "RBL", "cycles");
 	/* geometric mean of speedup per policy */
@@ -92,10 +28,10 @@ static void print_table(const struct table *t, const char *base)
 		for (int q = 0; q < t->n_rows; q++)
 			if (!strcmp(t->cell[q][0], t->cell[r][0]) && !strcmp(t->cell[q][1], t->cell[r][1]) &&
 			    !strcmp(t->cell[q][2], base))
-				base_ipc = num(t, q, ipc);
-		double v = num(t, r, ipc), sp = v / base_ipc;
+				base_ipc = csv_num(t, q, ipc);
+		double v = csv_num(t, r, ipc), sp = v / base_ipc;
 		printf("%-12s %-10s %10.3f %9.3f %8.3f %6.2f %6.3f %12.0f\n", t->cell[r][1], t->cell[r][2], v,
-		       sp, num(t, r, l1), num(t, r, blp), num(t, r, rbl), num(t, r, cyc));
+		       sp, csv_num(t, r, l1), csv_num(t, r, blp), csv_num(t, r, rbl), csv_num(t, r, cyc));
 		int k = 0;
 		while (k < n_pol && strcmp(pol[k], t->cell[r][2]))
 			k++;
@@ -150,13 +86,13 @@ int cmd_compare(int argc, char **argv, struct sim_error *err)
 		return rc;
 	char csv[PATH_MAX + 16];
 	snprintf(csv, sizeof csv, "%s/results.csv", dir);
-	struct table *t = malloc(sizeof *t);
+	struct csv_table *t = malloc(sizeof *t);
 	if (!t)
 		return sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory");
-	rc = load_csv(csv, t, err);
+	rc = csv_load(csv, t, err);
 	if (!rc)
 		print_table(t, "lrr");
-	free(t->buf);
+	csv_free(t);
 	free(t);
 	return rc;
 }

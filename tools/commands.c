@@ -8,6 +8,7 @@ int cmd_config(int argc, char **argv, struct sim_error *err);
 int cmd_bench(int argc, char **argv, struct sim_error *err);
 int cmd_sweep(int argc, char **argv, struct sim_error *err);
 int cmd_compare(int argc, char **argv, struct sim_error *err);
+int cmd_report(int argc, char **argv, struct sim_error *err);
 
 const struct ws_command ws_commands[] = {
 	{"run", "simulate a workload on a machine configuration", cmd_run},
@@ -15,6 +16,7 @@ const struct ws_command ws_commands[] = {
 	{"config", "list every setting with its default and help (--list)", cmd_config},
 	{"compare", "the main job: owl-28 policy comparison table (IPC vs lrr, L1 hit, BLP, RBL)", cmd_compare},
 	{"sweep", "run configs x workloads x variants here, or emit a Slurm array / GNU parallel jobs", cmd_sweep},
+	{"report", "markdown report with tables and gnuplot figures from a sweep directory", cmd_report},
 	{"bench", "measure simulation speed (bench engine | bench [--json])", cmd_bench},
 };
 const unsigned ws_n_commands = sizeof ws_commands / sizeof ws_commands[0];
