@@ -85,6 +85,10 @@ struct sched {
 	const struct sched_core_view *core;  /* owned by the SM */
 	struct sched *issue;                 /* for a fetch policy: the SM's issue policy (CFF) */
 	void *state;
+	/* Set by every rank() call: the SM may issue only from the first rank_issuable entries
+	 * of that ranking (two-level ready queue / chosen group, when strict_groups is on);
+	 * 0 means no limit. The rest of the ranking still orders fetch and stall accounting. */
+	uint32_t rank_issuable;
 };
 
 /* Create the issue policy gpu.core.scheduler.policy or the fetch policy

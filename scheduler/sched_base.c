@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: MIT */
+/* Baseline policies: issue lrr, gto, oldest (BAWS Sec 2.2 descriptions) and fetch rr, cff
+ * (BAWS Sec 4.2) and fef (BAWS Sec 6.2). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sched_internal.h"
+
+struct base_state {
+	struct sched_last last;   /* per issue scheduler: last issued warp */
+	uint16_t last_fetched;    /* fetch policies: last warp fetched (SCHED_NONE: none) */
+};
+
+static int base_init(struct sched *s, const struct cfg *cfg, struct sim_error *err)
+{
+	(void)cfg;
+	struct base_state *st = calloc(1, sizeof *st);
+	if (!st)
+		return sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory");
+	sched_last_reset(&st->last);
+	st->last_fetched = SCHED_NONE;
+	s->state = st;
+	return 0;
+}
+
+static void base_fini(struct sched *s)
+{
+	free(s->state);
+	s->state = NULL;
+}
+
+static void base_event(struct sched *s, const struct sched_event *ev)
+{
+	struct base_state *st = s->state;
+	if (ev->kind == SCHED_EV_WARP_ISSUE)
+		sched_last_note(&st->last, s->core, ev->warp_id);
+	else if (ev->kind == SCHED_EV_FETCH)
+		st->last_fetched = ev->warp_id;
+}
+
+/* LRR: round-robin from the warp after the one issued last (BAWS Sec 2.2: "If a warp
+ * cannot be issued, the next warp in round-robin order is to be issued"). */
+static void lrr_rank(struct sched *s, uint32_t si, uint64_t now, uint16_t *ids, uint32_t n)
+{
+	(void)now;
+	struct base_state *st = s->state;
+	uint64_t key[SCHED_MAX_WARPS];
+	sched_key_lrr(&st->last, si, ids, n, key);
+	sched_sort_by_key(ids, n, key);
+	s->rank_issuable = 0;
+}
+
+/* GTO: run the last issued warp until it stalls, then the oldest (BAWS Sec 2.2). */
+static void gto_rank(struct sched *s, uint32_t si, uint64_t now, uint16_t *ids, uint32_t n)
+{
+	(void)now;
+	struct base_state *st = s->state;
+	uint64_t key[SCHED_MAX_WARPS];
+	sched_key_gto(&st->last, s->core, si, ids, n, key);
+	sched_sort_by_key(ids, n, key);
+	s->rank_issuable = 0;
+}
+
+static void oldest_rank(struct sched *s, uint32_t si, uint64_t now, uint16_t *ids, uint32_t n)
+{
+	(void)si;
+	(void)now;
+	uint64_t key[SCHED_MAX_WARPS];
+	for (uint32_t i = 0; i < n; i++)
+		key[ids[i]] = s->core->warps[ids[i]].age;
+	sched_sort_by_key(ids, n, key);
+	s->rank_issuable = 0;
+}
+
+const struct sched_ops sched_lrr_ops = { "lrr", base_init, base_event, lrr_rank, base_fini };
+const struct sched_ops sched_gto_ops = { "gto", base_init, base_event, gto_rank, base_fini };
+const struct sched_ops sched_oldest_ops = { "oldest", base_init, base_event, oldest_rank, base_fini };
+
+/* ---- fetch ---- */
+
+static uint32_t fetch_start(const struct base_state *st)
+{
+	return st->last_fetched == SCHED_NONE ? 0 : (st->last_fetched + 1u) % SCHED_MAX_WARPS;
+}
+
+/* RR fetch: round-robin over all warps from the one after the last fetched (BAWS Sec 2.2). */
+static void rr_fetch_rank(struct sched *s, uint32_t si, uint64_t now, uint16_t *ids, uint32_t n)
+{
+	(void)si;
+	(void)now;
+	struct base_state *st = s->state;
+	uint64_t key[SCHED_MAX_WARPS];
+	uint32_t start = fetch_start(st);
+	for (uint32_t i = 0; i < n; i++)
+		key[ids[i]] = sched_rot(ids[i], start);
+	sched_sort_by_key(ids, n, key);
+	s->rank_issuable = 0;
+}
+
+/* FEF: fewest I-buffer entries first (BAWS Sec 6.2); ties in round-robin fetch order. */
+static void fef_fetch_rank(struct sched *s, uint32_t si, uint64_t now, uint16_t *ids, uint32_t n)
+{
+	(void)si;
+	(void)now;
+	struct base_state *st = s->state;
+	uint64_t key[SCHED_MAX_WARPS];
+	uint32_t start = fetch_start(st);
+	for (uint32_t i = 0; i < n; i++)
+		key[ids[i]] = ((uint64_t)s->core->warps[ids[i]].ibuf_count << 8) | sched_rot(ids[i], start);
+	sched_sort_by_key(ids, n, key);
+	s->rank_issuable = 0;
+}
+
+/* CFF: fetch for the warp the issue policy will pick next (BAWS Sec 4.2). The issue policy
+ * ranks each scheduler's warps; the fetch order takes every scheduler's first choice, then
+ * every second choice, and so on, so each scheduler's critical warp is fetched first. With
+ * GTO as the issue policy this is "the warp currently selected, else the oldest". */
+static void cff_fetch_rank(struct sched *s, uint32_t si, uint64_t now, uint16_t *ids, uint32_t n)
+{
+	(void)si;
+	struct sched *is = s->issue;
+	const struct sched_core_view *core = s->core;
+	uint32_t nsched = core->n_schedulers ? core->n_schedulers : 1;
+	if (nsched > SCHED_MAX_SCHEDULERS)
+		nsched = SCHED_MAX_SCHEDULERS;
+	uint16_t sub[SCHED_MAX_SCHEDULERS][SCHED_MAX_WARPS];
+	uint32_t cnt[SCHED_MAX_SCHEDULERS] = { 0 };
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t k = core->warps[ids[i]].sched_idx % nsched;
+		sub[k][cnt[k]++] = ids[i];
+	}
+	/* The issue policy's last ranking limit belongs to the SM's issue stage: keep it. */
+	uint32_t saved = is->rank_issuable;
+	for (uint32_t k = 0; k < nsched; k++)
+		if (cnt[k])
+			is->ops->rank(is, k, now, sub[k], cnt[k]);
+	is->rank_issuable = saved;
+	uint32_t out = 0;
+	for (uint32_t pos = 0; out < n; pos++)
+		for (uint32_t k = 0; k < nsched; k++)
+			if (pos < cnt[k])
+				ids[out++] = sub[k][pos];
+	s->rank_issuable = 0;
+}
+
+const struct sched_ops sched_fetch_rr_ops = { "rr", base_init, base_event, rr_fetch_rank, base_fini };
+const struct sched_ops sched_fetch_fef_ops = { "fef", base_init, base_event, fef_fetch_rank, base_fini };
+const struct sched_ops sched_fetch_cff_ops = { "cff", base_init, base_event, cff_fetch_rank, base_fini };

@@ -1,0 +1,265 @@
+/* SPDX-License-Identifier: MIT */
+/* Group schedulers: Narasiman two-level round-robin over fixed fetch groups (002 Sec 3.2) and
+ * OWL's CTA groups with CTA-Aware, -Locality and -Locality-BLP priorities (004 Sec 4, Alg. 1). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sched_internal.h"
+
+struct group_state {
+	struct sched_last last;
+	uint32_t cur_group[SCHED_MAX_SCHEDULERS];   /* tl: current fetch group */
+	uint64_t cur_seq[SCHED_MAX_SCHEDULERS];     /* owl-cta: launch seq of the current group's first CTA */
+};
+
+static int group_init(struct sched *s, const struct cfg *cfg, struct sim_error *err)
+{
+	(void)cfg;
+	struct group_state *st = calloc(1, sizeof *st);
+	if (!st)
+		return sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory");
+	sched_last_reset(&st->last);
+	s->state = st;
+	return 0;
+}
+
+static void group_fini(struct sched *s)
+{
+	free(s->state);
+	s->state = NULL;
+}
+
+static void group_event(struct sched *s, const struct sched_event *ev)
+{
+	struct group_state *st = s->state;
+	if (ev->kind == SCHED_EV_WARP_ISSUE)
+		sched_last_note(&st->last, s->core, ev->warp_id);
+}
+
+/* First group at or after `from` (cyclically over n_groups) whose bit is set in mask;
+ * `from` itself when mask is empty. */
+static uint32_t next_live_group(uint64_t mask, uint32_t from, uint32_t n_groups)
+{
+	for (uint32_t d = 0; d < n_groups; d++) {
+		uint32_t g = (from + d) % n_groups;
+		if (mask & (1ull << g))
+			return g;
+	}
+	return from;
+}
+
+/* ---- tl: Narasiman two-level round-robin ----
+ * Fetch groups are fixed by slot: the scheduler's j-th slot (warp_id / n_schedulers) is in
+ * group j / group_size. Inside the current group round-robin; the group changes only when
+ * every warp of it is stalled (Sec 3.2), to the next group in round-robin order that has a
+ * warp that is not. */
+static bool tl_stalled(const struct sched_params *p, const struct sched_warp_view *w)
+{
+	if (p->tl_switch == SCHED_TL_SWITCH_ANY_STALL)
+		return !w->valid || !w->ready;
+	return sched_warp_blocked(w);
+}
+
+static void tl_rank(struct sched *s, uint32_t si, uint64_t now, uint16_t *ids, uint32_t n)
+{
+	(void)now;
+	struct group_state *st = s->state;
+	const struct sched_params *p = sched_params_of(s);
+	const struct sched_core_view *core = s->core;
+	uint32_t nsched = core->n_schedulers ? core->n_schedulers : 1;
+	uint32_t gsize = p->group_size_warps ? p->group_size_warps : 1;
+	uint32_t slots = (core->max_warps + nsched - 1) / nsched;
+	uint32_t n_groups = (slots + gsize - 1) / gsize;
+	if (n_groups == 0 || n == 0) {
+		s->rank_issuable = 0;
+		return;
+	}
+	si %= SCHED_MAX_SCHEDULERS;
+	uint64_t live = 0;   /* groups with a warp that is not stalled (n_groups <= 64) */
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t g = (ids[i] / nsched) / gsize;
+		if (!tl_stalled(p, &core->warps[ids[i]]))
+			live |= 1ull << g;
+	}
+	uint32_t cur = st->cur_group[si] % n_groups;
+	if (!(live & (1ull << cur)))
+		cur = next_live_group(live, (cur + 1) % n_groups, n_groups);
+	st->cur_group[si] = cur;
+	uint64_t key[SCHED_MAX_WARPS];
+	uint32_t start = sched_last_lrr_start(&st->last, si);
+	uint32_t in_cur = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t g = (ids[i] / nsched) / gsize;
+		uint32_t gd = (g + n_groups - cur) % n_groups;   /* groups round-robin from cur */
+		in_cur += gd == 0;
+		key[ids[i]] = ((uint64_t)gd << 8) | sched_rot(ids[i], start);
+	}
+	sched_sort_by_key(ids, n, key);
+	s->rank_issuable = p->strict_groups && (live & (1ull << cur)) ? in_cur : 0;
+}
+
+const struct sched_ops sched_tl_ops = { "tl", group_init, group_event, tl_rank, group_fini };
+
+/* ---- OWL ---- */
+
+uint32_t sched_owl_form_groups(uint32_t n_ctas, uint32_t k_warps, uint32_t g_size,
+			       uint32_t group_size[SCHED_OWL_MAX_GROUPS])
+{
+	if (n_ctas == 0)
+		return 0;
+	if (k_warps == 0)
+		k_warps = 1;
+	/* FORM GROUPS, Algorithm 1: smallest n with n*k >= g_size. */
+	uint32_t n = 1;
+	while (n * k_warps < g_size)
+		n++;
+	uint32_t g_core = n_ctas / n;
+	if (g_core == 0) {
+		/* Fewer CTAs than one group needs: all of them form the one group (Sec 4.2, WP). */
+		group_size[0] = n_ctas;
+		return 1;
+	}
+	if (g_core > SCHED_OWL_MAX_GROUPS)
+		g_core = SCHED_OWL_MAX_GROUPS;
+	for (uint32_t g = 0; g < g_core; g++)
+		group_size[g] = n;
+	/* The last group absorbs the remainder, so no group falls below g_size (Sec 4.1). */
+	group_size[g_core - 1] += n_ctas - g_core * n;
+	return g_core;
+}
+
+uint32_t sched_owl_group_priority(enum sched_owl_kind kind, uint32_t g_num, uint32_t core_id,
+				  uint32_t g_core)
+{
+	switch (kind) {
+	case SCHED_OWL_CTA:
+		return 0;
+	case SCHED_OWL_LOCALITY:
+		return g_num;
+	case SCHED_OWL_BLP:
+		/* (g_num - core_ID) mod g_core, as a non-negative residue. */
+		return g_core ? (uint32_t)(((int64_t)g_num - (int64_t)(core_id % g_core) + g_core) % g_core) : 0;
+	}
+	return 0;
+}
+
+/* Groups of the CTAs resident on the core now, oldest CTA first; recomputed on every call
+ * so they follow CTA launch and finish (a few dozen operations for <= 32 CTAs). */
+struct owl_groups {
+	uint32_t g_core;
+	uint8_t group_of_slot[SCHED_MAX_CTAS];            /* CTA slot -> group number */
+	uint64_t first_seq[SCHED_OWL_MAX_GROUPS];         /* launch seq of each group's oldest CTA */
+};
+
+static void owl_build(const struct sched_core_view *core, uint32_t g_size, struct owl_groups *og)
+{
+	uint16_t slot[SCHED_MAX_CTAS];
+	uint64_t seq_of[SCHED_MAX_WARPS] = { 0 };   /* indexed by CTA slot (< SCHED_MAX_CTAS) */
+	uint32_t n = 0, k_seen = 0;
+	uint64_t seen = 0;
+	for (uint32_t w = 0; w < core->max_warps; w++) {
+		const struct sched_warp_view *v = &core->warps[w];
+		if (!v->valid || v->cta_slot >= SCHED_MAX_CTAS)
+			continue;
+		if (v->warp_in_cta + 1u > k_seen)
+			k_seen = v->warp_in_cta + 1u;
+		if (seen & (1ull << v->cta_slot))
+			continue;
+		seen |= 1ull << v->cta_slot;
+		slot[n++] = v->cta_slot;
+		seq_of[v->cta_slot] = v->cta_launch_seq;
+	}
+	sched_sort_by_key(slot, n, seq_of);
+	uint32_t k = core->warps_per_cta ? core->warps_per_cta : k_seen;
+	uint32_t size[SCHED_OWL_MAX_GROUPS];
+	og->g_core = sched_owl_form_groups(n, k, g_size, size);
+	memset(og->group_of_slot, 0, sizeof og->group_of_slot);
+	uint32_t c = 0;
+	for (uint32_t g = 0; g < og->g_core; g++) {
+		og->first_seq[g] = c < n ? seq_of[slot[c]] : UINT64_MAX;
+		for (uint32_t j = 0; j < size[g] && c < n; j++)
+			og->group_of_slot[slot[c++]] = (uint8_t)g;
+	}
+}
+
+static void owl_rank(struct sched *s, enum sched_owl_kind kind, uint32_t si, uint16_t *ids, uint32_t n)
+{
+	struct group_state *st = s->state;
+	const struct sched_params *p = sched_params_of(s);
+	const struct sched_core_view *core = s->core;
+	si %= SCHED_MAX_SCHEDULERS;
+	struct owl_groups og;
+	owl_build(core, p->group_size_warps, &og);
+	if (og.g_core == 0 || n == 0) {
+		s->rank_issuable = 0;
+		return;
+	}
+	/* Groups with a warp of this scheduler not blocked on data (or a barrier). */
+	uint64_t live = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		const struct sched_warp_view *v = &core->warps[ids[i]];
+		if (!sched_warp_blocked(v) && v->cta_slot < SCHED_MAX_CTAS)
+			live |= 1ull << og.group_of_slot[v->cta_slot];
+	}
+	uint32_t order[SCHED_OWL_MAX_GROUPS];  /* group -> position in priority order */
+	uint32_t chosen_pos;
+	if (kind == SCHED_OWL_CTA) {
+		/* Equal priorities, strict round-robin: stay on the current group until all its
+		 * warps are blocked, then the next group in order (Sec 4.1, Fig 4A). */
+		uint32_t cur = 0;
+		while (cur + 1 < og.g_core && og.first_seq[cur + 1] <= st->cur_seq[si])
+			cur++;
+		if (!(live & (1ull << cur)))
+			cur = next_live_group(live, (cur + 1) % og.g_core, og.g_core);
+		st->cur_seq[si] = og.first_seq[cur];
+		for (uint32_t g = 0; g < og.g_core; g++)
+			order[g] = (g + og.g_core - cur) % og.g_core;
+		chosen_pos = (live & (1ull << cur)) ? 0 : og.g_core;
+	} else {
+		/* Fixed priorities g_pri (Algorithm 1): the best group with a warp not blocked is
+		 * the one chosen; as soon as a warp of a better group is ready again, that group
+		 * wins (Sec 4.2, Fig 4B). g_pri is a permutation of 0..g_core-1 here. */
+		for (uint32_t g = 0; g < og.g_core; g++)
+			order[g] = sched_owl_group_priority(kind, g, core->core_id, og.g_core);
+		chosen_pos = og.g_core;
+		for (uint32_t g = 0; g < og.g_core; g++)
+			if ((live & (1ull << g)) && order[g] < chosen_pos)
+				chosen_pos = order[g];
+	}
+	uint64_t key[SCHED_MAX_WARPS];
+	uint32_t start = sched_last_lrr_start(&st->last, si);
+	uint32_t upto = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		const struct sched_warp_view *v = &core->warps[ids[i]];
+		uint32_t pos = v->cta_slot < SCHED_MAX_CTAS && v->valid ? order[og.group_of_slot[v->cta_slot]]
+									 : og.g_core;
+		upto += pos <= chosen_pos;
+		/* Warps inside a group: round-robin (Sec 4.1). */
+		key[ids[i]] = ((uint64_t)pos << 8) | sched_rot(ids[i], start);
+	}
+	sched_sort_by_key(ids, n, key);
+	/* Algorithm 1: "the scheduler cannot choose warps from different group(s) unless all
+	 * warps of the already-chosen group are blocked". Groups ranked before the chosen one
+	 * are all blocked, so the prefix up to it is what may issue. */
+	s->rank_issuable = p->strict_groups && chosen_pos < og.g_core ? upto : 0;
+}
+
+static void owl_cta_rank(struct sched *s, uint32_t si, uint64_t now, uint16_t *ids, uint32_t n)
+{
+	(void)now;
+	owl_rank(s, SCHED_OWL_CTA, si, ids, n);
+}
+static void owl_locality_rank(struct sched *s, uint32_t si, uint64_t now, uint16_t *ids, uint32_t n)
+{
+	(void)now;
+	owl_rank(s, SCHED_OWL_LOCALITY, si, ids, n);
+}
+static void owl_blp_rank(struct sched *s, uint32_t si, uint64_t now, uint16_t *ids, uint32_t n)
+{
+	(void)now;
+	owl_rank(s, SCHED_OWL_BLP, si, ids, n);
+}
+
+const struct sched_ops sched_owl_cta_ops = { "owl-cta", group_init, group_event, owl_cta_rank, group_fini };
+const struct sched_ops sched_owl_locality_ops = { "owl-locality", group_init, group_event, owl_locality_rank, group_fini };
+const struct sched_ops sched_owl_blp_ops = { "owl-blp", group_init, group_event, owl_blp_rank, group_fini };
