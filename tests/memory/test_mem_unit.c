@@ -1,0 +1,573 @@
+/* SPDX-License-Identifier: MIT */
+/* Tests memory/mem_req.h's mem_unit against a fake NoC (fixed latency each way) whose memory
+ * nodes act as an always-hitting L2 with a fixed latency. Core clock 1000 MHz: 1 cycle = 1000 ps. */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "memory/mem_req.h"
+#include "noc/noc.h"
+
+#define NOC_LAT 10 /* cycles each way */
+#define L2_LAT 20  /* cycles in the fake L2 */
+
+/* ---- fake NoC + L2 ------------------------------------------------------------------- */
+struct fpkt {
+	bool used, arrived;
+	int dst, cls;
+	uint64_t ready_cycle;
+	void *p;
+};
+struct fake_noc {
+	struct noc base;
+	struct sim_component comp;
+	int core_node[1], mc_node[2];
+	enum noc_node_kind kinds[3];
+	struct sim_component *sinks[3];
+	struct fpkt pk[512];
+	bool refuse;
+	uint64_t req_pkts[5], req_bytes[5]; /* per mem_req_kind, as injected by the SM */
+};
+
+static struct fake_noc *FN(struct noc *n) { return (struct fake_noc *)n; }
+
+static bool fn_inject(struct noc *n, int src, int dst, enum noc_class cls, uint32_t size, void *payload)
+{
+	(void)src;
+	struct fake_noc *f = FN(n);
+	if (f->refuse)
+		return false;
+	for (size_t i = 0; i < SIM_ARRAY_LEN(f->pk); i++) {
+		if (f->pk[i].used)
+			continue;
+		uint64_t now = sim_component_cycle(&f->comp);
+		f->pk[i] = (struct fpkt){true, false, dst, cls, now + NOC_LAT, payload};
+		struct mem_req *r = payload;
+		f->req_pkts[r->kind]++;
+		f->req_bytes[r->kind] += size;
+		sim_component_wake_at_cycle(&f->comp, now + NOC_LAT);
+		return true;
+	}
+	return false;
+}
+
+static struct fpkt *fn_first(struct noc *n, int node, enum noc_class cls)
+{
+	struct fake_noc *f = FN(n);
+	struct fpkt *best = NULL;
+	for (size_t i = 0; i < SIM_ARRAY_LEN(f->pk); i++) {
+		struct fpkt *p = &f->pk[i];
+		if (p->used && p->arrived && p->dst == node && p->cls == (int)cls &&
+		    (!best || p->ready_cycle < best->ready_cycle))
+			best = p;
+	}
+	return best;
+}
+
+static void *fn_peek(struct noc *n, int node, enum noc_class cls)
+{
+	struct fpkt *p = fn_first(n, node, cls);
+	return p ? p->p : NULL;
+}
+
+static void *fn_eject(struct noc *n, int node, enum noc_class cls)
+{
+	struct fpkt *p = fn_first(n, node, cls);
+	if (!p)
+		return NULL;
+	p->used = false;
+	return p->p;
+}
+
+static uint64_t fn_outstanding(const struct noc *n)
+{
+	const struct fake_noc *f = (const struct fake_noc *)n;
+	uint64_t k = 0;
+	for (size_t i = 0; i < SIM_ARRAY_LEN(f->pk); i++)
+		k += f->pk[i].used;
+	return k;
+}
+
+static void fn_destroy(struct noc *n) { (void)n; }
+
+static const struct noc_ops fn_ops = {"fake", fn_inject, fn_eject, fn_peek, fn_outstanding, fn_destroy};
+
+/* Deliveries: a request reaching a memory node is answered by the fake L2 after L2_LAT and
+ * travels back NOC_LAT; a reply reaching the core node becomes ejectable and wakes the sink. */
+static uint64_t fn_tick(struct sim_component *c, uint64_t cycle)
+{
+	struct fake_noc *f = SIM_CONTAINER_OF(c, struct fake_noc, comp);
+	uint64_t next = SIM_NEVER;
+	for (size_t i = 0; i < SIM_ARRAY_LEN(f->pk); i++) {
+		struct fpkt *p = &f->pk[i];
+		if (!p->used || p->arrived)
+			continue;
+		if (p->ready_cycle <= cycle) {
+			if (p->cls == NOC_CLASS_REQ) {
+				struct mem_req *r = p->p;
+				r->t_ps[MEM_T_L2_ARRIVE] = sim_clock_edge_ps(c->clk, cycle);
+				r->t_ps[MEM_T_L2_REPLY] = sim_clock_edge_ps(c->clk, cycle + L2_LAT);
+				r->is_reply = 1;
+				p->cls = NOC_CLASS_REPLY;
+				p->dst = f->core_node[r->src_sm];
+				p->ready_cycle = cycle + L2_LAT + NOC_LAT;
+			} else {
+				p->arrived = true;
+				if (f->sinks[p->dst])
+					sim_component_wake(f->sinks[p->dst]);
+				continue;
+			}
+		}
+		if (p->ready_cycle < next)
+			next = p->ready_cycle;
+	}
+	return next;
+}
+
+static uint64_t fn_comp_outstanding(const struct sim_component *c)
+{
+	const struct fake_noc *f = SIM_CONTAINER_OF(c, struct fake_noc, comp);
+	return fn_outstanding(&f->base);
+}
+
+static const struct sim_component_ops fn_comp_ops = {fn_tick, fn_comp_outstanding, NULL};
+
+static uint64_t timer_tick(struct sim_component *c, uint64_t cycle)
+{
+	(void)c;
+	(void)cycle;
+	return SIM_NEVER;
+}
+static const struct sim_component_ops timer_ops = {timer_tick, NULL, NULL};
+
+/* ---- harness ------------------------------------------------------------------------- */
+#define MAX_DONE 64
+struct harness {
+	struct sim *sim;
+	struct sim_clock clk;
+	struct cfg *cfg;
+	struct stats *st;
+	struct fake_noc fn;
+	struct sim_component timer; /* does nothing: woken by run_to to carry time forward */
+	struct mem_unit *mu;
+	uint32_t n_done;
+	uint64_t done_token[MAX_DONE], done_ps[MAX_DONE];
+	struct wi_static si;
+	uint64_t addr[WI_MAX_LANES];
+	struct warp_inst wi;
+};
+static struct harness H;
+
+static void on_done(void *ctx, uint64_t token, uint64_t now_ps)
+{
+	struct harness *h = ctx;
+	cr_assert_lt(h->n_done, MAX_DONE);
+	h->done_token[h->n_done] = token;
+	h->done_ps[h->n_done++] = now_ps;
+}
+
+/* The address-map settings belong to the DRAM side; defined here only if nobody has. */
+static const struct cfg_key_def dram_keys[] = {
+	CFG_KEY_INT("gpu.dram.channels", "", 2, 1, 64, "test"),
+	CFG_KEY_INT("gpu.dram.banks", "", 4, 1, 64, "test"),
+	CFG_KEY_INT("gpu.dram.row_bytes", "bytes", 2048, 64, 65536, "test"),
+	CFG_KEY_INT("gpu.dram.addrmap.chan_interleave_bytes", "bytes", 2048, 64, 65536, "test"),
+	CFG_KEY_STR("gpu.dram.addrmap.local_map", "BBCCCCCCCCCCC", "test"),
+	CFG_KEY_BOOL("gpu.dram.addrmap.xor_bank", false, "test"),
+};
+
+/* L1D 1 KiB, 2-way, 64 B lines = 8 sets: lines 0, 512 and 1024 share set 0.
+ * Hit latency 5, shared latency 7, fixed latency 100, 4 MSHRs x 2 targets, miss queue 4. */
+static const char *base_cfg =
+	"gpu: { memory: { l1d: { size_kb = 1; assoc = 2; line_bytes = 64; hit_latency_cycles = 5; };"
+	" l1c: { hit_latency_cycles = 3; };"
+	" mshr: { entries = 4; merges_per_entry = 2; }; miss_queue_entries = 4;"
+	" shared: { latency_cycles = 7; }; fixed_latency_cycles = 100; }; };";
+
+static void setup_with(const char *overrides, bool with_noc)
+{
+	struct sim_error err = {0};
+	memset(&H, 0, sizeof H);
+	H.clk = (struct sim_clock){.name = "core", .freq_mhz = 1000};
+	struct sim_config sc = {.seed = 1};
+	H.sim = sim_create(&sc, &err);
+	cr_assert_not_null(H.sim);
+	cr_assert_eq(sim_clock_add(H.sim, &H.clk, &err), 0);
+	H.cfg = cfg_create();
+	cr_assert_eq(mem_unit_cfg_define(H.cfg, &err), 0);
+	if (!cfg_is_defined(H.cfg, "gpu.dram.channels"))
+		cr_assert_eq(cfg_define(H.cfg, dram_keys, SIM_ARRAY_LEN(dram_keys), &err), 0);
+	cr_assert_eq(cfg_load_string(H.cfg, "test.cfg", base_cfg, &err), 0, "%s", err.msg);
+	if (overrides)
+		cr_assert_eq(cfg_set_override(H.cfg, overrides, &err), 0, "%s", err.msg);
+	H.st = stats_create();
+
+	struct fake_noc *f = &H.fn;
+	f->base.ops = &fn_ops;
+	f->base.n_nodes = 3;
+	f->base.n_cores = 1;
+	f->base.n_mcs = 2;
+	f->core_node[0] = 0;
+	f->mc_node[0] = 1;
+	f->mc_node[1] = 2;
+	f->kinds[0] = NOC_NODE_CORE;
+	f->kinds[1] = f->kinds[2] = NOC_NODE_MC;
+	f->base.core_node = f->core_node;
+	f->base.mc_node = f->mc_node;
+	f->base.node_kind = f->kinds;
+	f->base.sink = f->sinks;
+	f->comp = (struct sim_component){.ops = &fn_comp_ops, .name = "fake-noc", .clk = &H.clk};
+	cr_assert_eq(sim_component_add(H.sim, &f->comp, &err), 0);
+	H.timer = (struct sim_component){.ops = &timer_ops, .name = "timer", .clk = &H.clk};
+	cr_assert_eq(sim_component_add(H.sim, &H.timer, &err), 0);
+
+	struct mem_unit_ports ports = {.done = on_done, .sm_ctx = &H, .noc = with_noc ? &f->base : NULL, .noc_node = 0};
+	H.mu = mem_unit_create(H.cfg, H.sim, H.st, 0, &H.clk, &ports, &err);
+	cr_assert_not_null(H.mu, "%s", err.msg);
+	f->sinks[0] = mem_unit_component(H.mu);
+	H.wi.addr = H.addr;
+	H.wi.si = &H.si;
+}
+
+static void setup(void) { setup_with(NULL, true); }
+
+static void teardown(void)
+{
+	stats_destroy(H.st); /* before the fields it points at */
+	if (H.sim)
+		sim_destroy(H.sim);
+	mem_unit_destroy(H.mu);
+	cfg_destroy(H.cfg);
+	memset(&H, 0, sizeof H);
+}
+
+/* n lanes, lane l at base + l*stride, 4 bytes each. */
+static const struct warp_inst *inst(enum wi_mem_kind kind, enum wi_space space, uint32_t n, uint64_t base, uint64_t stride)
+{
+	H.si.mem_kind = (uint8_t)kind;
+	H.si.space = (uint8_t)space;
+	memset(H.wi.mask, 0, sizeof H.wi.mask);
+	H.wi.n_lanes = 32;
+	H.wi.n_active = n;
+	H.wi.access_bytes = 4;
+	for (uint32_t l = 0; l < n; l++) {
+		H.wi.mask[l / 64] |= 1ull << (l % 64);
+		H.addr[l] = base + l * stride;
+	}
+	return &H.wi;
+}
+
+static void run_to(uint64_t cycle)
+{
+	struct sim_error err = {0};
+	/* An idle simulation stops at once; a tick of the timer at that cycle carries time there. */
+	sim_component_wake_at_cycle(&H.timer, cycle);
+	sim_run(H.sim, cycle * 1000, NULL, &err);
+	cr_assert_eq(sim_now_ps(H.sim), cycle * 1000);
+}
+
+static void run_all(void)
+{
+	struct sim_error err = {0};
+	cr_assert_eq(sim_run(H.sim, SIM_NEVER, stderr, &err), SIM_STOP_QUIESCENT, "%s", err.msg);
+	cr_expect_eq(mem_unit_outstanding(H.mu), 0);
+}
+
+static uint64_t stat(const char *name)
+{
+	uint64_t v = 0;
+	cr_assert(stats_get_u64(H.st, name, &v), "no stat %s", name);
+	return v;
+}
+
+static double statd(const char *name)
+{
+	double v = 0;
+	cr_assert(stats_get_double(H.st, name, &v), "no stat %s", name);
+	return v;
+}
+
+TestSuite(mem_unit, .init = setup, .fini = teardown);
+
+/* Miss issued at cycle 10: queued, injected at 11 (+1), at the L2 at 21 (+10), reply leaves
+ * at 41 (+20), ejected at 51 (+10): done at 51. A later hit at 60 is done at 60 + 5. */
+Test(mem_unit, miss_round_trip_then_hit_after_hit_latency_exactly)
+{
+	run_to(10);
+	cr_assert(mem_unit_try_issue(H.mu, inst(WI_MEM_LOAD, WI_SPACE_GLOBAL, 16, 0x1000, 4), 1, 10));
+	run_to(60);
+	cr_assert_eq(H.n_done, 1);
+	cr_expect_eq(H.done_ps[0], 51 * 1000);
+	cr_assert(mem_unit_try_issue(H.mu, inst(WI_MEM_LOAD, WI_SPACE_GLOBAL, 16, 0x1000, 4), 2, 60));
+	run_all();
+	cr_assert_eq(H.n_done, 2);
+	cr_expect_eq(H.done_token[1], 2);
+	cr_expect_eq(H.done_ps[1], 65 * 1000);
+	cr_expect_eq(stat("sm.0.l1d.hits"), 1);
+	cr_expect_eq(stat("sm.0.l1d.misses"), 1);
+	cr_expect_eq(H.fn.req_pkts[MEM_REQ_READ], 1);
+	cr_expect_eq(H.fn.req_bytes[MEM_REQ_READ], 8); /* a read request is a header only */
+	/* breakdown: total 41 = miss queue 1 + NoC 10 + 10 + L2 20 */
+	cr_expect_float_eq(statd("sm.0.mem.lat.total"), 41.0, 1e-9);
+	cr_expect_float_eq(statd("sm.0.mem.lat.sm_queue"), 1.0, 1e-9);
+	cr_expect_float_eq(statd("sm.0.mem.lat.noc"), 20.0, 1e-9);
+	cr_expect_float_eq(statd("sm.0.mem.lat.l2"), 20.0, 1e-9);
+}
+
+/* 32 lanes x 4 B with 64 B lines = 2 line accesses through one port: the first at 10, the
+ * second at 11; both hit (after a warm-up), so done at 11 + 5 = 16. */
+Test(mem_unit, multi_line_hits_serialise_one_per_cycle)
+{
+	run_to(1);
+	cr_assert(mem_unit_try_issue(H.mu, inst(WI_MEM_LOAD, WI_SPACE_GLOBAL, 32, 0x2000, 4), 1, 1));
+	run_to(10);
+	cr_assert_eq(H.n_done, 0);
+	run_to(100);
+	cr_assert_eq(H.n_done, 1);
+	cr_assert(mem_unit_try_issue(H.mu, inst(WI_MEM_LOAD, WI_SPACE_GLOBAL, 32, 0x2000, 4), 2, 100));
+	cr_expect_not(mem_unit_try_issue(H.mu, inst(WI_MEM_LOAD, WI_SPACE_GLOBAL, 1, 0x2000, 4), 3, 100));
+	run_all();
+	cr_expect_eq(H.done_ps[1], 106 * 1000);
+	cr_expect_eq(stat("sm.0.mem.stage_busy_stalls"), 1);
+	cr_expect_float_eq(statd("sm.0.mem.requests_per_inst"), 2.0, 1e-9);
+}
+
+/* Two warps miss on the same line at 10 and 11: one read goes below, the second merges,
+ * and both complete with the fill at 51. */
+Test(mem_unit, mshr_merging_sends_one_miss_for_two_requests)
+{
+	run_to(10);
+	cr_assert(mem_unit_try_issue(H.mu, inst(WI_MEM_LOAD, WI_SPACE_GLOBAL, 4, 0x3000, 4), 1, 10));
+	run_to(11);
+	cr_assert(mem_unit_try_issue(H.mu, inst(WI_MEM_LOAD, WI_SPACE_GLOBAL, 4, 0x3010, 4), 2, 11));
+	run_all();
+	cr_assert_eq(H.n_done, 2);
+	cr_expect_eq(H.done_ps[0], 51 * 1000);
+	cr_expect_eq(H.done_ps[1], 51 * 1000);
+	cr_expect_eq(H.fn.req_pkts[MEM_REQ_READ], 1);
+	cr_expect_eq(stat("sm.0.mshr.merges"), 1);
+	cr_expect_eq(stat("sm.0.mem.reads_sent"), 1);
+}
+
+/* 4 MSHR entries: four single-line misses at 10..13 fill them; a fifth new line is refused
+ * and counted; a miss to a pending line still merges (2 targets per entry); a third to the
+ * same line is refused too. After the fills everything is accepted again. */
+Test(mem_unit, mshr_full_refuses_and_counts)
+{
+	for (uint64_t i = 0; i < 4; i++) {
+		run_to(10 + i);
+		cr_assert(mem_unit_try_issue(H.mu, inst(WI_MEM_LOAD, WI_SPACE_GLOBAL, 1, 0x10000 + i * 64, 4), i, 10 + i));
+	}
+	run_to(14);
+	cr_expect_not(mem_unit_try_issue(H.mu, inst(WI_MEM_LOAD, WI_SPACE_GLOBAL, 1, 0x20000, 4), 9, 14));
+	cr_expect_eq(stat("sm.0.mem.mshr_full_stalls"), 1);
+	cr_expect(mem_unit_try_issue(H.mu, inst(WI_MEM_LOAD, WI_SPACE_GLOBAL, 1, 0x10000, 4), 4, 14));
+	run_to(15);
+	cr_expect_not(mem_unit_try_issue(H.mu, inst(WI_MEM_LOAD, WI_SPACE_GLOBAL, 1, 0x10000, 4), 9, 15));
+	cr_expect_eq(stat("sm.0.mem.mshr_full_stalls"), 2);
+	run_to(60); /* fills at 51..54 */
+	cr_expect(mem_unit_try_issue(H.mu, inst(WI_MEM_LOAD, WI_SPACE_GLOBAL, 1, 0x20000, 4), 5, 60));
+	run_all();
+	cr_expect_eq(H.n_done, 6);
+}
+
+/* Back-pressure: the NoC refuses for a while, the miss waits in the queue and goes when it
+ * accepts: injected at 30 instead of 11, so done at 30 + 40 = 70. */
+Test(mem_unit, noc_back_pressure_delays_injection)
+{
+	H.fn.refuse = true;
+	run_to(10);
+	cr_assert(mem_unit_try_issue(H.mu, inst(WI_MEM_LOAD, WI_SPACE_GLOBAL, 1, 0x4000, 4), 1, 10));
+	run_to(29);
+	H.fn.refuse = false;
+	run_all();
+	cr_expect_eq(H.done_ps[0], 70 * 1000);
+	cr_expect_eq(stat("sm.0.mem.inject_retry_cycles"), 19); /* cycles 11..29 */
+}
+
+/* Write-evict (Fermi): a store to a cached line invalidates it and writes through; 32 lanes
+ * x 4 B = 2 lines of 64 B, 64 data bytes each (72-byte packets), injected at 101 and 102,
+ * acked 40 later: done at 142. */
+Test(mem_unit, write_evict_store_invalidates_and_completes_on_ack)
+{
+	teardown();
+	setup_with("gpu.memory.l1d.write_policy=write-evict", true);
+	run_to(10);
+	cr_assert(mem_unit_try_issue(H.mu, inst(WI_MEM_LOAD, WI_SPACE_GLOBAL, 32, 0x5000, 4), 1, 10));
+	run_to(100);
+	cr_assert(mem_unit_try_issue(H.mu, inst(WI_MEM_STORE, WI_SPACE_GLOBAL, 32, 0x5000, 4), 2, 100));
+	run_all();
+	cr_assert_eq(H.n_done, 2);
+	cr_expect_eq(H.done_ps[1], 142 * 1000);
+	cr_expect_eq(H.fn.req_pkts[MEM_REQ_WRITE], 2);
+	cr_expect_eq(H.fn.req_bytes[MEM_REQ_WRITE], 2 * (8 + 64));
+	cr_expect_eq(stat("sm.0.l1d.invalidations"), 2);
+	cr_expect_eq(stat("sm.0.l1d.write_hits"), 2);
+}
+
+/* Write-back: stores to lines 0 and 512 allocate dirty lines in set 0 (no traffic, done after
+ * the hit latency); a load of line 1024 (same set) fills and evicts LRU line 0, which is
+ * written back: one 8 + 64 byte WRITEBACK packet. */
+Test(mem_unit, write_back_writes_dirty_victim)
+{
+	run_to(10);
+	cr_assert(mem_unit_try_issue(H.mu, inst(WI_MEM_STORE, WI_SPACE_GLOBAL, 1, 0, 4), 1, 10));
+	run_to(11);
+	cr_assert(mem_unit_try_issue(H.mu, inst(WI_MEM_STORE, WI_SPACE_GLOBAL, 1, 512, 4), 2, 11));
+	run_to(20);
+	cr_expect_eq(H.n_done, 2);
+	cr_expect_eq(H.done_ps[0], 15 * 1000);
+	cr_assert(mem_unit_try_issue(H.mu, inst(WI_MEM_LOAD, WI_SPACE_GLOBAL, 1, 1024, 4), 3, 20));
+	run_all();
+	cr_expect_eq(H.n_done, 3);
+	cr_expect_eq(H.fn.req_pkts[MEM_REQ_WRITEBACK], 1);
+	cr_expect_eq(H.fn.req_bytes[MEM_REQ_WRITEBACK], 72);
+	cr_expect_eq(stat("sm.0.l1d.dirty_evictions"), 1);
+	cr_expect_eq(H.fn.req_pkts[MEM_REQ_WRITE], 0);
+}
+
+/* Atomics go to L2, one request per line, one completion: 2 lines, injected 11 and 12, the
+ * last acked at 52. */
+Test(mem_unit, atomic_completes_once_after_l2)
+{
+	run_to(10);
+	cr_assert(mem_unit_try_issue(H.mu, inst(WI_MEM_ATOMIC, WI_SPACE_GLOBAL, 32, 0x6000, 4), 7, 10));
+	run_all();
+	cr_assert_eq(H.n_done, 1);
+	cr_expect_eq(H.done_token[0], 7);
+	cr_expect_eq(H.done_ps[0], 52 * 1000);
+	cr_expect_eq(stat("sm.0.mem.atomics_sent"), 2);
+}
+
+/* .param/.const go through the constant cache (hit latency 3): miss at 10 -> 51, hit at 60 -> 63. */
+Test(mem_unit, param_loads_use_constant_cache)
+{
+	run_to(10);
+	cr_assert(mem_unit_try_issue(H.mu, inst(WI_MEM_LOAD, WI_SPACE_PARAM, 1, 0x100, 4), 1, 10));
+	run_to(60);
+	cr_assert(mem_unit_try_issue(H.mu, inst(WI_MEM_LOAD, WI_SPACE_CONST, 1, 0x104, 4), 2, 60));
+	run_all();
+	cr_expect_eq(H.done_ps[0], 51 * 1000);
+	cr_expect_eq(H.done_ps[1], 63 * 1000);
+	cr_expect_eq(stat("sm.0.l1c.hits"), 1);
+	cr_expect_eq(stat("sm.0.l1d.misses"), 0);
+}
+
+/* Shared memory, 32 banks x 4 B, latency 7: stride 8 B is a 2-way conflict: 2 passes, done at
+ * 10 + 1 + 7 = 18, banks busy through cycle 11 (a shared access at 11 is refused, at 12 taken);
+ * conflict-free at 12: done at 19. */
+Test(mem_unit, shared_two_way_conflict_costs_two_passes)
+{
+	run_to(10);
+	cr_assert(mem_unit_try_issue(H.mu, inst(WI_MEM_LOAD, WI_SPACE_SHARED, 32, 0, 8), 1, 10));
+	run_to(11);
+	cr_expect_not(mem_unit_try_issue(H.mu, inst(WI_MEM_LOAD, WI_SPACE_SHARED, 32, 0, 4), 2, 11));
+	run_to(12);
+	cr_assert(mem_unit_try_issue(H.mu, inst(WI_MEM_LOAD, WI_SPACE_SHARED, 32, 0, 4), 2, 12));
+	run_all();
+	cr_expect_eq(H.done_ps[0], 18 * 1000);
+	cr_expect_eq(H.done_ps[1], 19 * 1000);
+	cr_expect_eq(stat("sm.0.shmem.bank_conflict_cycles"), 1);
+	cr_expect_eq(stat("sm.0.shmem.busy_stalls"), 1);
+	cr_expect_eq(H.fn.req_pkts[MEM_REQ_READ], 0);
+}
+
+/* perfect-l1: the first-touch load hits: done at 10 + 5; nothing crosses the NoC. */
+Test(mem_unit, perfect_l1_every_access_hits)
+{
+	teardown();
+	setup_with("gpu.memory.model=perfect-l1", false);
+	run_to(10);
+	cr_assert(mem_unit_try_issue(H.mu, inst(WI_MEM_LOAD, WI_SPACE_GLOBAL, 1, 0x7000, 4), 1, 10));
+	run_to(11);
+	cr_assert(mem_unit_try_issue(H.mu, inst(WI_MEM_STORE, WI_SPACE_GLOBAL, 1, 0x8000, 4), 2, 11));
+	run_all();
+	cr_expect_eq(H.done_ps[0], 15 * 1000);
+	cr_expect_eq(H.done_ps[1], 16 * 1000);
+	cr_expect_eq(stat("sm.0.mem.reads_sent"), 0);
+}
+
+/* fixed-latency 100: even a 32-line access completes at exactly 10 + 100, without the NoC. */
+Test(mem_unit, fixed_latency_completes_after_fixed_cycles)
+{
+	teardown();
+	setup_with("gpu.memory.model=fixed-latency", false);
+	run_to(10);
+	cr_assert(mem_unit_try_issue(H.mu, inst(WI_MEM_LOAD, WI_SPACE_GLOBAL, 32, 0, 64), 1, 10));
+	run_all();
+	cr_expect_eq(H.done_ps[0], 110 * 1000);
+	cr_expect_eq(stat("sm.0.mem.reads_sent"), 0);
+}
+
+/* perfect-l2: the SM side is unchanged (the L2 hits): the miss still crosses the NoC, 41 cycles. */
+Test(mem_unit, perfect_l2_sends_misses_as_usual)
+{
+	teardown();
+	setup_with("gpu.memory.model=perfect-l2", true);
+	run_to(10);
+	cr_assert(mem_unit_try_issue(H.mu, inst(WI_MEM_LOAD, WI_SPACE_GLOBAL, 1, 0x9000, 4), 1, 10));
+	run_all();
+	cr_expect_eq(H.done_ps[0], 51 * 1000);
+	cr_expect_eq(stat("sm.0.mem.reads_sent"), 1);
+}
+
+/* Channel choice follows the address map: 2 KB interleave over 2 channels, so 0x800 is
+ * channel 1. */
+Test(mem_unit, misses_go_to_the_mapped_channel)
+{
+	run_to(10);
+	cr_assert(mem_unit_try_issue(H.mu, inst(WI_MEM_LOAD, WI_SPACE_GLOBAL, 1, 0x800, 4), 1, 10));
+	run_to(11);
+	int dst = -1;
+	for (size_t i = 0; i < SIM_ARRAY_LEN(H.fn.pk); i++)
+		if (H.fn.pk[i].used)
+			dst = H.fn.pk[i].dst;
+	cr_expect_eq(dst, 2); /* mc_node[1] */
+	run_all();
+}
+
+Test(mem_unit, full_model_without_noc_is_a_config_error)
+{
+	teardown();
+	struct sim_error err = {0};
+	struct sim_clock clk = {.name = "core", .freq_mhz = 1000};
+	struct sim_config sc = {.seed = 1};
+	struct sim *sim = sim_create(&sc, &err);
+	sim_clock_add(sim, &clk, &err);
+	struct cfg *cfg = cfg_create();
+	mem_unit_cfg_define(cfg, &err);
+	if (!cfg_is_defined(cfg, "gpu.dram.channels"))
+		cfg_define(cfg, dram_keys, SIM_ARRAY_LEN(dram_keys), &err);
+	cfg_load_string(cfg, "m.cfg", "gpu: { memory: { model = \"full\"; }; };", &err);
+	struct mem_unit_ports ports = {.done = on_done, .sm_ctx = &H};
+	cr_expect_null(mem_unit_create(cfg, sim, NULL, 0, &clk, &ports, &err));
+	cr_expect_eq(err.code, SIM_ERR_CONFIG);
+	cr_expect_str_eq(err.setting, "gpu.memory.model");
+	cr_expect_eq(err.line, 1);
+	cfg_destroy(cfg);
+	sim_destroy(sim);
+}
+
+/* Same inputs, same stats document. */
+static char *scripted_run(void)
+{
+	setup();
+	for (uint64_t i = 0; i < 12; i++) {
+		run_to(10 + 3 * i);
+		mem_unit_try_issue(H.mu, inst(i % 3 ? WI_MEM_LOAD : WI_MEM_STORE, WI_SPACE_GLOBAL, 32, (i % 5) * 512, 8 + i), i,
+				   10 + 3 * i);
+	}
+	run_all();
+	char *j = stats_to_json_string(H.st);
+	teardown();
+	return j;
+}
+
+Test(mem_unit, same_inputs_give_identical_stats)
+{
+	teardown();
+	char *a = scripted_run();
+	char *b = scripted_run();
+	cr_expect_str_eq(a, b);
+	free(a);
+	free(b);
+}
