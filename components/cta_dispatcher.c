@@ -1,0 +1,275 @@
+/* SPDX-License-Identifier: MIT */
+/* CTA dispatcher: occupancy from the core limits, the initial round-robin fill (OWL Sec 2.1),
+ * one replacement CTA per finished CTA, and the per-CTA timeline (PRO Fig 2). */
+#include "cta_dispatcher.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../scheduler/policy.h"
+
+struct cta_dispatcher_core {
+	const struct cta_dispatcher_core_ops *ops;
+	void *ctx;
+	uint32_t resident_ctas;
+};
+
+struct cta_dispatcher {
+	uint32_t n_cores;
+	struct cta_dispatcher_core *cores;   /* [n_cores] */
+	/* settings */
+	uint32_t cfg_max_ctas_per_core;      /* 0 = resources only */
+	struct cta_dispatcher_limits lim;    /* limits of the core, per kernel: max_ctas min'ed */
+	uint32_t core_max_ctas;              /* gpu.core.max_ctas */
+	/* running kernel */
+	struct fe_launch *launch;            /* NULL when none */
+	struct fe_launch_info info;
+	uint32_t kernel_idx;                 /* index of the current/last kernel */
+	uint32_t n_kernels;
+	uint32_t ctas_per_core;
+	uint32_t next_cta;                   /* next CTA id to assign */
+	uint32_t finished;                   /* CTAs of this kernel finished */
+	uint64_t start_cycle, end_cycle;
+	uint64_t launch_seq;                 /* global CTA launch counter */
+	/* timeline over all kernels; this kernel's CTAs start at rec_base, in CTA-id order */
+	struct cta_dispatcher_record *rec;
+	uint64_t n_rec, cap_rec, rec_base;
+	/* stats */
+	uint64_t stat_ctas_launched, stat_kernels;
+};
+
+static const struct cfg_key_def disp_keys[] = {
+	CFG_KEY_INT("gpu.cta_dispatcher.max_ctas_per_core", "CTAs", 0, 0, SCHED_MAX_CTAS,
+		    "extra cap on resident CTAs per core (0: only gpu.core limits apply)"),
+};
+
+int cta_dispatcher_cfg_define(struct cfg *c, struct sim_error *err)
+{
+	return cfg_define(c, disp_keys, SIM_ARRAY_LEN(disp_keys), err);
+}
+
+struct cta_dispatcher *cta_dispatcher_create(const struct cfg *cfg, struct stats *st,
+					     uint32_t n_cores, struct sim_error *err)
+{
+	if (n_cores == 0) {
+		sim_error_set(err, SIM_ERR_CONFIG, NULL, 0, 0, "gpu.core.count",
+			      "the CTA dispatcher needs at least one core");
+		return NULL;
+	}
+	struct cta_dispatcher *d = calloc(1, sizeof *d);
+	if (!d || !(d->cores = calloc(n_cores, sizeof *d->cores))) {
+		free(d);
+		sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory building the CTA dispatcher");
+		return NULL;
+	}
+	d->n_cores = n_cores;
+	d->cfg_max_ctas_per_core = (uint32_t)cfg_int(cfg, "gpu.cta_dispatcher.max_ctas_per_core");
+	d->lim.warp_size = (uint32_t)cfg_int(cfg, "gpu.core.warp_size");
+	d->lim.max_threads = (uint32_t)cfg_int(cfg, "gpu.core.max_threads");
+	d->lim.max_warps = (uint32_t)cfg_int(cfg, "gpu.core.max_warps");
+	d->core_max_ctas = (uint32_t)cfg_int(cfg, "gpu.core.max_ctas");
+	d->lim.max_ctas = d->core_max_ctas;
+	if (d->cfg_max_ctas_per_core && d->cfg_max_ctas_per_core < d->lim.max_ctas)
+		d->lim.max_ctas = d->cfg_max_ctas_per_core;
+	d->lim.registers = (uint32_t)cfg_int(cfg, "gpu.core.registers");
+	d->lim.shared_bytes = (uint32_t)cfg_int(cfg, "gpu.core.shared_kb") * 1024u;
+	d->end_cycle = UINT64_MAX;
+	if (st) {
+		stats_counter(st, &d->stat_ctas_launched, "CTAs", "CTAs launched on cores",
+			      "cta_dispatcher.ctas_launched");
+		stats_counter(st, &d->stat_kernels, "kernels", "kernels launched", "cta_dispatcher.kernels");
+	}
+	return d;
+}
+
+void cta_dispatcher_destroy(struct cta_dispatcher *d)
+{
+	if (!d)
+		return;
+	free(d->rec);
+	free(d->cores);
+	free(d);
+}
+
+void cta_dispatcher_attach_core(struct cta_dispatcher *d, uint32_t i,
+				const struct cta_dispatcher_core_ops *ops, void *core)
+{
+	SIM_ASSERT(i < d->n_cores);
+	d->cores[i].ops = ops;
+	d->cores[i].ctx = core;
+}
+
+/* How many CTAs of this kernel fit on one core. Registers and threads are allocated per whole
+ * warp (a partial last warp still occupies warp_size lanes), as the hardware does. *which names
+ * the binding limit for the error message when nothing fits. */
+static uint32_t occupancy(const struct cta_dispatcher_limits *lim, const struct fe_launch_info *in,
+			  const char **which)
+{
+	uint32_t warps = (in->threads_per_cta + lim->warp_size - 1) / lim->warp_size;
+	uint64_t threads = (uint64_t)warps * lim->warp_size;
+	uint64_t regs = threads * in->regs_per_thread;
+	uint32_t n = lim->max_ctas;
+	*which = "gpu.core.max_ctas";
+	if (threads && lim->max_threads / threads < n) {
+		n = (uint32_t)(lim->max_threads / threads);
+		*which = "gpu.core.max_threads";
+	}
+	if (warps && lim->max_warps / warps < n) {
+		n = lim->max_warps / warps;
+		*which = "gpu.core.max_warps";
+	}
+	if (regs && lim->registers / regs < n) {
+		n = (uint32_t)(lim->registers / regs);
+		*which = "gpu.core.registers";
+	}
+	if (in->shared_bytes_per_cta && lim->shared_bytes / in->shared_bytes_per_cta < n) {
+		n = lim->shared_bytes / in->shared_bytes_per_cta;
+		*which = "gpu.core.shared_kb";
+	}
+	return n;
+}
+
+static int launch_on(struct cta_dispatcher *d, uint32_t core, uint64_t now_cycle, struct sim_error *err)
+{
+	struct cta_dispatcher_core *c = &d->cores[core];
+	uint32_t cta = d->next_cta++;
+	struct cta_dispatcher_record *r = &d->rec[d->rec_base + cta];
+	r->kernel_idx = d->kernel_idx;
+	r->cta_id = cta;
+	r->core = core;
+	r->launch_seq = d->launch_seq++;
+	r->start_cycle = now_cycle;
+	r->end_cycle = UINT64_MAX;
+	d->n_rec = d->rec_base + d->next_cta;
+	c->resident_ctas++;
+	d->stat_ctas_launched++;
+	return c->ops->launch(c->ctx, d->launch, cta, r->launch_seq, now_cycle, err);
+}
+
+int cta_dispatcher_launch_kernel(struct cta_dispatcher *d, struct fe_launch *l, uint64_t now_cycle,
+				 struct sim_error *err)
+{
+	if (d->launch)
+		return sim_error_set(err, SIM_ERR_FAULT, NULL, 0, 0, NULL,
+				     "kernel launched while kernel '%s' still runs", d->info.kernel_name);
+	for (uint32_t i = 0; i < d->n_cores; i++)
+		if (!d->cores[i].ops)
+			return sim_error_set(err, SIM_ERR_FAULT, NULL, 0, 0, NULL,
+					     "core %u is not attached to the CTA dispatcher", i);
+	fe_launch_get_info(l, &d->info);
+	const char *which;
+	d->ctas_per_core = occupancy(&d->lim, &d->info, &which);
+	if (d->ctas_per_core == 0)
+		return sim_error_set(err, SIM_ERR_INPUT, NULL, 0, 0, which,
+				     "one CTA of kernel '%s' (%u threads, %u registers/thread, %u shared bytes) "
+				     "does not fit on a core",
+				     d->info.kernel_name, d->info.threads_per_cta, d->info.regs_per_thread,
+				     d->info.shared_bytes_per_cta);
+	/* Build-time allocation: the timeline grows once per kernel, never per CTA. */
+	if (d->n_rec + d->info.n_ctas > d->cap_rec) {
+		uint64_t cap = (d->n_rec + d->info.n_ctas) * 2;
+		struct cta_dispatcher_record *nr = realloc(d->rec, cap * sizeof *nr);
+		if (!nr)
+			return sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory (CTA timeline)");
+		d->rec = nr;
+		d->cap_rec = cap;
+	}
+	d->launch = l;
+	d->kernel_idx = d->n_kernels++;
+	d->stat_kernels++;
+	d->rec_base = d->n_rec;
+	d->next_cta = 0;
+	d->finished = 0;
+	d->start_cycle = now_cycle;
+	d->end_cycle = UINT64_MAX;
+	for (uint32_t i = 0; i < d->n_cores; i++) {
+		d->cores[i].resident_ctas = 0;
+		if (d->cores[i].ops->kernel_begin)
+			d->cores[i].ops->kernel_begin(d->cores[i].ctx, &d->info, now_cycle);
+	}
+	if (d->info.n_ctas == 0) {
+		d->launch = NULL;
+		d->end_cycle = now_cycle;
+		for (uint32_t i = 0; i < d->n_cores; i++)
+			if (d->cores[i].ops->kernel_end)
+				d->cores[i].ops->kernel_end(d->cores[i].ctx, now_cycle);
+		return 0;
+	}
+	/* OWL Sec 2.1: CTA 1 to core 1, CTA 2 to core 2, ...; after every core has one, more
+	 * CTAs go to the cores "in a similar fashion", i.e. round after round. */
+	for (uint32_t round = 0; round < d->ctas_per_core; round++)
+		for (uint32_t c = 0; c < d->n_cores && d->next_cta < d->info.n_ctas; c++) {
+			int rc = launch_on(d, c, now_cycle, err);
+			if (rc)
+				return rc;
+		}
+	return 0;
+}
+
+int cta_dispatcher_cta_finished(struct cta_dispatcher *d, uint32_t core, uint32_t cta_id,
+				uint64_t now_cycle, struct sim_error *err)
+{
+	SIM_ASSERT(d->launch && core < d->n_cores && cta_id < d->next_cta);
+	struct cta_dispatcher_record *r = &d->rec[d->rec_base + cta_id];
+	SIM_ASSERT(r->core == core && r->end_cycle == UINT64_MAX);
+	r->end_cycle = now_cycle;
+	SIM_ASSERT(d->cores[core].resident_ctas > 0);
+	d->cores[core].resident_ctas--;
+	d->finished++;
+	if (d->next_cta < d->info.n_ctas)
+		return launch_on(d, core, now_cycle, err);
+	if (d->finished == d->info.n_ctas) {
+		d->launch = NULL;
+		d->end_cycle = now_cycle;
+		for (uint32_t i = 0; i < d->n_cores; i++)
+			if (d->cores[i].ops->kernel_end)
+				d->cores[i].ops->kernel_end(d->cores[i].ctx, now_cycle);
+	}
+	return 0;
+}
+
+bool cta_dispatcher_ctas_waiting(const void *dv)
+{
+	const struct cta_dispatcher *d = dv;
+	return d->launch && d->next_cta < d->info.n_ctas;
+}
+
+bool cta_dispatcher_kernel_done(const struct cta_dispatcher *d) { return d->launch == NULL; }
+uint64_t cta_dispatcher_kernel_start_cycle(const struct cta_dispatcher *d) { return d->start_cycle; }
+uint64_t cta_dispatcher_kernel_end_cycle(const struct cta_dispatcher *d) { return d->end_cycle; }
+const struct cta_dispatcher_limits *cta_dispatcher_limits(const struct cta_dispatcher *d) { return &d->lim; }
+uint32_t cta_dispatcher_ctas_per_core(const struct cta_dispatcher *d) { return d->ctas_per_core; }
+
+uint32_t cta_dispatcher_core_ctas(const struct cta_dispatcher *d, uint32_t core)
+{
+	SIM_ASSERT(core < d->n_cores);
+	return d->cores[core].resident_ctas;
+}
+
+const struct cta_dispatcher_record *cta_dispatcher_timeline(const struct cta_dispatcher *d, uint64_t *n)
+{
+	*n = d->n_rec;
+	return d->rec;
+}
+
+int cta_dispatcher_write_timeline_csv(const struct cta_dispatcher *d, FILE *out, struct sim_error *err)
+{
+	if (fprintf(out, "kernel,cta,core,launch_seq,start_cycle,end_cycle\n") < 0)
+		goto fail;
+	for (uint64_t i = 0; i < d->n_rec; i++) {
+		const struct cta_dispatcher_record *r = &d->rec[i];
+		int rc;
+		if (r->end_cycle == UINT64_MAX)
+			rc = fprintf(out, "%u,%u,%u,%" PRIu64 ",%" PRIu64 ",\n", r->kernel_idx, r->cta_id,
+				     r->core, r->launch_seq, r->start_cycle);
+		else
+			rc = fprintf(out, "%u,%u,%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", r->kernel_idx,
+				     r->cta_id, r->core, r->launch_seq, r->start_cycle, r->end_cycle);
+		if (rc < 0)
+			goto fail;
+	}
+	return 0;
+fail:
+	return sim_error_set(err, SIM_ERR_IO, NULL, 0, 0, NULL, "cannot write the CTA timeline");
+}

@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: MIT */
+/* CTA dispatcher: runs kernels one at a time, places CTAs on cores round-robin (CTA i to core
+ * i mod N first, OWL Sec 2.1), then one CTA per finished CTA, within each core's resource limits. */
+#ifndef WARPSIM_CTA_DISPATCHER_H
+#define WARPSIM_CTA_DISPATCHER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../engine/config.h"
+#include "../engine/sim_error.h"
+#include "../engine/stats.h"
+#include "../frontend/warp_inst.h"
+
+struct cta_dispatcher;
+
+/* What the dispatcher asks of a core (an SM, or a test double). Cycles are core-clock cycles. */
+struct cta_dispatcher_core_ops {
+	/* A kernel starts (before any CTA of it is launched anywhere): the core starts its
+	 * per-kernel accounting at now_cycle. May be NULL. */
+	void (*kernel_begin)(void *core, const struct fe_launch_info *info, uint64_t now_cycle);
+	/* Start CTA cta_id of l on the core; the dispatcher has checked the resource limits.
+	 * launch_seq is the global launch order (0, 1, 2, ... over the whole run). */
+	int (*launch)(void *core, struct fe_launch *l, uint32_t cta_id, uint64_t launch_seq,
+		      uint64_t now_cycle, struct sim_error *err);
+	/* The kernel's last CTA finished at now_cycle: close the per-kernel accounting. May be NULL. */
+	void (*kernel_end)(void *core, uint64_t now_cycle);
+};
+
+/* Per-core limits a CTA of the running kernel is checked against (from gpu.core.*). */
+struct cta_dispatcher_limits {
+	uint32_t warp_size;        /* lanes */
+	uint32_t max_threads;      /* threads resident per core */
+	uint32_t max_warps;        /* warp slots per core */
+	uint32_t max_ctas;         /* CTA slots per core (already min'ed with max_ctas_per_core) */
+	uint32_t registers;        /* 32-bit registers per core */
+	uint32_t shared_bytes;     /* shared memory per core */
+};
+
+/* One CTA of the timeline (PRO Fig 2): where and when it ran. end_cycle is UINT64_MAX while running. */
+struct cta_dispatcher_record {
+	uint32_t kernel_idx;       /* 0.. in launch order */
+	uint32_t cta_id;
+	uint32_t core;
+	uint64_t launch_seq;
+	uint64_t start_cycle, end_cycle;
+};
+
+/* Settings gpu.cta_dispatcher.* (and reads gpu.core.* limits, declared by sm_cfg_define). */
+int cta_dispatcher_cfg_define(struct cfg *c, struct sim_error *err);
+
+/* Build for n_cores cores (gpu.core.count is not re-read, so tests may use fewer).
+ * Registers stats "cta_dispatcher.*" when st is non-NULL. NULL with err on failure. */
+struct cta_dispatcher *cta_dispatcher_create(const struct cfg *cfg, struct stats *st,
+					     uint32_t n_cores, struct sim_error *err);
+void cta_dispatcher_destroy(struct cta_dispatcher *d);
+
+/* Attach core i (0 <= i < n_cores); core stays owned by the caller. */
+void cta_dispatcher_attach_core(struct cta_dispatcher *d, uint32_t i,
+				const struct cta_dispatcher_core_ops *ops, void *core);
+
+/* Start kernel l (owned by the caller until cta_dispatcher_kernel_done()): the initial
+ * round-robin fill happens now. SIM_ERR_INPUT when one CTA exceeds a core limit (message names
+ * the limit); SIM_ERR_FAULT if a kernel is still running. */
+int cta_dispatcher_launch_kernel(struct cta_dispatcher *d, struct fe_launch *l, uint64_t now_cycle,
+				 struct sim_error *err);
+/* Core `core` finished CTA cta_id at now_cycle: frees its resources and launches the next
+ * waiting CTA there (synchronously; the core must accept a launch from inside its tick). */
+int cta_dispatcher_cta_finished(struct cta_dispatcher *d, uint32_t core, uint32_t cta_id,
+				uint64_t now_cycle, struct sim_error *err);
+
+/* CTAs of the running kernel not yet assigned to a core (PRO fast/slow TB phase).
+ * Signature fits sched_core_view.ctas_waiting. */
+bool cta_dispatcher_ctas_waiting(const void *d);
+/* True when no kernel runs (none launched yet, or all CTAs of the last one finished). */
+bool cta_dispatcher_kernel_done(const struct cta_dispatcher *d);
+/* Cycle the last kernel started / ended (end is UINT64_MAX while it runs). */
+uint64_t cta_dispatcher_kernel_start_cycle(const struct cta_dispatcher *d);
+uint64_t cta_dispatcher_kernel_end_cycle(const struct cta_dispatcher *d);
+/* Limits of the running (or last) kernel and how many of its CTAs fit on one core. */
+const struct cta_dispatcher_limits *cta_dispatcher_limits(const struct cta_dispatcher *d);
+uint32_t cta_dispatcher_ctas_per_core(const struct cta_dispatcher *d);
+/* CTAs resident on a core now. */
+uint32_t cta_dispatcher_core_ctas(const struct cta_dispatcher *d, uint32_t core);
+
+/* Timeline of every CTA launched so far, in launch order (valid until the next launch_kernel). */
+const struct cta_dispatcher_record *cta_dispatcher_timeline(const struct cta_dispatcher *d, uint64_t *n);
+/* CSV "kernel,cta,core,launch_seq,start_cycle,end_cycle" with a header line. */
+int cta_dispatcher_write_timeline_csv(const struct cta_dispatcher *d, FILE *out, struct sim_error *err);
+
+#endif

@@ -1,0 +1,607 @@
+/* SPDX-License-Identifier: MIT */
+/* SM build and bookkeeping: settings, stats, policies and memory wiring, CTA launch, kernel
+ * begin/end hooks for the dispatcher, memory completions. The per-cycle work is sm_pipeline.c. */
+#include "sm_internal.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const cyc_names[SM_CYC_COUNT] = {
+	"issued", "structural", "data", "control", "fetch", "barrier", "exit", "no_warp",
+};
+
+const char *sm_cycle_class_name(enum sm_cycle_class c)
+{
+	return (unsigned)c < SM_CYC_COUNT ? cyc_names[c] : "?";
+}
+
+/* Defaults follow a Fermi GTX480 SM as GPGPU-Sim models it (BAWS Table 1): 2 schedulers with a
+ * 16-lane SP group each, 4 SFU lanes, 16 LD/ST lanes, 2 KB 4-way I-cache with 128 B lines. */
+static const struct cfg_key_def sm_keys[] = {
+	CFG_KEY_INT("gpu.core.count", "cores", 15, 1, 1024, "number of SMs"),
+	CFG_KEY_INT("gpu.core.clock_mhz", "MHz", 700, 1, 100000, "core clock"),
+	CFG_KEY_INT("gpu.core.warp_size", "threads", 32, 1, WI_MAX_LANES, "threads per warp"),
+	CFG_KEY_INT("gpu.core.simt_width", "lanes", 16, 1, WI_MAX_LANES,
+		    "lanes of one SP unit: a warp instruction occupies it warp_size/simt_width cycles"),
+	CFG_KEY_INT("gpu.core.max_warps", "warps", 48, 1, SCHED_MAX_WARPS, "warp slots per SM"),
+	CFG_KEY_INT("gpu.core.max_threads", "threads", 1536, 1, 65536, "resident threads per SM"),
+	CFG_KEY_INT("gpu.core.max_ctas", "CTAs", 8, 1, SCHED_MAX_CTAS, "resident CTAs per SM"),
+	CFG_KEY_INT("gpu.core.registers", "registers", 32768, 1, 1 << 24, "32-bit registers per SM"),
+	CFG_KEY_INT("gpu.core.shared_kb", "KB", 48, 0, 1024, "shared memory per SM"),
+	CFG_KEY_INT("gpu.core.n_schedulers", "schedulers", 2, 1, SM_MAX_SCHED,
+		    "issue schedulers; warp w belongs to scheduler w mod n"),
+	CFG_KEY_INT("gpu.core.ibuf_entries", "instructions", 2, 1, SM_MAX_IBUF, "I-buffer slots per warp"),
+	CFG_KEY_INT("gpu.core.icache.size_bytes", "bytes", 2048, 64, 1 << 20, "instruction cache size"),
+	CFG_KEY_INT("gpu.core.icache.assoc", "ways", 4, 1, 64, "instruction cache associativity"),
+	CFG_KEY_INT("gpu.core.icache.line_bytes", "bytes", 128, 8, 4096, "instruction cache line"),
+	CFG_KEY_INT("gpu.core.icache.inst_bytes", "bytes", 8, 1, 64,
+		    "bytes per instruction (PTX pc * this is the fetch address)"),
+	CFG_KEY_INT("gpu.core.icache.miss_latency_cycles", "cycles", 20, 0, 100000,
+		    "cycles from an I-cache miss to the line's arrival"),
+	CFG_KEY_INT("gpu.core.fetch_decode_cycles", "cycles", 2, 1, 100,
+		    "cycles from fetching an instruction (I-cache hit) to its earliest issue"),
+	CFG_KEY_INT("gpu.core.latency.int", "cycles", 4, 1, 10000, "integer add/logic/compare/move"),
+	CFG_KEY_INT("gpu.core.latency.fp32", "cycles", 4, 1, 10000, "single-precision add/mul/fma"),
+	CFG_KEY_INT("gpu.core.latency.fp64", "cycles", 8, 1, 10000, "double precision"),
+	CFG_KEY_INT("gpu.core.latency.mul", "cycles", 5, 1, 10000, "integer multiply / mad"),
+	CFG_KEY_INT("gpu.core.latency.div", "cycles", 39, 1, 10000, "division, remainder"),
+	CFG_KEY_INT("gpu.core.latency.sfu", "cycles", 8, 1, 10000, "transcendentals (SFU)"),
+	CFG_KEY_INT("gpu.core.latency.shared", "cycles", 24, 1, 10000,
+		    "shared-memory access without bank conflicts (applied by memory/)"),
+	CFG_KEY_INT("gpu.core.latency.const", "cycles", 8, 1, 10000,
+		    "constant/param access on a hit (applied by memory/)"),
+	CFG_KEY_INT("gpu.core.latency.ctrl", "cycles", 1, 1, 10000,
+		    "branch/barrier/exit: cycles before a register they write is visible"),
+	CFG_KEY_INT("gpu.core.units.sp", "units", 2, 1, SM_MAX_UNITS, "SP units"),
+	CFG_KEY_INT("gpu.core.units.sfu", "units", 1, 1, SM_MAX_UNITS, "SFU units"),
+	CFG_KEY_INT("gpu.core.units.ldst", "units", 1, 1, SM_MAX_UNITS, "LD/ST units"),
+	CFG_KEY_INT("gpu.core.units.sfu_width", "lanes", 4, 0, WI_MAX_LANES, "lanes of an SFU unit (0: simt_width)"),
+	CFG_KEY_INT("gpu.core.units.ldst_width", "lanes", 16, 0, WI_MAX_LANES,
+		    "lanes of an LD/ST unit (0: simt_width)"),
+};
+
+int sm_cfg_define(struct cfg *c, struct sim_error *err)
+{
+	return cfg_define(c, sm_keys, SIM_ARRAY_LEN(sm_keys), err);
+}
+
+/* ---- policies wrapped from ops tables (tests) ---------------------------------------- */
+
+static struct sched *wrap_sched(const struct sched_ops *ops, const struct cfg *cfg,
+				const struct sched_core_view *core, struct sched *issue, struct sim_error *err)
+{
+	struct sched *s = calloc(1, sizeof *s);
+	if (!s) {
+		sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory (policy)");
+		return NULL;
+	}
+	s->ops = ops;
+	s->core = core;
+	s->issue = issue;
+	if (ops->init && ops->init(s, cfg, err)) {
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+static void unwrap_sched(struct sched *s)
+{
+	if (!s)
+		return;
+	if (s->ops->fini)
+		s->ops->fini(s);
+	free(s);
+}
+
+/* ---- stats ------------------------------------------------------------------------- */
+
+static double d_ipc(const void *v)
+{
+	const struct sm *sm = v;
+	return sm->c.cycles ? (double)sm->c.thread_insts / (double)sm->c.cycles : 0.0;
+}
+static double d_warp_ipc(const void *v)
+{
+	const struct sm *sm = v;
+	return sm->c.cycles ? (double)sm->c.warp_insts / (double)sm->c.cycles : 0.0;
+}
+static double d_cinv(const void *v)
+{
+	const struct sm *sm = v;
+	return sm->c.cycles ? 1.0 - (double)sm->c.issue_cycles / (double)sm->c.cycles : 0.0;
+}
+static double d_rtru(const void *v)
+{
+	const struct sm *sm = v;
+	return sm->c.rtru_phase_warp_cycles
+		       ? (double)sm->c.rtru_wasted_warp_cycles / (double)sm->c.rtru_phase_warp_cycles
+		       : 0.0;
+}
+/* GPGPU-Sim's "idle" (PRO, PAWS): no warp had a valid instruction. */
+static double d_gpgpusim_idle(const void *v)
+{
+	const struct sm *sm = v;
+	const uint64_t *s = sm->c.sched_cycles;
+	return (double)(s[SM_CYC_CONTROL] + s[SM_CYC_FETCH] + s[SM_CYC_BARRIER] + s[SM_CYC_EXIT] +
+			s[SM_CYC_NO_WARP]);
+}
+
+static void register_stats(struct sm *sm, struct stats *st)
+{
+	uint32_t id = sm->id;
+	struct sm_counters *c = &sm->c;
+	stats_counter(st, &c->cycles, "cycles", "core cycles inside kernels", "sm.%u.cycles", id);
+	stats_counter(st, &c->warp_insts, "insts", "warp instructions issued", "sm.%u.warp_insts", id);
+	stats_counter(st, &c->thread_insts, "insts", "thread instructions (active lanes) issued",
+		      "sm.%u.thread_insts", id);
+	stats_derived(st, d_ipc, sm, "insts/cycle", "thread instructions per cycle", "sm.%u.ipc", id);
+	stats_derived(st, d_warp_ipc, sm, "insts/cycle", "warp instructions per cycle", "sm.%u.warp_ipc", id);
+	stats_counter(st, &c->issue_cycles, "cycles", "cycles in which some scheduler issued",
+		      "sm.%u.issue_cycles", id);
+	stats_derived(st, d_cinv, sm, "fraction", "core inactive time CINV: cycles without issue / cycles (OWL)",
+		      "sm.%u.cinv", id);
+	stats_counter(st, &c->memory_block_cycles, "cycles",
+		      "OWL MemoryBlockCycles: warps present, all waiting on memory", "sm.%u.memory_block_cycles", id);
+	stats_counter(st, &c->no_warp_cycles, "cycles", "OWL NoWarpCycles: no warps while the kernel runs",
+		      "sm.%u.no_warp_cycles", id);
+	for (int k = 0; k < SM_CYC_COUNT; k++)
+		stats_counter(st, &c->sched_cycles[k], "sched-cycles",
+			      "scheduler cycles in this class, summed over the SM's schedulers (BAWS classes)",
+			      "sm.%u.stall.%s", id, cyc_names[k]);
+	for (uint32_t s = 0; s < sm->n_sched; s++)
+		for (int k = 0; k < SM_CYC_COUNT; k++)
+			stats_counter(st, &sm->sched_cyc[s][k], "cycles", "cycles of this scheduler in this class",
+				      "sm.%u.sched.%u.%s", id, s, cyc_names[k]);
+	stats_derived(st, d_gpgpusim_idle, sm, "sched-cycles",
+		      "GPGPU-Sim idle: control + fetch + barrier + exit + no_warp", "sm.%u.gpgpusim.idle", id);
+	stats_counter(st, &c->sched_cycles[SM_CYC_DATA], "sched-cycles", "GPGPU-Sim scoreboard stalls (= data)",
+		      "sm.%u.gpgpusim.scoreboard", id);
+	stats_counter(st, &c->sched_cycles[SM_CYC_STRUCTURAL], "sched-cycles",
+		      "GPGPU-Sim pipeline stalls (= structural)", "sm.%u.gpgpusim.pipeline", id);
+	stats_counter(st, &c->rtru_wasted_warp_cycles, "warp-cycles",
+		      "BAWS Eq 1 numerator: sum over warp-phases of (maxT - Ti)", "sm.%u.rtru_wasted_warp_cycles", id);
+	stats_counter(st, &c->rtru_phase_warp_cycles, "warp-cycles",
+		      "BAWS Eq 1 denominator: sum over warp-phases of N * maxT", "sm.%u.rtru_phase_warp_cycles", id);
+	stats_derived(st, d_rtru, sm, "fraction", "RTRU (BAWS Eq 1) over all warp-phases, weighted by N*maxT",
+		      "sm.%u.rtru", id);
+	stats_counter(st, &c->barriers_released, "barriers", "CTA barriers released", "sm.%u.barriers", id);
+	stats_counter(st, &c->ctas_finished, "CTAs", "CTAs finished", "sm.%u.ctas_finished", id);
+	stats_counter(st, &c->warps_exited, "warps", "warps exited", "sm.%u.warps_exited", id);
+	stats_counter(st, &c->icache_hits, "fetches", "I-cache hits", "sm.%u.icache.hits", id);
+	stats_counter(st, &c->icache_misses, "fetches", "I-cache misses", "sm.%u.icache.misses", id);
+	stats_counter(st, &c->ibuf_flushes, "flushes", "I-buffers flushed by control transfers",
+		      "sm.%u.ibuf_flushes", id);
+	stats_counter(st, &c->mem_refusals, "refusals", "memory instructions refused by memory (retried)",
+		      "sm.%u.mem_refusals", id);
+}
+
+/* ---- dispatcher hooks -------------------------------------------------------------- */
+
+static void hook_kernel_begin(void *v, const struct fe_launch_info *in, uint64_t now_cycle)
+{
+	struct sm *sm = v;
+	SIM_ASSERT(sm->n_resident_ctas == 0);
+	sm->insts = in->insts;
+	sm->n_insts = in->n_insts;
+	sm->warps_per_cta = (in->threads_per_cta + sm->warp_size - 1) / sm->warp_size;
+	sm->threads_per_cta = in->threads_per_cta;
+	sm->regs_per_thread = in->regs_per_thread;
+	sm->shared_per_cta = in->shared_bytes_per_cta;
+	sm->core.warps_per_cta = sm->warps_per_cta;
+	/* A new kernel's code: the old lines are stale (pc numbering restarts at 0). */
+	for (uint32_t i = 0; i < sm->ic_sets * sm->ic_assoc; i++)
+		sm->ic_tag[i] = UINT64_MAX;
+	sm->in_kernel = true;
+	sm->acct_next = now_cycle;
+	for (uint32_t s = 0; s < sm->n_sched; s++)
+		sm->sleep_class[s] = SM_CYC_NO_WARP;
+	sm->sleep_nowarp = true;
+	sm->sleep_memblock = false;
+	struct sched_event ev = {.kind = SCHED_EV_KERNEL_START, .cycle = now_cycle};
+	sched_notify(sm->issue, &ev);
+	sched_notify(sm->fetch, &ev);
+}
+
+static int hook_launch(void *v, struct fe_launch *l, uint32_t cta_id, uint64_t seq, uint64_t now_cycle,
+		       struct sim_error *err)
+{
+	(void)now_cycle;
+	return sm_launch_cta(v, l, cta_id, seq, err);
+}
+
+static void hook_kernel_end(void *v, uint64_t now_cycle)
+{
+	struct sm *sm = v;
+	/* Cycles up to and including now_cycle belong to the kernel (the finishing SM classified
+	 * now_cycle in its tick; the others were asleep through it). */
+	sm_account_skipped(sm, now_cycle + 1);
+	sm->in_kernel = false;
+}
+
+static const struct cta_dispatcher_core_ops sm_disp_ops = {
+	.kernel_begin = hook_kernel_begin,
+	.launch = hook_launch,
+	.kernel_end = hook_kernel_end,
+};
+
+/* ---- component ops ------------------------------------------------------------------- */
+
+static uint64_t sm_outstanding_op(const struct sim_component *comp)
+{
+	const struct sm *sm = (const struct sm *)comp;
+	uint64_t n = sm->n_resident_warps;
+	if (sm->mem_outstanding)
+		n += sm->mem_outstanding(sm->mem);
+	return n;
+}
+
+static const char *const wstate_names[] = {"free", "active", "barrier", "draining", "exited"};
+
+static void sm_dump_op(const struct sim_component *comp, FILE *out)
+{
+	const struct sm *sm = (const struct sm *)comp;
+	fprintf(out, "%s: %u CTAs, %u warps (%u live), next accounted cycle %" PRIu64 "\n", sm->name,
+		sm->n_resident_ctas, sm->n_resident_warps, sm->n_live_warps, sm->acct_next);
+	for (uint32_t i = 0; i < sm->max_warps; i++) {
+		const struct sm_warp *w = &sm->warps[i];
+		if (w->state == SM_W_FREE)
+			continue;
+		fprintf(out, "  warp %u cta %u: %s pc %u ibuf %u sb %u mem_pending %u%s\n", i,
+			sm->ctas[w->cta_slot].cta_id, wstate_names[w->state], sm->views[i].pc, w->ib_count,
+			w->sb_used, w->mem_pending, w->replay ? " replay" : "");
+	}
+}
+
+static const struct sim_component_ops sm_comp_ops = {
+	.tick = sm_tick,
+	.outstanding = sm_outstanding_op,
+	.dump = sm_dump_op,
+};
+
+/* ---- build ------------------------------------------------------------------------- */
+
+static uint32_t ii_of(uint32_t warp_size, uint32_t width)
+{
+	return (warp_size + width - 1) / width;
+}
+
+static int read_settings(struct sm *sm, const struct cfg *cfg, struct sim_error *err)
+{
+	sm->warp_size = (uint32_t)cfg_int(cfg, "gpu.core.warp_size");
+	sm->max_warps = (uint32_t)cfg_int(cfg, "gpu.core.max_warps");
+	sm->max_threads = (uint32_t)cfg_int(cfg, "gpu.core.max_threads");
+	sm->max_ctas = (uint32_t)cfg_int(cfg, "gpu.core.max_ctas");
+	sm->registers = (uint32_t)cfg_int(cfg, "gpu.core.registers");
+	sm->shared_bytes = (uint32_t)cfg_int(cfg, "gpu.core.shared_kb") * 1024u;
+	sm->n_sched = (uint32_t)cfg_int(cfg, "gpu.core.n_schedulers");
+	sm->ibuf_entries = (uint32_t)cfg_int(cfg, "gpu.core.ibuf_entries");
+	if (sm->n_sched > sm->max_warps)
+		return cfg_error(err, cfg, "gpu.core.n_schedulers", "%u schedulers exceed the %u warp slots",
+				 sm->n_sched, sm->max_warps);
+	static const struct { int cls; const char *key; } lat_keys[] = {
+		{WI_LAT_INT, "gpu.core.latency.int"},       {WI_LAT_FP32, "gpu.core.latency.fp32"},
+		{WI_LAT_FP64, "gpu.core.latency.fp64"},     {WI_LAT_MUL, "gpu.core.latency.mul"},
+		{WI_LAT_DIV, "gpu.core.latency.div"},       {WI_LAT_SFU, "gpu.core.latency.sfu"},
+		{WI_LAT_SHARED, "gpu.core.latency.shared"}, {WI_LAT_CONST, "gpu.core.latency.const"},
+		{WI_LAT_CTRL, "gpu.core.latency.ctrl"},
+	};
+	for (size_t i = 0; i < SIM_ARRAY_LEN(lat_keys); i++)
+		sm->lat[lat_keys[i].cls] = (uint32_t)cfg_int(cfg, lat_keys[i].key);
+	sm->lat[WI_LAT_MEM] = 1; /* memory instructions release their registers on done() */
+	uint32_t simt = (uint32_t)cfg_int(cfg, "gpu.core.simt_width");
+	uint32_t sfu_w = (uint32_t)cfg_int(cfg, "gpu.core.units.sfu_width");
+	uint32_t ldst_w = (uint32_t)cfg_int(cfg, "gpu.core.units.ldst_width");
+	sm->units[WI_UNIT_SP].count = (uint32_t)cfg_int(cfg, "gpu.core.units.sp");
+	sm->units[WI_UNIT_SFU].count = (uint32_t)cfg_int(cfg, "gpu.core.units.sfu");
+	sm->units[WI_UNIT_LDST].count = (uint32_t)cfg_int(cfg, "gpu.core.units.ldst");
+	/* OWL Sec 5 / Table 1: SIMT width 8 with 32-thread warps issues one warp instruction
+	 * every 4 cycles per unit. */
+	sm->units[WI_UNIT_SP].ii_cycles = ii_of(sm->warp_size, simt);
+	sm->units[WI_UNIT_SFU].ii_cycles = ii_of(sm->warp_size, sfu_w ? sfu_w : simt);
+	sm->units[WI_UNIT_LDST].ii_cycles = ii_of(sm->warp_size, ldst_w ? ldst_w : simt);
+	uint32_t ic_size = (uint32_t)cfg_int(cfg, "gpu.core.icache.size_bytes");
+	sm->ic_assoc = (uint32_t)cfg_int(cfg, "gpu.core.icache.assoc");
+	sm->ic_line_bytes = (uint32_t)cfg_int(cfg, "gpu.core.icache.line_bytes");
+	sm->ic_inst_bytes = (uint32_t)cfg_int(cfg, "gpu.core.icache.inst_bytes");
+	sm->ic_miss_cycles = (uint32_t)cfg_int(cfg, "gpu.core.icache.miss_latency_cycles");
+	sm->fetch_decode_cycles = (uint32_t)cfg_int(cfg, "gpu.core.fetch_decode_cycles");
+	if (ic_size % (sm->ic_line_bytes * sm->ic_assoc))
+		return cfg_error(err, cfg, "gpu.core.icache.size_bytes",
+				 "%u bytes is not a whole number of sets of %u ways x %u-byte lines", ic_size,
+				 sm->ic_assoc, sm->ic_line_bytes);
+	sm->ic_sets = ic_size / (sm->ic_line_bytes * sm->ic_assoc);
+	if (sm->ic_line_bytes % sm->ic_inst_bytes)
+		return cfg_error(err, cfg, "gpu.core.icache.inst_bytes",
+				 "instruction size %u does not divide the %u-byte line", sm->ic_inst_bytes,
+				 sm->ic_line_bytes);
+	return 0;
+}
+
+static bool no_ctas_waiting(const void *ctx)
+{
+	(void)ctx;
+	return false;
+}
+
+struct sm *sm_create_hooked(const struct cfg *cfg, struct sim *sim, struct stats *st, uint32_t core_id,
+			    uint32_t n_cores, struct sim_clock *core_clk, struct noc *noc, int noc_node,
+			    struct cta_dispatcher *d, const struct sm_hooks *h, struct sim_error *err)
+{
+	struct sm *sm = calloc(1, sizeof *sm);
+	if (!sm) {
+		sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory (SM)");
+		return NULL;
+	}
+	sm->sim = sim;
+	sm->id = core_id;
+	sm->n_cores = n_cores;
+	sm->disp = d;
+	snprintf(sm->name, sizeof sm->name, "sm.%u", core_id);
+	if (read_settings(sm, cfg, err))
+		goto fail;
+	size_t nl = (size_t)sm->ic_sets * sm->ic_assoc;
+	sm->ic_tag = malloc(nl * sizeof *sm->ic_tag);
+	sm->ic_lru = calloc(nl, sizeof *sm->ic_lru);
+	sm->ic_fill = calloc(nl, sizeof *sm->ic_fill);
+	size_t wi_bytes = sizeof(struct warp_inst) + (size_t)sm->warp_size * sizeof(uint64_t);
+	sm->scratch = calloc(1, wi_bytes);
+	if (!sm->ic_tag || !sm->ic_lru || !sm->ic_fill || !sm->scratch) {
+		sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory (SM)");
+		goto fail;
+	}
+	for (size_t i = 0; i < nl; i++)
+		sm->ic_tag[i] = UINT64_MAX;
+	sm->scratch->addr = (uint64_t *)(sm->scratch + 1);
+	if (sim_pool_init(&sm->wi_pool, wi_bytes, 64, err))
+		goto fail;
+
+	sm->core.core_id = core_id;
+	sm->core.n_cores = n_cores;
+	sm->core.n_schedulers = sm->n_sched;
+	sm->core.max_warps = sm->max_warps;
+	sm->core.warps = sm->views;
+	sm->core.ctas_waiting = d ? cta_dispatcher_ctas_waiting : no_ctas_waiting;
+	sm->core.dispatcher_ctx = d;
+	for (uint32_t i = 0; i < SCHED_MAX_WARPS; i++) {
+		sm->views[i].warp_id = (uint16_t)i;
+		sm->views[i].sched_idx = (uint16_t)(i % sm->n_sched);
+	}
+
+	/* Policies. */
+	if (h->issue_ops) {
+		sm->wrapped_sched = true;
+		SIM_ASSERT(h->fetch_ops);
+		sm->issue = wrap_sched(h->issue_ops, cfg, &sm->core, NULL, err);
+		if (!sm->issue)
+			goto fail;
+		sm->fetch = wrap_sched(h->fetch_ops, cfg, &sm->core, sm->issue, err);
+		if (!sm->fetch)
+			goto fail;
+	} else {
+		SIM_ASSERT(h->issue_create && h->fetch_create && h->sched_destroy);
+		sm->sched_destroy_fn = h->sched_destroy;
+		sm->issue = h->issue_create(cfg, &sm->core, err);
+		if (!sm->issue)
+			goto fail;
+		sm->fetch = h->fetch_create(cfg, &sm->core, sm->issue, err);
+		if (!sm->fetch)
+			goto fail;
+	}
+
+	sm->comp.ops = &sm_comp_ops;
+	sm->comp.name = sm->name;
+	sm->comp.clk = core_clk;
+	if (sim_component_add(sim, &sm->comp, err))
+		goto fail;
+
+	/* Memory. */
+	sm->mem_outstanding = h->mem_outstanding;
+	sm->mem_try_issue = h->mem_try_issue;
+	SIM_ASSERT(h->mem_try_issue);
+	if (!h->mem_create) {
+		sm->mem = h->mem_ctx;
+	} else {
+		struct mem_unit_ports ports = {
+			.sm = &sm->comp, .done = sm_mem_done, .sm_ctx = sm, .noc = noc, .noc_node = noc_node,
+		};
+		sm->mem = h->mem_create(cfg, sim, st, core_id, core_clk, &ports, err);
+		if (!sm->mem)
+			goto fail;
+		sm->mem_destroy = h->mem_destroy;
+	}
+	if (st)
+		register_stats(sm, st);
+	if (d)
+		cta_dispatcher_attach_core(d, core_id, &sm_disp_ops, sm);
+	return sm;
+fail:
+	sm_destroy(sm);
+	return NULL;
+}
+
+void sm_destroy(struct sm *sm)
+{
+	if (!sm)
+		return;
+	for (uint32_t i = 0; i < SCHED_MAX_CTAS; i++)
+		if (sm->ctas[i].used && sm->ctas[i].fc)
+			fe_cta_destroy(sm->ctas[i].fc);
+	if (sm->mem && sm->mem_destroy)
+		sm->mem_destroy(sm->mem);
+	if (sm->wrapped_sched) {
+		unwrap_sched(sm->fetch);
+		unwrap_sched(sm->issue);
+	} else if (sm->sched_destroy_fn) {
+		if (sm->fetch)
+			sm->sched_destroy_fn(sm->fetch);
+		if (sm->issue)
+			sm->sched_destroy_fn(sm->issue);
+	}
+	if (sm->wi_pool.obj_bytes)
+		sim_pool_fini(&sm->wi_pool);
+	free(sm->scratch);
+	free(sm->ic_tag);
+	free(sm->ic_lru);
+	free(sm->ic_fill);
+	free(sm);
+}
+
+/* ---- CTAs -------------------------------------------------------------------------- */
+
+bool sm_can_accept_cta(const struct sm *sm, const struct fe_launch_info *in)
+{
+	uint32_t warps = (in->threads_per_cta + sm->warp_size - 1) / sm->warp_size;
+	uint64_t n = sm->n_resident_ctas + 1ull;
+	uint64_t threads = (uint64_t)warps * sm->warp_size;
+	return n <= sm->max_ctas && sm->n_resident_warps + warps <= sm->max_warps &&
+	       n * threads <= sm->max_threads && n * threads * in->regs_per_thread <= sm->registers &&
+	       n * in->shared_bytes_per_cta <= sm->shared_bytes;
+}
+
+static uint32_t popcount_mask(const uint64_t *m, uint32_t lanes)
+{
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < (lanes + 63) / 64; i++)
+		n += (uint32_t)__builtin_popcountll(m[i]);
+	return n;
+}
+
+void sm_update_view_pc(struct sm *sm, uint16_t slot)
+{
+	struct sched_warp_view *v = &sm->views[slot];
+	uint32_t pc = fe_warp_pc(sm->warps[slot].fw);
+	v->pc = pc;
+	if (pc < sm->n_insts) {
+		const struct wi_static *si = &sm->insts[pc];
+		v->phase_id = si->phase_id;
+		v->phase_distance_cycles = si->phase_distance_cycles;
+		v->phase_len_cycles = si->phase_len_cycles;
+		v->next_phase_len_cycles = si->next_phase_len_cycles;
+	}
+	uint64_t mask[WI_MASK_WORDS];
+	fe_warp_next_mask(sm->warps[slot].fw, mask);
+	v->active_threads = popcount_mask(mask, sm->warp_size);
+}
+
+int sm_launch_cta(struct sm *sm, struct fe_launch *l, uint32_t cta_id, uint64_t launch_seq,
+		  struct sim_error *err)
+{
+	struct fe_launch_info in;
+	fe_launch_get_info(l, &in);
+	if (!sm->in_kernel || in.insts != sm->insts)
+		return sim_error_set(err, SIM_ERR_FAULT, NULL, 0, 0, NULL,
+				     "%s: CTA %u launched outside its kernel (no kernel_begin)", sm->name, cta_id);
+	if (!sm_can_accept_cta(sm, &in))
+		return sim_error_set(err, SIM_ERR_FAULT, NULL, 0, 0, NULL,
+				     "%s: CTA %u does not fit (%u CTAs, %u warps resident)", sm->name, cta_id,
+				     sm->n_resident_ctas, sm->n_resident_warps);
+	uint32_t cs = 0;
+	while (sm->ctas[cs].used)
+		cs++;
+	SIM_ASSERT(cs < SCHED_MAX_CTAS);
+	struct fe_cta *fc = fe_cta_create(l, cta_id, sm->warp_size, sm->id, err);
+	if (!fc)
+		return err ? err->code : SIM_ERR_INPUT;
+	uint32_t nw = fe_cta_warp_count(fc);
+	SIM_ASSERT(nw == sm->warps_per_cta);
+	uint64_t now = sim_component_cycle(&sm->comp);
+	struct sm_cta *cta = &sm->ctas[cs];
+	memset(cta, 0, sizeof *cta);
+	cta->used = true;
+	cta->fc = fc;
+	cta->cta_id = cta_id;
+	cta->launch_seq = launch_seq;
+	cta->n_warps = cta->n_live = (uint16_t)nw;
+	cta->phase_start_cycle = now;
+	uint32_t slot = 0;
+	for (uint32_t i = 0; i < nw; i++) {
+		while (sm->warps[slot].state != SM_W_FREE)
+			slot++;
+		SIM_ASSERT(slot < sm->max_warps);
+		struct sm_warp *w = &sm->warps[slot];
+		memset(w, 0, sizeof *w);
+		w->fw = fe_cta_warp(fc, i);
+		w->state = SM_W_ACTIVE;
+		w->cta_slot = (uint16_t)cs;
+		cta->warps[i] = (uint16_t)slot;
+		struct sched_warp_view *v = &sm->views[slot];
+		uint16_t wid = v->warp_id, sidx = v->sched_idx;
+		memset(v, 0, sizeof *v);
+		v->valid = true;
+		v->warp_id = wid;
+		v->sched_idx = sidx;
+		v->cta_slot = (uint16_t)cs;
+		v->warp_in_cta = (uint16_t)i;
+		v->cta_id = cta_id;
+		v->cta_launch_seq = launch_seq;
+		v->age = launch_seq * 65536u + i;
+		sm_update_view_pc(sm, (uint16_t)slot);
+		uint32_t s = slot % sm->n_sched;
+		sm->sched_warps[s][sm->n_sched_warps[s]++] = (uint16_t)slot;
+		slot++;
+	}
+	sm->n_resident_ctas++;
+	sm->n_resident_warps += nw;
+	sm->n_live_warps += nw;
+	struct sched_event ev = {.kind = SCHED_EV_CTA_LAUNCH, .cta_slot = (uint16_t)cs, .arg = cta_id, .cycle = now};
+	sched_notify(sm->issue, &ev);
+	sched_notify(sm->fetch, &ev);
+	if (sm->in_tick)
+		sm->activity = true;
+	else
+		sim_component_wake(&sm->comp);
+	return 0;
+}
+
+/* ---- memory completions -------------------------------------------------------------- */
+
+void sm_mem_done(void *v, uint64_t token, uint64_t now_ps)
+{
+	struct sm *sm = v;
+	uint32_t slot = (uint32_t)(token >> 8), idx = (uint32_t)(token & 0xff);
+	SIM_ASSERT(slot < sm->max_warps && idx < SM_SB_ENTRIES);
+	struct sm_warp *w = &sm->warps[slot];
+	struct sm_sb_entry *e = &w->sb[idx];
+	SIM_ASSERT(e->used && e->mem && e->release_cycle == UINT64_MAX);
+	uint64_t cyc = sim_clock_cycle_at_or_after(sm->comp.clk, now_ps);
+	e->release_cycle = cyc;
+	if (e->wi) {
+		sim_pool_free(&sm->wi_pool, e->wi);
+		e->wi = NULL;
+	}
+	w->mem_pending--;
+	w->sb_block_until = 0;
+	if (e->long_lat) {
+		sm->views[slot].long_lat_pending--;
+		struct sched_event ev = {.kind = SCHED_EV_LONG_LAT_DONE, .warp_id = (uint16_t)slot,
+					 .cta_slot = w->cta_slot, .cycle = cyc};
+		sched_notify(sm->issue, &ev);
+		sched_notify(sm->fetch, &ev);
+	}
+	if (sm->in_tick)
+		sm->activity = true;
+	else
+		sim_component_wake_at_cycle(&sm->comp, cyc);
+}
+
+/* ---- accessors ----------------------------------------------------------------------- */
+
+struct sim_component *sm_component(struct sm *sm) { return &sm->comp; }
+const struct sim_error *sm_error(const struct sm *sm) { return sm->failed ? &sm->err : NULL; }
+uint32_t sm_schedulers(const struct sm *sm) { return sm->n_sched; }
+
+void sm_get_counters(const struct sm *sm, struct sm_counters *out)
+{
+	*out = sm->c;
+}
+
+void sm_fail(struct sm *sm, const struct sim_error *err)
+{
+	if (!sm->failed) {
+		sm->err = *err;
+		sm->failed = true;
+	}
+	sim_request_stop(sm->sim);
+}

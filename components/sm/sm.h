@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: MIT */
+/* Streaming multiprocessor: fetch (I-cache, I-buffer), issue schedulers, scoreboard, SP/SFU/LDST
+ * units, barriers, warp exit, CTA completion and per-cycle stall accounting, on the core clock. */
+#ifndef WARPSIM_SM_H
+#define WARPSIM_SM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../../engine/config.h"
+#include "../../engine/sim.h"
+#include "../../engine/stats.h"
+#include "../../frontend/warp_inst.h"
+#include "../../memory/mem_req.h"
+#include "../../scheduler/policy.h"
+#include "../cta_dispatcher.h"
+
+struct sm;
+struct noc;
+
+/* Settings gpu.core.* (count, clock_mhz, warp_size, simt_width, max_warps, max_threads,
+ * max_ctas, registers, shared_kb, n_schedulers, ibuf_entries, icache.*, latency.*, units.*). */
+int sm_cfg_define(struct cfg *c, struct sim_error *err);
+
+/* Build core core_id of n_cores: its issue and fetch policies (gpu.core.scheduler.*) and its
+ * memory unit (memory/mem_req.h), registered as a component on core_clk and attached to the
+ * dispatcher d as core core_id. noc may be NULL (perfect-l1 / fixed-latency memory). Stats
+ * "sm.<core_id>.*". NULL with err (config errors name the setting). */
+struct sm *sm_create(const struct cfg *cfg, struct sim *sim, struct stats *st, uint32_t core_id,
+		     uint32_t n_cores, struct sim_clock *core_clk, struct noc *noc, int noc_node,
+		     struct cta_dispatcher *d, struct sim_error *err);
+
+/* Test seams and the assembly's providers. sm_create() fills every member with the real
+ * policies (scheduler/) and memory unit (memory/). A test may instead give ops tables for the
+ * policies (the SM wraps them in a struct sched and calls init/fini), and a memory double
+ * (mem_create NULL: mem_ctx + mem_try_issue), which must call sm_mem_done() exactly once per
+ * accepted instruction. With mem_create, mem_try_issue/mem_outstanding act on what it made. */
+struct sm_hooks {
+	const struct sched_ops *issue_ops, *fetch_ops;
+	struct sched *(*issue_create)(const struct cfg *cfg, const struct sched_core_view *core,
+				      struct sim_error *err);
+	struct sched *(*fetch_create)(const struct cfg *cfg, const struct sched_core_view *core,
+				      struct sched *issue, struct sim_error *err);
+	void (*sched_destroy)(struct sched *s);
+	void *mem_ctx;
+	bool (*mem_try_issue)(void *mem_ctx, const struct warp_inst *wi, uint64_t token, uint64_t now_cycle);
+	uint64_t (*mem_outstanding)(const void *mem_ctx);
+	void *(*mem_create)(const struct cfg *cfg, struct sim *sim, struct stats *st, uint32_t sm_id,
+			    struct sim_clock *core_clk, const struct mem_unit_ports *ports,
+			    struct sim_error *err);
+	void (*mem_destroy)(void *mem_ctx);
+};
+struct sm *sm_create_hooked(const struct cfg *cfg, struct sim *sim, struct stats *st, uint32_t core_id,
+			    uint32_t n_cores, struct sim_clock *core_clk, struct noc *noc, int noc_node,
+			    struct cta_dispatcher *d, const struct sm_hooks *hooks, struct sim_error *err);
+void sm_destroy(struct sm *sm);
+
+/* Whether one more CTA of this kernel fits now (threads, warps, CTA slots, registers, shared). */
+bool sm_can_accept_cta(const struct sm *sm, const struct fe_launch_info *info);
+/* Start CTA cta_id of l (normally called by the dispatcher; may be called from inside the
+ * SM's own tick). SIM_ERR_FAULT if it does not fit; front-end errors pass through. */
+int sm_launch_cta(struct sm *sm, struct fe_launch *l, uint32_t cta_id, uint64_t launch_seq,
+		  struct sim_error *err);
+
+/* The engine component (for noc_set_sink and wake-ups). */
+struct sim_component *sm_component(struct sm *sm);
+/* mem_done_fn for memory/: the instruction behind token completed at now_ps. */
+void sm_mem_done(void *sm, uint64_t token, uint64_t now_ps);
+/* First error raised inside a tick (a kernel fault from fe_warp_execute, a failed CTA launch):
+ * the SM then requests the simulation to stop. NULL when none. */
+const struct sim_error *sm_error(const struct sm *sm);
+
+/* Scheduler-cycle classes. A scheduler cycle is exactly one of these. */
+enum sm_cycle_class {
+	SM_CYC_ISSUED,
+	SM_CYC_STRUCTURAL,  /* a valid, hazard-free instruction found its unit or memory busy */
+	SM_CYC_DATA,        /* scoreboard: waiting on a pending register write */
+	SM_CYC_CONTROL,     /* I-buffer flushed by a taken branch / reconvergence, not refilled yet */
+	SM_CYC_FETCH,       /* I-buffer empty or not decoded yet (fetch order, I-cache miss) */
+	SM_CYC_BARRIER,     /* every warp that has an instruction waits at bar.sync */
+	SM_CYC_EXIT,        /* only finished warps waiting for their CTA to finish (or for stores) */
+	SM_CYC_NO_WARP,     /* no warp on this scheduler */
+	SM_CYC_COUNT
+};
+const char *sm_cycle_class_name(enum sm_cycle_class c);
+
+/* Counters of one SM (totals over the run; the stats registry also scopes them per kernel). */
+struct sm_counters {
+	uint64_t cycles;                     /* core cycles inside kernels */
+	uint64_t warp_insts, thread_insts;
+	uint64_t sched_cycles[SM_CYC_COUNT]; /* summed over the SM's schedulers */
+	uint64_t issue_cycles;               /* cycles with at least one issue */
+	uint64_t memory_block_cycles;        /* OWL: warps present, all waiting on memory */
+	uint64_t no_warp_cycles;             /* OWL: no warps while the kernel runs */
+	uint64_t rtru_wasted_warp_cycles;    /* BAWS Eq 1 numerator, summed over warp-phases */
+	uint64_t rtru_phase_warp_cycles;     /* BAWS Eq 1 denominator N * maxT, summed */
+	uint64_t barriers_released, ctas_finished, warps_exited;
+	uint64_t icache_hits, icache_misses, ibuf_flushes, mem_refusals;
+};
+void sm_get_counters(const struct sm *sm, struct sm_counters *out);
+uint32_t sm_schedulers(const struct sm *sm);
+
+#endif

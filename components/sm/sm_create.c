@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: MIT */
+/* sm_create: an SM wired to the real policies (scheduler/) and memory unit (memory/). Kept apart
+ * from sm.c so tests that use doubles link without those modules. */
+#include "sm_internal.h"
+
+static void *mem_create(const struct cfg *cfg, struct sim *sim, struct stats *st, uint32_t sm_id,
+			struct sim_clock *clk, const struct mem_unit_ports *ports, struct sim_error *err)
+{
+	return mem_unit_create(cfg, sim, st, sm_id, clk, ports, err);
+}
+
+static void mem_destroy(void *m) { mem_unit_destroy(m); }
+
+static bool mem_try_issue(void *m, const struct warp_inst *wi, uint64_t token, uint64_t now_cycle)
+{
+	return mem_unit_try_issue(m, wi, token, now_cycle);
+}
+
+static uint64_t mem_outstanding(const void *m) { return mem_unit_outstanding(m); }
+
+const struct sm_hooks sm_real_hooks = {
+	.issue_create = sched_issue_create,
+	.fetch_create = sched_fetch_create,
+	.sched_destroy = sched_destroy,
+	.mem_try_issue = mem_try_issue,
+	.mem_outstanding = mem_outstanding,
+	.mem_create = mem_create,
+	.mem_destroy = mem_destroy,
+};
+
+struct sm *sm_create(const struct cfg *cfg, struct sim *sim, struct stats *st, uint32_t core_id,
+		     uint32_t n_cores, struct sim_clock *core_clk, struct noc *noc, int noc_node,
+		     struct cta_dispatcher *d, struct sim_error *err)
+{
+	struct sm_hooks h = sm_real_hooks;
+	return sm_create_hooked(cfg, sim, st, core_id, n_cores, core_clk, noc, noc_node, d, &h, err);
+}

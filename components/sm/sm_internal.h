@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: MIT */
+/* Private state of an SM, shared by sm.c (build, launch, stats) and sm_pipeline.c (the tick). */
+#ifndef WARPSIM_SM_INTERNAL_H
+#define WARPSIM_SM_INTERNAL_H
+
+#include "sm.h"
+
+#define SM_MAX_IBUF 8        /* I-buffer entries per warp (gpu.core.ibuf_entries <= this) */
+#define SM_SB_ENTRIES 16     /* in-flight register-writing instructions per warp */
+#define SM_MAX_SCHED 8
+#define SM_MAX_UNITS 8       /* units of one class */
+#define SM_UNIT_CLASSES 3    /* SP, SFU, LDST (enum wi_unit order) */
+
+enum sm_warp_state {
+	SM_W_FREE,      /* slot unused */
+	SM_W_ACTIVE,
+	SM_W_BARRIER,   /* issued bar.sync, waiting for the CTA's live warps */
+	SM_W_DRAINING,  /* finished functionally, its memory instructions not all completed */
+	SM_W_EXITED,    /* finished; holds its slot until the CTA finishes (BAWS "exit") */
+};
+
+/* Per-warp status computed once per cycle before any scheduler issues. */
+enum sm_wstat {
+	SM_WS_NONE, SM_WS_READY, SM_WS_STRUCT, SM_WS_DATA, SM_WS_CONTROL, SM_WS_FETCH,
+	SM_WS_BARRIER, SM_WS_EXIT
+};
+
+struct sm_ibuf_entry {
+	uint32_t pc;
+	uint64_t ready_cycle;   /* first cycle it may issue (fetch + decode, I-cache fill) */
+};
+
+struct sm_sb_entry {
+	uint64_t release_cycle; /* its writes are visible from this cycle; UINT64_MAX while in memory */
+	struct warp_inst *wi;   /* memory instruction, kept (pool) until done */
+	uint16_t dst[WI_MAX_DST];
+	uint8_t n_dst;
+	bool used, mem, long_lat;
+};
+
+struct sm_warp {
+	struct fe_warp *fw;
+	uint8_t state;                  /* enum sm_warp_state */
+	uint8_t status;                 /* enum sm_wstat, this cycle */
+	uint16_t cta_slot;
+	struct sm_ibuf_entry ib[SM_MAX_IBUF];
+	uint8_t ib_head, ib_count;
+	bool ctrl_flush;                /* I-buffer emptied by a control transfer, not yet refilled+issued */
+	struct warp_inst *replay;       /* executed memory instruction memory refused; retried as is */
+	uint8_t replay_sb;
+	struct sm_sb_entry sb[SM_SB_ENTRIES];
+	uint8_t sb_used;
+	uint64_t sb_block_until;        /* head blocked by the scoreboard before this cycle (cache);
+	                                   UINT64_MAX: until a memory reply; 0: unknown */
+	uint16_t mem_pending;           /* memory instructions not completed */
+	uint64_t mark_cycle;            /* barrier arrival / finish cycle in the current warp-phase */
+	bool marked;
+};
+
+struct sm_cta {
+	bool used;
+	bool finish_pending;            /* every warp exited; reported at the end of the tick */
+	struct fe_cta *fc;
+	uint32_t cta_id;
+	uint64_t launch_seq;
+	uint16_t warp0;                 /* not contiguous in general: warps[] lists the slots */
+	uint16_t n_warps, n_live, n_at_barrier, n_exited;
+	uint16_t warps[SCHED_MAX_WARPS];
+	uint64_t phase_start_cycle;     /* CTA start or last barrier release */
+};
+
+struct sm_unit {
+	uint32_t count;
+	uint32_t ii_cycles;             /* initiation interval: ceil(warp_size / width) */
+	uint64_t next_free[SM_MAX_UNITS];
+};
+
+struct sm {
+	struct sim_component comp;      /* first: the engine's view */
+	char name[32];
+	struct sim *sim;
+	uint32_t id, n_cores;
+	struct cta_dispatcher *disp;
+	/* settings */
+	uint32_t warp_size, max_warps, max_threads, max_ctas, registers, shared_bytes;
+	uint32_t n_sched, ibuf_entries;
+	uint32_t lat[WI_LAT_COUNT];     /* cycles per latency class */
+	struct sm_unit units[SM_UNIT_CLASSES];
+	/* I-cache: sets x assoc tags, LRU stamps, fill cycles */
+	uint32_t ic_sets, ic_assoc, ic_line_bytes, ic_inst_bytes, ic_miss_cycles;
+	uint32_t fetch_decode_cycles;   /* fetch at t (hit) -> issuable at t + this */
+	uint64_t *ic_tag;               /* [sets*assoc], UINT64_MAX = invalid */
+	uint64_t *ic_lru;               /* last use stamp */
+	uint64_t *ic_fill;              /* cycle the line's data arrives */
+	uint64_t ic_stamp;
+	/* policies and memory */
+	struct sched *issue, *fetch;
+	bool wrapped_sched;             /* issue/fetch built here from ops tables */
+	void (*sched_destroy_fn)(struct sched *);
+	void *mem;
+	bool (*mem_try_issue)(void *mem, const struct warp_inst *wi, uint64_t token, uint64_t now_cycle);
+	uint64_t (*mem_outstanding)(const void *mem);
+	void (*mem_destroy)(void *mem);
+	struct sim_pool wi_pool;        /* warp_inst + addr[warp_size] for memory instructions */
+	struct warp_inst *scratch;      /* ALU/control instructions: nothing keeps them */
+	/* kernel */
+	const struct wi_static *insts;
+	uint32_t n_insts;
+	uint32_t warps_per_cta, threads_per_cta, regs_per_thread, shared_per_cta;
+	bool in_kernel;
+	/* warps and CTAs */
+	struct sm_warp warps[SCHED_MAX_WARPS];
+	struct sm_cta ctas[SCHED_MAX_CTAS];
+	struct sched_warp_view views[SCHED_MAX_WARPS];
+	struct sched_core_view core;
+	uint16_t sched_warps[SM_MAX_SCHED][SCHED_MAX_WARPS]; /* slots owned by each scheduler (live or exited) */
+	uint16_t n_sched_warps[SM_MAX_SCHED];
+	uint16_t rank_buf[SCHED_MAX_WARPS];
+	uint32_t n_resident_ctas, n_resident_warps, n_live_warps;
+	/* tick state */
+	bool in_tick, activity;
+	uint64_t acct_next;                    /* first cycle not yet accounted */
+	uint8_t sleep_class[SM_MAX_SCHED];     /* class of each scheduler while asleep */
+	bool sleep_memblock, sleep_nowarp;
+	struct sim_error err;
+	bool failed;
+	/* stats */
+	struct sm_counters c;
+	uint64_t sched_cyc[SM_MAX_SCHED][SM_CYC_COUNT];
+};
+
+/* sm_pipeline.c */
+uint64_t sm_tick(struct sim_component *comp, uint64_t cycle);
+/* Account [sm->acct_next, end) with the sleep classes. */
+void sm_account_skipped(struct sm *sm, uint64_t end_cycle);
+void sm_fail(struct sm *sm, const struct sim_error *err);
+void sm_update_view_pc(struct sm *sm, uint16_t slot);
+
+#endif

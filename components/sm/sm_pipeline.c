@@ -1,0 +1,596 @@
+/* SPDX-License-Identifier: MIT */
+/* The SM's cycle: drain finished warps, compute each warp's status, let every scheduler issue
+ * (policy order, functional execution at issue), fetch into one warp's I-buffer, finish CTAs.
+ * Stages run back to front (issue before fetch), so an instruction fetched at cycle t is seen by
+ * issue at t + fetch_decode_cycles at the earliest. No allocation here except the warp_inst pool. */
+#include "sm_internal.h"
+
+#include <string.h>
+
+/* Classification priority when nothing issued: the class of the warp closest to issuing
+ * (GPGPU-Sim: pipeline beats scoreboard beats idle). Index: enum sm_wstat. */
+static const uint8_t wstat_class[] = {
+	[SM_WS_NONE] = SM_CYC_NO_WARP,    [SM_WS_READY] = SM_CYC_STRUCTURAL,
+	[SM_WS_STRUCT] = SM_CYC_STRUCTURAL, [SM_WS_DATA] = SM_CYC_DATA,
+	[SM_WS_CONTROL] = SM_CYC_CONTROL, [SM_WS_FETCH] = SM_CYC_FETCH,
+	[SM_WS_BARRIER] = SM_CYC_BARRIER, [SM_WS_EXIT] = SM_CYC_EXIT,
+};
+/* Lower is closer to issue. Index: enum sm_cycle_class. */
+static const uint8_t class_rank[SM_CYC_COUNT] = {
+	[SM_CYC_ISSUED] = 0, [SM_CYC_STRUCTURAL] = 1, [SM_CYC_DATA] = 2, [SM_CYC_CONTROL] = 3,
+	[SM_CYC_FETCH] = 4,  [SM_CYC_BARRIER] = 5,    [SM_CYC_EXIT] = 6, [SM_CYC_NO_WARP] = 7,
+};
+
+static inline uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
+
+static void notify(struct sm *sm, enum sched_event_kind k, uint16_t slot, uint16_t cta_slot, uint64_t arg,
+		   uint64_t now)
+{
+	struct sched_event ev = {.kind = k, .warp_id = slot, .cta_slot = cta_slot, .arg = arg, .cycle = now};
+	sched_notify(sm->issue, &ev);
+	sched_notify(sm->fetch, &ev);
+}
+
+void sm_account_skipped(struct sm *sm, uint64_t end)
+{
+	if (!sm->in_kernel || end <= sm->acct_next)
+		return;
+	uint64_t k = end - sm->acct_next;
+	sm->c.cycles += k;
+	for (uint32_t s = 0; s < sm->n_sched; s++) {
+		sm->sched_cyc[s][sm->sleep_class[s]] += k;
+		sm->c.sched_cycles[sm->sleep_class[s]] += k;
+	}
+	if (sm->sleep_memblock)
+		sm->c.memory_block_cycles += k;
+	if (sm->sleep_nowarp)
+		sm->c.no_warp_cycles += k;
+	sm->acct_next = end;
+}
+
+/* ---- units and scoreboard ---------------------------------------------------------- */
+
+/* Index of a free unit of class u at now, or -1; *free_at gets the earliest free cycle. */
+static int unit_free(const struct sm *sm, unsigned u, uint64_t now, uint64_t *free_at)
+{
+	const struct sm_unit *un = &sm->units[u];
+	uint64_t best = UINT64_MAX;
+	for (uint32_t k = 0; k < un->count; k++) {
+		if (un->next_free[k] <= now)
+			return (int)k;
+		best = min_u64(best, un->next_free[k]);
+	}
+	*free_at = best;
+	return -1;
+}
+
+/* RAW/WAW check of si against the warp's pending writes; frees entries whose writes are
+ * visible. Returns 0 if si may issue, else the cycle before which it may not (UINT64_MAX: a
+ * memory reply). A full scoreboard blocks too. */
+static uint64_t sb_check(struct sm_warp *w, const struct wi_static *si, uint64_t now, bool *long_lat)
+{
+	uint64_t until = 0, earliest = UINT64_MAX;
+	*long_lat = false;
+	for (uint32_t i = 0; i < SM_SB_ENTRIES && w->sb_used; i++) {
+		struct sm_sb_entry *e = &w->sb[i];
+		if (!e->used)
+			continue;
+		if (e->release_cycle <= now) {
+			e->used = false;
+			w->sb_used--;
+			continue;
+		}
+		earliest = min_u64(earliest, e->release_cycle);
+		for (uint32_t d = 0; d < e->n_dst; d++) {
+			bool hit = false;
+			for (uint32_t r = 0; r < si->n_src && !hit; r++)
+				hit = si->src[r] == e->dst[d];
+			for (uint32_t r = 0; r < si->n_dst && !hit; r++)
+				hit = si->dst[r] == e->dst[d];
+			if (hit) {
+				if (e->release_cycle > until)
+					until = e->release_cycle;
+				if (e->release_cycle == UINT64_MAX && e->long_lat)
+					*long_lat = true;
+			}
+		}
+	}
+	if (!until && w->sb_used >= SM_SB_ENTRIES)
+		until = earliest;
+	return until;
+}
+
+static int sb_alloc(struct sm_warp *w)
+{
+	for (int i = 0; i < SM_SB_ENTRIES; i++)
+		if (!w->sb[i].used)
+			return i;
+	return -1;
+}
+
+/* ---- statuses -------------------------------------------------------------------------- */
+
+static uint8_t warp_status(struct sm *sm, uint16_t slot, uint64_t now, uint64_t *wake)
+{
+	struct sm_warp *w = &sm->warps[slot];
+	struct sched_warp_view *v = &sm->views[slot];
+	v->ready = false;
+	v->waiting_long_lat = false;
+	v->at_barrier = w->state == SM_W_BARRIER;
+	switch (w->state) {
+	case SM_W_EXITED:
+	case SM_W_DRAINING:
+		return SM_WS_EXIT;
+	case SM_W_BARRIER:
+		return SM_WS_BARRIER;
+	default:
+		break;
+	}
+	if (w->ib_count == 0)
+		return w->ctrl_flush ? SM_WS_CONTROL : SM_WS_FETCH;
+	const struct sm_ibuf_entry *e = &w->ib[w->ib_head];
+	if (e->ready_cycle > now) {
+		*wake = min_u64(*wake, e->ready_cycle);
+		return w->ctrl_flush ? SM_WS_CONTROL : SM_WS_FETCH;
+	}
+	const struct wi_static *si = &sm->insts[e->pc];
+	uint64_t free_at = UINT64_MAX;
+	if (!w->replay) {
+		if (now < w->sb_block_until) {
+			v->waiting_long_lat = w->sb_block_until == UINT64_MAX && v->long_lat_pending;
+			*wake = min_u64(*wake, w->sb_block_until);
+			return SM_WS_DATA;
+		}
+		bool ll;
+		uint64_t until = sb_check(w, si, now, &ll);
+		if (until) {
+			w->sb_block_until = until;
+			v->waiting_long_lat = ll;
+			*wake = min_u64(*wake, until);
+			return SM_WS_DATA;
+		}
+	}
+	if (si->unit != WI_UNIT_NONE && unit_free(sm, si->unit, now, &free_at) < 0) {
+		*wake = min_u64(*wake, free_at);
+		return SM_WS_STRUCT;
+	}
+	v->ready = true;
+	return SM_WS_READY;
+}
+
+/* ---- barriers, exit, CTA completion -------------------------------------------------- */
+
+/* BAWS Eq 1 over the warps marked in the phase that ends now: Ti = mark - phase start,
+ * wasted = sum(maxT - Ti), denominator N * maxT. */
+static void rtru_phase_end(struct sm *sm, struct sm_cta *cta, uint64_t now)
+{
+	uint64_t max_t = 0, sum_t = 0, n = 0;
+	for (uint32_t i = 0; i < cta->n_warps; i++) {
+		struct sm_warp *w = &sm->warps[cta->warps[i]];
+		if (!w->marked)
+			continue;
+		uint64_t t = w->mark_cycle - cta->phase_start_cycle;
+		if (t > max_t)
+			max_t = t;
+		sum_t += t;
+		n++;
+		w->marked = false;
+	}
+	sm->c.rtru_wasted_warp_cycles += n * max_t - sum_t;
+	sm->c.rtru_phase_warp_cycles += n * max_t;
+	cta->phase_start_cycle = now;
+}
+
+/* A barrier releases when every live warp of the CTA has arrived; warps that finished count
+ * as arrived (they will never arrive). Released warps issue from the next cycle. */
+static void barrier_check(struct sm *sm, uint16_t cs, uint64_t now)
+{
+	struct sm_cta *cta = &sm->ctas[cs];
+	if (cta->n_at_barrier == 0 || cta->n_at_barrier < cta->n_live)
+		return;
+	rtru_phase_end(sm, cta, now);
+	for (uint32_t i = 0; i < cta->n_warps; i++) {
+		uint16_t slot = cta->warps[i];
+		if (sm->warps[slot].state == SM_W_BARRIER) {
+			sm->warps[slot].state = SM_W_ACTIVE;
+			sm->views[slot].at_barrier = false;
+		}
+	}
+	cta->n_at_barrier = 0;
+	sm->c.barriers_released++;
+	notify(sm, SCHED_EV_BARRIER_RELEASE, 0, cs, cta->cta_id, now);
+}
+
+static void warp_exit(struct sm *sm, uint16_t slot)
+{
+	struct sm_warp *w = &sm->warps[slot];
+	struct sm_cta *cta = &sm->ctas[w->cta_slot];
+	w->state = SM_W_EXITED;
+	cta->n_exited++;
+	if (cta->n_exited == cta->n_warps)
+		cta->finish_pending = true;
+}
+
+/* The warp executed its last instruction (functionally done) at now. */
+static void warp_finish(struct sm *sm, uint16_t slot, uint64_t now)
+{
+	struct sm_warp *w = &sm->warps[slot];
+	struct sm_cta *cta = &sm->ctas[w->cta_slot];
+	cta->n_live--;
+	sm->n_live_warps--;
+	w->ib_count = 0;
+	w->mark_cycle = now;
+	w->marked = true;
+	sm->views[slot].valid = false;
+	sm->views[slot].ibuf_count = 0;
+	sm->c.warps_exited++;
+	notify(sm, SCHED_EV_WARP_EXIT, slot, w->cta_slot, 0, now);
+	/* Outstanding stores/loads must complete before its resources can go (GPGPU-Sim does the same). */
+	if (w->mem_pending)
+		w->state = SM_W_DRAINING;
+	else
+		warp_exit(sm, slot);
+	barrier_check(sm, w->cta_slot, now);
+}
+
+static void remove_from_sched(struct sm *sm, uint16_t slot)
+{
+	uint32_t s = slot % sm->n_sched;
+	for (uint32_t i = 0; i < sm->n_sched_warps[s]; i++)
+		if (sm->sched_warps[s][i] == slot) {
+			memmove(&sm->sched_warps[s][i], &sm->sched_warps[s][i + 1],
+				(sm->n_sched_warps[s] - i - 1) * sizeof(uint16_t));
+			sm->n_sched_warps[s]--;
+			return;
+		}
+	SIM_ASSERT(0);
+}
+
+static void finish_ctas(struct sm *sm, uint64_t now)
+{
+	for (uint16_t cs = 0; cs < SCHED_MAX_CTAS; cs++) {
+		struct sm_cta *cta = &sm->ctas[cs];
+		if (!cta->used || !cta->finish_pending)
+			continue;
+		rtru_phase_end(sm, cta, now);
+		for (uint32_t i = 0; i < cta->n_warps; i++) {
+			uint16_t slot = cta->warps[i];
+			SIM_ASSERT(sm->warps[slot].state == SM_W_EXITED && sm->warps[slot].sb_used <= SM_SB_ENTRIES);
+			sm->warps[slot].state = SM_W_FREE;
+			sm->views[slot].valid = false;
+			remove_from_sched(sm, slot);
+		}
+		fe_cta_destroy(cta->fc);
+		cta->fc = NULL;
+		cta->used = false;
+		uint32_t cta_id = cta->cta_id;
+		sm->n_resident_ctas--;
+		sm->n_resident_warps -= cta->n_warps;
+		sm->c.ctas_finished++;
+		sm->activity = true;
+		notify(sm, SCHED_EV_CTA_FINISH, 0, cs, cta_id, now);
+		if (sm->disp) {
+			struct sim_error e = {0};
+			if (cta_dispatcher_cta_finished(sm->disp, sm->id, cta_id, now, &e))
+				sm_fail(sm, &e);
+		}
+	}
+}
+
+/* ---- issue ------------------------------------------------------------------------------ */
+
+/* Issue the head instruction of a READY warp. false: a unit went to another scheduler this
+ * cycle, or memory refused (the instruction stays executed and is retried as is). */
+static bool issue_warp(struct sm *sm, uint16_t slot, uint64_t now)
+{
+	struct sm_warp *w = &sm->warps[slot];
+	struct sched_warp_view *v = &sm->views[slot];
+	const struct sm_ibuf_entry *e = &w->ib[w->ib_head];
+	const struct wi_static *si = &sm->insts[e->pc];
+	uint64_t free_at;
+	int unit = -1;
+	if (si->unit != WI_UNIT_NONE && (unit = unit_free(sm, si->unit, now, &free_at)) < 0)
+		return false;
+	struct warp_inst *wi;
+	int idx = -1;
+	bool is_mem = si->mem_kind != WI_MEM_NONE;
+	if (w->replay) {
+		wi = w->replay;
+		idx = w->replay_sb;
+	} else {
+		if (is_mem) {
+			idx = sb_alloc(w);
+			SIM_ASSERT(idx >= 0); /* sb_check blocked a full scoreboard */
+			wi = sim_pool_alloc(&sm->wi_pool);
+			if (!wi) {
+				struct sim_error er;
+				sim_error_set(&er, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory (warp_inst pool)");
+				sm_fail(sm, &er);
+				return false;
+			}
+			wi->addr = (uint64_t *)(wi + 1);
+		} else {
+			wi = sm->scratch;
+		}
+		SIM_ASSERT(fe_warp_pc(w->fw) == e->pc);
+		struct sim_error er = {0};
+		if (fe_warp_execute(w->fw, wi, &er)) {
+			if (is_mem)
+				sim_pool_free(&sm->wi_pool, wi);
+			sm_fail(sm, &er);
+			return false;
+		}
+	}
+	bool long_lat = (si->flags & WI_F_LONG_LAT) != 0;
+	if (is_mem) {
+		struct sm_sb_entry *se = &w->sb[idx];
+		se->used = true;
+		se->mem = true;
+		se->long_lat = long_lat;
+		se->release_cycle = UINT64_MAX;
+		se->wi = wi;
+		se->n_dst = si->n_dst;
+		memcpy(se->dst, si->dst, sizeof se->dst);
+		w->sb_used++;
+		w->mem_pending++;
+		if (long_lat)
+			v->long_lat_pending++;
+		uint64_t token = ((uint64_t)slot << 8) | (uint64_t)idx;
+		if (!sm->mem_try_issue(sm->mem, wi, token, now)) {
+			se->used = false;
+			se->wi = NULL;
+			w->sb_used--;
+			w->mem_pending--;
+			if (long_lat)
+				v->long_lat_pending--;
+			w->replay = wi;
+			w->replay_sb = (uint8_t)idx;
+			sm->c.mem_refusals++;
+			sm->activity = true;
+			return false;
+		}
+		w->replay = NULL;
+		if (long_lat)
+			notify(sm, SCHED_EV_LONG_LAT_ISSUE, slot, w->cta_slot, 0, now);
+	} else if (si->n_dst) {
+		idx = sb_alloc(w);
+		SIM_ASSERT(idx >= 0);
+		struct sm_sb_entry *se = &w->sb[idx];
+		se->used = true;
+		se->mem = false;
+		se->long_lat = false;
+		se->wi = NULL;
+		se->release_cycle = now + sm->lat[si->lat_class];
+		se->n_dst = si->n_dst;
+		memcpy(se->dst, si->dst, sizeof se->dst);
+		w->sb_used++;
+	}
+	if (unit >= 0)
+		sm->units[si->unit].next_free[unit] = now + sm->units[si->unit].ii_cycles;
+
+	uint32_t pc = e->pc;
+	sm->c.warp_insts++;
+	sm->c.thread_insts += wi->n_active;
+	v->insts_issued++;
+	v->progress += wi->n_active;
+	notify(sm, SCHED_EV_WARP_ISSUE, slot, w->cta_slot, wi->n_active, now);
+	w->ib_head = (uint8_t)((w->ib_head + 1) % sm->ibuf_entries);
+	w->ib_count--;
+	w->ctrl_flush = false;
+	w->sb_block_until = 0;
+	sm->activity = true;
+	if (fe_warp_done(w->fw)) {
+		warp_finish(sm, slot, now);
+		return true;
+	}
+	if (si->flags & WI_F_BARRIER) {
+		struct sm_cta *cta = &sm->ctas[w->cta_slot];
+		w->state = SM_W_BARRIER;
+		v->at_barrier = true;
+		w->mark_cycle = now;
+		w->marked = true;
+		cta->n_at_barrier++;
+		notify(sm, SCHED_EV_BARRIER_ARRIVE, slot, w->cta_slot, cta->cta_id, now);
+	}
+	uint32_t npc = fe_warp_pc(w->fw);
+	if (npc != pc + 1) {
+		/* Taken branch or reconvergence switch: what was fetched behind it is wrong-path. */
+		w->ctrl_flush = true;
+		if (w->ib_count && w->ib[w->ib_head].pc != npc) {
+			w->ib_count = 0;
+			sm->c.ibuf_flushes++;
+			notify(sm, SCHED_EV_BRANCH, slot, w->cta_slot, npc, now);
+		}
+	}
+	v->ibuf_count = w->ib_count;
+	sm_update_view_pc(sm, slot);
+	if (w->state == SM_W_BARRIER)
+		barrier_check(sm, w->cta_slot, now);
+	return true;
+}
+
+/* One scheduler's cycle: rank its live warps, issue the first that can go, classify. */
+static uint8_t schedule(struct sm *sm, uint32_t s, uint64_t now)
+{
+	uint32_t n = 0;
+	uint8_t best = SM_CYC_NO_WARP;
+	for (uint32_t i = 0; i < sm->n_sched_warps[s]; i++) {
+		uint16_t slot = sm->sched_warps[s][i];
+		uint8_t cls = wstat_class[sm->warps[slot].status];
+		if (class_rank[cls] < class_rank[best])
+			best = cls;
+		if (sm->views[slot].valid)
+			sm->rank_buf[n++] = slot;
+	}
+	if (n == 0)
+		return best;
+	sched_rank(sm->issue, s, now, sm->rank_buf, n);
+	for (uint32_t i = 0; i < n && !sm->failed; i++) {
+		uint16_t slot = sm->rank_buf[i];
+		if (sm->warps[slot].status == SM_WS_READY && issue_warp(sm, slot, now))
+			return SM_CYC_ISSUED;
+	}
+	return best;
+}
+
+/* ---- fetch ------------------------------------------------------------------------------ */
+
+static void fetch_warp(struct sm *sm, uint16_t slot, uint64_t now)
+{
+	struct sm_warp *w = &sm->warps[slot];
+	uint32_t pc0 = fe_warp_pc(w->fw);
+	if (pc0 >= sm->n_insts) {
+		struct sim_error er;
+		sim_error_set(&er, SIM_ERR_PROGRAM, NULL, 0, 0, NULL,
+			      "%s: warp %u of CTA %u ran past the kernel's last instruction (pc %u)", sm->name,
+			      slot, sm->ctas[w->cta_slot].cta_id, pc0);
+		sm_fail(sm, &er);
+		return;
+	}
+	uint64_t line = (uint64_t)pc0 * sm->ic_inst_bytes / sm->ic_line_bytes;
+	uint32_t set = (uint32_t)(line % sm->ic_sets);
+	uint64_t *tag = &sm->ic_tag[(size_t)set * sm->ic_assoc];
+	uint64_t *lru = &sm->ic_lru[(size_t)set * sm->ic_assoc];
+	uint64_t *fill = &sm->ic_fill[(size_t)set * sm->ic_assoc];
+	uint32_t way = UINT32_MAX, victim = 0;
+	for (uint32_t k = 0; k < sm->ic_assoc; k++) {
+		if (tag[k] == line) {
+			way = k;
+			break;
+		}
+		if (tag[k] == UINT64_MAX || (tag[victim] != UINT64_MAX && lru[k] < lru[victim]))
+			victim = k;
+	}
+	uint64_t arrive;
+	if (way != UINT32_MAX) {
+		sm->c.icache_hits++;
+		arrive = fill[way] > now ? fill[way] : now; /* a line still being filled: wait for it */
+	} else {
+		sm->c.icache_misses++;
+		way = victim;
+		tag[way] = line;
+		fill[way] = now + sm->ic_miss_cycles;
+		arrive = fill[way];
+	}
+	lru[way] = ++sm->ic_stamp;
+	uint64_t ready = arrive + sm->fetch_decode_cycles;
+	uint32_t per_line = sm->ic_line_bytes / sm->ic_inst_bytes;
+	uint32_t last = (uint32_t)((line + 1) * per_line - 1);
+	w->ib_head = 0;
+	w->ib_count = 0;
+	for (uint32_t k = 0; k < sm->ibuf_entries; k++) {
+		uint32_t pc = pc0 + k;
+		if (pc >= sm->n_insts || pc > last)
+			break;
+		w->ib[k].pc = pc;
+		w->ib[k].ready_cycle = ready;
+		w->ib_count++;
+	}
+	sm->views[slot].ibuf_count = w->ib_count;
+	sm->activity = true;
+	notify(sm, SCHED_EV_FETCH, slot, w->cta_slot, pc0, now);
+}
+
+/* BAWS Sec 2.2: a warp may fetch only when its I-buffer holds no valid instruction. One warp
+ * is fetched per cycle, the first eligible one in the fetch policy's order. */
+static void fetch_stage(struct sm *sm, uint64_t now)
+{
+	uint32_t n = 0;
+	bool any = false;
+	for (uint16_t slot = 0; slot < sm->max_warps; slot++) {
+		if (!sm->views[slot].valid)
+			continue;
+		sm->rank_buf[n++] = slot;
+		const struct sm_warp *w = &sm->warps[slot];
+		any |= w->ib_count == 0 && !w->replay;
+	}
+	if (!any)
+		return;
+	sched_rank(sm->fetch, 0, now, sm->rank_buf, n);
+	for (uint32_t i = 0; i < n; i++) {
+		struct sm_warp *w = &sm->warps[sm->rank_buf[i]];
+		if (w->ib_count == 0 && !w->replay) {
+			fetch_warp(sm, sm->rank_buf[i], now);
+			return;
+		}
+	}
+}
+
+/* ---- the tick ---------------------------------------------------------------------------- */
+
+uint64_t sm_tick(struct sim_component *comp, uint64_t now)
+{
+	struct sm *sm = (struct sm *)comp;
+	if (!sm->in_kernel || sm->failed)
+		return SIM_NEVER;
+	sm->in_tick = true;
+	sm->activity = false;
+	sm_account_skipped(sm, now);
+
+	/* Warps whose last memory instructions completed leave now. */
+	for (uint16_t slot = 0; slot < sm->max_warps; slot++) {
+		struct sm_warp *w = &sm->warps[slot];
+		if (w->state == SM_W_DRAINING && w->mem_pending == 0) {
+			warp_exit(sm, slot);
+			sm->activity = true;
+		}
+	}
+
+	/* Statuses for every resident warp, before anyone issues: a warp released by a barrier
+	 * or a unit freed by this cycle's issue changes nothing until the next cycle. */
+	uint64_t wake = SIM_NEVER;
+	uint32_t n_other = 0, n_mem = 0;
+	for (uint32_t s = 0; s < sm->n_sched; s++)
+		for (uint32_t i = 0; i < sm->n_sched_warps[s]; i++) {
+			uint16_t slot = sm->sched_warps[s][i];
+			struct sm_warp *w = &sm->warps[slot];
+			w->status = warp_status(sm, slot, now, &wake);
+			if (w->status == SM_WS_DATA && sm->views[slot].waiting_long_lat)
+				n_mem++;
+			else if (w->state == SM_W_DRAINING)
+				n_mem++;
+			else if (w->status != SM_WS_BARRIER && w->status != SM_WS_EXIT)
+				n_other++;
+		}
+
+	bool issued = false;
+	uint8_t cls[SM_MAX_SCHED];
+	for (uint32_t s = 0; s < sm->n_sched; s++) {
+		cls[s] = schedule(sm, s, now);
+		issued |= cls[s] == SM_CYC_ISSUED;
+		sm->sched_cyc[s][cls[s]]++;
+		sm->c.sched_cycles[cls[s]]++;
+	}
+	sm->c.cycles++;
+	bool nowarp = sm->n_resident_warps == 0;
+	/* OWL Sec 3: warps present, all stalled on memory (warps at a barrier or finished wait for
+	 * those, so they do not break the condition). */
+	bool memblock = !issued && n_mem > 0 && n_other == 0;
+	if (issued)
+		sm->c.issue_cycles++;
+	if (memblock)
+		sm->c.memory_block_cycles++;
+	if (nowarp)
+		sm->c.no_warp_cycles++;
+	sm->acct_next = now + 1;
+
+	if (!sm->failed)
+		fetch_stage(sm, now);
+	if (!sm->failed)
+		finish_ctas(sm, now);
+	sm->in_tick = false;
+
+	/* What holds while asleep: this cycle's classes, except that schedulers left without
+	 * warps by finished CTAs are idle for lack of warps. */
+	for (uint32_t s = 0; s < sm->n_sched; s++)
+		sm->sleep_class[s] = sm->n_sched_warps[s] ? cls[s] : SM_CYC_NO_WARP;
+	sm->sleep_nowarp = sm->n_resident_warps == 0;
+	sm->sleep_memblock = memblock && !sm->sleep_nowarp;
+
+	if (sm->failed || !sm->in_kernel)
+		return SIM_NEVER;
+	if (sm->activity)
+		return now + 1;
+	SIM_ASSERT(wake > now);
+	return wake;
+}
