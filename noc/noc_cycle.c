@@ -1,0 +1,801 @@
+/* SPDX-License-Identifier: MIT */
+/* Cycle-level NoC (BookSim iq_router-like): input-buffered VC routers, credit flow control,
+ * RC/VA/SA/ST pipeline with settable delays, separable round-robin or iSLIP allocators. */
+#include "noc_impl.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Timing model. Each stage is a timestamp, not a queue: a head flit that becomes readable in
+ * an input buffer at cycle a does route computation, may bid for a VC from a + rc, for the
+ * switch from (VA grant) + va, and a flit that wins SA at cycle s is readable downstream at
+ * s + sa + st + link. With every delay 1 a hop costs 5 cycles; with the injection channel and
+ * the one cycle a packet waits in the source queue, a 1-flit packet over R routers takes
+ * 5R + 2 cycles (BookSim's zero-load figure). Because every flit moved in cycle c becomes
+ * readable at c + 1 or later, routers can be stepped in any order within a cycle. */
+
+enum { VC_IDLE, VC_VA, VC_ACTIVE };
+enum { PORT_LINK, PORT_NODE };
+
+struct cyc_pkt {
+	void *payload;
+	int32_t src, dst;
+	uint16_t flits, hop;          /* hop: links already routed by the head */
+	uint8_t cls;                  /* enum noc_class */
+	uint64_t enq_cycle, inject_cycle, head_arr_cycle;
+	uint32_t next_free;
+};
+
+struct cyc_out_vc {
+	int32_t owner;                /* input (port*V + vc) holding it, -1 when free */
+	int32_t credits;              /* free slots downstream, usable now */
+	uint64_t *cr_ready;           /* ring of pending credits' arrival cycles */
+	uint16_t cr_head, cr_count, cr_cap;
+};
+
+struct cyc_out_port {
+	int kind;                     /* PORT_LINK or PORT_NODE (ejection) */
+	int dst_router, dst_in_port;  /* PORT_LINK */
+	int node;                     /* PORT_NODE */
+	int link;                     /* topology link id, -1 for ejection */
+	uint32_t latency_cycles;
+	int n_vc;
+	struct cyc_out_vc *vc;
+	uint32_t *va_rr;              /* [n_vc] round-robin pointer over inputs */
+	uint32_t sa_rr;               /* over input ports */
+	uint64_t flits;               /* flits sent (link utilisation) */
+};
+
+struct cyc_in_vc {
+	uint32_t *pkt;                /* ring of depth flits: packet index */
+	uint16_t *seq;                /* flit number in its packet (0 = head) */
+	uint64_t *ready;              /* cycle from which it is readable */
+	uint16_t head, count;
+	uint8_t state;
+	uint8_t vc_lo, vc_hi;         /* output VCs the head may take */
+	int16_t out_port, out_vc;
+	uint16_t va_rr;
+	uint64_t stage_ready;         /* earliest cycle of the next stage */
+};
+
+struct cyc_in_port {
+	int kind;                     /* PORT_LINK or PORT_NODE (injection) */
+	int src_router, src_out_port; /* PORT_LINK */
+	int node;                     /* PORT_NODE */
+	struct cyc_in_vc *vc;
+	uint32_t sa_rr;               /* over VCs */
+};
+
+struct cyc_router {
+	int n_in, n_out;
+	struct cyc_in_port *in;
+	struct cyc_out_port *out;
+	uint32_t flits;               /* buffered flits: the router is skipped when 0 */
+	uint64_t occ_sum;             /* sum over cycles of buffered flits */
+	int32_t *va_best;             /* scratch [n_out * V] */
+	uint32_t *va_touched;         /* scratch list of out*V+vc */
+	int32_t *sa_best;             /* scratch [n_out] */
+	int16_t *sa_choice;           /* scratch [n_in] */
+};
+
+struct cyc_source {
+	int router, in_port;
+	struct cyc_out_vc *vc;        /* [V]: the injection channel's VCs */
+	uint32_t *q[NOC_NUM_CLASSES]; /* per local class: ring of packets */
+	uint16_t q_head[NOC_NUM_CLASSES], q_count[NOC_NUM_CLASSES];
+	int16_t cur_vc[NOC_NUM_CLASSES];
+	uint16_t next_seq[NOC_NUM_CLASSES];
+	uint32_t rr;
+};
+
+struct cyc_ejq {                      /* per node and class */
+	uint32_t *pkt;
+	uint64_t *tail_ready;         /* UINT64_MAX until the tail is on its way */
+	uint16_t head, count, cap;
+};
+
+struct cyc_net {
+	int n_cls, cls_base;          /* message classes carried; global class of local 0 */
+	struct cyc_router *r;
+	struct cyc_source *src;       /* [n_nodes] */
+	int *link_out_port;           /* [n_links] */
+	int *node_out_port;           /* [n_nodes] ejection port at the node's router */
+};
+
+struct noc_cyc {
+	struct noc_base b;
+	int V, K;                     /* VCs per port, route VC classes */
+	int n_nets;
+	struct cyc_net net[2];
+	struct cyc_pkt *pkt;
+	uint32_t n_pkt, free_head;
+	struct cyc_ejq *ejq;          /* [n_nodes * NOC_NUM_CLASSES] */
+	void **allocs;                /* everything allocated at build, freed at destroy */
+	size_t n_allocs, cap_allocs;
+	uint64_t flits_in_routers, pkts_in_sources, outstanding;
+	uint64_t injected, ejected, flits_ejected, flits_injected;
+	struct stat_avg lat_queue, lat_net, lat_serial, lat_total;
+	int64_t credit_min;
+};
+
+static void *zalloc(struct noc_cyc *n, size_t count, size_t size)
+{
+	if (n->n_allocs == n->cap_allocs) {
+		size_t cap = n->cap_allocs ? n->cap_allocs * 2 : 64;
+		void **na = realloc(n->allocs, cap * sizeof *na);
+		if (!na)
+			return NULL;
+		n->allocs = na;
+		n->cap_allocs = cap;
+	}
+	void *p = calloc(count ? count : 1, size);
+	if (p)
+		n->allocs[n->n_allocs++] = p;
+	return p;
+}
+
+/* ---- helpers ----------------------------------------------------------------------- */
+
+static inline int32_t ovc_credits(struct cyc_out_vc *o, uint64_t c)
+{
+	while (o->cr_count && o->cr_ready[o->cr_head] <= c) {
+		o->credits++;
+		o->cr_head = (uint16_t)((o->cr_head + 1) % o->cr_cap);
+		o->cr_count--;
+	}
+	return o->credits;
+}
+
+static inline void ovc_credit_later(struct cyc_out_vc *o, uint64_t when)
+{
+	SIM_ASSERT(o->cr_count < o->cr_cap);
+	o->cr_ready[(o->cr_head + o->cr_count) % o->cr_cap] = when;
+	o->cr_count++;
+}
+
+static inline void ivc_push(struct cyc_in_vc *v, int depth, uint32_t pkt, uint16_t seq, uint64_t ready)
+{
+	SIM_ASSERT(v->count < depth); /* credits guarantee a free slot */
+	int i = (v->head + v->count) % depth;
+	v->pkt[i] = pkt;
+	v->seq[i] = seq;
+	v->ready[i] = ready;
+	v->count++;
+}
+
+static inline struct cyc_net *net_of(struct noc_cyc *n, enum noc_class cls, int *local)
+{
+	if (n->n_nets == 2) {
+		*local = 0;
+		return &n->net[cls];
+	}
+	*local = (int)cls;
+	return &n->net[0];
+}
+
+/* ---- ejection ---------------------------------------------------------------------- */
+
+static void eject_arrive(struct noc_cyc *n, int node, uint32_t pi, uint16_t seq, uint64_t t)
+{
+	struct cyc_pkt *p = &n->pkt[pi];
+	struct cyc_ejq *q = &n->ejq[node * NOC_NUM_CLASSES + p->cls];
+	if (seq == 0) {
+		SIM_ASSERT(q->count < q->cap);
+		int i = (q->head + q->count) % q->cap;
+		q->pkt[i] = pi;
+		q->tail_ready[i] = UINT64_MAX;
+		q->count++;
+		p->head_arr_cycle = t;
+	}
+	if (seq + 1 == p->flits) {
+		/* One ejection VC per class: this packet is the newest in its queue. */
+		int i = (q->head + q->count - 1) % q->cap;
+		SIM_ASSERT(q->pkt[i] == pi);
+		q->tail_ready[i] = t;
+		stat_avg_add(&n->lat_queue, (double)(p->inject_cycle - p->enq_cycle));
+		stat_avg_add(&n->lat_net, (double)(p->head_arr_cycle - p->inject_cycle));
+		stat_avg_add(&n->lat_serial, (double)(t - p->head_arr_cycle));
+		stat_avg_add(&n->lat_total, (double)(t - p->enq_cycle));
+		noc_base_wake_sink(&n->b, node, t);
+	}
+}
+
+/* ---- one router, one cycle ----------------------------------------------------------- */
+
+static void router_route(struct noc_cyc *n, struct cyc_net *net, struct cyc_in_vc *iv, uint64_t c)
+{
+	struct cyc_pkt *p = &n->pkt[iv->pkt[iv->head]];
+	const struct topo *t = n->b.topo;
+	SIM_ASSERT(iv->seq[iv->head] == 0);
+	int len = topo_route_len(t, p->src, p->dst);
+	int local = n->n_nets == 2 ? 0 : p->cls;
+	if (p->hop < len) {
+		int link = topo_route_links(t, p->src, p->dst)[p->hop];
+		int k = topo_route_vcs(t, p->src, p->dst)[p->hop];
+		int per = n->V / (net->n_cls * n->K);
+		iv->out_port = (int16_t)net->link_out_port[link];
+		iv->vc_lo = (uint8_t)((local * n->K + k) * per);
+		iv->vc_hi = (uint8_t)(iv->vc_lo + per);
+		p->hop++;
+	} else {
+		iv->out_port = (int16_t)net->node_out_port[p->dst];
+		iv->vc_lo = (uint8_t)local; /* ejection port: one VC per class */
+		iv->vc_hi = (uint8_t)(local + 1);
+	}
+	iv->state = VC_VA;
+	iv->stage_ready = c + (uint64_t)n->b.p.routing_delay_cycles;
+}
+
+static void router_step(struct noc_cyc *n, struct cyc_net *net, struct cyc_router *r, uint64_t c)
+{
+	const int V = n->V, depth = n->b.p.vc_buffer_flits;
+	const uint32_t n_inputs = (uint32_t)(r->n_in * V);
+	r->occ_sum += r->flits;
+
+	/* RC, then VA bids (input side picks one free output VC, output side picks one input). */
+	int n_touched = 0;
+	for (int i = 0; i < r->n_in; i++) {
+		for (int v = 0; v < V; v++) {
+			struct cyc_in_vc *iv = &r->in[i].vc[v];
+			if (!iv->count)
+				continue;
+			if (iv->state == VC_IDLE && iv->ready[iv->head] <= c)
+				router_route(n, net, iv, c);
+			if (iv->state != VC_VA || iv->stage_ready > c)
+				continue;
+			struct cyc_out_port *op = &r->out[iv->out_port];
+			int span = iv->vc_hi - iv->vc_lo, pick = -1;
+			for (int k = 0; k < span; k++) {
+				int ov = iv->vc_lo + (iv->va_rr + k) % span;
+				if (op->vc[ov].owner < 0) {
+					pick = ov;
+					break;
+				}
+			}
+			if (pick < 0)
+				continue;
+			uint32_t me = (uint32_t)(i * V + v), slot = (uint32_t)(iv->out_port * V + pick);
+			int32_t cur = r->va_best[slot];
+			if (cur < 0) {
+				r->va_touched[n_touched++] = slot;
+				r->va_best[slot] = (int32_t)me;
+			} else {
+				uint32_t rr = op->va_rr[pick];
+				if ((me + n_inputs - rr) % n_inputs < ((uint32_t)cur + n_inputs - rr) % n_inputs)
+					r->va_best[slot] = (int32_t)me;
+			}
+		}
+	}
+	for (int k = 0; k < n_touched; k++) {
+		uint32_t slot = r->va_touched[k];
+		int32_t w = r->va_best[slot];
+		r->va_best[slot] = -1;
+		int opi = (int)slot / V, ov = (int)slot % V;
+		struct cyc_out_port *op = &r->out[opi];
+		struct cyc_in_vc *iv = &r->in[w / V].vc[w % V];
+		op->vc[ov].owner = w;
+		op->va_rr[ov] = ((uint32_t)w + 1) % n_inputs;
+		iv->state = VC_ACTIVE;
+		iv->out_vc = (int16_t)ov;
+		iv->va_rr = (uint16_t)(iv->va_rr + 1);
+		iv->stage_ready = c + (uint64_t)n->b.p.vc_alloc_delay_cycles;
+	}
+
+	/* SA: each input port bids with one VC, each output port grants one input port. */
+	bool any = false;
+	for (int i = 0; i < r->n_in; i++) {
+		struct cyc_in_port *ip = &r->in[i];
+		r->sa_choice[i] = -1;
+		for (int k = 0; k < V; k++) {
+			int v = (int)((ip->sa_rr + (uint32_t)k) % (uint32_t)V);
+			struct cyc_in_vc *iv = &ip->vc[v];
+			if (!iv->count || iv->state != VC_ACTIVE || iv->stage_ready > c || iv->ready[iv->head] > c)
+				continue;
+			if (ovc_credits(&r->out[iv->out_port].vc[iv->out_vc], c) <= 0)
+				continue;
+			r->sa_choice[i] = (int16_t)v;
+			break;
+		}
+		if (r->sa_choice[i] < 0)
+			continue;
+		if (!n->b.p.islip)
+			ip->sa_rr = (uint32_t)(r->sa_choice[i] + 1) % (uint32_t)V;
+		int opi = ip->vc[r->sa_choice[i]].out_port;
+		struct cyc_out_port *op = &r->out[opi];
+		int32_t cur = r->sa_best[opi];
+		uint32_t ni = (uint32_t)r->n_in;
+		if (cur < 0 || ((uint32_t)i + ni - op->sa_rr) % ni < ((uint32_t)cur + ni - op->sa_rr) % ni)
+			r->sa_best[opi] = i;
+		any = true;
+	}
+	if (!any)
+		return;
+	for (int o = 0; o < r->n_out; o++) {
+		int i = r->sa_best[o];
+		if (i < 0)
+			continue;
+		r->sa_best[o] = -1;
+		struct cyc_out_port *op = &r->out[o];
+		struct cyc_in_port *ip = &r->in[i];
+		int v = r->sa_choice[i];
+		struct cyc_in_vc *iv = &ip->vc[v];
+		op->sa_rr = (uint32_t)(i + 1) % (uint32_t)r->n_in;
+		if (n->b.p.islip)
+			ip->sa_rr = (uint32_t)(v + 1) % (uint32_t)V;
+
+		uint32_t pi = iv->pkt[iv->head];
+		uint16_t seq = iv->seq[iv->head];
+		iv->head = (uint16_t)((iv->head + 1) % depth);
+		iv->count--;
+		r->flits--;
+		n->flits_in_routers--;
+		struct cyc_out_vc *ov = &op->vc[iv->out_vc];
+		ov->credits--;
+		if (ov->credits < n->credit_min)
+			n->credit_min = ov->credits;
+		SIM_ASSERT(ov->credits >= 0);
+
+		/* The freed slot's credit goes back upstream. */
+		uint64_t cr = c + (uint64_t)n->b.p.credit_delay_cycles;
+		if (ip->kind == PORT_LINK)
+			ovc_credit_later(&net->r[ip->src_router].out[ip->src_out_port].vc[v], cr);
+		else
+			ovc_credit_later(&net->src[ip->node].vc[v], cr);
+
+		uint64_t t = c + (uint64_t)n->b.p.sw_alloc_delay_cycles + (uint64_t)n->b.p.st_delay_cycles + op->latency_cycles;
+		op->flits++;
+		if (op->kind == PORT_LINK) {
+			struct cyc_router *d = &net->r[op->dst_router];
+			ivc_push(&d->in[op->dst_in_port].vc[iv->out_vc], depth, pi, seq, t);
+			d->flits++;
+			n->flits_in_routers++;
+		} else {
+			eject_arrive(n, op->node, pi, seq, t);
+		}
+		if (seq + 1 == n->pkt[pi].flits) {
+			ov->owner = -1;
+			iv->state = VC_IDLE;
+		}
+	}
+}
+
+/* ---- sources ------------------------------------------------------------------------ */
+
+static void source_step(struct noc_cyc *n, struct cyc_net *net, int node, uint64_t c)
+{
+	struct cyc_source *s = &net->src[node];
+	int per = n->V / (net->n_cls * n->K);
+	for (int k = 0; k < net->n_cls; k++) {
+		int m = (int)((s->rr + (uint32_t)k) % (uint32_t)net->n_cls);
+		if (!s->q_count[m])
+			continue;
+		uint32_t pi = s->q[m][s->q_head[m]];
+		struct cyc_pkt *p = &n->pkt[pi];
+		if (p->enq_cycle >= c)
+			continue; /* accepted this cycle: leaves next cycle whatever the tick order */
+		int vc = s->cur_vc[m];
+		if (vc < 0) {
+			int lo = m * n->K * per;
+			for (int j = 0; j < per; j++) {
+				struct cyc_out_vc *o = &s->vc[lo + j];
+				if (o->owner < 0 && ovc_credits(o, c) > 0) {
+					vc = lo + j;
+					break;
+				}
+			}
+			if (vc < 0)
+				continue;
+			s->cur_vc[m] = (int16_t)vc;
+			s->vc[vc].owner = 0;
+			p->inject_cycle = c;
+		} else if (ovc_credits(&s->vc[vc], c) <= 0) {
+			continue;
+		}
+		struct cyc_out_vc *o = &s->vc[vc];
+		o->credits--;
+		struct cyc_router *r = &net->r[s->router];
+		ivc_push(&r->in[s->in_port].vc[vc], n->b.p.vc_buffer_flits, pi, s->next_seq[m],
+			 c + n->b.p.inject_latency_cycles);
+		r->flits++;
+		n->flits_in_routers++;
+		n->flits_injected++;
+		if (++s->next_seq[m] == p->flits) {
+			s->next_seq[m] = 0;
+			s->cur_vc[m] = -1;
+			o->owner = -1;
+			s->q_head[m] = (uint16_t)((s->q_head[m] + 1) % n->b.p.inject_queue_packets);
+			s->q_count[m]--;
+			n->pkts_in_sources--;
+		}
+		s->rr = (uint32_t)(m + 1);
+		return; /* one flit per cycle on the injection channel */
+	}
+}
+
+/* ---- backend ops -------------------------------------------------------------------- */
+
+static void cyc_step(struct noc_base *b, uint64_t c)
+{
+	struct noc_cyc *n = (struct noc_cyc *)b;
+	for (int k = 0; k < n->n_nets; k++) {
+		struct cyc_net *net = &n->net[k];
+		if (n->flits_in_routers)
+			for (int r = 0; r < b->topo->n_routers; r++)
+				if (net->r[r].flits)
+					router_step(n, net, &net->r[r], c);
+		if (n->pkts_in_sources)
+			for (int node = 0; node < b->topo->n_nodes; node++)
+				source_step(n, net, node, c);
+	}
+}
+
+static bool cyc_busy(const struct noc_base *b)
+{
+	const struct noc_cyc *n = (const struct noc_cyc *)b;
+	return n->flits_in_routers || n->pkts_in_sources;
+}
+
+static bool cyc_try_inject(struct noc *pub, int src, int dst, enum noc_class cls, uint32_t size_bytes, void *payload)
+{
+	struct noc_cyc *n = (struct noc_cyc *)pub;
+	SIM_ASSERT(src >= 0 && src < pub->n_nodes && dst >= 0 && dst < pub->n_nodes && cls < NOC_NUM_CLASSES);
+	uint64_t now = noc_base_now(&n->b);
+	uint32_t cb = n->b.p.channel_bytes;
+	uint32_t flits = size_bytes ? (size_bytes + cb - 1) / cb : 1;
+	/* A packet larger than the ejection queue could never arrive whole. */
+	SIM_ASSERT(flits <= (uint32_t)n->b.p.eject_queue_flits);
+	int m;
+	struct cyc_net *net = net_of(n, cls, &m);
+	struct cyc_source *s = &net->src[src];
+	if (s->q_count[m] >= n->b.p.inject_queue_packets || n->free_head == UINT32_MAX) {
+		noc_base_refused(&n->b, src, now);
+		return false;
+	}
+	uint32_t pi = n->free_head;
+	struct cyc_pkt *p = &n->pkt[pi];
+	n->free_head = p->next_free;
+	memset(p, 0, sizeof *p);
+	p->payload = payload;
+	p->src = src;
+	p->dst = dst;
+	p->cls = (uint8_t)cls;
+	p->flits = (uint16_t)flits;
+	p->enq_cycle = now;
+	s->q[m][(s->q_head[m] + s->q_count[m]) % n->b.p.inject_queue_packets] = pi;
+	s->q_count[m]++;
+	n->pkts_in_sources++;
+	n->outstanding++;
+	n->injected++;
+	noc_base_kick(&n->b);
+	return true;
+}
+
+static struct cyc_ejq *ready_ejq(struct noc_cyc *n, int node, enum noc_class cls)
+{
+	SIM_ASSERT(node >= 0 && node < n->b.pub.n_nodes && cls < NOC_NUM_CLASSES);
+	struct cyc_ejq *q = &n->ejq[node * NOC_NUM_CLASSES + cls];
+	if (!q->count || q->tail_ready[q->head] > noc_base_now(&n->b))
+		return NULL;
+	return q;
+}
+
+static void *cyc_peek_eject(struct noc *pub, int node, enum noc_class cls)
+{
+	struct noc_cyc *n = (struct noc_cyc *)pub;
+	struct cyc_ejq *q = ready_ejq(n, node, cls);
+	return q ? n->pkt[q->pkt[q->head]].payload : NULL;
+}
+
+static void *cyc_try_eject(struct noc *pub, int node, enum noc_class cls)
+{
+	struct noc_cyc *n = (struct noc_cyc *)pub;
+	struct cyc_ejq *q = ready_ejq(n, node, cls);
+	if (!q)
+		return NULL;
+	uint32_t pi = q->pkt[q->head];
+	struct cyc_pkt *p = &n->pkt[pi];
+	q->head = (uint16_t)((q->head + 1) % q->cap);
+	q->count--;
+	int m;
+	struct cyc_net *net = net_of(n, cls, &m);
+	int router = n->b.topo->node_router[node];
+	net->r[router].out[net->node_out_port[node]].vc[m].credits += p->flits;
+	n->ejected++;
+	n->flits_ejected += p->flits;
+	n->outstanding--;
+	void *payload = p->payload;
+	p->next_free = n->free_head;
+	n->free_head = pi;
+	return payload;
+}
+
+static uint64_t cyc_outstanding(const struct noc *pub)
+{
+	return ((const struct noc_cyc *)pub)->outstanding;
+}
+
+static void cyc_destroy(struct noc *pub)
+{
+	struct noc_cyc *n = (struct noc_cyc *)pub;
+	for (size_t i = 0; i < n->n_allocs; i++)
+		free(n->allocs[i]);
+	free(n->allocs);
+	free(n);
+}
+
+static void cyc_summary(const struct noc_base *b, struct noc_summary *o)
+{
+	const struct noc_cyc *n = (const struct noc_cyc *)b;
+	o->packets_injected = n->injected;
+	o->packets_ejected = n->ejected;
+	o->flits_ejected = n->flits_ejected;
+	o->avg_queue_cycles = n->lat_queue.n ? n->lat_queue.sum / (double)n->lat_queue.n : 0;
+	o->avg_network_cycles = n->lat_net.n ? n->lat_net.sum / (double)n->lat_net.n : 0;
+	o->avg_serial_cycles = n->lat_serial.n ? n->lat_serial.sum / (double)n->lat_serial.n : 0;
+	o->inject_refused = b->refused;
+	o->flits_in_routers = n->flits_in_routers;
+	o->credit_min = n->credit_min;
+}
+
+static void cyc_dump(const struct noc_base *b, FILE *out)
+{
+	const struct noc_cyc *n = (const struct noc_cyc *)b;
+	fprintf(out, "noc (cycle): %llu packets outstanding, %llu flits in routers, %llu packets in sources\n",
+		(unsigned long long)n->outstanding, (unsigned long long)n->flits_in_routers,
+		(unsigned long long)n->pkts_in_sources);
+	for (int k = 0; k < n->n_nets; k++)
+		for (int r = 0; r < b->topo->n_routers; r++) {
+			const struct cyc_router *rt = &n->net[k].r[r];
+			if (!rt->flits)
+				continue;
+			fprintf(out, "  net %d router %d: %u flits;", k, r, rt->flits);
+			for (int i = 0; i < rt->n_in; i++)
+				for (int v = 0; v < n->V; v++)
+					if (rt->in[i].vc[v].count)
+						fprintf(out, " in%d.vc%d=%u(state %d out %d.%d)", i, v, rt->in[i].vc[v].count,
+							rt->in[i].vc[v].state, rt->in[i].vc[v].out_port, rt->in[i].vc[v].out_vc);
+			fprintf(out, "\n");
+		}
+}
+
+static const struct noc_ops cyc_ops = {
+	.name = "cycle",
+	.try_inject = cyc_try_inject,
+	.try_eject = cyc_try_eject,
+	.peek_eject = cyc_peek_eject,
+	.outstanding = cyc_outstanding,
+	.destroy = cyc_destroy,
+};
+static const struct noc_drive_ops cyc_drive = {
+	.step = cyc_step, .busy = cyc_busy, .summary = cyc_summary, .dump = cyc_dump,
+};
+
+/* ---- build ------------------------------------------------------------------------- */
+
+static int init_ovc(struct noc_cyc *n, struct cyc_out_vc *o, int credits, int ring)
+{
+	o->owner = -1;
+	o->credits = credits;
+	o->cr_cap = (uint16_t)(ring > 0 ? ring : 1);
+	o->cr_ready = zalloc(n, o->cr_cap, sizeof *o->cr_ready);
+	return o->cr_ready ? 0 : -1;
+}
+
+static int build_net(struct noc_cyc *n, struct cyc_net *net, const struct topo *t)
+{
+	const int V = n->V, depth = n->b.p.vc_buffer_flits;
+	net->r = zalloc(n, (size_t)t->n_routers, sizeof *net->r);
+	net->src = zalloc(n, (size_t)t->n_nodes, sizeof *net->src);
+	net->link_out_port = zalloc(n, (size_t)t->n_links, sizeof(int));
+	net->node_out_port = zalloc(n, (size_t)t->n_nodes, sizeof(int));
+	int *in_port_of_link = zalloc(n, (size_t)t->n_links, sizeof(int));
+	if (!net->r || !net->src || !net->link_out_port || !net->node_out_port || !in_port_of_link)
+		return -1;
+	/* Ports: terminals first (in node order), then links (in link order). */
+	for (int node = 0; node < t->n_nodes; node++) {
+		struct cyc_router *r = &net->r[t->node_router[node]];
+		net->src[node].router = t->node_router[node];
+		net->src[node].in_port = r->n_in++;
+		net->node_out_port[node] = r->n_out++;
+	}
+	for (int l = 0; l < t->n_links; l++) {
+		net->link_out_port[l] = net->r[t->links[l].src_router].n_out++;
+		in_port_of_link[l] = net->r[t->links[l].dst_router].n_in++;
+	}
+	for (int ri = 0; ri < t->n_routers; ri++) {
+		struct cyc_router *r = &net->r[ri];
+		r->in = zalloc(n, (size_t)r->n_in, sizeof *r->in);
+		r->out = zalloc(n, (size_t)r->n_out, sizeof *r->out);
+		r->va_best = zalloc(n, (size_t)(r->n_out * V), sizeof *r->va_best);
+		r->va_touched = zalloc(n, (size_t)(r->n_out * V), sizeof *r->va_touched);
+		r->sa_best = zalloc(n, (size_t)r->n_out, sizeof *r->sa_best);
+		r->sa_choice = zalloc(n, (size_t)r->n_in, sizeof *r->sa_choice);
+		if (!r->in || !r->out || !r->va_best || !r->va_touched || !r->sa_best || !r->sa_choice)
+			return -1;
+		for (int k = 0; k < r->n_out * V; k++)
+			r->va_best[k] = -1;
+		for (int k = 0; k < r->n_out; k++)
+			r->sa_best[k] = -1;
+		for (int i = 0; i < r->n_in; i++) {
+			r->in[i].vc = zalloc(n, (size_t)V, sizeof *r->in[i].vc);
+			if (!r->in[i].vc)
+				return -1;
+			for (int v = 0; v < V; v++) {
+				struct cyc_in_vc *iv = &r->in[i].vc[v];
+				iv->pkt = zalloc(n, (size_t)depth, sizeof *iv->pkt);
+				iv->seq = zalloc(n, (size_t)depth, sizeof *iv->seq);
+				iv->ready = zalloc(n, (size_t)depth, sizeof *iv->ready);
+				if (!iv->pkt || !iv->seq || !iv->ready)
+					return -1;
+				iv->out_port = -1;
+				iv->out_vc = -1;
+			}
+		}
+	}
+	for (int node = 0; node < t->n_nodes; node++) {
+		struct cyc_source *s = &net->src[node];
+		struct cyc_router *r = &net->r[s->router];
+		r->in[s->in_port].kind = PORT_NODE;
+		r->in[s->in_port].node = node;
+		struct cyc_out_port *op = &r->out[net->node_out_port[node]];
+		op->kind = PORT_NODE;
+		op->node = node;
+		op->link = -1;
+		op->latency_cycles = n->b.p.inject_latency_cycles;
+		op->n_vc = V; /* only the first n_cls are used: one ejection VC per class */
+		s->vc = zalloc(n, (size_t)V, sizeof *s->vc);
+		if (!s->vc)
+			return -1;
+		for (int v = 0; v < V; v++)
+			if (init_ovc(n, &s->vc[v], depth, depth))
+				return -1;
+		for (int m = 0; m < NOC_NUM_CLASSES; m++) {
+			s->q[m] = zalloc(n, (size_t)n->b.p.inject_queue_packets, sizeof(uint32_t));
+			s->cur_vc[m] = -1;
+			if (!s->q[m])
+				return -1;
+		}
+	}
+	for (int l = 0; l < t->n_links; l++) {
+		struct cyc_router *src = &net->r[t->links[l].src_router];
+		struct cyc_router *dst = &net->r[t->links[l].dst_router];
+		struct cyc_out_port *op = &src->out[net->link_out_port[l]];
+		op->kind = PORT_LINK;
+		op->dst_router = t->links[l].dst_router;
+		op->dst_in_port = in_port_of_link[l];
+		op->link = l;
+		op->latency_cycles = t->links[l].latency_cycles;
+		op->n_vc = V;
+		struct cyc_in_port *ip = &dst->in[in_port_of_link[l]];
+		ip->kind = PORT_LINK;
+		ip->src_router = t->links[l].src_router;
+		ip->src_out_port = net->link_out_port[l];
+	}
+	for (int ri = 0; ri < t->n_routers; ri++) {
+		struct cyc_router *r = &net->r[ri];
+		for (int o = 0; o < r->n_out; o++) {
+			struct cyc_out_port *op = &r->out[o];
+			op->vc = zalloc(n, (size_t)V, sizeof *op->vc);
+			op->va_rr = zalloc(n, (size_t)V, sizeof *op->va_rr);
+			if (!op->vc || !op->va_rr)
+				return -1;
+			for (int v = 0; v < V; v++) {
+				int credits = op->kind == PORT_NODE ? n->b.p.eject_queue_flits : depth;
+				if (init_ovc(n, &op->vc[v], credits, depth))
+					return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+struct noc_base *noc_cycle_new(const struct noc_params *p, const struct topo *t, struct sim_error *err)
+{
+	struct noc_cyc *n = calloc(1, sizeof *n);
+	if (!n)
+		goto nomem;
+	n->b.pub.ops = &cyc_ops;
+	n->b.drive = &cyc_drive;
+	n->b.p = *p;
+	n->b.topo = (struct topo *)t;
+	n->V = p->vcs;
+	n->K = t->n_vc_classes;
+	n->n_nets = p->separate_networks ? 2 : 1;
+	int cls_per_net = p->separate_networks ? 1 : NOC_NUM_CLASSES;
+	if (p->vcs % (cls_per_net * n->K) || p->vcs > 64) {
+		sim_error_set(err, SIM_ERR_CONFIG, NULL, 0, 0, "gpu.noc.vcs",
+			      "%d VCs cannot be split evenly into %d message class(es) x %d route VC class(es) (%s topology); "
+			      "use a multiple of %d, at most 64",
+			      p->vcs, cls_per_net, n->K, t->kind, cls_per_net * n->K);
+		free(n);
+		return NULL;
+	}
+	for (int k = 0; k < n->n_nets; k++) {
+		n->net[k].n_cls = cls_per_net;
+		n->net[k].cls_base = k;
+		if (build_net(n, &n->net[k], t))
+			goto nomem_n;
+	}
+	/* Packets: every one is in a source queue, has a flit in a router buffer, or sits in
+	 * an ejection queue, so this many can never run out. */
+	uint64_t slots = 0;
+	for (int r = 0; r < t->n_routers; r++)
+		slots += (uint64_t)n->net[0].r[r].n_in * (uint64_t)p->vcs * (uint64_t)p->vc_buffer_flits;
+	slots *= (uint64_t)n->n_nets;
+	slots += (uint64_t)t->n_nodes * NOC_NUM_CLASSES * ((uint64_t)p->inject_queue_packets + (uint64_t)p->eject_queue_flits);
+	if (slots >= UINT32_MAX)
+		goto nomem_n;
+	n->n_pkt = (uint32_t)slots;
+	n->pkt = zalloc(n, n->n_pkt, sizeof *n->pkt);
+	n->ejq = zalloc(n, (size_t)t->n_nodes * NOC_NUM_CLASSES, sizeof *n->ejq);
+	if (!n->pkt || !n->ejq)
+		goto nomem_n;
+	for (uint32_t i = 0; i < n->n_pkt; i++)
+		n->pkt[i].next_free = i + 1 < n->n_pkt ? i + 1 : UINT32_MAX;
+	n->free_head = 0;
+	for (int i = 0; i < t->n_nodes * NOC_NUM_CLASSES; i++) {
+		struct cyc_ejq *q = &n->ejq[i];
+		q->cap = (uint16_t)p->eject_queue_flits;
+		q->pkt = zalloc(n, q->cap, sizeof *q->pkt);
+		q->tail_ready = zalloc(n, q->cap, sizeof *q->tail_ready);
+		if (!q->pkt || !q->tail_ready)
+			goto nomem_n;
+	}
+	return &n->b;
+nomem_n:
+	n->b.topo = NULL;
+	cyc_destroy(&n->b.pub);
+nomem:
+	sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory building the cycle-level NoC");
+	return NULL;
+}
+
+/* ---- stats ------------------------------------------------------------------------- */
+
+struct cyc_ratio { const struct noc_cyc *n; const uint64_t *num; };
+
+static double per_cycle(const void *ctx)
+{
+	const struct cyc_ratio *r = ctx;
+	uint64_t cycles = noc_base_now(&r->n->b);
+	return cycles ? (double)*r->num / (double)cycles : 0.0;
+}
+
+int noc_cycle_stats(struct noc_base *b, struct stats *st)
+{
+	struct noc_cyc *n = (struct noc_cyc *)b;
+	const struct topo *t = b->topo;
+	stats_counter(st, &n->injected, "packets", "packets accepted by try_inject", "noc.packets_injected");
+	stats_counter(st, &n->ejected, "packets", "packets taken by try_eject", "noc.packets_ejected");
+	stats_counter(st, &n->flits_injected, "flits", "flits that entered a router", "noc.flits_injected");
+	stats_counter(st, &n->flits_ejected, "flits", "flits of ejected packets", "noc.flits_ejected");
+	stats_avg(st, &n->lat_queue, "cycles", "packet latency: accepted until its head leaves the source queue", "noc.latency.queue");
+	stats_avg(st, &n->lat_net, "cycles", "packet latency: head leaves the source until it reaches the destination", "noc.latency.network");
+	stats_avg(st, &n->lat_serial, "cycles", "packet latency: head to tail at the destination (serialisation)", "noc.latency.serialisation");
+	stats_avg(st, &n->lat_total, "cycles", "packet latency: accepted until the tail arrives", "noc.latency.total");
+	for (int k = 0; k < n->n_nets; k++) {
+		const char *net = n->n_nets == 2 ? (k ? "reply." : "req.") : "";
+		for (int l = 0; l < t->n_links; l++) {
+			struct cyc_out_port *op = &n->net[k].r[t->links[l].src_router].out[n->net[k].link_out_port[l]];
+			struct cyc_ratio *r = zalloc(n, 1, sizeof *r);
+			if (!r)
+				return SIM_ERR_NOMEM;
+			r->n = n;
+			r->num = &op->flits;
+			stats_counter(st, &op->flits, "flits", "flits sent on the link", "noc.%slink.%d.flits", net, l);
+			stats_derived(st, per_cycle, r, "flits/cycle", "link utilisation (flits per NoC cycle)",
+				      "noc.%slink.%d.utilisation", net, l);
+		}
+		for (int ri = 0; ri < t->n_routers; ri++) {
+			struct cyc_ratio *r = zalloc(n, 1, sizeof *r);
+			if (!r)
+				return SIM_ERR_NOMEM;
+			r->n = n;
+			r->num = &n->net[k].r[ri].occ_sum;
+			stats_derived(st, per_cycle, r, "flits", "average flits buffered in the router's input VCs",
+				      "noc.%srouter.%d.occupancy", net, ri);
+		}
+	}
+	return 0;
+}

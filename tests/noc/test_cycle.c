@@ -1,0 +1,218 @@
+/* SPDX-License-Identifier: MIT */
+/* noc/noc_cycle.c through noc/noc_drive.h: zero-load latency, conservation under saturation,
+ * credits, request/reply separation, determinism. */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "noc/noc_drive.h"
+
+static struct noc *mk(const struct noc_params *p, struct topo *t)
+{
+	struct sim_error err;
+	sim_error_clear(&err);
+	cr_assert(t != NULL);
+	struct noc *n = noc_create_from(p, t, NULL, 0, NULL, 0, NULL, NULL, &err);
+	cr_assert(n != NULL, "%s", err.msg);
+	return n;
+}
+
+static struct noc *mesh66(const struct noc_params *p)
+{
+	int dims[2] = {6, 6};
+	return mk(p, topo_mesh(dims, 2, 1, NULL));
+}
+
+/* Inject one packet at the current cycle and step until it can be ejected; returns cycles. */
+static uint64_t one_packet(struct noc *n, int s, int d, enum noc_class cls, uint32_t bytes)
+{
+	static int token;
+	uint64_t t0 = noc_now_cycle(n);
+	cr_assert(noc_try_inject(n, s, d, cls, bytes, &token));
+	for (int i = 0; i < 10000; i++) {
+		void *p = noc_try_eject(n, d, cls);
+		if (p) {
+			cr_assert_eq(p, &token);
+			return noc_now_cycle(n) - t0;
+		}
+		noc_step(n);
+	}
+	cr_assert_fail("packet never arrived");
+	return 0;
+}
+
+Test(noc_cycle, zero_load_latency_is_5R_plus_2)
+{
+	struct noc_params p;
+	noc_params_default(&p);
+	struct noc *n = mesh66(&p);
+	/* Same router: R = 1 -> 5*1 + 2 = 7. */
+	cr_assert_eq(one_packet(n, 7, 7, NOC_CLASS_REQ, 8), 7);
+	/* Neighbour: R = 2 -> 12. */
+	cr_assert_eq(one_packet(n, 0, 1, NOC_CLASS_REQ, 8), 12);
+	/* Corner to corner of 6x6: 5 + 5 hops, R = 11 -> 57. */
+	cr_assert_eq(one_packet(n, 0, 35, NOC_CLASS_REQ, 32), 57);
+	cr_assert_eq(one_packet(n, 35, 0, NOC_CLASS_REPLY, 1), 57);
+	/* node 2 = (2,0) -> node 17 = (5,2): 3 + 2 hops, R = 6 -> 32. */
+	cr_assert_eq(one_packet(n, 2, 17, NOC_CLASS_REPLY, 32), 32);
+	noc_destroy(n);
+}
+
+Test(noc_cycle, multi_flit_adds_L_minus_1)
+{
+	struct noc_params p;
+	noc_params_default(&p);
+	struct noc *n = mesh66(&p);
+	/* 128 B = 4 flits of 32 B, R = 11: 57 + 3 = 60. 65 B = 3 flits, R = 2: 12 + 2 = 14. */
+	cr_assert_eq(one_packet(n, 0, 35, NOC_CLASS_REQ, 128), 60);
+	cr_assert_eq(one_packet(n, 0, 1, NOC_CLASS_REPLY, 65), 14);
+	noc_destroy(n);
+}
+
+Test(noc_cycle, pipeline_delays_are_configurable)
+{
+	struct noc_params p;
+	noc_params_default(&p);
+	p.routing_delay_cycles = 2;
+	p.vc_alloc_delay_cycles = 0;
+	p.sw_alloc_delay_cycles = 1;
+	p.st_delay_cycles = 2;
+	p.inject_latency_cycles = 3;
+	int dims[2] = {4, 1};
+	struct noc *n = mk(&p, topo_mesh(dims, 2, 4, NULL));
+	/* 0 -> 3: R = 4 routers, 3 links of 4 cycles.
+	 * 1 (source) + 3 (inject) + 4*(2+0+1+2) + 3*4 + 3 (eject) = 1+3+20+12+3 = 39. */
+	cr_assert_eq(one_packet(n, 0, 3, NOC_CLASS_REQ, 32), 39);
+	noc_destroy(n);
+}
+
+Test(noc_cycle, crossbar_is_one_router)
+{
+	struct noc_params p;
+	noc_params_default(&p);
+	struct noc *n = mk(&p, topo_crossbar(21, NULL));
+	cr_assert_eq(one_packet(n, 0, 20, NOC_CLASS_REQ, 32), 7);
+	cr_assert_eq(one_packet(n, 5, 3, NOC_CLASS_REQ, 64), 8);
+	noc_destroy(n);
+}
+
+/* Saturating random traffic with 1..4-flit packets of both classes; every payload is an id
+ * that must come out exactly once, at its destination, in its class. */
+static void conservation(struct noc_params *p, struct topo *t, uint32_t total)
+{
+	struct noc *n = mk(p, t);
+	int N = n->n_nodes;
+	uint32_t *dst = malloc(total * sizeof *dst);
+	uint8_t *cls = malloc(total);
+	uint8_t *seen = calloc(total, 1);
+	uint32_t sent = 0, got = 0;
+	uint64_t rng = 12345;
+	while (got < total) {
+		for (int s = 0; s < N && sent < total; s++) {
+			rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
+			int d = (int)((rng >> 33) % (uint64_t)N);
+			enum noc_class c = (rng >> 20) & 1 ? NOC_CLASS_REPLY : NOC_CLASS_REQ;
+			uint32_t bytes = (uint32_t)(1 + ((rng >> 40) % 128));
+			dst[sent] = (uint32_t)d;
+			cls[sent] = (uint8_t)c;
+			if (noc_try_inject(n, s, d, c, bytes, (void *)(uintptr_t)(sent + 1)))
+				sent++;
+		}
+		noc_step(n);
+		for (int d = 0; d < N; d++)
+			for (int c = 0; c < NOC_NUM_CLASSES; c++) {
+				void *pl;
+				while ((pl = noc_try_eject(n, d, (enum noc_class)c))) {
+					uint32_t id = (uint32_t)(uintptr_t)pl - 1;
+					cr_assert_lt(id, sent);
+					cr_assert_eq(seen[id], 0, "packet %u delivered twice", id);
+					cr_assert_eq(dst[id], (uint32_t)d);
+					cr_assert_eq(cls[id], c);
+					seen[id] = 1;
+					got++;
+				}
+			}
+		cr_assert_lt(noc_now_cycle(n), 50u * total, "no progress: deadlock?");
+	}
+	struct noc_summary sm;
+	noc_get_summary(n, &sm);
+	cr_assert_eq(sm.packets_injected, total);
+	cr_assert_eq(sm.packets_ejected, total);
+	cr_assert_eq(sm.flits_in_routers, 0);
+	cr_assert_eq(noc_outstanding(n), 0);
+	cr_assert_geq(sm.credit_min, 0);
+	cr_assert_gt(sm.inject_refused, 0, "traffic did not saturate the network");
+	cr_assert(!noc_busy(n));
+	free(dst);
+	free(cls);
+	free(seen);
+	noc_destroy(n);
+}
+
+Test(noc_cycle, no_flit_lost_or_duplicated_under_saturation, .timeout = 240)
+{
+	struct noc_params p;
+	noc_params_default(&p);
+	int dims[2] = {6, 6};
+	conservation(&p, topo_mesh(dims, 2, 1, NULL), 100000);
+}
+
+Test(noc_cycle, conservation_shared_network_torus_islip, .timeout = 240)
+{
+	struct noc_params p;
+	noc_params_default(&p);
+	p.separate_networks = false;
+	p.islip = true;
+	int dims[2] = {4, 4};
+	/* 4 VCs = 2 message classes x 2 dateline classes x 1. */
+	conservation(&p, topo_torus(dims, 2, true, 1, NULL), 20000);
+}
+
+/* Requests to node 35 are never ejected, so they fill the network; a reply to 35 must still
+ * get through on its own VCs (or network). */
+static void reply_not_blocked(bool networks)
+{
+	struct noc_params p;
+	noc_params_default(&p);
+	p.separate_networks = networks;
+	struct noc *n = mesh66(&p);
+	static int req, rep;
+	for (int cyc = 0; cyc < 2000; cyc++) {
+		for (int s = 0; s < 35; s++)
+			(void)noc_try_inject(n, s, 35, NOC_CLASS_REQ, 64, &req);
+		noc_step(n);
+	}
+	struct noc_summary sm;
+	noc_get_summary(n, &sm);
+	cr_assert_gt(sm.flits_in_routers, 100, "requests should be stuck in the network");
+	cr_assert_gt(sm.inject_refused, 0);
+	/* Zero-load from node 0 to 35 is 57 cycles; allow switch contention with moving requests. */
+	uint64_t t0 = noc_now_cycle(n);
+	cr_assert(noc_try_inject(n, 0, 35, NOC_CLASS_REPLY, 64, &rep));
+	void *got = NULL;
+	while (!got && noc_now_cycle(n) - t0 < 200) {
+		noc_step(n);
+		got = noc_try_eject(n, 35, NOC_CLASS_REPLY);
+	}
+	cr_assert_eq(got, &rep, "reply waited behind requests");
+	cr_assert_leq(noc_now_cycle(n) - t0, 2 * 58);
+	noc_destroy(n);
+}
+
+Test(noc_cycle, reply_never_waits_behind_request_vcs) { reply_not_blocked(false); }
+Test(noc_cycle, reply_never_waits_behind_request_networks) { reply_not_blocked(true); }
+
+Test(noc_cycle, vcs_must_split_over_classes)
+{
+	struct noc_params p;
+	noc_params_default(&p);
+	p.separate_networks = false;
+	p.vcs = 2; /* 2 message classes x 2 dateline classes need a multiple of 4 */
+	int dims[2] = {4, 4};
+	struct sim_error err;
+	sim_error_clear(&err);
+	struct noc *n = noc_create_from(&p, topo_torus(dims, 2, true, 1, NULL), NULL, 0, NULL, 0, NULL, NULL, &err);
+	cr_assert_null(n);
+	cr_assert_eq(err.code, SIM_ERR_CONFIG);
+	cr_assert(strstr(err.msg, "multiple of 4") != NULL, "%s", err.msg);
+}
