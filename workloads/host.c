@@ -1,0 +1,314 @@
+/* SPDX-License-Identifier: MIT */
+/* Host API (warpsim.h): device memory, copies and launches on one module through an fe_device.
+ * Host-side only, never on the per-cycle path, so it may allocate. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "warpsim.h"
+
+#define WS_MAX_REG_ENTRIES 64 /* kernels with a regs_per_thread override */
+
+struct ws_host {
+	const struct fe_module *mod;
+	struct fe_module *owned_mod; /* set by ws_host_open */
+	struct fe_memory *mem;
+	struct fe_device dev;
+	struct ws_totals totals;
+	uint32_t n_regs;
+	struct {
+		char kernel[128];
+		uint32_t regs;
+	} regs[WS_MAX_REG_ENTRIES];
+};
+
+struct ws_host *ws_host_create(const struct fe_module *m, const struct fe_device *dev,
+			       struct sim_error *err)
+{
+	if (!dev || !dev->launch) {
+		sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, NULL, "ws_host_create: no device");
+		return NULL;
+	}
+	struct ws_host *h = calloc(1, sizeof *h);
+	if (!h) {
+		sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory");
+		return NULL;
+	}
+	h->mod = m;
+	h->dev = *dev;
+	h->mem = fe_memory_create();
+	if (!h->mem) {
+		free(h);
+		sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory (device memory)");
+		return NULL;
+	}
+	if (fe_memory_bind_module(h->mem, m, err)) {
+		ws_host_destroy(h);
+		return NULL;
+	}
+	return h;
+}
+
+struct ws_host *ws_host_open(const char *ptx_path, const struct fe_device *dev,
+			     struct sim_error *err)
+{
+	struct fe_module *m = NULL;
+	if (fe_module_load(ptx_path, &m, err))
+		return NULL;
+	struct ws_host *h = ws_host_create(m, dev, err);
+	if (!h) {
+		fe_module_destroy(m);
+		return NULL;
+	}
+	h->owned_mod = m;
+	return h;
+}
+
+void ws_host_destroy(struct ws_host *h)
+{
+	if (!h)
+		return;
+	if (h->mem)
+		fe_memory_destroy(h->mem);
+	if (h->owned_mod)
+		fe_module_destroy(h->owned_mod);
+	free(h);
+}
+
+const struct fe_module *ws_host_module(const struct ws_host *h) { return h->mod; }
+
+void ws_host_totals(const struct ws_host *h, struct ws_totals *out) { *out = h->totals; }
+
+int ws_set_regs_per_thread(struct ws_host *h, const char *kernel, uint32_t regs,
+			   struct sim_error *err)
+{
+	uint32_t i;
+	for (i = 0; i < h->n_regs; i++)
+		if (!strcmp(h->regs[i].kernel, kernel))
+			break;
+	if (i == h->n_regs) {
+		if (h->n_regs == WS_MAX_REG_ENTRIES || strlen(kernel) >= sizeof h->regs[0].kernel)
+			return sim_error_set(err, SIM_ERR_INPUT, NULL, 0, 0, kernel,
+					     "too many kernels or kernel name too long");
+		snprintf(h->regs[i].kernel, sizeof h->regs[i].kernel, "%s", kernel);
+		h->n_regs++;
+	}
+	h->regs[i].regs = regs;
+	return 0;
+}
+
+int ws_malloc(struct ws_host *h, uint64_t *dptr, uint64_t bytes, struct sim_error *err)
+{
+	uint64_t a = fe_mem_alloc(h->mem, bytes ? bytes : 1);
+	if (!a)
+		return sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL,
+				     "device allocation of %llu bytes failed",
+				     (unsigned long long)bytes);
+	*dptr = a;
+	return 0;
+}
+
+int ws_memset(struct ws_host *h, uint64_t dptr, int value, uint64_t bytes, struct sim_error *err)
+{
+	unsigned char buf[4096];
+	memset(buf, value, sizeof buf);
+	while (bytes) {
+		uint64_t n = bytes < sizeof buf ? bytes : sizeof buf;
+		int rc = fe_mem_write(h->mem, dptr, buf, n, err);
+		if (rc)
+			return rc;
+		dptr += n;
+		bytes -= n;
+	}
+	return 0;
+}
+
+int ws_memcpy_h2d(struct ws_host *h, uint64_t dst, const void *src, uint64_t bytes,
+		  struct sim_error *err)
+{
+	return bytes ? fe_mem_write(h->mem, dst, src, bytes, err) : 0;
+}
+
+int ws_memcpy_d2h(struct ws_host *h, void *dst, uint64_t src, uint64_t bytes,
+		  struct sim_error *err)
+{
+	return bytes ? fe_mem_read(h->mem, src, dst, bytes, err) : 0;
+}
+
+static int ws_symbol_range(struct ws_host *h, const char *symbol, uint64_t bytes, uint64_t offset,
+			   uint64_t *addr, struct sim_error *err)
+{
+	uint64_t size = 0;
+	int rc = fe_symbol(h->mem, h->mod, symbol, addr, &size, err);
+	if (rc)
+		return rc;
+	if (offset > size || bytes > size - offset)
+		return sim_error_set(err, SIM_ERR_INPUT, NULL, 0, 0, symbol,
+				     "copy of %llu bytes at offset %llu exceeds symbol size %llu",
+				     (unsigned long long)bytes, (unsigned long long)offset,
+				     (unsigned long long)size);
+	*addr += offset;
+	return 0;
+}
+
+int ws_memcpy_to_symbol(struct ws_host *h, const char *symbol, const void *src, uint64_t bytes,
+			uint64_t offset, struct sim_error *err)
+{
+	uint64_t a;
+	int rc = ws_symbol_range(h, symbol, bytes, offset, &a, err);
+	return rc ? rc : ws_memcpy_h2d(h, a, src, bytes, err);
+}
+
+int ws_memcpy_from_symbol(struct ws_host *h, void *dst, const char *symbol, uint64_t bytes,
+			  uint64_t offset, struct sim_error *err)
+{
+	uint64_t a;
+	int rc = ws_symbol_range(h, symbol, bytes, offset, &a, err);
+	return rc ? rc : ws_memcpy_d2h(h, dst, a, bytes, err);
+}
+
+static uint32_t ws_arg_size(const struct ws_arg *a)
+{
+	switch (a->kind) {
+	case WS_ARG_U32:
+	case WS_ARG_S32:
+	case WS_ARG_F32:
+		return 4;
+	case WS_ARG_BYTES:
+		return a->size_bytes;
+	default:
+		return 8;
+	}
+}
+
+static const char *ws_arg_kind_name(enum ws_arg_kind k)
+{
+	static const char *const names[] = {"pointer", "u32", "s32", "f32", "u64", "s64", "f64",
+					    "struct"};
+	return names[k];
+}
+
+static int ws_check_dims(const char *kernel, struct ws_dim3 g, struct ws_dim3 b, uint32_t shared,
+			 struct sim_error *err)
+{
+	if (g.x < 1 || g.x > WS_MAX_GRID_X || g.y < 1 || g.y > WS_MAX_GRID_YZ || g.z < 1 ||
+	    g.z > WS_MAX_GRID_YZ)
+		return sim_error_set(err, SIM_ERR_INPUT, NULL, 0, 0, kernel,
+				     "grid (%u,%u,%u) out of bounds (x 1..%u, y and z 1..%u)", g.x,
+				     g.y, g.z, WS_MAX_GRID_X, WS_MAX_GRID_YZ);
+	uint64_t threads = (uint64_t)b.x * b.y * b.z;
+	if (b.x < 1 || b.x > WS_MAX_BLOCK_XY || b.y < 1 || b.y > WS_MAX_BLOCK_XY || b.z < 1 ||
+	    b.z > WS_MAX_BLOCK_Z || threads > WS_MAX_THREADS_PER_BLOCK)
+		return sim_error_set(err, SIM_ERR_INPUT, NULL, 0, 0, kernel,
+				     "block (%u,%u,%u) out of bounds (x,y 1..%u, z 1..%u, at most "
+				     "%u threads)",
+				     b.x, b.y, b.z, WS_MAX_BLOCK_XY, WS_MAX_BLOCK_Z,
+				     WS_MAX_THREADS_PER_BLOCK);
+	if (shared > WS_MAX_DYN_SHARED_BYTES)
+		return sim_error_set(err, SIM_ERR_INPUT, NULL, 0, 0, kernel,
+				     "dynamic shared memory %u bytes exceeds %u", shared,
+				     WS_MAX_DYN_SHARED_BYTES);
+	return 0;
+}
+
+int ws_launch(struct ws_host *h, const char *kernel, struct ws_dim3 grid, struct ws_dim3 block,
+	      uint32_t dyn_shared_bytes, const struct ws_arg *args, uint32_t n_args,
+	      struct sim_error *err)
+{
+	uint32_t n_params = 0;
+	int rc = fe_kernel_params(h->mod, kernel, &n_params, err);
+	if (rc)
+		return rc;
+	if (n_params != n_args)
+		return sim_error_set(err, SIM_ERR_INPUT, NULL, 0, 0, kernel,
+				     "kernel %s takes %u arguments, %u given", kernel, n_params,
+				     n_args);
+	rc = ws_check_dims(kernel, grid, block, dyn_shared_bytes, err);
+	if (rc)
+		return rc;
+	/* Parameter space is 4 KB at most, so the buffer lives on the stack. */
+	unsigned char params[WS_MAX_PARAM_BYTES];
+	uint32_t used = 0;
+	for (uint32_t i = 0; i < n_args; i++) {
+		uint32_t off, size, align;
+		rc = fe_kernel_param(h->mod, kernel, i, &off, &size, &align, err);
+		if (rc)
+			return rc;
+		const struct ws_arg *a = &args[i];
+		uint32_t asz = ws_arg_size(a);
+		if (asz != size)
+			return sim_error_set(err, SIM_ERR_INPUT, NULL, 0, 0, kernel,
+					     "argument %u of %s: a %s of %u bytes given for a "
+					     "parameter of %u bytes",
+					     i, kernel, ws_arg_kind_name(a->kind), asz, size);
+		if ((uint64_t)off + size > sizeof params)
+			return sim_error_set(err, SIM_ERR_INPUT, NULL, 0, 0, kernel,
+					     "parameters of %s exceed %u bytes", kernel,
+					     WS_MAX_PARAM_BYTES);
+		unsigned char *p = params + off;
+		uint32_t u32;
+		switch (a->kind) {
+		case WS_ARG_U32:
+		case WS_ARG_S32:
+			u32 = (uint32_t)a->v.u;
+			memcpy(p, &u32, 4);
+			break;
+		case WS_ARG_F32:
+			memcpy(p, &a->v.f, 4);
+			break;
+		case WS_ARG_F64:
+			memcpy(p, &a->v.d, 8);
+			break;
+		case WS_ARG_BYTES:
+			memcpy(p, a->bytes, size);
+			break;
+		default:
+			memcpy(p, &a->v.u, 8);
+			break;
+		}
+		if (off + size > used)
+			used = off + size;
+	}
+	uint32_t regs = 0;
+	for (uint32_t i = 0; i < h->n_regs; i++)
+		if (!strcmp(h->regs[i].kernel, kernel))
+			regs = h->regs[i].regs;
+	const uint32_t g[3] = {grid.x, grid.y, grid.z}, b[3] = {block.x, block.y, block.z};
+	struct fe_launch *l = fe_launch_create(h->mod, h->mem, kernel, g, b, dyn_shared_bytes,
+					       params, used, regs, err);
+	if (!l)
+		return err && err->code ? err->code : SIM_ERR_INPUT;
+	rc = h->dev.launch(h->dev.ctx, l, err);
+	fe_launch_destroy(l);
+	if (rc)
+		return rc;
+	uint64_t ctas = (uint64_t)grid.x * grid.y * grid.z;
+	h->totals.launches++;
+	h->totals.ctas += ctas;
+	h->totals.threads += ctas * block.x * block.y * block.z;
+	return 0;
+}
+
+int ws_synchronize(struct ws_host *h, struct sim_error *err)
+{
+	(void)h;
+	(void)err;
+	return 0;
+}
+
+static int ws_functional_launch(void *ctx, struct fe_launch *l, struct sim_error *err)
+{
+	struct ws_func_stats *st = ctx;
+	uint64_t wi = 0, ti = 0;
+	int rc = fe_launch_run_functional(l, &wi, &ti, err);
+	if (!rc && st) {
+		st->launches++;
+		st->warp_insts += wi;
+		st->thread_insts += ti;
+	}
+	return rc;
+}
+
+struct fe_device ws_functional_device(struct ws_func_stats *stats)
+{
+	return (struct fe_device){.launch = ws_functional_launch, .ctx = stats};
+}

@@ -1,0 +1,416 @@
+/* SPDX-License-Identifier: MIT */
+/* Running a loaded workload: buffers and symbols into fresh device memory, launches with
+ * repetition and buffer swapping (or the host routine), then the result checks. Also the small
+ * expression language of workload files and the accessors. */
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wl_int.h"
+
+/* ---- expressions: recursive descent over the text, no allocation -------------------------- */
+
+struct wl_px {
+	const struct workload *w;
+	const char *s, *p;
+	const char *file, *setting;
+	int line;
+	struct sim_error *err;
+};
+
+static int wl_px_fail(struct wl_px *x, const char *msg)
+{
+	return sim_error_set(x->err, SIM_ERR_INPUT, x->file, x->line, 0, x->setting,
+			     "%s in expression \"%s\" at column %d", msg, x->s,
+			     (int)(x->p - x->s) + 1);
+}
+
+static void wl_px_ws(struct wl_px *x)
+{
+	while (isspace((unsigned char)*x->p))
+		x->p++;
+}
+
+static int wl_px_sum(struct wl_px *x, struct wl_val *v);
+
+static int wl_px_atom(struct wl_px *x, struct wl_val *v)
+{
+	wl_px_ws(x);
+	const char *p = x->p;
+	if (*p == '(') {
+		x->p++;
+		int rc = wl_px_sum(x, v);
+		if (rc)
+			return rc;
+		wl_px_ws(x);
+		if (*x->p != ')')
+			return wl_px_fail(x, "expected ')'");
+		x->p++;
+		return 0;
+	}
+	if (*p == '-') {
+		x->p++;
+		int rc = wl_px_atom(x, v);
+		v->i = -v->i;
+		v->f = -v->f;
+		return rc;
+	}
+	if (isdigit((unsigned char)*p) || *p == '.') {
+		char *end;
+		double f = strtod(p, &end);
+		bool is_float = false;
+		for (const char *q = p; q < end; q++)
+			is_float = is_float || *q == '.' || *q == 'e' || *q == 'E';
+		if (is_float) {
+			*v = (struct wl_val){.is_float = true, .f = f, .i = (int64_t)f};
+		} else {
+			long long i = strtoll(p, &end, 0);
+			*v = (struct wl_val){.is_float = false, .i = i, .f = (double)i};
+		}
+		x->p = end;
+		return 0;
+	}
+	if (isalpha((unsigned char)*p) || *p == '_') {
+		char name[64];
+		size_t n = 0;
+		while ((isalnum((unsigned char)*x->p) || *x->p == '_') && n + 1 < sizeof name)
+			name[n++] = *x->p++;
+		name[n] = 0;
+		const struct wl_param *prm = wl_param_find(x->w, name);
+		if (!prm) {
+			x->p = p;
+			char msg[128];
+			snprintf(msg, sizeof msg, "unknown name '%s' (not a param or size value)",
+				 name);
+			return wl_px_fail(x, msg);
+		}
+		*v = prm->v;
+		return 0;
+	}
+	return wl_px_fail(x, "expected a number, a name or '('");
+}
+
+static int wl_px_product(struct wl_px *x, struct wl_val *v)
+{
+	int rc = wl_px_atom(x, v);
+	for (;;) {
+		if (rc)
+			return rc;
+		wl_px_ws(x);
+		char op = *x->p;
+		if (op != '*' && op != '/' && op != '%')
+			return 0;
+		x->p++;
+		struct wl_val r;
+		rc = wl_px_atom(x, &r);
+		if (rc)
+			return rc;
+		if (op != '*' && (r.is_float ? r.f == 0.0 : r.i == 0))
+			return wl_px_fail(x, "division by zero");
+		if (v->is_float || r.is_float) {
+			if (op == '%')
+				return wl_px_fail(x, "'%' needs integers");
+			v->f = op == '*' ? v->f * r.f : v->f / r.f;
+			v->is_float = true;
+			v->i = (int64_t)v->f;
+		} else {
+			v->i = op == '*' ? v->i * r.i : op == '/' ? v->i / r.i : v->i % r.i;
+			v->f = (double)v->i;
+		}
+	}
+}
+
+static int wl_px_sum(struct wl_px *x, struct wl_val *v)
+{
+	int rc = wl_px_product(x, v);
+	for (;;) {
+		if (rc)
+			return rc;
+		wl_px_ws(x);
+		char op = *x->p;
+		if (op != '+' && op != '-')
+			return 0;
+		x->p++;
+		struct wl_val r;
+		rc = wl_px_product(x, &r);
+		if (rc)
+			return rc;
+		if (v->is_float || r.is_float) {
+			v->f = op == '+' ? v->f + r.f : v->f - r.f;
+			v->is_float = true;
+			v->i = (int64_t)v->f;
+		} else {
+			v->i = op == '+' ? v->i + r.i : v->i - r.i;
+			v->f = (double)v->i;
+		}
+	}
+}
+
+int wl_expr_eval(const struct workload *w, const char *text, const char *file, int line,
+		 const char *setting, struct wl_val *out, struct sim_error *err)
+{
+	struct wl_px x = {.w = w, .s = text, .p = text, .file = file, .setting = setting,
+			  .line = line, .err = err};
+	int rc = wl_px_sum(&x, out);
+	if (rc)
+		return rc;
+	wl_px_ws(&x);
+	if (*x.p)
+		return wl_px_fail(&x, "unexpected text");
+	return 0;
+}
+
+/* ---- accessors ---------------------------------------------------------------------------- */
+
+int workload_param_int(const struct workload *w, const char *name, int64_t *out,
+		       struct sim_error *err)
+{
+	const struct wl_param *p = wl_param_find(w, name);
+	if (!p || p->v.is_float)
+		return sim_error_set(err, SIM_ERR_INPUT, w->path, 0, 0, name,
+				     "workload %s (size %s) needs an integer param '%s'", w->name,
+				     w->size, name);
+	*out = p->v.i;
+	return 0;
+}
+
+int workload_param_float(const struct workload *w, const char *name, double *out,
+			 struct sim_error *err)
+{
+	const struct wl_param *p = wl_param_find(w, name);
+	if (!p)
+		return sim_error_set(err, SIM_ERR_INPUT, w->path, 0, 0, name,
+				     "workload %s (size %s) needs a param '%s'", w->name, w->size,
+				     name);
+	*out = p->v.f;
+	return 0;
+}
+
+const void *wl_ref_input(const struct workload *w, const char *ref, const char *buf,
+			 enum wl_type type, uint64_t min_count, uint64_t *count,
+			 struct sim_error *err)
+{
+	int b = wl_buffer_find(w, buf);
+	if (b < 0 || w->bufs[b].type != type || w->bufs[b].count < min_count) {
+		sim_error_set(err, SIM_ERR_INPUT, w->path, 0, 0, ref,
+			      "reference %s needs buffer or symbol '%s' of type %s with at least "
+			      "%llu elements",
+			      ref, buf, wl_type_names[type], (unsigned long long)min_count);
+		return NULL;
+	}
+	if (count)
+		*count = w->bufs[b].count;
+	return w->bufs[b].init;
+}
+
+int wl_ref_int(const struct workload *w, const char *ref, const char *name, int64_t *out,
+	       struct sim_error *err)
+{
+	const struct wl_param *p = wl_param_find(w, name);
+	if (!p || p->v.is_float)
+		return sim_error_set(err, SIM_ERR_INPUT, w->path, 0, 0, ref,
+				     "reference %s needs an integer param '%s'", ref, name);
+	*out = p->v.i;
+	return 0;
+}
+
+int wl_ref_float(const struct workload *w, const char *ref, const char *name, double *out,
+		 struct sim_error *err)
+{
+	const struct wl_param *p = wl_param_find(w, name);
+	if (!p)
+		return sim_error_set(err, SIM_ERR_INPUT, w->path, 0, 0, ref,
+				     "reference %s needs a param '%s'", ref, name);
+	*out = p->v.f;
+	return 0;
+}
+
+struct fe_device workload_functional_device(struct ws_func_stats *stats)
+{
+	return ws_functional_device(stats);
+}
+
+/* ---- checks ------------------------------------------------------------------------------- */
+
+static double wl_elem_f(enum wl_type t, const unsigned char *p)
+{
+	float f;
+	double d;
+	if (t == WL_F32) {
+		memcpy(&f, p, 4);
+		return f;
+	}
+	memcpy(&d, p, 8);
+	return d;
+}
+
+static void wl_elem_fmt(enum wl_type t, const unsigned char *p, char *buf, size_t n)
+{
+	uint64_t u = 0;
+	int64_t s;
+	if (wl_type_is_float(t)) {
+		snprintf(buf, n, "%.9g", wl_elem_f(t, p));
+		return;
+	}
+	memcpy(&u, p, wl_type_bytes(t));
+	switch (t) {
+	case WL_S8: s = (int8_t)u; break;
+	case WL_S16: s = (int16_t)u; break;
+	case WL_S32: s = (int32_t)u; break;
+	case WL_S64: s = (int64_t)u; break;
+	default:
+		snprintf(buf, n, "%llu", (unsigned long long)u);
+		return;
+	}
+	snprintf(buf, n, "%lld", (long long)s);
+}
+
+static int wl_check_run(struct workload *w, struct ws_host *h, const struct wl_check *c,
+			uint64_t addr, FILE *log, struct sim_error *err)
+{
+	const struct wl_buffer *b = &w->bufs[c->buf];
+	unsigned char *got = malloc(b->bytes), *want = c->file_data;
+	unsigned char *ref_out = NULL;
+	int rc = SIM_ERR_NOMEM;
+	if (!got)
+		goto nomem;
+	if (c->ref) {
+		ref_out = calloc(1, b->bytes);
+		if (!ref_out)
+			goto nomem;
+		rc = c->ref->fn(w, ref_out, b->count, err);
+		if (rc)
+			goto out;
+		want = ref_out;
+	}
+	rc = b->is_symbol ? ws_memcpy_from_symbol(h, got, b->name, b->bytes, 0, err)
+			  : ws_memcpy_d2h(h, got, addr, b->bytes, err);
+	if (rc)
+		goto out;
+	uint32_t esz = wl_type_bytes(b->type);
+	uint64_t bad = 0, first = 0;
+	for (uint64_t i = 0; i < b->count; i++) {
+		const unsigned char *g = got + i * esz, *e = want + i * esz;
+		bool ok;
+		if (wl_type_is_float(b->type)) {
+			double x = wl_elem_f(b->type, g), y = wl_elem_f(b->type, e);
+			ok = (isnan(x) && isnan(y)) || x == y ||
+			     fabs(x - y) <= c->abs_tol + c->rel_tol * fabs(y);
+		} else {
+			ok = !memcmp(g, e, esz);
+		}
+		if (!ok && bad++ == 0)
+			first = i;
+	}
+	if (bad) {
+		char gs[48], es[48];
+		wl_elem_fmt(b->type, got + first * esz, gs, sizeof gs);
+		wl_elem_fmt(b->type, want + first * esz, es, sizeof es);
+		rc = sim_error_set(err, SIM_ERR_PROGRAM, w->path, 0, 0, b->name,
+				   "check of %s failed: %llu of %llu elements differ; first at index "
+				   "%llu: got %s, expected %s",
+				   b->name, (unsigned long long)bad, (unsigned long long)b->count,
+				   (unsigned long long)first, gs, es);
+		goto out;
+	}
+	if (log)
+		fprintf(log, "check %s: %llu elements match %s\n", b->name,
+			(unsigned long long)b->count, c->ref ? c->ref->name : "the reference file");
+	rc = 0;
+	goto out;
+nomem:
+	rc = sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, b->name, "out of memory for check");
+out:
+	free(got);
+	free(ref_out);
+	return rc;
+}
+
+/* ---- run ---------------------------------------------------------------------------------- */
+
+static int wl_run_launches(struct workload *w, struct ws_host *h, uint64_t *addr, FILE *log,
+			   struct sim_error *err)
+{
+	for (uint32_t li = 0; li < w->n_launches; li++) {
+		const struct wl_launch *l = &w->launches[li];
+		struct ws_arg args[64];
+		unsigned char *bytes[64];
+		if (l->n_args > SIM_ARRAY_LEN(args))
+			return sim_error_set(err, SIM_ERR_INPUT, w->path, 0, 0, l->kernel,
+					     "more than %zu arguments", SIM_ARRAY_LEN(args));
+		for (uint32_t a = 0; a < l->n_args; a++) {
+			bytes[a] = l->args[a].bytes;
+			args[a] = WS_BYTES(bytes[a], l->args[a].size_bytes);
+		}
+		if (log)
+			fprintf(log, "launch %s grid (%u,%u,%u) block (%u,%u,%u) shared %u x%u\n",
+				l->kernel, l->grid.x, l->grid.y, l->grid.z, l->block.x, l->block.y,
+				l->block.z, l->shared_bytes, l->repeat);
+		for (uint32_t r = 0; r < l->repeat; r++) {
+			/* Patch the current device addresses (swaps move them between runs). */
+			for (uint32_t a = 0; a < l->n_args; a++)
+				for (uint32_t k = 0; k < l->args[a].n_fix; k++) {
+					const struct wl_fixup *f = &l->args[a].fix[k];
+					uint64_t v = addr[f->buf] + f->off;
+					memcpy(bytes[a] + f->at, &v, 8);
+				}
+			int rc = ws_launch(h, l->kernel, l->grid, l->block, l->shared_bytes, args,
+					   l->n_args, err);
+			if (rc)
+				return rc;
+			if (l->swap[0] >= 0) {
+				uint64_t t = addr[l->swap[0]];
+				addr[l->swap[0]] = addr[l->swap[1]];
+				addr[l->swap[1]] = t;
+			}
+		}
+	}
+	return 0;
+}
+
+int workload_run(struct workload *w, const struct fe_device *dev, FILE *log,
+		 struct sim_error *err)
+{
+	memset(&w->totals, 0, sizeof w->totals);
+	struct ws_host *h = ws_host_create(w->mod, dev, err);
+	if (!h)
+		return err && err->code ? err->code : SIM_ERR_FAULT;
+	uint64_t *addr = calloc(w->n_bufs + 1, sizeof *addr);
+	int rc = addr ? 0 : sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory");
+	for (uint32_t i = 0; !rc && i < w->n_regs; i++)
+		rc = ws_set_regs_per_thread(h, w->regs[i].kernel, w->regs[i].regs, err);
+	for (uint32_t i = 0; !rc && i < w->n_bufs; i++) {
+		const struct wl_buffer *b = &w->bufs[i];
+		if (b->is_symbol) {
+			rc = ws_memcpy_to_symbol(h, b->name, b->init, b->bytes, 0, err);
+		} else {
+			rc = ws_malloc(h, &addr[i], b->bytes, err);
+			rc = rc ? rc : ws_memcpy_h2d(h, addr[i], b->init, b->bytes, err);
+		}
+	}
+	if (!rc && w->host)
+		rc = w->host->run(w, h, log, err);
+	if (!rc)
+		rc = wl_run_launches(w, h, addr, log, err);
+	for (uint32_t i = 0; !rc && i < w->n_checks; i++)
+		rc = wl_check_run(w, h, &w->checks[i], addr[w->checks[i].buf], log, err);
+	ws_host_totals(h, &w->totals);
+	free(addr);
+	ws_host_destroy(h);
+	return rc;
+}
+
+/* ---- host routines ------------------------------------------------------------------------ */
+
+static const struct wl_host_routine wl_hosts[] = {
+	{"bfs", wl_host_bfs},
+};
+
+const struct wl_host_routine *wl_host_find(const char *name)
+{
+	for (size_t i = 0; i < SIM_ARRAY_LEN(wl_hosts); i++)
+		if (!strcmp(wl_hosts[i].name, name))
+			return &wl_hosts[i];
+	return NULL;
+}
