@@ -183,7 +183,7 @@ static const char *base_cfg =
 	" mshr: { entries = 4; merges_per_entry = 2; }; miss_queue_entries = 4;"
 	" shared: { latency_cycles = 7; }; fixed_latency_cycles = 100; }; };";
 
-static void setup_with(const char *overrides, bool with_noc)
+static void setup_text(const char *overrides, bool with_noc, const char *machine_text)
 {
 	struct sim_error err = {0};
 	memset(&H, 0, sizeof H);
@@ -197,6 +197,9 @@ static void setup_with(const char *overrides, bool with_noc)
 	if (!cfg_is_defined(H.cfg, "gpu.dram.channels"))
 		cr_assert_eq(cfg_define(H.cfg, dram_keys, SIM_ARRAY_LEN(dram_keys), &err), 0);
 	cr_assert_eq(cfg_load_string(H.cfg, "test.cfg", base_cfg, &err), 0, "%s", err.msg);
+	if (machine_text)
+		cr_assert_eq(cfg_load_string(H.cfg, "machine.cfg", machine_text, &err), 0, "%s:%d %s", err.file,
+			     err.line, err.msg);
 	if (overrides)
 		cr_assert_eq(cfg_set_override(H.cfg, overrides, &err), 0, "%s", err.msg);
 	H.st = stats_create();
@@ -228,6 +231,7 @@ static void setup_with(const char *overrides, bool with_noc)
 	H.wi.si = &H.si;
 }
 
+static void setup_with(const char *overrides, bool with_noc) { setup_text(overrides, with_noc, NULL); }
 static void setup(void) { setup_with(NULL, true); }
 
 static void teardown(void)
@@ -570,4 +574,26 @@ Test(mem_unit, same_inputs_give_identical_stats)
 	cr_expect_str_eq(a, b);
 	free(a);
 	free(b);
+}
+
+/* The machines' l1.cfg fragments load, build, and coalesce with their line size: 32 lanes x
+ * 4 B = 128 B is 2 requests with owl-28's 64 B lines, 1 with gtx480's and m2090's 128 B. */
+static void machine(const char *name, double want_reqs, int64_t want_l1d_kb)
+{
+	teardown();
+	char text[256];
+	snprintf(text, sizeof text, "gpu: {\n@include \"configs/%s/l1.cfg\"\n};\n", name);
+	setup_text(NULL, true, text);
+	cr_expect_eq(cfg_int(H.cfg, "gpu.memory.l1d.size_kb"), want_l1d_kb);
+	run_to(10);
+	cr_assert(mem_unit_try_issue(H.mu, inst(WI_MEM_LOAD, WI_SPACE_GLOBAL, 32, 0x1000, 4), 1, 10));
+	run_all();
+	cr_expect_float_eq(statd("sm.0.mem.requests_per_inst"), want_reqs, 1e-9, "%s", name);
+}
+
+Test(mem_unit, machine_configs_load_and_coalesce_by_line_size)
+{
+	machine("owl-28", 2.0, 32);
+	machine("gtx480", 1.0, 16);
+	machine("m2090", 1.0, 16);
 }
