@@ -37,6 +37,8 @@ struct cta_dispatcher {
 	uint64_t n_rec, cap_rec, rec_base;
 	/* stats */
 	uint64_t stat_ctas_launched, stat_kernels;
+	void (*finish_fn)(void *ctx, const struct cta_dispatcher_record *r);
+	void *finish_ctx;
 };
 
 static const struct cfg_key_def disp_keys[] = {
@@ -147,8 +149,9 @@ static int launch_on(struct cta_dispatcher *d, uint32_t core, uint64_t now_cycle
 	return c->ops->launch(c->ctx, d->launch, cta, r->launch_seq, now_cycle, err);
 }
 
-int cta_dispatcher_launch_kernel(struct cta_dispatcher *d, struct fe_launch *l, uint64_t now_cycle,
-				 struct sim_error *err)
+int cta_dispatcher_launch_kernel_info(struct cta_dispatcher *d, struct fe_launch *l,
+				      const struct fe_launch_info *info, uint64_t now_cycle,
+				      struct sim_error *err)
 {
 	if (d->launch)
 		return sim_error_set(err, SIM_ERR_FAULT, NULL, 0, 0, NULL,
@@ -157,7 +160,7 @@ int cta_dispatcher_launch_kernel(struct cta_dispatcher *d, struct fe_launch *l, 
 		if (!d->cores[i].ops)
 			return sim_error_set(err, SIM_ERR_FAULT, NULL, 0, 0, NULL,
 					     "core %u is not attached to the CTA dispatcher", i);
-	fe_launch_get_info(l, &d->info);
+	d->info = *info;
 	const char *which;
 	d->ctas_per_core = occupancy(&d->lim, &d->info, &which);
 	if (d->ctas_per_core == 0)
@@ -214,6 +217,8 @@ int cta_dispatcher_cta_finished(struct cta_dispatcher *d, uint32_t core, uint32_
 	struct cta_dispatcher_record *r = &d->rec[d->rec_base + cta_id];
 	SIM_ASSERT(r->core == core && r->end_cycle == UINT64_MAX);
 	r->end_cycle = now_cycle;
+	if (d->finish_fn)
+		d->finish_fn(d->finish_ctx, r);
 	SIM_ASSERT(d->cores[core].resident_ctas > 0);
 	d->cores[core].resident_ctas--;
 	d->finished++;
@@ -227,6 +232,13 @@ int cta_dispatcher_cta_finished(struct cta_dispatcher *d, uint32_t core, uint32_
 				d->cores[i].ops->kernel_end(d->cores[i].ctx, now_cycle);
 	}
 	return 0;
+}
+
+void cta_dispatcher_set_finish_hook(struct cta_dispatcher *d,
+				    void (*fn)(void *ctx, const struct cta_dispatcher_record *r), void *ctx)
+{
+	d->finish_fn = fn;
+	d->finish_ctx = ctx;
 }
 
 bool cta_dispatcher_ctas_waiting(const void *dv)

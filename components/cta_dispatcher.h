@@ -60,15 +60,27 @@ void cta_dispatcher_destroy(struct cta_dispatcher *d);
 void cta_dispatcher_attach_core(struct cta_dispatcher *d, uint32_t i,
 				const struct cta_dispatcher_core_ops *ops, void *core);
 
-/* Start kernel l (owned by the caller until cta_dispatcher_kernel_done()): the initial
- * round-robin fill happens now. SIM_ERR_INPUT when one CTA exceeds a core limit (message names
- * the limit); SIM_ERR_FAULT if a kernel is still running. */
-int cta_dispatcher_launch_kernel(struct cta_dispatcher *d, struct fe_launch *l, uint64_t now_cycle,
-				 struct sim_error *err);
+/* Start kernel l (owned by the caller until cta_dispatcher_kernel_done()) described by info
+ * (copied): the initial round-robin fill happens now. SIM_ERR_INPUT when one CTA exceeds a core
+ * limit (the setting named is the limit); SIM_ERR_FAULT if a kernel is still running. */
+int cta_dispatcher_launch_kernel_info(struct cta_dispatcher *d, struct fe_launch *l,
+				      const struct fe_launch_info *info, uint64_t now_cycle,
+				      struct sim_error *err);
+static inline int cta_dispatcher_launch_kernel(struct cta_dispatcher *d, struct fe_launch *l,
+					       uint64_t now_cycle, struct sim_error *err)
+{
+	struct fe_launch_info info;
+	fe_launch_get_info(l, &info);
+	return cta_dispatcher_launch_kernel_info(d, l, &info, now_cycle, err);
+}
 /* Core `core` finished CTA cta_id at now_cycle: frees its resources and launches the next
  * waiting CTA there (synchronously; the core must accept a launch from inside its tick). */
 int cta_dispatcher_cta_finished(struct cta_dispatcher *d, uint32_t core, uint32_t cta_id,
 				uint64_t now_cycle, struct sim_error *err);
+
+/* Called after each CTA's end is recorded (e.g. to stream the timeline as CTAs finish). */
+void cta_dispatcher_set_finish_hook(struct cta_dispatcher *d,
+				    void (*fn)(void *ctx, const struct cta_dispatcher_record *r), void *ctx);
 
 /* CTAs of the running kernel not yet assigned to a core (PRO fast/slow TB phase).
  * Signature fits sched_core_view.ctas_waiting. */

@@ -424,12 +424,20 @@ static uint8_t schedule(struct sm *sm, uint32_t s, uint64_t now)
 	}
 	if (n == 0)
 		return best;
+	sm->issue->rank_issuable = 0;
 	sched_rank(sm->issue, s, now, sm->rank_buf, n);
-	for (uint32_t i = 0; i < n && !sm->failed; i++) {
+	/* Two-level policies may confine issue to the head of their order (policy.h). */
+	uint32_t lim = sm->issue->rank_issuable && sm->issue->rank_issuable < n ? sm->issue->rank_issuable : n;
+	for (uint32_t i = 0; i < lim && !sm->failed; i++) {
 		uint16_t slot = sm->rank_buf[i];
 		if (sm->warps[slot].status == SM_WS_READY && issue_warp(sm, slot, now))
 			return SM_CYC_ISSUED;
 	}
+	/* A ready warp left behind (unit taken, memory refusal, outside rank_issuable) tries again
+	 * next cycle: no sleeping past it. */
+	for (uint32_t i = 0; i < n; i++)
+		if (sm->warps[sm->rank_buf[i]].status == SM_WS_READY)
+			sm->activity = true;
 	return best;
 }
 

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: MIT */
+/* The SM's settings (gpu.core.*), apart from sm.c so config-only users (dispatcher, tools)
+ * link without the front end. */
+#include "sm_internal.h"
+
+/* Defaults follow a Fermi GTX480 SM as GPGPU-Sim models it (BAWS Table 1): 2 schedulers with a
+ * 16-lane SP group each, 4 SFU lanes, 16 LD/ST lanes, 2 KB 4-way I-cache with 128 B lines. */
+static const struct cfg_key_def sm_keys[] = {
+	CFG_KEY_INT("gpu.core.count", "cores", 15, 1, 1024, "number of SMs"),
+	CFG_KEY_INT("gpu.core.clock_mhz", "MHz", 700, 1, 100000, "core clock"),
+	CFG_KEY_INT("gpu.core.warp_size", "threads", 32, 1, WI_MAX_LANES, "threads per warp"),
+	CFG_KEY_INT("gpu.core.simt_width", "lanes", 16, 1, WI_MAX_LANES,
+		    "lanes of one SP unit: a warp instruction occupies it warp_size/simt_width cycles"),
+	CFG_KEY_INT("gpu.core.max_warps", "warps", 48, 1, SCHED_MAX_WARPS, "warp slots per SM"),
+	CFG_KEY_INT("gpu.core.max_threads", "threads", 1536, 1, 65536, "resident threads per SM"),
+	CFG_KEY_INT("gpu.core.max_ctas", "CTAs", 8, 1, SCHED_MAX_CTAS, "resident CTAs per SM"),
+	CFG_KEY_INT("gpu.core.registers", "registers", 32768, 1, 1 << 24, "32-bit registers per SM"),
+	CFG_KEY_INT("gpu.core.shared_kb", "KB", 48, 0, 1024, "shared memory per SM"),
+	CFG_KEY_INT("gpu.core.n_schedulers", "schedulers", 2, 1, SM_MAX_SCHED,
+		    "issue schedulers; warp w belongs to scheduler w mod n"),
+	CFG_KEY_INT("gpu.core.ibuf_entries", "instructions", 2, 1, SM_MAX_IBUF, "I-buffer slots per warp"),
+	CFG_KEY_INT("gpu.core.icache.size_bytes", "bytes", 2048, 64, 1 << 20, "instruction cache size"),
+	CFG_KEY_INT("gpu.core.icache.assoc", "ways", 4, 1, 64, "instruction cache associativity"),
+	CFG_KEY_INT("gpu.core.icache.line_bytes", "bytes", 128, 8, 4096, "instruction cache line"),
+	CFG_KEY_INT("gpu.core.icache.inst_bytes", "bytes", 8, 1, 64,
+		    "bytes per instruction (PTX pc * this is the fetch address)"),
+	CFG_KEY_INT("gpu.core.icache.miss_latency_cycles", "cycles", 20, 0, 100000,
+		    "cycles from an I-cache miss to the line's arrival"),
+	CFG_KEY_INT("gpu.core.fetch_decode_cycles", "cycles", 2, 1, 100,
+		    "cycles from fetching an instruction (I-cache hit) to its earliest issue"),
+	CFG_KEY_INT("gpu.core.latency.int", "cycles", 4, 1, 10000, "integer add/logic/compare/move"),
+	CFG_KEY_INT("gpu.core.latency.fp32", "cycles", 4, 1, 10000, "single-precision add/mul/fma"),
+	CFG_KEY_INT("gpu.core.latency.fp64", "cycles", 8, 1, 10000, "double precision"),
+	CFG_KEY_INT("gpu.core.latency.mul", "cycles", 5, 1, 10000, "integer multiply / mad"),
+	CFG_KEY_INT("gpu.core.latency.div", "cycles", 39, 1, 10000, "division, remainder"),
+	CFG_KEY_INT("gpu.core.latency.sfu", "cycles", 8, 1, 10000, "transcendentals (SFU)"),
+	CFG_KEY_INT("gpu.core.latency.shared", "cycles", 24, 1, 10000,
+		    "shared-memory access without bank conflicts (applied by memory/)"),
+	CFG_KEY_INT("gpu.core.latency.const", "cycles", 8, 1, 10000,
+		    "constant/param access on a hit (applied by memory/)"),
+	CFG_KEY_INT("gpu.core.latency.ctrl", "cycles", 1, 1, 10000,
+		    "branch/barrier/exit: cycles before a register they write is visible"),
+	CFG_KEY_INT("gpu.core.units.sp", "units", 2, 1, SM_MAX_UNITS, "SP units"),
+	CFG_KEY_INT("gpu.core.units.sfu", "units", 1, 1, SM_MAX_UNITS, "SFU units"),
+	CFG_KEY_INT("gpu.core.units.ldst", "units", 1, 1, SM_MAX_UNITS, "LD/ST units"),
+	CFG_KEY_INT("gpu.core.units.sfu_width", "lanes", 4, 0, WI_MAX_LANES, "lanes of an SFU unit (0: simt_width)"),
+	CFG_KEY_INT("gpu.core.units.ldst_width", "lanes", 16, 0, WI_MAX_LANES,
+		    "lanes of an LD/ST unit (0: simt_width)"),
+};
+
+int sm_cfg_define(struct cfg *c, struct sim_error *err)
+{
+	return cfg_define(c, sm_keys, SIM_ARRAY_LEN(sm_keys), err);
+}
