@@ -99,7 +99,7 @@ struct dram_mc {
 	uint64_t qlen_sum;          /* sum over cycles of q_len (average queue length) */
 	uint64_t bus_busy_cycles;
 	uint64_t reads, writes, row_hits, row_misses, row_conflicts, activates, precharges;
-	uint64_t pf_issued, pf_filtered, rejected;
+	uint64_t pf_issued, pf_filtered, pf_late, rejected; /* late: a demand came while its line's prefetch was in flight */
 	struct stat_avg queue_lat, service_lat; /* cycles: enqueue->first command, ->data done */
 };
 

@@ -1,0 +1,370 @@
+/* SPDX-License-Identifier: MIT */
+/* L2 slice: one tag access per L2 cycle, MSHR merging, write-back write-allocate (writes validate
+ * the whole line without a fetch), atomics done at L2 (OWL's optimistic model), prefetch fills. */
+#include "l2.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "addrmap.h"
+
+int l2_slice_init(struct l2_slice *l2, const struct l2_cfg *cfg, uint32_t channel,
+		  const struct mem_addrmap *map, struct dram_mc *mc, struct sim_component *mc_comp,
+		  struct noc *noc, int node, struct sim_error *err)
+{
+	struct sim_component keep = l2->comp; /* set by the caller before init */
+	memset(l2, 0, sizeof *l2);
+	l2->comp = keep;
+	l2->cfg = *cfg;
+	l2->channel = channel;
+	l2->map = map;
+	l2->mc = mc;
+	l2->mc_comp = mc_comp;
+	l2->noc = noc;
+	l2->node = node;
+	if (cfg->mshr_entries == 0 || cfg->mshr_merges == 0 || cfg->reply_queue == 0)
+		return sim_error_set(err, SIM_ERR_CONFIG, NULL, 0, 0, "gpu.l2.mshr_entries",
+				     "MSHR entries, merges and the reply queue must be at least 1");
+	int rc = cache_init(&l2->cache, &cfg->cache, err);
+	if (rc)
+		return rc;
+	uint32_t rq_cap = cfg->reply_queue + cfg->mshr_entries * cfg->mshr_merges;
+	l2->wbq_cap = cfg->mshr_entries + 2;
+	l2->mshr = calloc(cfg->mshr_entries, sizeof *l2->mshr);
+	l2->rq = calloc(rq_cap, sizeof *l2->rq);
+	l2->wbq = calloc(l2->wbq_cap, sizeof *l2->wbq);
+	if (!l2->mshr || !l2->rq || !l2->wbq)
+		goto nomem;
+	for (uint32_t i = 0; i < cfg->mshr_entries; i++) {
+		l2->mshr[i].targets = calloc(cfg->mshr_merges, sizeof *l2->mshr[i].targets);
+		if (!l2->mshr[i].targets)
+			goto nomem;
+	}
+	rc = sim_pool_init(&l2->wb_pool, sizeof(struct mem_req), 64, err);
+	if (rc) {
+		l2_slice_fini(l2);
+		return rc;
+	}
+	return 0;
+nomem:
+	l2_slice_fini(l2);
+	return sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "L2 slice %u", channel);
+}
+
+void l2_slice_fini(struct l2_slice *l2)
+{
+	if (l2->mshr)
+		for (uint32_t i = 0; i < l2->cfg.mshr_entries; i++)
+			free(l2->mshr[i].targets);
+	free(l2->mshr);
+	free(l2->rq);
+	free(l2->wbq);
+	l2->mshr = NULL;
+	l2->rq = NULL;
+	l2->wbq = NULL;
+	cache_fini(&l2->cache);
+	if (l2->wb_pool.obj_bytes)
+		sim_pool_fini(&l2->wb_pool);
+	memset(&l2->wb_pool, 0, sizeof l2->wb_pool);
+}
+
+static uint32_t rq_cap(const struct l2_slice *l2)
+{
+	return l2->cfg.reply_queue + l2->cfg.mshr_entries * l2->cfg.mshr_merges;
+}
+
+static void rq_push(struct l2_slice *l2, struct mem_req *r, uint64_t ready)
+{
+	uint32_t cap = rq_cap(l2);
+	SIM_ASSERT(l2->rq_n < cap);
+	/* Keep ready cycles non-decreasing (a fill reply, ready now, may follow a hit still in
+	 * the pipe): the reply takes the later of the two so order is FIFO. */
+	if (l2->rq_n) {
+		uint64_t last = l2->rq[(l2->rq_head + l2->rq_n - 1) % cap].ready_cycle;
+		if (ready < last)
+			ready = last;
+	}
+	l2->rq[(l2->rq_head + l2->rq_n) % cap] = (struct l2_reply){r, ready};
+	l2->rq_n++;
+}
+
+static struct l2_mshr *mshr_find(struct l2_slice *l2, uint64_t line)
+{
+	for (uint32_t i = 0; i < l2->cfg.mshr_entries; i++)
+		if (l2->mshr[i].valid && l2->mshr[i].line_addr == line)
+			return &l2->mshr[i];
+	return NULL;
+}
+
+static struct l2_mshr *mshr_alloc(struct l2_slice *l2, uint64_t line)
+{
+	for (uint32_t i = 0; i < l2->cfg.mshr_entries; i++)
+		if (!l2->mshr[i].valid) {
+			struct l2_mshr *m = &l2->mshr[i];
+			m->valid = true;
+			m->line_addr = line;
+			m->n = 0;
+			l2->mshr_used++;
+			return m;
+		}
+	return NULL;
+}
+
+/* A line left the slice: count an unused prefetch, write a dirty one back. */
+static void victim(struct l2_slice *l2, const struct cache_victim *v)
+{
+	if (!v->valid)
+		return;
+	if (v->user)
+		l2->pf_unused_evicted++;
+	if (!v->dirty)
+		return;
+	struct mem_req *w = sim_pool_alloc(&l2->wb_pool);
+	SIM_ASSERT(w);
+	w->addr = v->addr;
+	w->size_bytes = l2->cache.cfg.line_bytes;
+	w->kind = MEM_REQ_WRITEBACK;
+	w->src_sm = UINT16_MAX;
+	w->channel = (uint16_t)l2->channel;
+	w->id = ((uint64_t)0xFFFF << 40) | (((uint64_t)l2->channel) << 32) | l2->next_id++;
+	SIM_ASSERT(l2->wbq_n < l2->wbq_cap);
+	l2->wbq[(l2->wbq_head + l2->wbq_n) % l2->wbq_cap] = w;
+	l2->wbq_n++;
+	l2->writebacks++;
+}
+
+static bool mc_enqueue(struct l2_slice *l2, struct mem_req *r)
+{
+	if (dram_mc_full(l2->mc))
+		return false;
+	struct mem_dram_addr d;
+	mem_addr_decode(l2->map, r->addr, &d);
+	SIM_ASSERT(d.channel == l2->channel);
+	r->bank = (uint16_t)d.bank;
+	r->row = d.row;
+	r->col = d.col;
+	r->t_ps[MEM_T_MC_ENQUEUE] = sim_now_ps(l2->comp.sim);
+	bool ok = dram_mc_try_enqueue(l2->mc, r, sim_component_cycle(l2->mc_comp));
+	SIM_ASSERT(ok);
+	sim_component_wake(l2->mc_comp);
+	return true;
+}
+
+enum l2_step { L2_DONE, L2_BLOCKED, L2_BLOCKED_BELOW /* waits for the MC or a fill: no polling */ };
+
+/* Process one request at cycle now. No side effect unless it returns L2_DONE. */
+static enum l2_step process(struct l2_slice *l2, struct mem_req *r, uint64_t now)
+{
+	uint64_t hit_ready = now + l2->cache.cfg.hit_latency_cycles;
+	if (l2->rq_n >= l2->cfg.reply_queue)
+		return L2_BLOCKED;
+	if (l2->wbq_n + l2->mshr_used + 1 >= l2->wbq_cap)
+		return L2_BLOCKED_BELOW;
+	bool is_write = r->kind == MEM_REQ_WRITE || r->kind == MEM_REQ_WRITEBACK;
+	uint64_t line = cache_line_base(&l2->cache, r->addr);
+	if (l2->cfg.perfect) {
+		l2->accesses++;
+		l2->reads += r->kind == MEM_REQ_READ;
+		l2->writes += is_write;
+		l2->atomics += r->kind == MEM_REQ_ATOMIC;
+		rq_push(l2, r, hit_ready);
+		return L2_DONE;
+	}
+	if (is_write) {
+		struct cache_outcome o = cache_lookup(&l2->cache, line, true, 0);
+		if (!o.hit) {
+			struct cache_victim v;
+			cache_fill(&l2->cache, line, 0, true, false, &v);
+			victim(l2, &v);
+		} else if (o.user) {
+			l2->pf_useful++; /* overwritten before use still saved nothing; count as used */
+			cache_set_user(&l2->cache, line, false);
+		}
+		l2->accesses++;
+		l2->writes++;
+		rq_push(l2, r, hit_ready);
+		return L2_DONE;
+	}
+	/* READ or ATOMIC */
+	bool atomic = r->kind == MEM_REQ_ATOMIC;
+	struct l2_mshr *m = mshr_find(l2, line);
+	if (m) {
+		/* Merge without a tag access counted twice: the line is on its way. */
+		if (m->n >= l2->cfg.mshr_merges)
+			return L2_BLOCKED_BELOW;
+		cache_lookup(&l2->cache, line, atomic, 0);
+		m->targets[m->n++] = r;
+		l2->mshr_merges++;
+	} else {
+		if (!cache_probe(&l2->cache, line, 0) &&
+		    (l2->mshr_used == l2->cfg.mshr_entries || dram_mc_full(l2->mc)))
+			return L2_BLOCKED_BELOW;
+		struct cache_outcome o = cache_lookup(&l2->cache, line, atomic, 0);
+		if (o.hit) {
+			if (o.user) {
+				l2->pf_useful++; /* OWL 4.4: a prefetched line used by a demand */
+				cache_set_user(&l2->cache, line, false);
+			}
+			rq_push(l2, r, hit_ready);
+		} else {
+			m = mshr_alloc(l2, line);
+			m->targets[m->n++] = r;
+			bool ok = mc_enqueue(l2, r);
+			SIM_ASSERT(ok);
+		}
+	}
+	l2->accesses++;
+	l2->reads += !atomic;
+	l2->atomics += atomic;
+	return L2_DONE;
+}
+
+static uint32_t reply_bytes(const struct mem_req *r)
+{
+	if (r->kind == MEM_REQ_READ || r->kind == MEM_REQ_ATOMIC)
+		return L2_HDR_BYTES + r->size_bytes;
+	return L2_HDR_BYTES; /* write ack */
+}
+
+uint64_t l2_slice_tick(struct l2_slice *l2, uint64_t cycle)
+{
+	uint64_t now_ps = sim_now_ps(l2->comp.sim);
+	/* 1. dirty victims to the MC first: they hold slots the fills need */
+	while (l2->wbq_n && mc_enqueue(l2, l2->wbq[l2->wbq_head])) {
+		l2->wbq_head = (l2->wbq_head + 1) % l2->wbq_cap;
+		l2->wbq_n--;
+	}
+	/* 2. replies whose hit latency has passed, while the NoC takes them */
+	uint32_t cap = rq_cap(l2);
+	bool refused = false;
+	for (int k = 0; k < 2 && l2->rq_n; k++) {
+		struct l2_reply *h = &l2->rq[l2->rq_head];
+		if (h->ready_cycle > cycle)
+			break;
+		struct mem_req *r = h->req;
+		r->is_reply = 1;
+		r->t_ps[MEM_T_L2_REPLY] = now_ps;
+		SIM_ASSERT(r->src_sm < l2->noc->n_cores);
+		if (!noc_try_inject(l2->noc, l2->node, l2->noc->core_node[r->src_sm], NOC_CLASS_REPLY,
+				    reply_bytes(r), r)) {
+			r->is_reply = 0;
+			l2->noc_refused++;
+			refused = true;
+			break;
+		}
+		l2->rq_head = (l2->rq_head + 1) % cap;
+		l2->rq_n--;
+		sim_progress(l2->comp.sim);
+	}
+	/* 3. one new request per cycle */
+	enum l2_step st = L2_DONE;
+	if (!l2->pending && l2->noc) {
+		l2->pending = noc_try_eject(l2->noc, l2->node, NOC_CLASS_REQ);
+		if (l2->pending)
+			l2->pending->t_ps[MEM_T_L2_ARRIVE] = now_ps;
+	}
+	if (l2->pending) {
+		st = process(l2, l2->pending, cycle);
+		if (st == L2_DONE) {
+			l2->pending = NULL;
+			sim_progress(l2->comp.sim);
+		} else {
+			l2->mshr_full_cycles++;
+		}
+	}
+	/* next cycle with work: polling only for what no one will wake us for */
+	bool more_in = !l2->pending && l2->noc && noc_peek_eject(l2->noc, l2->node, NOC_CLASS_REQ);
+	if (more_in || (l2->pending && st == L2_BLOCKED) || refused ||
+	    (l2->wbq_n && !dram_mc_full(l2->mc)) || (l2->pending && st == L2_DONE))
+		return cycle + 1;
+	if (l2->rq_n) {
+		uint64_t r = l2->rq[l2->rq_head].ready_cycle;
+		return r > cycle ? r : cycle + 1;
+	}
+	return SIM_NEVER; /* blocked below: the MC wakes us when it frees room or fills */
+}
+
+void l2_slice_dram_done(struct l2_slice *l2, struct mem_req *r, uint64_t now_ps)
+{
+	uint64_t l2_cycle = sim_component_cycle(&l2->comp);
+	uint64_t line = cache_line_base(&l2->cache, r->addr);
+	struct cache_victim v;
+	if (r->kind == MEM_REQ_PREFETCH) {
+		/* OWL 4.4: the prefetched line goes to the slice, marked until a demand uses it. */
+		if (cache_probe(&l2->cache, line, 0) || l2->wbq_n + l2->mshr_used + 1 >= l2->wbq_cap) {
+			l2->pf_dropped++; /* present already, or no room to write a victim back */
+			return;
+		}
+		cache_fill(&l2->cache, line, 0, false, mshr_find(l2, line) == NULL, &v);
+		victim(l2, &v);
+		l2->pf_fills++;
+		return;
+	}
+	if (r->src_sm == UINT16_MAX) { /* our own write-back is on the DRAM */
+		sim_pool_free(&l2->wb_pool, r);
+		sim_component_wake(&l2->comp);
+		return;
+	}
+	r->t_ps[MEM_T_DRAM_DONE] = now_ps;
+	struct l2_mshr *m = mshr_find(l2, line);
+	SIM_ASSERT(m && m->targets[0] == r);
+	bool dirty = false;
+	for (uint32_t i = 0; i < m->n; i++)
+		dirty |= m->targets[i]->kind == MEM_REQ_ATOMIC; /* read-modify-write at L2 */
+	cache_fill(&l2->cache, line, 0, dirty, false, &v);
+	victim(l2, &v);
+	for (uint32_t i = 0; i < m->n; i++)
+		rq_push(l2, m->targets[i], l2_cycle);
+	m->valid = false;
+	l2->mshr_used--;
+	l2->fills++;
+	sim_component_wake(&l2->comp);
+}
+
+bool l2_slice_pf_filter(void *p, uint64_t addr)
+{
+	struct l2_slice *l2 = p;
+	uint64_t line = cache_line_base(&l2->cache, addr);
+	return cache_probe(&l2->cache, line, 0) || mshr_find(l2, line) != NULL;
+}
+
+uint64_t l2_slice_outstanding(const struct l2_slice *l2)
+{
+	return l2->rq_n + l2->wbq_n + l2->mshr_used + (l2->pending != NULL);
+}
+
+static double st_pf_accuracy(const void *p)
+{
+	const struct l2_slice *l2 = p;
+	return l2->pf_fills ? (double)l2->pf_useful / (double)l2->pf_fills : 0.0;
+}
+
+void l2_slice_stats_register(struct l2_slice *l2, struct stats *st)
+{
+	uint32_t c = l2->channel;
+	char prefix[32];
+	snprintf(prefix, sizeof prefix, "l2.%u", c);
+	cache_stats_register(&l2->cache, st, prefix);
+	stats_counter(st, &l2->accesses, "requests", "requests served by the slice", "l2.%u.accesses", c);
+	stats_counter(st, &l2->atomics, "requests", "atomics performed at L2", "l2.%u.atomics", c);
+	stats_counter(st, &l2->mshr_merges, "requests", "misses merged into a pending line",
+		      "l2.%u.mshr_merges", c);
+	stats_counter(st, &l2->mshr_full_cycles, "cycles",
+		      "L2 cycles the head request waited (MSHR, MC queue or reply queue full)",
+		      "l2.%u.stall_cycles", c);
+	stats_counter(st, &l2->noc_refused, "attempts", "replies refused by the NoC",
+		      "l2.%u.noc_refused", c);
+	stats_counter(st, &l2->writebacks, "lines", "dirty victims written to DRAM",
+		      "l2.%u.writebacks", c);
+	stats_counter(st, &l2->fills, "lines", "demand fills from DRAM", "l2.%u.dram_fills", c);
+	stats_counter(st, &l2->pf_fills, "lines", "prefetched lines installed (OWL 4.4)",
+		      "l2.%u.prefetch.fills", c);
+	stats_counter(st, &l2->pf_useful, "lines", "prefetched lines later used by a demand",
+		      "l2.%u.prefetch.useful", c);
+	stats_counter(st, &l2->pf_unused_evicted, "lines", "prefetched lines evicted unused",
+		      "l2.%u.prefetch.unused_evicted", c);
+	stats_counter(st, &l2->pf_dropped, "lines", "prefetches that found the line present",
+		      "l2.%u.prefetch.dropped", c);
+	stats_derived(st, st_pf_accuracy, l2, "ratio", "useful / installed prefetches",
+		      "l2.%u.prefetch.accuracy", c);
+}

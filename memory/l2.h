@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: MIT */
+/* One L2 slice (in front of its channel's memory controller): takes line requests from the NoC,
+ * answers hits, tracks misses in MSHRs, fills from DRAM, writes dirty victims back, atomics. */
+#ifndef WARPSIM_L2_H
+#define WARPSIM_L2_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../engine/sim.h"
+#include "../engine/stats.h"
+#include "../noc/noc.h"
+#include "cache.h"
+#include "dram.h"
+#include "mem_req.h"
+
+#define L2_HDR_BYTES 8 /* packet header: a read request / write ack is 8 B, data adds to it */
+
+struct l2_cfg {
+	struct cache_cfg cache;     /* write-back, write-allocate */
+	uint32_t mshr_entries;      /* distinct lines missing at once */
+	uint32_t mshr_merges;       /* requests per line (the first included) */
+	uint32_t reply_queue;       /* replies waiting for the NoC (hits in the pipe included) */
+	bool perfect;               /* gpu.memory.model = perfect-l2: every access hits */
+};
+
+struct l2_mshr {
+	bool valid;
+	uint64_t line_addr;         /* line-aligned byte address */
+	uint32_t n;
+	struct mem_req **targets;   /* [mshr_merges]; targets[0] is the request sent to DRAM */
+};
+
+struct l2_reply {
+	struct mem_req *req;
+	uint64_t ready_cycle;       /* L2 cycle from which it may be injected */
+};
+
+/* The slice is ticked as a component on the L2 clock (comp); the memory controller is the
+ * channel's other component (mc_comp, DRAM clock). Replies go to noc->core_node[src_sm]. */
+struct l2_slice {
+	struct l2_cfg cfg;
+	struct sim_component comp;
+	struct sim_component *mc_comp;
+	struct dram_mc *mc;
+	const struct mem_addrmap *map;
+	uint32_t channel;
+	struct noc *noc;
+	int node;
+	struct cache cache;
+	struct l2_mshr *mshr;       /* [mshr_entries] */
+	uint32_t mshr_used;
+	struct l2_reply *rq;        /* ring [reply_queue]: ready cycles non-decreasing */
+	uint32_t rq_head, rq_n;
+	struct mem_req **wbq;       /* ring [mshr_entries + 2]: dirty victims waiting for the MC */
+	uint32_t wbq_cap, wbq_head, wbq_n;
+	struct mem_req *pending;    /* input taken from the NoC that could not proceed yet */
+	struct sim_pool wb_pool;    /* write-back requests the slice originates */
+	uint64_t next_id;
+	/* counters */
+	uint64_t accesses, reads, writes, atomics, mshr_merges, mshr_full_cycles, mc_full_cycles;
+	uint64_t noc_refused, writebacks, fills;
+	uint64_t pf_fills, pf_useful, pf_unused_evicted, pf_dropped;
+};
+
+/* Builds the tag store, MSHRs and queues; comp.ops/clk/name must be set and registered by the
+ * caller. noc may be NULL only when no request will come (tests of the DRAM side). */
+int l2_slice_init(struct l2_slice *l2, const struct l2_cfg *cfg, uint32_t channel,
+		  const struct mem_addrmap *map, struct dram_mc *mc, struct sim_component *mc_comp,
+		  struct noc *noc, int node, struct sim_error *err);
+void l2_slice_fini(struct l2_slice *l2);  /* safe on a zeroed slice */
+
+uint64_t l2_slice_tick(struct l2_slice *l2, uint64_t cycle);
+/* The MC finished req (called from the MC's tick). */
+void l2_slice_dram_done(struct l2_slice *l2, struct mem_req *req, uint64_t now_ps);
+/* dram_pf_filter_fn: the line is in the slice already, so the prefetcher skips it. */
+bool l2_slice_pf_filter(void *l2, uint64_t addr);
+uint64_t l2_slice_outstanding(const struct l2_slice *l2);
+void l2_slice_stats_register(struct l2_slice *l2, struct stats *st);
+
+#endif

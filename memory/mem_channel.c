@@ -1,0 +1,287 @@
+/* SPDX-License-Identifier: MIT */
+/* Memory channel assembly: settings, the L2-slice and MC components, their clocks and stats. */
+#include "mem_channel.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "addrmap.h"
+#include "dram.h"
+#include "l2.h"
+
+struct mem_channel {
+	struct sim *sim;
+	uint32_t channel;
+	struct sim_clock l2_clk, dram_clk;
+	char l2_name[24], mc_name[24];
+	struct mem_addrmap map;
+	struct dram_mc mc;
+	struct sim_component mc_comp;
+	struct l2_slice l2;
+	double peak_bytes_per_s;
+};
+
+/* ---- settings ------------------------------------------------------------------------
+ * Defaults are owl-28: OWL Table 1 gives L2 (16-way, 512 KB per channel, 64 B lines), the
+ * MC (FR-FCFS, 128 requests, 8 MCs, 4 banks, 2 KB rows) and GDDR3 at 800 MHz with tCL=10
+ * tRP=10 tRC=35 tRAS=25 tRCD=12 tRRD=8 tCDLR(=tWTR)=6 tWR=11. What OWL leaves out comes from
+ * GPGPU-Sim's published GT200 configuration (configs/QuadroFX5800/gpgpusim.config, "GDDR3
+ * timing from Samsung K4J52324QH-HC12 @ 800MHz": tCCD=2, WL=7; bus 4 B x 2 chips per
+ * channel; burst length 4; DDR) and its dram.cc turnaround tRTW = CL + burst + 2 - WL (with
+ * our 4-cycle line transfer: 10 + 4 + 2 - 7 = 9) and tRTP = BL/2 = 2. L2 clock 650 MHz
+ * (GT200 config's L2 domain = OWL's interconnect clock); L2 hit latency and MSHR sizes are
+ * assumptions (GPGPU-Sim dl2 "A:32:4": 32 entries, 4 merges). */
+static const char *const ch_sched[] = {"fr-fcfs", "fcfs", NULL};
+static const char *const ch_page[] = {"open", "close", NULL};
+static const char *const ch_pf[] = {"none", "opportunistic", NULL};
+static const char *const ch_repl[] = {"lru", "fifo", NULL};
+
+static const struct cfg_key_def ch_keys[] = {
+	CFG_KEY_INT("gpu.l2.clock_mhz", "MHz", 650, 1, 100000, "L2 slice clock"),
+	CFG_KEY_INT("gpu.l2.size_kb", "KiB", 512, 1, 1 << 20, "L2 capacity per memory channel (OWL: 512)"),
+	CFG_KEY_INT("gpu.l2.assoc", "ways", 16, 1, 1024, "L2 associativity (OWL: 16)"),
+	CFG_KEY_INT("gpu.l2.line_bytes", "bytes", 64, 16, 4096, "L2 line = DRAM request size (OWL: 64)"),
+	CFG_KEY_ENUM("gpu.l2.replacement", "lru", ch_repl, "L2 replacement: lru | fifo"),
+	CFG_KEY_INT("gpu.l2.hit_latency_cycles", "cycles", 20, 1, 100000, "L2 tag+data latency (L2 cycles; assumed)"),
+	CFG_KEY_INT("gpu.l2.mshr_entries", "entries", 32, 1, 4096, "L2 lines missing at once per slice"),
+	CFG_KEY_INT("gpu.l2.mshr_merges", "requests", 4, 1, 1024, "requests per missing line, the first included"),
+	CFG_KEY_INT("gpu.l2.reply_queue", "replies", 16, 1, 4096, "replies waiting for the NoC before the slice stalls"),
+	CFG_KEY_INT("gpu.dram.clock_mhz", "MHz", 800, 1, 100000, "DRAM command clock (OWL: GDDR3 800 MHz)"),
+	CFG_KEY_INT("gpu.dram.channels", "channels", 8, 1, 64, "memory channels = memory controllers = L2 slices"),
+	CFG_KEY_INT("gpu.dram.banks", "banks", 4, 1, DRAM_MAX_BANKS, "banks per channel (OWL: 4; power of two)"),
+	CFG_KEY_INT("gpu.dram.row_bytes", "bytes", 2048, 64, 1 << 20, "row (page) size of a bank across the channel (OWL: 2 KB)"),
+	CFG_KEY_INT("gpu.dram.queue_size", "requests", 128, 1, 4096, "MC request queue (OWL: 128 per MC)"),
+	CFG_KEY_ENUM("gpu.dram.scheduler", "fr-fcfs", ch_sched, "fr-fcfs (ready row hits first, then oldest) | fcfs"),
+	CFG_KEY_ENUM("gpu.dram.page_policy", "open", ch_page, "open: rows stay open; close: precharge when no queued request hits"),
+	CFG_KEY_INT("gpu.dram.bus_bytes", "bytes", 8, 1, 1024, "data bus width per channel (GT200: 2 chips x 4 B)"),
+	CFG_KEY_INT("gpu.dram.data_rate", "transfers/cycle", 2, 1, 16, "data transfers per command cycle (GDDR3 2, GDDR5 4)"),
+	CFG_KEY_INT("gpu.dram.burst_length", "transfers", 4, 1, 64, "transfers per column command (GT200 GDDR3: 4)"),
+	CFG_KEY_INT("gpu.dram.timing.rcd_cycles", "cycles", 12, 0, 1000, "tRCD: ACT to RD/WR"),
+	CFG_KEY_INT("gpu.dram.timing.rp_cycles", "cycles", 10, 0, 1000, "tRP: PRE to ACT"),
+	CFG_KEY_INT("gpu.dram.timing.ras_cycles", "cycles", 25, 0, 1000, "tRAS: ACT to PRE"),
+	CFG_KEY_INT("gpu.dram.timing.rc_cycles", "cycles", 35, 0, 1000, "tRC: ACT to ACT, same bank"),
+	CFG_KEY_INT("gpu.dram.timing.rrd_cycles", "cycles", 8, 0, 1000, "tRRD: ACT to ACT, different banks"),
+	CFG_KEY_INT("gpu.dram.timing.cl_cycles", "cycles", 10, 0, 1000, "tCL: RD to data"),
+	CFG_KEY_INT("gpu.dram.timing.wl_cycles", "cycles", 7, 0, 1000, "tWL: WR to data (GT200 GDDR3: 7)"),
+	CFG_KEY_INT("gpu.dram.timing.wr_cycles", "cycles", 11, 0, 1000, "tWR: end of write data to PRE"),
+	CFG_KEY_INT("gpu.dram.timing.wtr_cycles", "cycles", 6, 0, 1000, "tWTR (OWL's tCDLR): end of write data to RD"),
+	CFG_KEY_INT("gpu.dram.timing.rtw_cycles", "cycles", 9, 0, 1000, "tRTW: RD to WR turnaround"),
+	CFG_KEY_INT("gpu.dram.timing.ccd_cycles", "cycles", 2, 0, 1000, "tCCD: column to column"),
+	CFG_KEY_INT("gpu.dram.timing.rtp_cycles", "cycles", 2, 0, 1000, "tRTP: RD to PRE"),
+	CFG_KEY_INT("gpu.dram.timing.faw_cycles", "cycles", 0, 0, 10000, "tFAW: four-activate window (0 = none)"),
+	CFG_KEY_INT("gpu.dram.addrmap.chan_interleave_bytes", "bytes", 2048, 64, 1 << 24,
+		    "consecutive bytes per channel before the next channel (power of two)"),
+	CFG_KEY_STR("gpu.dram.addrmap.local_map", "BBCCCCCCCCCCC",
+		    "low bits of the channel-local address, MSB first: C column, B bank, R row; higher bits are row"),
+	CFG_KEY_BOOL("gpu.dram.addrmap.xor_bank", 0, "bank ^= row mod banks (permutation interleaving)"),
+	CFG_KEY_ENUM("gpu.dram.prefetch", "none", ch_pf, "none | opportunistic (OWL Sec 4.4)"),
+	CFG_KEY_INT("gpu.dram.prefetcher.lower_lines", "lines", 8, 0, 4096, "C when demands are many (OWL: lower = 8)"),
+	CFG_KEY_INT("gpu.dram.prefetcher.higher_lines", "lines", 16, 0, 4096, "C when demands are few (OWL: higher = 16)"),
+	CFG_KEY_FLOAT("gpu.dram.prefetcher.threshold_requests", "requests", -1.0, -1.0, 1e6,
+		      "fewer pending demands than this means few; -1 = running average MC queue length (OWL)"),
+};
+
+int mem_channel_cfg_define(struct cfg *c, struct sim_error *err)
+{
+	return cfg_define(c, ch_keys, SIM_ARRAY_LEN(ch_keys), err);
+}
+
+/* ---- components -------------------------------------------------------------------------- */
+
+static uint64_t ch_l2_tick(struct sim_component *c, uint64_t cycle)
+{
+	struct l2_slice *l2 = SIM_CONTAINER_OF(c, struct l2_slice, comp);
+	return l2_slice_tick(l2, cycle);
+}
+
+static uint64_t ch_l2_outstanding(const struct sim_component *c)
+{
+	const struct l2_slice *l2 = SIM_CONTAINER_OF(c, struct l2_slice, comp);
+	return l2_slice_outstanding(l2);
+}
+
+static void ch_l2_dump(const struct sim_component *c, FILE *out)
+{
+	const struct l2_slice *l2 = SIM_CONTAINER_OF(c, struct l2_slice, comp);
+	fprintf(out, "%s: mshr %u/%u, replies %u, write-backs waiting %u, head request %s (id %llu)\n",
+		c->name, l2->mshr_used, l2->cfg.mshr_entries, l2->rq_n, l2->wbq_n,
+		l2->pending ? "blocked" : "none",
+		l2->pending ? (unsigned long long)l2->pending->id : 0ull);
+}
+
+static uint64_t ch_mc_tick(struct sim_component *c, uint64_t cycle)
+{
+	struct mem_channel *ch = SIM_CONTAINER_OF(c, struct mem_channel, mc_comp);
+	uint64_t next = dram_mc_tick(&ch->mc, cycle);
+	/* The slice waits without polling for room in the queue. */
+	if ((ch->l2.pending || ch->l2.wbq_n) && !dram_mc_full(&ch->mc))
+		sim_component_wake(&ch->l2.comp);
+	return next;
+}
+
+static uint64_t ch_mc_outstanding(const struct sim_component *c)
+{
+	const struct mem_channel *ch = SIM_CONTAINER_OF(c, struct mem_channel, mc_comp);
+	return dram_mc_outstanding(&ch->mc);
+}
+
+static void ch_mc_dump(const struct sim_component *c, FILE *out)
+{
+	const struct mem_channel *ch = SIM_CONTAINER_OF(c, struct mem_channel, mc_comp);
+	fprintf(out, "%s: queue %u/%u, on the bus %u\n", c->name, ch->mc.q_len,
+		ch->mc.cfg.queue_size, ch->mc.fly_len);
+	for (uint32_t b = 0; b < ch->mc.cfg.banks; b++)
+		fprintf(out, "  bank %u: %s row %u, queued %u\n", b, ch->mc.bank[b].open ? "open" : "closed",
+			ch->mc.bank[b].row, ch->mc.bank[b].queued);
+}
+
+static const struct sim_component_ops ch_l2_ops = {ch_l2_tick, ch_l2_outstanding, ch_l2_dump};
+static const struct sim_component_ops ch_mc_ops = {ch_mc_tick, ch_mc_outstanding, ch_mc_dump};
+
+static void ch_dram_done(void *ctx, struct mem_req *r, uint64_t done_cycle)
+{
+	struct mem_channel *ch = ctx;
+	if (r->kind == MEM_REQ_READ || r->kind == MEM_REQ_ATOMIC) {
+		uint64_t lat = ch->mc.cfg.tCL + ch->mc.cfg.burst_cycles;
+		r->t_ps[MEM_T_DRAM_ISSUE] = sim_clock_edge_ps(&ch->dram_clk, done_cycle - lat);
+	}
+	l2_slice_dram_done(&ch->l2, r, sim_now_ps(ch->sim));
+}
+
+static bool ch_pf_filter(void *ctx, uint64_t addr)
+{
+	struct mem_channel *ch = ctx;
+	return l2_slice_pf_filter(&ch->l2, addr);
+}
+
+static double st_bus_util(const void *p)
+{
+	const struct mem_channel *ch = p;
+	return dram_mc_bus_util(&ch->mc, sim_component_cycle(&ch->mc_comp));
+}
+
+/* ---- build ------------------------------------------------------------------------------- */
+
+struct mem_channel *mem_channel_create(const struct cfg *cfg, struct sim *sim, struct stats *st,
+				       uint32_t channel, struct noc *noc, int noc_node,
+				       struct sim_error *err)
+{
+	struct mem_channel *ch = calloc(1, sizeof *ch);
+	if (!ch) {
+		sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "memory channel");
+		return NULL;
+	}
+	ch->sim = sim;
+	ch->channel = channel;
+	int rc = mem_addrmap_init(&ch->map, cfg, err);
+	if (rc)
+		goto fail;
+	if (channel >= ch->map.n_channels) {
+		cfg_error(err, cfg, "gpu.dram.channels", "channel %u does not exist (%u channels)",
+			  channel, ch->map.n_channels);
+		goto fail;
+	}
+	struct dram_cfg dc;
+	if (dram_cfg_read(&dc, cfg, err))
+		goto fail;
+	snprintf(ch->l2_name, sizeof ch->l2_name, "l2.%u", channel);
+	snprintf(ch->mc_name, sizeof ch->mc_name, "mc.%u", channel);
+	ch->l2_clk.name = ch->l2_name;
+	ch->l2_clk.freq_mhz = (uint32_t)cfg_int(cfg, "gpu.l2.clock_mhz");
+	ch->dram_clk.name = ch->mc_name;
+	ch->dram_clk.freq_mhz = (uint32_t)cfg_int(cfg, "gpu.dram.clock_mhz");
+	if (sim_clock_add(sim, &ch->l2_clk, err) || sim_clock_add(sim, &ch->dram_clk, err))
+		goto fail;
+	ch->peak_bytes_per_s = (double)cfg_int(cfg, "gpu.dram.bus_bytes") *
+			       (double)cfg_int(cfg, "gpu.dram.data_rate") * ch->dram_clk.freq_mhz * 1e6;
+
+	struct l2_cfg lc = {0};
+	lc.cache.size_bytes = (uint32_t)cfg_int(cfg, "gpu.l2.size_kb") * 1024u;
+	lc.cache.assoc = (uint32_t)cfg_int(cfg, "gpu.l2.assoc");
+	lc.cache.line_bytes = (uint32_t)cfg_int(cfg, "gpu.l2.line_bytes");
+	lc.cache.repl = strcmp(cfg_str(cfg, "gpu.l2.replacement"), "fifo") ? CACHE_REPL_LRU : CACHE_REPL_FIFO;
+	lc.cache.write_policy = CACHE_WRITE_BACK; /* OWL Sec 2.1: write-back L2 */
+	lc.cache.hit_latency_cycles = (uint32_t)cfg_int(cfg, "gpu.l2.hit_latency_cycles");
+	lc.mshr_entries = (uint32_t)cfg_int(cfg, "gpu.l2.mshr_entries");
+	lc.mshr_merges = (uint32_t)cfg_int(cfg, "gpu.l2.mshr_merges");
+	lc.reply_queue = (uint32_t)cfg_int(cfg, "gpu.l2.reply_queue");
+	lc.perfect = cfg_is_defined(cfg, "gpu.memory.model") &&
+		     strcmp(cfg_str(cfg, "gpu.memory.model"), "perfect-l2") == 0;
+
+	ch->l2.comp.ops = &ch_l2_ops;
+	ch->l2.comp.name = ch->l2_name;
+	ch->l2.comp.clk = &ch->l2_clk;
+	rc = l2_slice_init(&ch->l2, &lc, channel, &ch->map, &ch->mc, &ch->mc_comp, noc, noc_node, err);
+	if (rc) {
+		if (err && err->code == SIM_ERR_CONFIG && !err->file[0])
+			cfg_error(err, cfg, "gpu.l2.size_kb", "%s", err->msg);
+		goto fail;
+	}
+	rc = dram_mc_init(&ch->mc, &dc, &ch->map, channel, ch_dram_done,
+			  dc.prefetch ? ch_pf_filter : NULL, ch, err);
+	if (rc)
+		goto fail;
+	ch->mc_comp.ops = &ch_mc_ops;
+	ch->mc_comp.name = ch->mc_name;
+	ch->mc_comp.clk = &ch->dram_clk;
+	if (sim_component_add(sim, &ch->l2.comp, err) || sim_component_add(sim, &ch->mc_comp, err))
+		goto fail;
+	if (noc) {
+		/* What noc_set_sink() does; set directly so memory/ links without noc/. */
+		SIM_ASSERT(noc_node >= 0 && noc_node < noc->n_nodes);
+		noc->sink[noc_node] = &ch->l2.comp;
+	}
+	if (st) {
+		l2_slice_stats_register(&ch->l2, st);
+		dram_mc_stats_register(&ch->mc, st);
+		stats_derived(st, st_bus_util, ch, "ratio",
+			      "DRAM data-bus utilisation: busy cycles / elapsed DRAM cycles",
+			      "mc.%u.bus_util", channel);
+	}
+	return ch;
+fail:
+	mem_channel_destroy(ch);
+	return NULL;
+}
+
+void mem_channel_destroy(struct mem_channel *ch)
+{
+	if (!ch)
+		return;
+	l2_slice_fini(&ch->l2);
+	dram_mc_fini(&ch->mc);
+	free(ch);
+}
+
+uint64_t mem_channel_outstanding(const struct mem_channel *ch)
+{
+	return l2_slice_outstanding(&ch->l2) + dram_mc_outstanding(&ch->mc);
+}
+
+void mem_channel_summary(struct mem_channel *ch, struct mem_channel_summary *o)
+{
+	memset(o, 0, sizeof *o);
+	uint64_t now = sim_component_cycle(&ch->mc_comp);
+	dram_mc_sync(&ch->mc, now);
+	const struct dram_mc *mc = &ch->mc;
+	o->reads = mc->reads;
+	o->writes = mc->writes;
+	o->row_hits = mc->row_hits;
+	o->row_misses = mc->row_misses;
+	o->row_conflicts = mc->row_conflicts;
+	o->dram_cycles = now;
+	o->blp = dram_mc_blp(mc);
+	o->row_hit_rate = dram_mc_row_hit_rate(mc);
+	o->bus_util = dram_mc_bus_util(mc, now);
+	o->avg_queue_len = dram_mc_avg_queue_len(mc);
+	o->queue_latency_cycles = mc->queue_lat.n ? mc->queue_lat.sum / (double)mc->queue_lat.n : 0;
+	o->service_latency_cycles = mc->service_lat.n ? mc->service_lat.sum / (double)mc->service_lat.n : 0;
+	o->l2_hits = ch->l2.cache.hits;
+	o->l2_misses = ch->l2.cache.misses;
+	o->pf_issued = mc->pf_issued;
+	o->pf_useful = ch->l2.pf_useful;
+	o->pf_late = mc->pf_late;
+	o->dram_clock_mhz = ch->dram_clk.freq_mhz;
+	o->peak_bytes_per_s = ch->peak_bytes_per_s;
+}
