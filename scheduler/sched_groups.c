@@ -232,15 +232,16 @@ static void owl_rank(struct sched *s, enum sched_owl_kind kind, uint32_t si, uin
 	for (uint32_t i = 0; i < n; i++) {
 		const struct sched_warp_view *v = &core->warps[ids[i]];
 		uint32_t pos = v->cta_slot < SCHED_MAX_CTAS && v->valid ? order[og.group_of_slot[v->cta_slot]]
-									 : og.g_core;
-		upto += pos <= chosen_pos;
+									 : og.g_core + 1;
+		/* The chosen group first, then the others in priority order. */
+		pos = pos == chosen_pos ? 0 : pos + 1;
+		upto += pos == 0;
 		/* Warps inside a group: round-robin (Sec 4.1). */
 		key[ids[i]] = ((uint64_t)pos << 8) | sched_rot(ids[i], start);
 	}
 	sched_sort_by_key(ids, n, key);
 	/* Algorithm 1: "the scheduler cannot choose warps from different group(s) unless all
-	 * warps of the already-chosen group are blocked". Groups ranked before the chosen one
-	 * are all blocked, so the prefix up to it is what may issue. */
+	 * warps of the already-chosen group are blocked". */
 	s->rank_issuable = p->strict_groups && chosen_pos < og.g_core ? upto : 0;
 }
 

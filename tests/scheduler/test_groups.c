@@ -1,0 +1,246 @@
+/* SPDX-License-Identifier: MIT */
+/* scheduler/sched_groups.c: Narasiman two-level (tl) and OWL FORM GROUPS / owl-cta /
+ * owl-locality / owl-blp against the papers' worked examples. */
+#include "sched_test_util.h"
+
+/* ---- OWL Algorithm 1 ---- */
+
+Test(owl, form_groups_paper_example_10_ctas)
+{
+	/* OWL Sec 4.1: N=10 CTAs, k=2 warps, minimum 5 warps: n=3 (3*2=6 >= 5),
+	 * g_core = floor(10/3) = 3, the last group takes 10 mod 3 = 1 more: 3,3,4. */
+	uint32_t size[SCHED_OWL_MAX_GROUPS];
+	cr_assert_eq(sched_owl_form_groups(10, 2, 5, size), 3);
+	cr_expect_eq(size[0], 3);
+	cr_expect_eq(size[1], 3);
+	cr_expect_eq(size[2], 4);
+}
+
+Test(owl, form_groups_wp_six_warps_one_group)
+{
+	/* OWL Sec 4.2: WP runs only 6 warps per core, so one group forms. With g_size 8:
+	 * 3 CTAs of 2 warps: n=4 (8 warps) > N=3, so the 3 CTAs (6 warps) are one group;
+	 * 1 CTA of 6 warps: n=2 > N=1, one group of that CTA. */
+	uint32_t size[SCHED_OWL_MAX_GROUPS];
+	cr_assert_eq(sched_owl_form_groups(3, 2, 8, size), 1);
+	cr_expect_eq(size[0], 3);
+	cr_assert_eq(sched_owl_form_groups(1, 6, 8, size), 1);
+	cr_expect_eq(size[0], 1);
+	cr_expect_eq(sched_owl_form_groups(0, 6, 8, size), 0);
+}
+
+Test(owl, form_groups_default_g_size_8)
+{
+	/* k=4, g_size 8: n=2; N=7: g_core=3 groups of 2,2,2+1=3. */
+	uint32_t size[SCHED_OWL_MAX_GROUPS];
+	cr_assert_eq(sched_owl_form_groups(7, 4, 8, size), 3);
+	cr_expect(size[0] == 2 && size[1] == 2 && size[2] == 3);
+}
+
+Test(owl, blp_priorities_four_groups_cores_0_to_3)
+{
+	/* g_pri = (g_num - core_ID) mod g_core with g_core = 4 (Algorithm 1). Row = core. */
+	static const uint32_t want[4][4] = {
+		{ 0, 1, 2, 3 },
+		{ 3, 0, 1, 2 },
+		{ 2, 3, 0, 1 },
+		{ 1, 2, 3, 0 },
+	};
+	for (uint32_t c = 0; c < 4; c++)
+		for (uint32_t g = 0; g < 4; g++) {
+			cr_expect_eq(sched_owl_group_priority(SCHED_OWL_BLP, g, c, 4), want[c][g],
+				     "core %u group %u", c, g);
+			cr_expect_eq(sched_owl_group_priority(SCHED_OWL_LOCALITY, g, c, 4), g);
+			cr_expect_eq(sched_owl_group_priority(SCHED_OWL_CTA, g, c, 4), 0);
+		}
+}
+
+/* Fig 4 setting: CTAs 1,3,5,7 on core 1 (slots 0..3, launch order), k=2 warps each and
+ * g_size 2, so each group is one CTA: group g = slot g, warps 2g and 2g+1. */
+static void fig4_core(struct tcore *t, uint32_t core_id)
+{
+	tcore_init(t, core_id, 4, 1, 8, 2);
+	for (uint16_t k = 0; k < 4; k++)
+		tcore_add_cta(t, k, 1 + 2u * k, k, (uint16_t)(2 * k), 2);
+}
+
+static struct sched *owl_make(struct tcore *t, const char *name)
+{
+	struct sched_params p;
+	sched_params_default(&p);
+	snprintf(p.policy, sizeof p.policy, "%s", name);
+	p.group_size_warps = 2;
+	return tmake(t, &p, false, NULL);
+}
+
+static uint32_t cta_of_first(struct sched *s, struct tcore *t, uint64_t cycle)
+{
+	uint16_t ids[SCHED_MAX_WARPS];
+	trank(s, t, 0, cycle, ids);
+	return t->w[ids[0]].cta_id;
+}
+
+static void block_cta(struct tcore *t, uint16_t slot, bool b)
+{
+	tblock(t, (uint16_t)(2 * slot), b);
+	tblock(t, (uint16_t)(2 * slot + 1), b);
+}
+
+Test(owl, cta_aware_continues_round_robin_fig4a)
+{
+	struct tcore t;
+	fig4_core(&t, 0);
+	struct sched *s = owl_make(&t, "owl-cta");
+	cr_expect_eq(cta_of_first(s, &t, 0), 1);
+	cr_expect_eq(s->rank_issuable, 2, "strict: only CTA 1's two warps may issue");
+	block_cta(&t, 0, true);                   /* CTA 1 waits for memory */
+	cr_expect_eq(cta_of_first(s, &t, 1), 3);
+	block_cta(&t, 1, true);                   /* CTA 3 too */
+	cr_expect_eq(cta_of_first(s, &t, 2), 5);
+	block_cta(&t, 0, false);                  /* data for CTA 1 arrives: no switching */
+	cr_expect_eq(cta_of_first(s, &t, 3), 5);
+	block_cta(&t, 2, true);                   /* CTA 5 blocks: round-robin goes on to 7 */
+	cr_expect_eq(cta_of_first(s, &t, 4), 7);
+	block_cta(&t, 3, true);                   /* then back to 1 */
+	cr_expect_eq(cta_of_first(s, &t, 5), 1);
+	sched_destroy(s);
+}
+
+Test(owl, locality_returns_to_group_1_fig4b)
+{
+	struct tcore t;
+	fig4_core(&t, 0);
+	struct sched *s = owl_make(&t, "owl-locality");
+	cr_expect_eq(cta_of_first(s, &t, 0), 1);
+	block_cta(&t, 0, true);
+	cr_expect_eq(cta_of_first(s, &t, 1), 3);
+	block_cta(&t, 1, true);
+	cr_expect_eq(cta_of_first(s, &t, 2), 5);
+	cr_expect_eq(s->rank_issuable, 2, "strict: only CTA 5 may issue");
+	tblock(&t, 1, false);                     /* one warp of CTA 1 gets its data */
+	cr_expect_eq(cta_of_first(s, &t, 3), 1);
+	cr_expect_eq(tstep(s, &t, 0, 4), 1, "the ready warp of CTA 1 issues, not CTA 5");
+	/* CTA 1 finishes: groups re-form and CTA 3 (now the oldest) has top priority. */
+	t.w[0].valid = t.w[1].valid = false;
+	block_cta(&t, 1, false);
+	cr_expect_eq(cta_of_first(s, &t, 5), 3);
+	sched_destroy(s);
+}
+
+Test(owl, blp_core_1_prioritises_second_group)
+{
+	/* Core 1: g_pri = (g - 1) mod 4, so the second group (CTA 3) goes first, then 5, 7, 1. */
+	struct tcore t;
+	fig4_core(&t, 1);
+	struct sched *s = owl_make(&t, "owl-blp");
+	uint16_t ids[SCHED_MAX_WARPS];
+	trank(s, &t, 0, 0, ids);
+	uint32_t want[4] = { 3, 5, 7, 1 };
+	for (int g = 0; g < 4; g++)
+		cr_expect_eq(t.w[ids[2 * g]].cta_id, want[g], "position %d", 2 * g);
+	/* Core 2 puts CTA 5 first, core 3 CTA 7. */
+	t.core.core_id = 2;
+	cr_expect_eq(cta_of_first(s, &t, 1), 5);
+	t.core.core_id = 3;
+	cr_expect_eq(cta_of_first(s, &t, 2), 7);
+	sched_destroy(s);
+}
+
+Test(owl, warps_round_robin_inside_group)
+{
+	/* One group of 2 CTAs (k=2, g_size 4): after w1 issued, the order inside is w2 w3 w0 w1. */
+	struct tcore t;
+	tcore_init(&t, 0, 1, 1, 4, 2);
+	tcore_add_cta(&t, 0, 0, 0, 0, 2);
+	tcore_add_cta(&t, 1, 1, 1, 2, 2);
+	struct sched_params p;
+	sched_params_default(&p);
+	strcpy(p.policy, "owl-locality");
+	p.group_size_warps = 4;
+	struct sched *s = tmake(&t, &p, false, NULL);
+	tev(s, SCHED_EV_WARP_ISSUE, 1, 0, 32, 0);
+	uint16_t ids[SCHED_MAX_WARPS];
+	trank(s, &t, 0, 1, ids);
+	cr_expect(ids[0] == 2 && ids[1] == 3 && ids[2] == 0 && ids[3] == 1);
+	sched_destroy(s);
+}
+
+/* ---- Narasiman two-level ---- */
+
+static uint32_t group_of_first(struct sched *s, struct tcore *t, uint64_t cycle)
+{
+	uint16_t ids[SCHED_MAX_WARPS];
+	trank(s, t, 0, cycle, ids);
+	return ids[0] / 8;
+}
+
+Test(tl, switches_only_when_whole_group_stalls_on_long_latency)
+{
+	/* 24 warps, fetch groups of 8: G0 = w0-7, G1 = w8-15, G2 = w16-23. */
+	struct tcore t;
+	tcore_init(&t, 0, 1, 1, 24, 24);
+	tcore_add_cta(&t, 0, 0, 0, 0, 24);
+	struct sched *s = tmake_issue(&t, "tl");
+	cr_expect_eq(group_of_first(s, &t, 0), 0);
+	cr_expect_eq(s->rank_issuable, 8);
+	for (uint16_t w = 0; w < 7; w++)
+		tblock(&t, w, true);
+	t.w[7].ready = false;                      /* short stall (e.g. scoreboard): no switch */
+	cr_expect_eq(group_of_first(s, &t, 1), 0);
+	cr_expect_eq(tstep(s, &t, 0, 2), -1, "strict: G0 stalls the scheduler, G1 may not issue");
+	tblock(&t, 7, true);                       /* now every warp of G0 waits on memory */
+	cr_expect_eq(group_of_first(s, &t, 3), 1);
+	cr_expect_eq(tstep(s, &t, 0, 4), 8);
+	tblock(&t, 0, false);                      /* G0 data back: stay on G1 */
+	cr_expect_eq(group_of_first(s, &t, 5), 1);
+	for (uint16_t w = 8; w < 16; w++)
+		tblock(&t, w, true);                   /* G1 all stalled: round-robin to G2, not G0 */
+	cr_expect_eq(group_of_first(s, &t, 6), 2);
+	for (uint16_t w = 16; w < 24; w++)
+		tblock(&t, w, true);                   /* G2 stalled: wraps to G0 (w0 ready) */
+	cr_expect_eq(group_of_first(s, &t, 7), 0);
+	cr_expect_eq(tstep(s, &t, 0, 8), 0);
+	sched_destroy(s);
+}
+
+Test(tl, any_stall_option_and_lenient_mode)
+{
+	struct tcore t;
+	tcore_init(&t, 0, 1, 1, 16, 16);
+	tcore_add_cta(&t, 0, 0, 0, 0, 16);
+	struct sched_params p;
+	sched_params_default(&p);
+	strcpy(p.policy, "tl");
+	p.tl_switch = SCHED_TL_SWITCH_ANY_STALL;
+	p.strict_groups = false;
+	struct sched *s = tmake(&t, &p, false, NULL);
+	for (uint16_t w = 0; w < 8; w++)
+		t.w[w].ready = false;                  /* short stalls only */
+	cr_expect_eq(group_of_first(s, &t, 0), 1, "any-stall switches on short stalls");
+	cr_expect_eq(s->rank_issuable, 0, "lenient: no issue limit");
+	sched_destroy(s);
+}
+
+Test(tl, groups_by_slot_per_scheduler)
+{
+	/* Two schedulers, group size 2: scheduler 1 owns w1 w3 w5 w7; its groups are
+	 * {w1,w3} and {w5,w7}. Blocking w1 and w3 moves it to {w5,w7}. */
+	struct tcore t;
+	tcore_init(&t, 0, 1, 2, 8, 8);
+	tcore_add_cta(&t, 0, 0, 0, 0, 8);
+	struct sched_params p;
+	sched_params_default(&p);
+	strcpy(p.policy, "tl");
+	p.group_size_warps = 2;
+	struct sched *s = tmake(&t, &p, false, NULL);
+	uint16_t ids[SCHED_MAX_WARPS];
+	trank(s, &t, 1, 0, ids);
+	cr_expect(ids[0] == 1 && ids[1] == 3);
+	tblock(&t, 1, true);
+	tblock(&t, 3, true);
+	trank(s, &t, 1, 1, ids);
+	cr_expect(ids[0] == 5 && ids[1] == 7);
+	trank(s, &t, 0, 1, ids);
+	cr_expect(ids[0] == 0 && ids[1] == 2, "scheduler 0 keeps its own group");
+	sched_destroy(s);
+}
