@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: MIT */
+/* Tests memory/addrmap.h: OWL's default layout, bit maps, XOR banks, non-power-of-two channels. */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "memory/addrmap.h"
+
+static struct mem_addrmap owl(void)
+{
+	struct mem_addrmap m;
+	struct sim_error err = {0};
+	/* owl-28: 8 channels, 2 KB interleave, 4 banks, 2 KB rows, map "BB" + 11 C */
+	cr_assert_eq(mem_addrmap_setup(&m, 8, 2048, 4, 2048, "BBCCCCCCCCCCC", false, &err), 0, "%s", err.msg);
+	return m;
+}
+
+Test(addrmap, owl_default_keeps_a_2kb_run_in_one_row)
+{
+	struct mem_addrmap m = owl();
+	struct mem_dram_addr a, b;
+	mem_addr_decode(&m, 0x1000 * 8 * 3 + 64, &a);
+	mem_addr_decode(&m, 0x1000 * 8 * 3 + 2047, &b);
+	cr_assert_eq(a.channel, b.channel);
+	cr_assert_eq(a.bank, b.bank);
+	cr_assert_eq(a.row, b.row);
+	cr_assert_eq(a.col, 64);
+	cr_assert_eq(b.col, 2047);
+}
+
+Test(addrmap, owl_default_puts_consecutive_matrix_rows_in_different_banks)
+{
+	struct mem_addrmap m = owl();
+	/* A 2 KB matrix row per DRAM row: rows 0..7 go to channels 0..7 (bank 0); rows 8..15
+	 * come back to channels 0..7 in bank 1; every 32 consecutive matrix rows use all 8 x 4
+	 * (channel, bank) pairs once. */
+	int seen[8][4] = {{0}};
+	for (uint64_t r = 0; r < 32; r++) {
+		struct mem_dram_addr a;
+		mem_addr_decode(&m, r * 2048, &a);
+		cr_assert_eq(a.channel, r % 8);
+		cr_assert_eq(a.bank, (r / 8) % 4);
+		cr_assert_eq(a.row, 0);
+		seen[a.channel][a.bank]++;
+	}
+	for (int c = 0; c < 8; c++)
+		for (int b = 0; b < 4; b++)
+			cr_assert_eq(seen[c][b], 1);
+	struct mem_dram_addr a;
+	mem_addr_decode(&m, 32 * 2048, &a); /* 33rd matrix row: next DRAM row of channel 0 bank 0 */
+	cr_assert_eq(a.channel, 0);
+	cr_assert_eq(a.bank, 0);
+	cr_assert_eq(a.row, 1);
+}
+
+Test(addrmap, encode_inverts_decode)
+{
+	struct sim_error err = {0};
+	struct mem_addrmap maps[3];
+	cr_assert_eq(mem_addrmap_setup(&maps[0], 8, 2048, 4, 2048, "BBCCCCCCCCCCC", false, &err), 0);
+	cr_assert_eq(mem_addrmap_setup(&maps[1], 6, 256, 16, 4096, "BBBBCCCCCCCCCCCC", true, &err), 0);
+	cr_assert_eq(mem_addrmap_setup(&maps[2], 3, 512, 8, 1024, "CCRBBRBCCCCCCCC", true, &err), 0);
+	for (int k = 0; k < 3; k++) {
+		uint64_t x = 99;
+		for (int i = 0; i < 2000; i++) {
+			x = x * 6364136223846793005ull + 1442695040888963407ull;
+			uint64_t addr = (x >> 20) & ((1ull << 36) - 1);
+			struct mem_dram_addr a;
+			mem_addr_decode(&maps[k], addr, &a);
+			cr_assert_lt(a.channel, maps[k].n_channels);
+			cr_assert_lt(a.bank, maps[k].banks);
+			cr_assert_lt(a.col, maps[k].row_bytes);
+			cr_assert_eq(mem_addr_encode(&maps[k], &a), addr, "map %d addr %llx", k,
+				     (unsigned long long)addr);
+			cr_assert_eq(mem_addr_channel(&maps[k], addr), a.channel);
+		}
+	}
+}
+
+Test(addrmap, six_channels_interleave_by_chunks)
+{
+	struct mem_addrmap m;
+	struct sim_error err = {0};
+	cr_assert_eq(mem_addrmap_setup(&m, 6, 256, 16, 4096, "BBBBCCCCCCCCCCCC", false, &err), 0);
+	/* chunk k of 256 B goes to channel k mod 6; chunks 0 and 6 are adjacent in channel 0 */
+	for (uint64_t k = 0; k < 12; k++)
+		cr_assert_eq(mem_addr_channel(&m, k * 256 + 5), k % 6);
+	struct mem_dram_addr a, b;
+	mem_addr_decode(&m, 0 * 256 + 8, &a);
+	mem_addr_decode(&m, 6 * 256 + 8, &b);
+	cr_assert_eq(a.channel, 0);
+	cr_assert_eq(b.channel, 0);
+	cr_assert_eq(b.col, a.col + 256);
+	cr_assert_eq(a.row, b.row);
+}
+
+Test(addrmap, xor_bank_spreads_a_row_stride)
+{
+	struct sim_error err = {0};
+	struct mem_addrmap plain, x;
+	cr_assert_eq(mem_addrmap_setup(&plain, 1, 2048, 4, 2048, "BBCCCCCCCCCCC", false, &err), 0);
+	cr_assert_eq(mem_addrmap_setup(&x, 1, 2048, 4, 2048, "BBCCCCCCCCCCC", true, &err), 0);
+	/* stride of 8 KB = one full bank sweep: plain stays in bank 0, XOR visits 0,1,2,3 */
+	for (uint32_t i = 0; i < 4; i++) {
+		struct mem_dram_addr a, b;
+		mem_addr_decode(&plain, i * 8192ull, &a);
+		mem_addr_decode(&x, i * 8192ull, &b);
+		cr_assert_eq(a.bank, 0);
+		cr_assert_eq(a.row, i);
+		cr_assert_eq(b.bank, i); /* row i ^ bank 0 */
+		cr_assert_eq(b.row, i);
+	}
+}
+
+Test(addrmap, bad_maps_are_config_errors)
+{
+	struct mem_addrmap m;
+	struct sim_error err = {0};
+	cr_assert_eq(mem_addrmap_setup(&m, 8, 2048, 4, 2048, "BCCCCCCCCCCC", false, &err), SIM_ERR_CONFIG);
+	cr_assert_str_eq(err.setting, "gpu.dram.addrmap.local_map");
+	cr_assert(strstr(err.msg, "need 11 and 2"), "%s", err.msg);
+	cr_assert_eq(mem_addrmap_setup(&m, 8, 2048, 4, 2048, "BBCCCCCCCCCCX", false, &err), SIM_ERR_CONFIG);
+	cr_assert_eq(mem_addrmap_setup(&m, 8, 3000, 4, 2048, "BBCCCCCCCCCCC", false, &err), SIM_ERR_CONFIG);
+	cr_assert_str_eq(err.setting, "gpu.dram.addrmap.chan_interleave_bytes");
+	cr_assert_eq(mem_addrmap_setup(&m, 8, 2048, 3, 2048, "BBCCCCCCCCCCC", false, &err), SIM_ERR_CONFIG);
+}
