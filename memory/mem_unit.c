@@ -73,7 +73,7 @@ struct mem_unit {
 	} st;
 
 	/* miss queue: demand requests (<= missq_cap) and write-backs share one ring whose
-	 * extra room (mshr entries + 1) guarantees a fill's dirty victim always has a place */
+	 * extra room (mshr entries + 1) keeps a place for every pending fill's dirty victim */
 	struct mem_req **ring;
 	uint32_t ring_cap, ring_head, ring_n, missq_cap, missq_demand;
 	struct sim_pool req_pool;
@@ -248,8 +248,17 @@ static void ring_push(struct mem_unit *m, struct mem_req *r)
 		m->missq_demand++;
 }
 
-static bool missq_has_room(const struct mem_unit *m) { return m->missq_demand < m->missq_cap; }
-static bool ring_has_room(const struct mem_unit *m) { return m->ring_n < m->ring_cap; }
+/* Room for a push other than a fill's victim. Invariant: ring_n + mshr.used <= ring_cap, so
+ * every pending fill (each holds an MSHR entry) always finds room for its dirty victim and
+ * replies are ejected unconditionally: the reply network never waits on the request network
+ * (no protocol deadlock through the SM). demand: counts against the miss queue; new_mshr: the
+ * push also takes an MSHR entry. */
+static bool can_push(const struct mem_unit *m, bool demand, bool new_mshr)
+{
+	if (demand && m->missq_demand >= m->missq_cap)
+		return false;
+	return m->ring_n + m->mshr.used + 1 + (new_mshr ? 1 : 0) <= m->ring_cap;
+}
 
 static uint8_t space_cache(uint8_t space)
 {
@@ -281,7 +290,7 @@ static enum st_result stage_access(struct mem_unit *m, const struct coal_req *cr
 	}
 	if (m->st.mem_kind == WI_MEM_ATOMIC) {
 		/* Performed at L2 (OWL Sec 3: optimistic atomics); the stale L1 copy is dropped. */
-		if (!missq_has_room(m))
+		if (!can_push(m, true, false))
 			return ST_STALL_MISSQ;
 		cache_invalidate(c, cr->line_addr);
 		ring_push(m, req_new(m, MEM_REQ_ATOMIC, cr->line_addr, cr->lane_bytes, &m->slots[si], now));
@@ -291,7 +300,7 @@ static enum st_result stage_access(struct mem_unit *m, const struct coal_req *cr
 		if (c->cfg.write_policy == CACHE_WRITE_BACK) {
 			/* Write-allocate without fetch: the written sectors become valid and dirty. A
 			 * displaced dirty line needs a ring slot, so require one first. */
-			if (!ring_has_room(m))
+			if (!can_push(m, false, false))
 				return ST_STALL_MISSQ;
 			struct cache_outcome o = cache_lookup(c, cr->line_addr, true, cr->sectors);
 			if (!o.hit) {
@@ -305,7 +314,7 @@ static enum st_result stage_access(struct mem_unit *m, const struct coal_req *cr
 		}
 		/* write-through / write-evict: the line state changes per policy, the data goes
 		 * below and the store completes on the ack. */
-		if (!missq_has_room(m))
+		if (!can_push(m, true, false))
 			return ST_STALL_MISSQ;
 		cache_lookup(c, cr->line_addr, true, cr->sectors);
 		uint32_t bytes = cr->lane_bytes < cr->bytes ? cr->lane_bytes : cr->bytes;
@@ -328,7 +337,7 @@ static enum st_result stage_access(struct mem_unit *m, const struct coal_req *cr
 	}
 	if (!mshr_free_entries(&m->mshr))
 		return ST_STALL_MSHR;
-	if (!missq_has_room(m))
+	if (!can_push(m, true, true))
 		return ST_STALL_MISSQ;
 	cache_lookup(c, cr->line_addr, false, cr->sectors);
 	e = mshr_alloc(&m->mshr, m->st.cache_id, cr->line_addr, cr->sectors, si, now);
@@ -402,7 +411,7 @@ static void record_latency(struct mem_unit *m, const struct mem_req *r)
 	stat_hist_add(&m->lat_hist, (uint64_t)(ps_to_cycles(m, total) + 0.5));
 }
 
-/* Take one reply; false if none (or it must wait for ring room for a dirty victim). */
+/* Take one reply; false if none. */
 static bool eject_step(struct mem_unit *m, uint64_t now)
 {
 	struct noc *n = m->ports.noc;
@@ -410,8 +419,6 @@ static bool eject_step(struct mem_unit *m, uint64_t now)
 		return false;
 	struct mem_req *r = noc_peek_eject(n, m->ports.noc_node, NOC_CLASS_REPLY);
 	if (!r)
-		return false;
-	if (r->kind == MEM_REQ_READ && !ring_has_room(m))
 		return false;
 	noc_try_eject(n, m->ports.noc_node, NOC_CLASS_REPLY);
 	SIM_ASSERT(r->is_reply && r->src_sm == m->sm_id);
@@ -524,13 +531,11 @@ static enum st_result precheck(struct mem_unit *m, uint8_t cache_id, uint8_t kin
 {
 	if (m->model == MU_PERFECT_L1)
 		return ST_DONE;
-	if (kind == WI_MEM_STORE) {
-		if (m->cache[cache_id].cfg.write_policy == CACHE_WRITE_BACK)
-			return ring_has_room(m) ? ST_DONE : ST_STALL_MISSQ;
-		return missq_has_room(m) ? ST_DONE : ST_STALL_MISSQ;
-	}
+	if (kind == WI_MEM_STORE)
+		return can_push(m, m->cache[cache_id].cfg.write_policy != CACHE_WRITE_BACK, false) ? ST_DONE
+												 : ST_STALL_MISSQ;
 	if (kind == WI_MEM_ATOMIC)
-		return missq_has_room(m) ? ST_DONE : ST_STALL_MISSQ;
+		return can_push(m, true, false) ? ST_DONE : ST_STALL_MISSQ;
 	for (uint32_t i = 0; i < m->st.n; i++) {
 		const struct coal_req *cr = &m->st.reqs[i];
 		if (cache_probe(&m->cache[cache_id], cr->line_addr, cr->sectors))
@@ -540,7 +545,7 @@ static enum st_result precheck(struct mem_unit *m, uint8_t cache_id, uint8_t kin
 			continue;
 		if (e || !mshr_free_entries(&m->mshr))
 			return ST_STALL_MSHR;
-		if (!missq_has_room(m))
+		if (!can_push(m, true, true))
 			return ST_STALL_MISSQ;
 	}
 	return ST_DONE;
