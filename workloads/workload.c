@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Workload file loader: strict libconfig validation (every key known, every name resolved,
  * every argument sized against the kernel's parameters) into a struct workload. */
+#include <ctype.h>
 #include <libconfig.h>
 #include <limits.h>
 #include <math.h>
@@ -569,6 +570,15 @@ static int wl_dim3(struct wl_ld *ld, const config_setting_t *g, const char *key,
 	return 0;
 }
 
+static bool wl_is_ident(const char *s)
+{
+	if (!(isalpha((unsigned char)*s) || *s == '_'))
+		return false;
+	while (*s && (isalnum((unsigned char)*s) || *s == '_'))
+		s++;
+	return !*s;
+}
+
 static const char *const wl_arg_keys[] = {"ptr", "offset", "type", "value", "struct", NULL};
 
 /* Append one value (ptr, typed scalar or untyped scalar of size `want`) at byte offset at of
@@ -592,9 +602,13 @@ static int wl_arg_value(struct wl_ld *ld, const config_setting_t *s, const char 
 		vs = config_setting_get_member(s, "value");
 		if (!ptr && !vs)
 			return wl_fail(ld, s, setting, "%s needs ptr = \"buffer\" or value", setting);
-	} else if (config_setting_type(s) == CONFIG_TYPE_STRING &&
-		   wl_buffer_find(w, config_setting_get_string(s)) >= 0) {
-		ptr = config_setting_get_string(s);
+	} else if (config_setting_type(s) == CONFIG_TYPE_STRING) {
+		const char *str = config_setting_get_string(s);
+		if (wl_buffer_find(w, str) >= 0)
+			ptr = str;
+		else if (wl_is_ident(str) && !wl_param_find(w, str))
+			return wl_fail(ld, s, setting, "%s: no buffer or param named '%s'", setting,
+				       str);
 	}
 	uint32_t size;
 	unsigned char tmp[8];
