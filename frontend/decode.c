@@ -1,0 +1,369 @@
+/* SPDX-License-Identifier: MIT */
+/* Opcode decoding: "ld.global.nc.v4.f32" -> op, types, modifiers as enums (once, at load), and
+ * per-op operand checks. Unsupported opcodes and modifiers are refused here. */
+#include <stdio.h>
+#include <string.h>
+
+#include "decode.h"
+
+const char *const fe_op_names[FE_OP_COUNT] = {
+	[FE_OP_ADD] = "add", [FE_OP_SUB] = "sub", [FE_OP_MUL] = "mul", [FE_OP_MAD] = "mad",
+	[FE_OP_FMA] = "fma", [FE_OP_DIV] = "div", [FE_OP_REM] = "rem", [FE_OP_NEG] = "neg",
+	[FE_OP_ABS] = "abs", [FE_OP_MIN] = "min", [FE_OP_MAX] = "max", [FE_OP_ADDC] = "addc",
+	[FE_OP_SUBC] = "subc", [FE_OP_MADC] = "madc", [FE_OP_MUL24] = "mul24",
+	[FE_OP_MAD24] = "mad24", [FE_OP_SAD] = "sad", [FE_OP_AND] = "and", [FE_OP_OR] = "or",
+	[FE_OP_XOR] = "xor", [FE_OP_NOT] = "not", [FE_OP_CNOT] = "cnot", [FE_OP_SHL] = "shl",
+	[FE_OP_SHR] = "shr", [FE_OP_BFI] = "bfi", [FE_OP_BFE] = "bfe", [FE_OP_CLZ] = "clz",
+	[FE_OP_POPC] = "popc", [FE_OP_BREV] = "brev", [FE_OP_PRMT] = "prmt", [FE_OP_LOP3] = "lop3",
+	[FE_OP_SHF] = "shf", [FE_OP_COPYSIGN] = "copysign", [FE_OP_TESTP] = "testp",
+	[FE_OP_SETP] = "setp", [FE_OP_SET] = "set", [FE_OP_SELP] = "selp", [FE_OP_SLCT] = "slct",
+	[FE_OP_MOV] = "mov", [FE_OP_CVT] = "cvt", [FE_OP_CVTA] = "cvta", [FE_OP_LD] = "ld",
+	[FE_OP_LDU] = "ldu", [FE_OP_ST] = "st", [FE_OP_PREFETCH] = "prefetch",
+	[FE_OP_SQRT] = "sqrt", [FE_OP_RCP] = "rcp", [FE_OP_RSQRT] = "rsqrt", [FE_OP_SIN] = "sin",
+	[FE_OP_COS] = "cos", [FE_OP_EX2] = "ex2", [FE_OP_LG2] = "lg2", [FE_OP_TANH] = "tanh",
+	[FE_OP_ATOM] = "atom", [FE_OP_RED] = "red", [FE_OP_BAR] = "bar",
+	[FE_OP_BAR_WARP] = "bar.warp", [FE_OP_MEMBAR] = "membar", [FE_OP_BRA] = "bra",
+	[FE_OP_CALL] = "call", [FE_OP_RET] = "ret", [FE_OP_EXIT] = "exit", [FE_OP_SHFL] = "shfl",
+	[FE_OP_VOTE] = "vote", [FE_OP_ACTIVEMASK] = "activemask", [FE_OP_NANOSLEEP] = "nanosleep",
+};
+
+static const struct { const char *s; uint8_t t; } type_names[] = {
+	{"pred", FE_T_PRED}, {"b8", FE_T_B8}, {"b16", FE_T_B16}, {"b32", FE_T_B32},
+	{"b64", FE_T_B64}, {"u8", FE_T_U8}, {"u16", FE_T_U16}, {"u32", FE_T_U32},
+	{"u64", FE_T_U64}, {"s8", FE_T_S8}, {"s16", FE_T_S16}, {"s32", FE_T_S32},
+	{"s64", FE_T_S64}, {"f16", FE_T_F16}, {"f32", FE_T_F32}, {"f64", FE_T_F64},
+};
+
+int fe_type_from_name(const char *s, size_t n)
+{
+	for (size_t i = 0; i < SIM_ARRAY_LEN(type_names); i++)
+		if (strlen(type_names[i].s) == n && !memcmp(type_names[i].s, s, n))
+			return type_names[i].t;
+	return -1;
+}
+
+uint32_t fe_type_bytes(enum fe_type t)
+{
+	switch (t) {
+	case FE_T_PRED: return 1;
+	case FE_T_B8: case FE_T_U8: case FE_T_S8: return 1;
+	case FE_T_B16: case FE_T_U16: case FE_T_S16: case FE_T_F16: return 2;
+	case FE_T_B32: case FE_T_U32: case FE_T_S32: case FE_T_F32: return 4;
+	case FE_T_B64: case FE_T_U64: case FE_T_S64: case FE_T_F64: return 8;
+	default: return 0;
+	}
+}
+
+bool fe_type_is_float(enum fe_type t)
+{
+	return t == FE_T_F16 || t == FE_T_F32 || t == FE_T_F64;
+}
+
+bool fe_type_is_signed(enum fe_type t)
+{
+	return t == FE_T_S8 || t == FE_T_S16 || t == FE_T_S32 || t == FE_T_S64;
+}
+
+static const char *const op_base[] = {
+	"add", "sub", "mul", "mad", "fma", "div", "rem", "neg", "abs", "min", "max", "addc", "subc",
+	"madc", "mul24", "mad24", "sad", "and", "or", "xor", "not", "cnot", "shl", "shr", "bfi",
+	"bfe", "clz", "popc", "brev", "prmt", "lop3", "shf", "copysign", "testp", "setp", "set",
+	"selp", "slct", "mov", "cvt", "cvta", "ld", "ldu", "st", "prefetch", "sqrt", "rcp",
+	"rsqrt", "sin", "cos", "ex2", "lg2", "tanh", "atom", "red", "bar", "bar.warp", "membar",
+	"bra", "call", "ret", "exit", "shfl", "vote", "activemask", "nanosleep",
+};
+
+static bool eq(const char *s, size_t n, const char *lit)
+{
+	return strlen(lit) == n && !memcmp(s, lit, n);
+}
+
+static int find(const char *s, size_t n, const char *const *tab, size_t nt)
+{
+	for (size_t i = 0; i < nt; i++)
+		if (eq(s, n, tab[i]))
+			return (int)i;
+	return -1;
+}
+
+static const char *const cmp_names[] = {"eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi",
+	"hs", "equ", "neu", "ltu", "leu", "gtu", "geu", "num", "nan"};
+static const char *const rnd_names[] = {"", "rn", "rz", "rm", "rp", "rni", "rzi", "rmi", "rpi"};
+static const char *const atom_names[] = {"add", "min", "max", "exch", "cas", "and", "or", "xor",
+	"inc", "dec"};
+static const char *const space_names[] = {"", "global", "shared", "local", "const", "param"};
+static const char *const testp_names[] = {"finite", "infinite", "number", "notanumber", "normal",
+	"subnormal"};
+/* Accepted and ignored: memory-ordering, scope, cache and alignment qualifiers, which do not
+ * change a functional result in a simulator that executes warps one instruction at a time. */
+static const char *const ignored[] = {"volatile", "relaxed", "acquire", "release", "acq_rel",
+	"weak", "sys", "gpu", "cta", "cluster", "ca", "cg", "cs", "lu", "cv", "wb", "wt",
+	"aligned", "sync", "L1::no_allocate", "L1::evict_last", "L1::evict_first",
+	"L1::evict_normal", "L2::64B", "L2::128B", "L2::256B", "L1::evict_unchanged",
+	"shared::cta", "noftz", "clamp", "L2", "L1", "mmio"};
+
+static int modifier(struct fe_inst *in, const char *s, size_t n, int *n_types)
+{
+	int i;
+	enum fe_op op = in->op;
+	if ((i = fe_type_from_name(s, n)) >= 0) {
+		if (*n_types == 0)
+			in->type = (uint8_t)i;
+		else if (*n_types == 1)
+			in->type2 = (uint8_t)i;
+		else
+			return -1;
+		(*n_types)++;
+		return 0;
+	}
+	if (op == FE_OP_SETP || op == FE_OP_SET) {
+		if ((i = find(s, n, cmp_names, SIM_ARRAY_LEN(cmp_names))) >= 0) {
+			in->cmp = (uint8_t)i;
+			return 0;
+		}
+		if (eq(s, n, "and") || eq(s, n, "or") || eq(s, n, "xor")) {
+			in->boolop = eq(s, n, "and") ? FE_BOOL_AND : eq(s, n, "or") ? FE_BOOL_OR : FE_BOOL_XOR;
+			return 0;
+		}
+	}
+	if (op == FE_OP_ATOM || op == FE_OP_RED) {
+		if ((i = find(s, n, atom_names, SIM_ARRAY_LEN(atom_names))) >= 0) {
+			in->part = (uint8_t)i;
+			return 0;
+		}
+	}
+	if (op == FE_OP_SHFL) {
+		static const char *const m[] = {"up", "down", "bfly", "idx"};
+		if ((i = find(s, n, m, 4)) >= 0) {
+			in->part = (uint8_t)i;
+			return 0;
+		}
+	}
+	if (op == FE_OP_VOTE) {
+		static const char *const m[] = {"all", "any", "uni", "ballot"};
+		if ((i = find(s, n, m, 4)) >= 0) {
+			in->part = (uint8_t)i;
+			return 0;
+		}
+	}
+	if (op == FE_OP_TESTP && (i = find(s, n, testp_names, SIM_ARRAY_LEN(testp_names))) >= 0) {
+		in->part = (uint8_t)i;
+		return 0;
+	}
+	if (op == FE_OP_SHF) {
+		if (eq(s, n, "l")) { in->flags |= FE_IF_SHF_L; return 0; }
+		if (eq(s, n, "r")) return 0;
+		if (eq(s, n, "wrap")) { in->flags |= FE_IF_SHF_WRAP; return 0; }
+	}
+	if (op == FE_OP_PRMT && (eq(s, n, "f4e") || eq(s, n, "b4e") || eq(s, n, "rc8") ||
+				 eq(s, n, "ecl") || eq(s, n, "ecr") || eq(s, n, "rc16")))
+		return -1; /* only the default mode is implemented */
+	if (eq(s, n, "lo")) { in->part = FE_PART_LO; return 0; }
+	if (eq(s, n, "hi")) { in->part = FE_PART_HI; return 0; }
+	if (eq(s, n, "wide")) { in->part = FE_PART_WIDE; return 0; }
+	if ((i = find(s, n, rnd_names, SIM_ARRAY_LEN(rnd_names))) > 0) {
+		in->rnd = (uint8_t)i;
+		return 0;
+	}
+	if ((i = find(s, n, space_names, SIM_ARRAY_LEN(space_names))) > 0) {
+		static const uint8_t sp[] = {WI_SPACE_NONE, WI_SPACE_GLOBAL, WI_SPACE_SHARED,
+			WI_SPACE_LOCAL, WI_SPACE_CONST, WI_SPACE_PARAM};
+		in->space = sp[i];
+		return 0;
+	}
+	if (eq(s, n, "nc")) { in->space = WI_SPACE_GLOBAL; return 0; }
+	if (eq(s, n, "v2")) { in->vec = 2; return 0; }
+	if (eq(s, n, "v4")) { in->vec = 4; return 0; }
+	if (eq(s, n, "ftz")) { in->flags |= FE_IF_FTZ; return 0; }
+	if (eq(s, n, "sat")) { in->flags |= FE_IF_SAT; return 0; }
+	if (eq(s, n, "approx")) { in->flags |= FE_IF_APPROX; return 0; }
+	if (eq(s, n, "full")) { in->flags |= FE_IF_FULL; return 0; }
+	if (eq(s, n, "cc")) { in->flags |= FE_IF_CC; return 0; }
+	if (eq(s, n, "uni")) { in->flags |= FE_IF_UNI; return 0; }
+	if (eq(s, n, "to") && op == FE_OP_CVTA) { in->part = FE_CVTA_FROM_GENERIC; return 0; }
+	if (n > 8 && !memcmp(s, "shared::", 8)) { in->space = WI_SPACE_SHARED; return 0; }
+	if (find(s, n, ignored, SIM_ARRAY_LEN(ignored)) >= 0)
+		return 0;
+	return -1;
+}
+
+int fe_decode_opcode(const char *s, size_t n, struct fe_inst *in, char *bad, size_t bad_n)
+{
+	/* base name: the longest op_base that is a dot-separated prefix */
+	int best = -1;
+	size_t best_len = 0;
+	for (size_t i = 0; i < SIM_ARRAY_LEN(op_base); i++) {
+		size_t l = strlen(op_base[i]);
+		if (l <= n && !memcmp(s, op_base[i], l) && (l == n || s[l] == '.') && l > best_len) {
+			best = (int)i;
+			best_len = l;
+		}
+	}
+	/* aliases */
+	if (best < 0 && n >= 7 && !memcmp(s, "barrier", 7) && (n == 7 || s[7] == '.')) {
+		best = FE_OP_BAR;
+		best_len = 7;
+	}
+	if (best < 0 && n >= 5 && !memcmp(s, "fence", 5) && (n == 5 || s[5] == '.')) {
+		best = FE_OP_MEMBAR;
+		best_len = 5;
+	}
+	if (best < 0) {
+		size_t l = 0;
+		while (l < n && s[l] != '.')
+			l++;
+		snprintf(bad, bad_n, "%.*s", (int)l, s);
+		return -1;
+	}
+	memset(in, 0, sizeof *in);
+	in->op = (uint16_t)best;
+	in->vec = 1;
+	in->guard = FE_NO_REG;
+	int n_types = 0;
+	size_t p = best_len;
+	while (p < n) {
+		p++; /* the dot */
+		size_t q = p;
+		while (q < n && s[q] != '.')
+			q++;
+		/* bar.sync / barrier.sync take an optional ".aligned"; "bar.arrive" and "bar.red" are not modelled */
+		if (in->op == FE_OP_BAR && !(eq(s + p, q - p, "sync") || eq(s + p, q - p, "aligned"))) {
+			snprintf(bad, bad_n, "%.*s", (int)n, s);
+			return -1;
+		}
+		if (modifier(in, s + p, q - p, &n_types)) {
+			snprintf(bad, bad_n, "%.*s", (int)n, s);
+			return -1;
+		}
+		p = q;
+	}
+	if (in->op == FE_OP_ATOM || in->op == FE_OP_RED) {
+		if (in->type == FE_T_F16) {
+			snprintf(bad, bad_n, "%.*s", (int)n, s);
+			return -1;
+		}
+	}
+	if (in->type == FE_T_F16 && in->op != FE_OP_CVT && in->op != FE_OP_LD && in->op != FE_OP_ST &&
+	    in->op != FE_OP_MOV) {
+		snprintf(bad, bad_n, "%.*s", (int)n, s);
+		return -1;
+	}
+	return 0;
+}
+
+const char *fe_sreg_names[FE_SR_COUNT] = {
+	"%tid.x", "%tid.y", "%tid.z", "%ntid.x", "%ntid.y", "%ntid.z", "%ctaid.x", "%ctaid.y",
+	"%ctaid.z", "%nctaid.x", "%nctaid.y", "%nctaid.z", "%laneid", "%warpid", "%nwarpid",
+	"%smid", "%nsmid", "%clock", "%clock64", "%gridid", "%lanemask_eq", "%lanemask_lt",
+	"%lanemask_le", "%lanemask_gt", "%lanemask_ge", "%globaltimer", "WARP_SZ",
+};
+
+int fe_sreg_from_name(const char *s, size_t n)
+{
+	for (int i = 0; i < FE_SR_COUNT; i++)
+		if (eq(s, n, fe_sreg_names[i]))
+			return i;
+	/* %tid without component means .x in old PTX? No: it is a v4 register; refuse */
+	return -1;
+}
+
+/* Fill the static description the timing model sees (unit, latency class, memory kind). */
+void fe_inst_classify(const struct fe_inst *in, struct wi_static *ws)
+{
+	enum fe_op op = in->op;
+	bool f64 = in->type == FE_T_F64 || (op == FE_OP_CVT && in->type2 == FE_T_F64);
+	bool flt = fe_type_is_float(in->type);
+	ws->unit = WI_UNIT_SP;
+	ws->lat_class = WI_LAT_INT;
+	ws->space = WI_SPACE_NONE;
+	ws->mem_kind = WI_MEM_NONE;
+	ws->access_bytes = 0;
+	ws->vec = 1;
+	ws->flags = 0;
+	switch (op) {
+	case FE_OP_MUL: case FE_OP_MAD: case FE_OP_MUL24: case FE_OP_MAD24: case FE_OP_MADC:
+	case FE_OP_FMA: case FE_OP_SAD:
+		ws->lat_class = f64 ? WI_LAT_FP64 : flt ? WI_LAT_FP32 : WI_LAT_MUL;
+		break;
+	case FE_OP_DIV: case FE_OP_REM:
+		ws->lat_class = f64 ? WI_LAT_FP64 : WI_LAT_DIV;
+		if (flt && !f64 && (in->flags & FE_IF_APPROX))
+			ws->lat_class = WI_LAT_SFU, ws->unit = WI_UNIT_SFU;
+		break;
+	case FE_OP_SQRT: case FE_OP_RCP: case FE_OP_RSQRT: case FE_OP_SIN: case FE_OP_COS:
+	case FE_OP_EX2: case FE_OP_LG2: case FE_OP_TANH:
+		ws->unit = f64 ? WI_UNIT_SP : WI_UNIT_SFU;
+		ws->lat_class = f64 ? WI_LAT_FP64 : WI_LAT_SFU;
+		break;
+	case FE_OP_LD: case FE_OP_LDU: case FE_OP_ST: case FE_OP_ATOM: case FE_OP_RED:
+	case FE_OP_PREFETCH: {
+		ws->unit = WI_UNIT_LDST;
+		uint8_t sp = in->space ? in->space : WI_SPACE_GLOBAL; /* generic: assume global */
+		ws->space = sp;
+		ws->mem_kind = (op == FE_OP_ST) ? WI_MEM_STORE :
+			(op == FE_OP_ATOM || op == FE_OP_RED) ? WI_MEM_ATOMIC :
+			(op == FE_OP_PREFETCH) ? WI_MEM_NONE : WI_MEM_LOAD;
+		ws->access_bytes = (uint8_t)fe_type_bytes(in->type);
+		ws->vec = in->vec;
+		ws->lat_class = sp == WI_SPACE_SHARED ? WI_LAT_SHARED :
+			(sp == WI_SPACE_CONST || sp == WI_SPACE_PARAM) ? WI_LAT_CONST : WI_LAT_MEM;
+		if ((op == FE_OP_LD || op == FE_OP_LDU) &&
+		    (sp == WI_SPACE_GLOBAL || sp == WI_SPACE_LOCAL || sp == WI_SPACE_TEX))
+			ws->flags |= WI_F_LONG_LAT;
+		if (op == FE_OP_ATOM)
+			ws->flags |= WI_F_LONG_LAT;
+		break;
+	}
+	case FE_OP_BRA:
+		ws->unit = WI_UNIT_NONE;
+		ws->lat_class = WI_LAT_CTRL;
+		ws->flags |= WI_F_BRANCH;
+		if (in->guard == FE_NO_REG)
+			ws->flags |= WI_F_UNCOND;
+		break;
+	case FE_OP_CALL: case FE_OP_RET:
+		ws->unit = WI_UNIT_NONE;
+		ws->lat_class = WI_LAT_CTRL;
+		ws->flags |= WI_F_BRANCH;
+		break;
+	case FE_OP_EXIT:
+		ws->unit = WI_UNIT_NONE;
+		ws->lat_class = WI_LAT_CTRL;
+		ws->flags |= WI_F_EXIT;
+		break;
+	case FE_OP_BAR:
+		ws->unit = WI_UNIT_NONE;
+		ws->lat_class = WI_LAT_CTRL;
+		ws->flags |= WI_F_BARRIER;
+		break;
+	case FE_OP_BAR_WARP:
+		ws->unit = WI_UNIT_NONE;
+		ws->lat_class = WI_LAT_CTRL;
+		ws->flags |= WI_F_WARP_SYNC;
+		break;
+	case FE_OP_MEMBAR:
+		ws->unit = WI_UNIT_NONE;
+		ws->lat_class = WI_LAT_CTRL;
+		ws->flags |= WI_F_MEMBAR;
+		break;
+	case FE_OP_SHFL: case FE_OP_VOTE: case FE_OP_ACTIVEMASK:
+		ws->flags |= WI_F_WARP_SYNC;
+		break;
+	case FE_OP_NANOSLEEP:
+		ws->unit = WI_UNIT_NONE;
+		ws->lat_class = WI_LAT_CTRL;
+		break;
+	case FE_OP_CVT:
+		if (f64)
+			ws->lat_class = WI_LAT_FP64;
+		else if (flt || fe_type_is_float(in->type2))
+			ws->lat_class = WI_LAT_FP32;
+		break;
+	default:
+		if (f64)
+			ws->lat_class = WI_LAT_FP64;
+		else if (flt)
+			ws->lat_class = WI_LAT_FP32;
+		break;
+	}
+}

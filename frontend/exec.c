@@ -1,0 +1,1101 @@
+/* SPDX-License-Identifier: MIT */
+/* Instruction semantics of the functional executor: per-lane arithmetic, conversions, memory
+ * spaces, atomics and the warp-synchronous shfl/vote. Control flow lives in launch.c. */
+#include <fenv.h>
+#include <math.h>
+#include <stdarg.h>
+#include <string.h>
+
+#include "fe_rt.h"
+
+/* ---- typed values ------------------------------------------------------------------ */
+
+static uint64_t sext(uint64_t v, uint32_t bytes)
+{
+	if (bytes >= 8)
+		return v;
+	uint32_t sh = 64 - 8 * bytes;
+	return (uint64_t)((int64_t)(v << sh) >> sh);
+}
+
+static uint64_t zext(uint64_t v, uint32_t bytes)
+{
+	return bytes >= 8 ? v : v & ((1ull << (8 * bytes)) - 1);
+}
+
+/* Registers hold values extended to 64 bits by the writing type (signed types sign-extend),
+ * so a narrower load into a wider register reads back correctly at any width. */
+static uint64_t norm(uint64_t v, enum fe_type t)
+{
+	if (t == FE_T_PRED)
+		return v != 0;
+	uint32_t b = fe_type_bytes(t);
+	return fe_type_is_signed(t) ? sext(v, b) : zext(v, b);
+}
+
+static float as_f32(uint64_t v)
+{
+	uint32_t b = (uint32_t)v;
+	float f;
+	memcpy(&f, &b, 4);
+	return f;
+}
+
+static double as_f64(uint64_t v)
+{
+	double d;
+	memcpy(&d, &v, 8);
+	return d;
+}
+
+static uint64_t f32_bits(float f)
+{
+	uint32_t b;
+	memcpy(&b, &f, 4);
+	return b;
+}
+
+static uint64_t f64_bits(double d)
+{
+	uint64_t b;
+	memcpy(&b, &d, 8);
+	return b;
+}
+
+/* IEEE half <-> float, round to nearest even (cvt.rn.f16.f32). */
+static float half_to_f32(uint16_t h)
+{
+	uint32_t s = (uint32_t)(h >> 15) << 31, e = (h >> 10) & 0x1f, m = h & 0x3ff, b;
+	if (e == 0) {
+		float f = ldexpf((float)m, -24);
+		return s ? -f : f;
+	}
+	if (e == 31)
+		b = s | 0x7f800000u | (m << 13);
+	else
+		b = s | ((e + 112) << 23) | (m << 13);
+	return as_f32(b);
+}
+
+static uint16_t f32_to_half(float f)
+{
+	uint32_t b = (uint32_t)f32_bits(f);
+	uint16_t s = (uint16_t)((b >> 16) & 0x8000);
+	float a = fabsf(f);
+	if (isnan(f))
+		return s | 0x7e00;
+	if (a >= 65520.0f)
+		return s | 0x7c00;
+	if (a < ldexpf(1.0f, -14)) { /* subnormal half: multiples of 2^-24 */
+		float q = nearbyintf(a * ldexpf(1.0f, 24));
+		return s | (uint16_t)q;
+	}
+	int e;
+	float fr = frexpf(a, &e); /* a = fr * 2^e, fr in [0.5,1) */
+	float mant = nearbyintf((fr * 2.0f - 1.0f) * 1024.0f);
+	if (mant >= 1024.0f) {
+		mant = 0;
+		e++;
+	}
+	return s | (uint16_t)(((e - 1 + 15) << 10) | (uint16_t)mant);
+}
+
+static float ftz32(float f, bool ftz)
+{
+	if (ftz && fpclassify(f) == FP_SUBNORMAL)
+		return copysignf(0.0f, f);
+	return f;
+}
+
+/* ---- operands --------------------------------------------------------------------------- */
+
+static uint64_t *reg_slot(const struct fe_warp *w, uint16_t r, uint32_t lane)
+{
+	return &w->regs[(size_t)r * w->n_lanes + lane];
+}
+
+static uint32_t tid_linear(const struct fe_warp *w, uint32_t lane)
+{
+	return w->id * w->n_lanes + lane;
+}
+
+static uint64_t sreg_value(const struct fe_warp *w, uint32_t lane, uint8_t sr)
+{
+	const struct fe_cta *c = w->cta;
+	const struct fe_launch *l = c->l;
+	uint32_t t = tid_linear(w, lane), bx = l->block[0], by = l->block[1];
+	uint32_t l32 = lane & 31;
+	switch (sr) {
+	case FE_SR_TID_X: return t % bx;
+	case FE_SR_TID_Y: return (t / bx) % by;
+	case FE_SR_TID_Z: return t / (bx * by);
+	case FE_SR_NTID_X: case FE_SR_NTID_Y: case FE_SR_NTID_Z: return l->block[sr - FE_SR_NTID_X];
+	case FE_SR_CTAID_X: case FE_SR_CTAID_Y: case FE_SR_CTAID_Z: return c->ctaid[sr - FE_SR_CTAID_X];
+	case FE_SR_NCTAID_X: case FE_SR_NCTAID_Y: case FE_SR_NCTAID_Z: return l->grid[sr - FE_SR_NCTAID_X];
+	case FE_SR_LANEID: return l32;
+	case FE_SR_WARPID: return t / 32;
+	case FE_SR_NWARPID: return (l->threads_per_cta + 31) / 32;
+	case FE_SR_SMID: return c->sm_id;
+	case FE_SR_NSMID: return c->sm_id + 1;
+	case FE_SR_CLOCK: case FE_SR_CLOCK64: case FE_SR_GLOBALTIMER: return w->n_insts;
+	case FE_SR_GRIDID: return 0;
+	case FE_SR_LANEMASK_EQ: return 1ull << l32;
+	case FE_SR_LANEMASK_LT: return (1ull << l32) - 1;
+	case FE_SR_LANEMASK_LE: return (2ull << l32) - 1;
+	case FE_SR_LANEMASK_GT: return 0xffffffffull & ~((2ull << l32) - 1);
+	case FE_SR_LANEMASK_GE: return 0xffffffffull & ~((1ull << l32) - 1);
+	case FE_SR_WARPSZ: return 32;
+	default: return 0;
+	}
+}
+
+/* Address of FE_OK_ADDR (without the register part's space translation). */
+static uint64_t addr_value(const struct fe_warp *w, const struct fe_opnd *o, uint32_t lane)
+{
+	uint64_t a = (uint64_t)o->imm;
+	if (o->reg != FE_NO_REG)
+		a += *reg_slot(w, o->reg, lane);
+	if (o->abase == FE_AB_GSYM)
+		a += w->cta->l->gsym_addr[o->sym];
+	return a;
+}
+
+static uint64_t src(const struct fe_warp *w, const struct fe_opnd *o, uint32_t lane, enum fe_type t)
+{
+	switch (o->kind) {
+	case FE_OK_REG: {
+		uint64_t v = *reg_slot(w, o->reg, lane);
+		return o->neg ? !v : v;
+	}
+	case FE_OK_IMM:
+		if (o->imm_is_f) {
+			if (t == FE_T_F32)
+				return f32_bits((float)o->fval);
+			if (t == FE_T_F64)
+				return f64_bits(o->fval);
+			if (t == FE_T_F16)
+				return f32_to_half((float)o->fval);
+			return (uint64_t)o->imm;   /* 0f bit pattern into .b32 */
+		}
+		if (t == FE_T_F32)
+			return f32_bits((float)o->imm);
+		if (t == FE_T_F64)
+			return f64_bits((double)o->imm);
+		return (uint64_t)o->imm;
+	case FE_OK_SREG:
+		return sreg_value(w, lane, o->sreg);
+	case FE_OK_ADDR:
+		return addr_value(w, o, lane);
+	default:
+		return 0;
+	}
+}
+
+static void dst(struct fe_warp *w, uint16_t r, uint32_t lane, uint64_t v, enum fe_type t)
+{
+	if (r != FE_NO_REG)
+		*reg_slot(w, r, lane) = norm(v, t);
+}
+
+int fe_exec_fault(const struct fe_warp *w, uint32_t lane, uint32_t pc, struct sim_error *err,
+		  const char *fmt, ...)
+{
+	const struct fe_cta *c = w->cta;
+	const struct fe_launch *l = c->l;
+	char what[256];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof what, fmt, ap);
+	va_end(ap);
+	uint32_t t = tid_linear(w, lane);
+	const struct wi_static *ws = &l->k->wi[pc];
+	return sim_error_set(err, SIM_ERR_PROGRAM, l->m->path, (int)ws->src_line, 0,
+			     l->m->funcs[l->k->func].name,
+			     "block (%u,%u,%u) thread (%u,%u,%u) pc %u '%s': %s", c->ctaid[0],
+			     c->ctaid[1], c->ctaid[2], t % l->block[0], (t / l->block[0]) % l->block[1],
+			     t / (l->block[0] * l->block[1]), pc, ws->text, what);
+}
+
+void fe_exec_guard(const struct fe_warp *w, const struct fe_inst *in, const uint64_t *mask,
+		   uint64_t *out)
+{
+	for (uint32_t i = 0; i < w->mask_words; i++)
+		out[i] = mask[i];
+	for (uint32_t i = w->mask_words; i < WI_MASK_WORDS; i++)
+		out[i] = 0;
+	if (in->guard == FE_NO_REG)
+		return;
+	for (uint32_t lane = 0; lane < w->n_lanes; lane++) {
+		if (!fe_mask_test(mask, lane))
+			continue;
+		bool p = *reg_slot(w, in->guard, lane) != 0;
+		if (p == (bool)in->guard_neg)
+			out[lane >> 6] &= ~(1ull << (lane & 63));
+	}
+}
+
+/* ---- arithmetic ---------------------------------------------------------------------- */
+
+/* Apply a directed rounding mode around a float operation (PTX .rz/.rm/.rp); .rn is the
+ * default environment. The FP environment is per thread, so parallel simulations are safe. */
+static int set_round(uint8_t rnd)
+{
+	int old = fegetround();
+	switch (rnd) {
+	case FE_RND_RZ: case FE_RND_RZI: fesetround(FE_TOWARDZERO); break;
+	case FE_RND_RM: case FE_RND_RMI: fesetround(FE_DOWNWARD); break;
+	case FE_RND_RP: case FE_RND_RPI: fesetround(FE_UPWARD); break;
+	default: break;
+	}
+	return old;
+}
+
+static uint64_t fbin(enum fe_op op, const struct fe_inst *in, uint64_t a, uint64_t b, uint64_t c)
+{
+	bool ftz = in->flags & FE_IF_FTZ;
+	int old = set_round(in->rnd);
+	uint64_t r;
+	if (in->type == FE_T_F64) {
+		volatile double x = as_f64(a), y = as_f64(b), z = as_f64(c), d;
+		switch (op) {
+		case FE_OP_ADD: d = x + y; break;
+		case FE_OP_SUB: d = x - y; break;
+		case FE_OP_MUL: d = x * y; break;
+		case FE_OP_DIV: d = x / y; break;
+		case FE_OP_MAD: case FE_OP_FMA: d = fma(x, y, z); break;
+		case FE_OP_MIN: d = fmin(x, y); break;
+		case FE_OP_MAX: d = fmax(x, y); break;
+		default: d = 0; break;
+		}
+		r = f64_bits(d);
+	} else {
+		volatile float x = ftz32(as_f32(a), ftz), y = ftz32(as_f32(b), ftz),
+			       z = ftz32(as_f32(c), ftz), d;
+		switch (op) {
+		case FE_OP_ADD: d = x + y; break;
+		case FE_OP_SUB: d = x - y; break;
+		case FE_OP_MUL: d = x * y; break;
+		case FE_OP_DIV: d = x / y; break;
+		case FE_OP_MAD: case FE_OP_FMA: d = fmaf(x, y, z); break;
+		case FE_OP_MIN: d = fminf(x, y); break;
+		case FE_OP_MAX: d = fmaxf(x, y); break;
+		default: d = 0; break;
+		}
+		float e = ftz32(d, ftz);
+		if (in->flags & FE_IF_SAT)
+			e = isnan(e) ? 0.0f : e < 0.0f ? 0.0f : e > 1.0f ? 1.0f : e;
+		r = f32_bits(e);
+	}
+	fesetround(old);
+	return r;
+}
+
+static uint64_t funary(const struct fe_inst *in, uint64_t a)
+{
+	bool ftz = in->flags & FE_IF_FTZ;
+	int old = set_round(in->rnd);
+	uint64_t r;
+	if (in->type == FE_T_F64) {
+		volatile double x = as_f64(a), d;
+		switch (in->op) {
+		case FE_OP_SQRT: d = sqrt(x); break;
+		case FE_OP_RCP: d = 1.0 / x; break;
+		case FE_OP_RSQRT: d = 1.0 / sqrt(x); break;
+		case FE_OP_SIN: d = sin(x); break;
+		case FE_OP_COS: d = cos(x); break;
+		case FE_OP_EX2: d = exp2(x); break;
+		case FE_OP_LG2: d = log2(x); break;
+		case FE_OP_TANH: d = tanh(x); break;
+		case FE_OP_NEG: d = -x; break;
+		case FE_OP_ABS: d = fabs(x); break;
+		default: d = 0; break;
+		}
+		r = f64_bits(d);
+	} else {
+		volatile float x = ftz32(as_f32(a), ftz), d;
+		switch (in->op) {
+		case FE_OP_SQRT: d = sqrtf(x); break;
+		case FE_OP_RCP: d = 1.0f / x; break;
+		case FE_OP_RSQRT: d = 1.0f / sqrtf(x); break;
+		case FE_OP_SIN: d = sinf(x); break;
+		case FE_OP_COS: d = cosf(x); break;
+		case FE_OP_EX2: d = exp2f(x); break;
+		case FE_OP_LG2: d = log2f(x); break;
+		case FE_OP_TANH: d = tanhf(x); break;
+		case FE_OP_NEG: d = -x; break;
+		case FE_OP_ABS: d = fabsf(x); break;
+		default: d = 0; break;
+		}
+		float e = ftz32(d, ftz);
+		if (in->flags & FE_IF_SAT)
+			e = isnan(e) ? 0.0f : e < 0.0f ? 0.0f : e > 1.0f ? 1.0f : e;
+		r = f32_bits(e);
+	}
+	fesetround(old);
+	return r;
+}
+
+static bool fcmp(uint8_t cmp, double x, double y)
+{
+	bool un = isnan(x) || isnan(y);
+	switch (cmp) {
+	case FE_CMP_EQ: return !un && x == y;
+	case FE_CMP_NE: return !un && x != y;
+	case FE_CMP_LT: return !un && x < y;
+	case FE_CMP_LE: return !un && x <= y;
+	case FE_CMP_GT: return !un && x > y;
+	case FE_CMP_GE: return !un && x >= y;
+	case FE_CMP_EQU: return un || x == y;
+	case FE_CMP_NEU: return un || x != y;
+	case FE_CMP_LTU: return un || x < y;
+	case FE_CMP_LEU: return un || x <= y;
+	case FE_CMP_GTU: return un || x > y;
+	case FE_CMP_GEU: return un || x >= y;
+	case FE_CMP_NUM: return !un;
+	case FE_CMP_NAN: return un;
+	default: return false;
+	}
+}
+
+static bool icmp(uint8_t cmp, uint64_t a, uint64_t b, enum fe_type t)
+{
+	uint32_t n = fe_type_bytes(t);
+	bool sgn = fe_type_is_signed(t);
+	int64_t sa = (int64_t)sext(a, n), sb = (int64_t)sext(b, n);
+	uint64_t ua = zext(a, n), ub = zext(b, n);
+	switch (cmp) {
+	case FE_CMP_EQ: return ua == ub;
+	case FE_CMP_NE: return ua != ub;
+	case FE_CMP_LT: return sgn ? sa < sb : ua < ub;
+	case FE_CMP_LE: return sgn ? sa <= sb : ua <= ub;
+	case FE_CMP_GT: return sgn ? sa > sb : ua > ub;
+	case FE_CMP_GE: return sgn ? sa >= sb : ua >= ub;
+	case FE_CMP_LO: return ua < ub;
+	case FE_CMP_LS: return ua <= ub;
+	case FE_CMP_HI: return ua > ub;
+	case FE_CMP_HS: return ua >= ub;
+	default: return false;
+	}
+}
+
+static bool compare(uint8_t cmp, enum fe_type t, uint64_t a, uint64_t b)
+{
+	if (t == FE_T_F32)
+		return fcmp(cmp, as_f32(a), as_f32(b));
+	if (t == FE_T_F64)
+		return fcmp(cmp, as_f64(a), as_f64(b));
+	return icmp(cmp, a, b, t);
+}
+
+static bool boolop(uint8_t op, bool a, bool c)
+{
+	switch (op) {
+	case FE_BOOL_AND: return a && c;
+	case FE_BOOL_OR: return a || c;
+	case FE_BOOL_XOR: return a != c;
+	default: return a;
+	}
+}
+
+static uint64_t mulhi_u64(uint64_t a, uint64_t b)
+{
+	return (uint64_t)(((unsigned __int128)a * b) >> 64);
+}
+
+static uint64_t mulhi_s64(int64_t a, int64_t b)
+{
+	return (uint64_t)(((__int128)a * b) >> 64);
+}
+
+/* Integer multiply by part: .lo, .hi, .wide (result bytes double the operand's). */
+static uint64_t imul(const struct fe_inst *in, uint64_t a, uint64_t b)
+{
+	uint32_t n = fe_type_bytes(in->type);
+	bool s = fe_type_is_signed(in->type);
+	if (in->part == FE_PART_WIDE || in->part == FE_PART_HI) {
+		if (n == 8)
+			return in->part == FE_PART_HI ? (s ? mulhi_s64((int64_t)a, (int64_t)b) : mulhi_u64(a, b)) : a * b;
+		uint64_t p = s ? (uint64_t)((int64_t)sext(a, n) * (int64_t)sext(b, n)) : zext(a, n) * zext(b, n);
+		return in->part == FE_PART_HI ? p >> (8 * n) : p;
+	}
+	return a * b;
+}
+
+static uint64_t idiv(const struct fe_inst *in, uint64_t a, uint64_t b, bool rem)
+{
+	uint32_t n = fe_type_bytes(in->type);
+	/* PTX leaves x/0 machine-specific; we return what NVIDIA GPUs give: all ones for the
+	 * quotient and the dividend for the remainder. INT_MIN/-1 wraps to INT_MIN. */
+	if (zext(b, n) == 0)
+		return rem ? a : ~0ull;
+	if (fe_type_is_signed(in->type)) {
+		int64_t x = (int64_t)sext(a, n), y = (int64_t)sext(b, n);
+		if (y == -1)
+			return rem ? 0 : (uint64_t)(-(uint64_t)x);
+		return rem ? (uint64_t)(x % y) : (uint64_t)(x / y);
+	}
+	uint64_t x = zext(a, n), y = zext(b, n);
+	return rem ? x % y : x / y;
+}
+
+static uint64_t sat_s32(int64_t v)
+{
+	return (uint64_t)(v > INT32_MAX ? INT32_MAX : v < INT32_MIN ? INT32_MIN : v);
+}
+
+static uint64_t bfe(uint64_t a, uint32_t pos, uint32_t len, uint32_t width, bool sgn)
+{
+	uint32_t msb = width - 1;
+	uint64_t sbit = 0;
+	if (sgn && len) {
+		uint32_t sp = pos + len - 1 > msb ? msb : pos + len - 1;
+		sbit = (a >> sp) & 1;
+	}
+	uint64_t d = 0;
+	for (uint32_t i = 0; i < width; i++) {
+		uint64_t bit = (i < len && pos + i <= msb) ? (a >> (pos + i)) & 1 : sbit;
+		d |= bit << i;
+	}
+	return d;
+}
+
+static uint64_t bfi(uint64_t a, uint64_t b, uint32_t pos, uint32_t len, uint32_t width)
+{
+	uint64_t f = b;
+	for (uint32_t i = 0; i < len && pos + i < width; i++)
+		f = (f & ~(1ull << (pos + i))) | (((a >> i) & 1) << (pos + i));
+	return f;
+}
+
+static uint64_t brev(uint64_t a, uint32_t width)
+{
+	uint64_t d = 0;
+	for (uint32_t i = 0; i < width; i++)
+		d |= ((a >> i) & 1) << (width - 1 - i);
+	return d;
+}
+
+/* cvt between any two of the integer/float types (PTX ISA 9.7.9.21). */
+static uint64_t convert(const struct fe_inst *in, uint64_t a)
+{
+	enum fe_type dt = in->type, st = in->type2;
+	uint32_t db = fe_type_bytes(dt), sb = fe_type_bytes(st);
+	bool dsig = fe_type_is_signed(dt), ssig = fe_type_is_signed(st);
+	bool ftz = in->flags & FE_IF_FTZ, sat = in->flags & FE_IF_SAT;
+	if (!fe_type_is_float(dt) && !fe_type_is_float(st)) {
+		uint64_t v = ssig ? sext(a, sb) : zext(a, sb);
+		if (sat) {
+			/* clamp to the destination's range */
+			if (ssig) {
+				int64_t x = (int64_t)v;
+				int64_t lo = dsig ? (db >= 8 ? INT64_MIN : -(1ll << (8 * db - 1))) : 0;
+				int64_t hi = dsig ? (db >= 8 ? INT64_MAX : (1ll << (8 * db - 1)) - 1) :
+					(db >= 8 ? INT64_MAX : (int64_t)((1ull << (8 * db)) - 1));
+				v = (uint64_t)(x < lo ? lo : x > hi ? hi : x);
+			} else {
+				uint64_t hi = dsig ? (db >= 8 ? (uint64_t)INT64_MAX : (1ull << (8 * db - 1)) - 1) :
+					(db >= 8 ? UINT64_MAX : (1ull << (8 * db)) - 1);
+				v = v > hi ? hi : v;
+			}
+		}
+		return v;
+	}
+	/* read the source as a double (exact for every f32/f16 and integers up to 2^53) */
+	double x;
+	bool src_f = fe_type_is_float(st);
+	if (st == FE_T_F32)
+		x = ftz32(as_f32(a), ftz);
+	else if (st == FE_T_F64)
+		x = as_f64(a);
+	else if (st == FE_T_F16)
+		x = half_to_f32((uint16_t)a);
+	else
+		x = 0;
+	if (!fe_type_is_float(dt)) {
+		/* float -> int: round per .rni/.rzi/.rmi/.rpi, saturate, NaN -> 0 */
+		if (isnan(x))
+			return 0;
+		double r;
+		switch (in->rnd) {
+		case FE_RND_RNI: r = nearbyint(x); break;
+		case FE_RND_RMI: r = floor(x); break;
+		case FE_RND_RPI: r = ceil(x); break;
+		default: r = trunc(x); break;
+		}
+		if (dsig) {
+			double lo = db >= 8 ? -9223372036854775808.0 : -ldexp(1.0, (int)(8 * db - 1));
+			double hi = db >= 8 ? 9223372036854775807.0 : ldexp(1.0, (int)(8 * db - 1)) - 1;
+			if (r <= lo)
+				return (uint64_t)(int64_t)lo;
+			if (r >= hi)
+				return db >= 8 ? (uint64_t)INT64_MAX : (uint64_t)(int64_t)hi;
+			return (uint64_t)(int64_t)r;
+		}
+		if (r <= 0)
+			return 0;
+		double hi = db >= 8 ? 18446744073709551615.0 : ldexp(1.0, (int)(8 * db)) - 1;
+		if (r >= hi)
+			return db >= 8 ? UINT64_MAX : (uint64_t)hi;
+		return (uint64_t)r;
+	}
+	int old = set_round(in->rnd);
+	uint64_t res;
+	if (!src_f) {
+		/* int -> float: convert from the exact integer in the chosen rounding mode */
+		if (dt == FE_T_F64) {
+			volatile double d = ssig ? (double)(int64_t)sext(a, sb) : (double)zext(a, sb);
+			res = f64_bits(d);
+		} else {
+			volatile float f = ssig ? (float)(int64_t)sext(a, sb) : (float)zext(a, sb);
+			res = dt == FE_T_F16 ? f32_to_half(f) : f32_bits(ftz32(f, ftz));
+		}
+	} else if (dt == FE_T_F64) {
+		volatile double d = x;
+		if (in->rnd >= FE_RND_RNI)
+			d = in->rnd == FE_RND_RNI ? nearbyint(d) : in->rnd == FE_RND_RZI ? trunc(d) :
+				in->rnd == FE_RND_RMI ? floor(d) : ceil(d);
+		res = f64_bits(d);
+	} else if (dt == FE_T_F32) {
+		volatile double xd = x;
+		volatile float f = (float)xd;
+		if (in->rnd >= FE_RND_RNI)
+			f = in->rnd == FE_RND_RNI ? nearbyintf(f) : in->rnd == FE_RND_RZI ? truncf(f) :
+				in->rnd == FE_RND_RMI ? floorf(f) : ceilf(f);
+		f = ftz32(f, ftz);
+		if (sat)
+			f = isnan(f) ? 0.0f : f < 0.0f ? 0.0f : f > 1.0f ? 1.0f : f;
+		res = f32_bits(f);
+	} else {
+		res = f32_to_half((float)x);
+	}
+	fesetround(old);
+	return res;
+}
+
+/* ---- memory --------------------------------------------------------------------------- */
+
+/* Host pointer for an access of n bytes at address a in space sp for lane; tm gets the
+ * address the timing model sees. NULL when outside the space. */
+static uint8_t *mem_at(struct fe_warp *w, uint32_t lane, uint8_t sp, bool kparam, uint64_t a,
+		       uint32_t n, uint64_t *tm)
+{
+	struct fe_cta *c = w->cta;
+	struct fe_launch *l = c->l;
+	uint32_t t = tid_linear(w, lane);
+	if (sp == WI_SPACE_NONE) { /* generic: find the window */
+		if (a >= FE_SHARED_WIN && a < FE_SHARED_WIN + FE_WIN_BYTES) {
+			sp = WI_SPACE_SHARED;
+			a -= FE_SHARED_WIN;
+		} else if (a >= FE_LOCAL_WIN && a < FE_LOCAL_WIN + FE_WIN_BYTES) {
+			sp = WI_SPACE_LOCAL;
+			a -= FE_LOCAL_WIN;
+		} else if (a >= FE_PARAM_WIN && a < FE_PARAM_WIN + FE_WIN_BYTES) {
+			sp = WI_SPACE_PARAM;
+			kparam = true;
+			a -= FE_PARAM_WIN;
+		} else {
+			sp = WI_SPACE_GLOBAL;
+		}
+	}
+	*tm = a;
+	switch (sp) {
+	case WI_SPACE_GLOBAL: case WI_SPACE_CONST:
+		return fe_mem_ptr(l->mem, a, n);
+	case WI_SPACE_SHARED:
+		return (a + n <= c->shared_bytes) ? c->shared + a : NULL;
+	case WI_SPACE_LOCAL: {
+		uint32_t lb = l->k->local_bytes;
+		if (a + n > lb)
+			return NULL;
+		/* local memory is interleaved in DRAM in hardware; give the timing model a
+		 * distinct address per thread */
+		*tm = FE_LOCAL_WIN + ((uint64_t)c->id * l->threads_per_cta + t) * lb + a;
+		return c->local + (size_t)t * lb + a;
+	}
+	case WI_SPACE_PARAM:
+		if (kparam)
+			return (a + n <= l->param_bytes) ? l->params + a : NULL;
+		return (a + n <= l->k->fparam_bytes) ? c->fparam + (size_t)t * l->k->fparam_bytes + a : NULL;
+	default:
+		return NULL;
+	}
+}
+
+static const char *space_name(uint8_t sp)
+{
+	static const char *const n[] = {"generic", "global", "shared", "local", "const", "param", "tex"};
+	return sp < 7 ? n[sp] : "?";
+}
+
+static uint64_t load_le(const uint8_t *p, uint32_t n)
+{
+	uint64_t v = 0;
+	for (uint32_t i = 0; i < n; i++)
+		v |= (uint64_t)p[i] << (8 * i);
+	return v;
+}
+
+static void store_le(uint8_t *p, uint64_t v, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static int exec_ldst(struct fe_warp *w, uint32_t pc, const struct fe_inst *in, const uint64_t *mask,
+		     struct warp_inst *out, struct sim_error *err)
+{
+	bool st = in->op == FE_OP_ST;
+	const struct fe_opnd *ao = st ? &in->o[0] : &in->o[1], *vo = st ? &in->o[1] : &in->o[0];
+	uint32_t tb = fe_type_bytes(in->type), n = tb * in->vec;
+	for (uint32_t lane = 0; lane < w->n_lanes; lane++) {
+		if (!fe_mask_test(mask, lane))
+			continue;
+		uint64_t a = addr_value(w, ao, lane), tm;
+		if (a % n)
+			return fe_exec_fault(w, lane, pc, err, "misaligned %s %s of %u bytes at 0x%llx",
+					     space_name(in->space), st ? "store" : "load", n, (unsigned long long)a);
+		uint8_t *p = mem_at(w, lane, in->space, ao->kparam, a, n, &tm);
+		if (!p)
+			return fe_exec_fault(w, lane, pc, err, "%s %s of %u bytes at 0x%llx is out of bounds",
+					     space_name(in->space), st ? "store" : "load", n, (unsigned long long)a);
+		if (out->addr)
+			out->addr[lane] = tm;
+		for (uint32_t e = 0; e < in->vec; e++) {
+			uint16_t r = vo->kind == FE_OK_VEC ? vo->vec[e] : vo->reg;
+			if (st) {
+				uint64_t v = (vo->kind == FE_OK_VEC) ?
+					(r == FE_NO_REG ? (uint64_t)vo->vimm[e] : *reg_slot(w, r, lane)) :
+					src(w, vo, lane, (enum fe_type)in->type);
+				store_le(p + e * tb, v, tb);
+			} else {
+				uint64_t v = load_le(p + e * tb, tb);
+				if (in->type == FE_T_F16)
+					v &= 0xffff;
+				dst(w, r, lane, v, (enum fe_type)in->type);
+			}
+		}
+	}
+	return 0;
+}
+
+static uint64_t atom_apply(const struct fe_inst *in, uint64_t old, uint64_t b, uint64_t c)
+{
+	enum fe_type t = in->type;
+	uint32_t n = fe_type_bytes(t);
+	bool s = fe_type_is_signed(t);
+	switch (in->part) {
+	case FE_ATOM_ADD:
+		if (t == FE_T_F32)
+			return f32_bits(as_f32(old) + as_f32(b));
+		if (t == FE_T_F64)
+			return f64_bits(as_f64(old) + as_f64(b));
+		return old + b;
+	case FE_ATOM_MIN:
+		if (t == FE_T_F32)
+			return f32_bits(fminf(as_f32(old), as_f32(b)));
+		return s ? ((int64_t)sext(old, n) < (int64_t)sext(b, n) ? old : b) :
+			(zext(old, n) < zext(b, n) ? old : b);
+	case FE_ATOM_MAX:
+		if (t == FE_T_F32)
+			return f32_bits(fmaxf(as_f32(old), as_f32(b)));
+		return s ? ((int64_t)sext(old, n) > (int64_t)sext(b, n) ? old : b) :
+			(zext(old, n) > zext(b, n) ? old : b);
+	case FE_ATOM_EXCH: return b;
+	case FE_ATOM_CAS: return zext(old, n) == zext(b, n) ? c : old;
+	case FE_ATOM_AND: return old & b;
+	case FE_ATOM_OR: return old | b;
+	case FE_ATOM_XOR: return old ^ b;
+	case FE_ATOM_INC: return zext(old, n) >= zext(b, n) ? 0 : old + 1;
+	case FE_ATOM_DEC: return (zext(old, n) == 0 || zext(old, n) > zext(b, n)) ? b : old - 1;
+	default: return old;
+	}
+}
+
+/* Lanes apply their atomics one after another in lane order, so results are deterministic. */
+static int exec_atom(struct fe_warp *w, uint32_t pc, const struct fe_inst *in, const uint64_t *mask,
+		     struct warp_inst *out, struct sim_error *err)
+{
+	bool red = in->op == FE_OP_RED;
+	const struct fe_opnd *ao = red ? &in->o[0] : &in->o[1];
+	const struct fe_opnd *bo = red ? &in->o[1] : &in->o[2];
+	const struct fe_opnd *co = (!red && in->n_opnd > 3) ? &in->o[3] : NULL;
+	uint32_t n = fe_type_bytes(in->type);
+	enum fe_type t = (enum fe_type)in->type;
+	for (uint32_t lane = 0; lane < w->n_lanes; lane++) {
+		if (!fe_mask_test(mask, lane))
+			continue;
+		uint64_t a = addr_value(w, ao, lane), tm;
+		if (a % n)
+			return fe_exec_fault(w, lane, pc, err, "misaligned atomic of %u bytes at 0x%llx", n,
+					     (unsigned long long)a);
+		uint8_t *p = mem_at(w, lane, in->space, false, a, n, &tm);
+		if (!p)
+			return fe_exec_fault(w, lane, pc, err, "%s atomic of %u bytes at 0x%llx is out of bounds",
+					     space_name(in->space), n, (unsigned long long)a);
+		if (out->addr)
+			out->addr[lane] = tm;
+		uint64_t old = load_le(p, n);
+		uint64_t nv = atom_apply(in, old, src(w, bo, lane, t), co ? src(w, co, lane, t) : 0);
+		store_le(p, nv, n);
+		if (!red)
+			dst(w, in->o[0].reg, lane, old, t);
+	}
+	return 0;
+}
+
+/* ---- warp-synchronous ------------------------------------------------------------------ */
+
+/* shfl.sync (PTX ISA 9.7.8.6): lanes exchange within groups of 32, whatever the warp size. */
+static void exec_shfl(struct fe_warp *w, const struct fe_inst *in, const uint64_t *mask)
+{
+	uint32_t n = w->n_lanes;
+	uint64_t vals[64];
+	for (uint32_t g = 0; g < n; g += 32) {
+		uint32_t gl = n - g < 32 ? n - g : 32;
+		for (uint32_t i = 0; i < gl; i++)
+			vals[i] = src(w, &in->o[1], g + i, FE_T_B32);
+		uint64_t res[32];
+		bool pv[32];
+		for (uint32_t i = 0; i < gl; i++) {
+			uint32_t lane = g + i;
+			if (!fe_mask_test(mask, lane))
+				continue;
+			uint32_t b = (uint32_t)src(w, &in->o[2], lane, FE_T_B32) & 31;
+			uint32_t c = (uint32_t)src(w, &in->o[3], lane, FE_T_B32);
+			uint32_t seg = (c >> 8) & 31, cl = c & 31;
+			int32_t maxl = (int32_t)((i & seg) | (cl & ~seg)), minl = (int32_t)(i & seg), j;
+			bool p;
+			switch (in->part) {
+			case FE_SHFL_UP: j = (int32_t)i - (int32_t)b; p = j >= maxl; break;
+			case FE_SHFL_DOWN: j = (int32_t)i + (int32_t)b; p = j <= maxl; break;
+			case FE_SHFL_BFLY: j = (int32_t)(i ^ b); p = j <= maxl; break;
+			default: j = minl | (int32_t)(b & ~seg); p = j <= maxl; break;
+			}
+			if (!p || j < 0 || (uint32_t)j >= gl)
+				j = (int32_t)i;
+			res[i] = vals[j];
+			pv[i] = p;
+		}
+		for (uint32_t i = 0; i < gl; i++) {
+			if (!fe_mask_test(mask, g + i))
+				continue;
+			dst(w, in->o[0].reg, g + i, res[i], FE_T_B32);
+			dst(w, in->o[0].reg2, g + i, pv[i], FE_T_PRED);
+		}
+	}
+}
+
+static void exec_vote(struct fe_warp *w, const struct fe_inst *in, const uint64_t *mask)
+{
+	for (uint32_t g = 0; g < w->n_lanes; g += 32) {
+		uint32_t ballot = 0, act = 0;
+		for (uint32_t i = 0; i < 32 && g + i < w->n_lanes; i++) {
+			if (!fe_mask_test(mask, g + i))
+				continue;
+			act |= 1u << i;
+			if (in->op == FE_OP_VOTE && src(w, &in->o[1], g + i, FE_T_PRED))
+				ballot |= 1u << i;
+		}
+		uint64_t v;
+		if (in->op == FE_OP_ACTIVEMASK)
+			v = act;
+		else if (in->part == FE_VOTE_BALLOT)
+			v = ballot;
+		else if (in->part == FE_VOTE_ALL)
+			v = ballot == act;
+		else if (in->part == FE_VOTE_ANY)
+			v = ballot != 0;
+		else
+			v = ballot == 0 || ballot == act;
+		enum fe_type t = (in->op == FE_OP_VOTE && in->part != FE_VOTE_BALLOT) ? FE_T_PRED : FE_T_B32;
+		for (uint32_t i = 0; i < 32 && g + i < w->n_lanes; i++)
+			if (fe_mask_test(mask, g + i))
+				dst(w, in->o[0].reg, g + i, v, t);
+	}
+}
+
+/* ---- one lane of an ALU instruction ------------------------------------------------------ */
+
+static void exec_lane(struct fe_warp *w, const struct fe_inst *in, uint32_t lane)
+{
+	enum fe_type t = (enum fe_type)in->type;
+	uint32_t n = fe_type_bytes(t), bits = 8 * n;
+	bool flt = fe_type_is_float(t), sg = fe_type_is_signed(t);
+	const struct fe_opnd *o = in->o;
+	uint16_t d = o[0].reg;
+	uint64_t a = 0, b = 0, c = 0, r = 0;
+	enum fe_type st = t; /* source type */
+	if ((in->op == FE_OP_MUL || in->op == FE_OP_MAD || in->op == FE_OP_MUL24 ||
+	     in->op == FE_OP_MAD24) && in->part == FE_PART_WIDE)
+		t = (enum fe_type)(t + 1); /* s32 -> s64, u16 -> u32: the result type */
+	if (in->op == FE_OP_SETP || in->op == FE_OP_SET)
+		st = in->op == FE_OP_SET ? (enum fe_type)in->type2 : t;
+	if (in->n_opnd > 1 && in->op != FE_OP_MOV && in->op != FE_OP_CVT)
+		a = src(w, &o[1], lane, st);
+	if (in->n_opnd > 2)
+		b = src(w, &o[2], lane, in->op == FE_OP_SHL || in->op == FE_OP_SHR ? FE_T_U32 : st);
+	if (in->n_opnd > 3)
+		c = src(w, &o[3], lane, (in->op == FE_OP_SELP || in->op == FE_OP_SETP ||
+					in->op == FE_OP_SET) ? FE_T_PRED :
+			(in->part == FE_PART_WIDE && in->op != FE_OP_MUL24) ? t : st);
+	uint8_t *cf = &w->carry[lane];
+	switch (in->op) {
+	case FE_OP_ADD: case FE_OP_SUB:
+		if (flt) {
+			r = fbin(in->op, in, a, b, 0);
+		} else if (in->flags & FE_IF_SAT) {
+			int64_t x = (int64_t)sext(a, 4), y = (int64_t)sext(b, 4);
+			r = sat_s32(in->op == FE_OP_ADD ? x + y : x - y);
+		} else if (in->op == FE_OP_ADD) {
+			r = a + b;
+			if (in->flags & FE_IF_CC)
+				*cf = zext(r, n) < zext(a, n);
+		} else {
+			r = a - b;
+			if (in->flags & FE_IF_CC)
+				*cf = zext(a, n) < zext(b, n);
+		}
+		break;
+	case FE_OP_ADDC: {
+		uint64_t ci = *cf, s = zext(a, n) + zext(b, n) + ci;
+		r = s;
+		if (in->flags & FE_IF_CC)
+			*cf = n == 8 ? (s < a || (ci && s == a)) : (s >> bits) & 1;
+		break;
+	}
+	case FE_OP_SUBC: {
+		uint64_t bi = *cf, x = zext(a, n), y = zext(b, n);
+		r = x - y - bi;
+		if (in->flags & FE_IF_CC)
+			*cf = x < y || (x == y && bi);
+		break;
+	}
+	case FE_OP_MUL:
+		r = flt ? fbin(FE_OP_MUL, in, a, b, 0) : imul(in, a, b);
+		break;
+	case FE_OP_MAD: case FE_OP_MADC: case FE_OP_FMA:
+		if (flt) {
+			r = fbin(FE_OP_FMA, in, a, b, c);
+		} else {
+			uint64_t p = imul(in, a, b);
+			uint64_t ci = in->op == FE_OP_MADC ? *cf : 0;
+			uint32_t rn = in->part == FE_PART_WIDE ? 2 * n : n;
+			uint64_t s = zext(p, rn) + zext(c, rn) + ci;
+			if (in->flags & FE_IF_SAT && in->part == FE_PART_HI && t == FE_T_S32)
+				s = sat_s32((int64_t)sext(p, 4) + (int64_t)sext(c, 4));
+			if (in->flags & FE_IF_CC)
+				*cf = rn == 8 ? (s < zext(p, rn) || (ci && s == zext(p, rn))) : (s >> (8 * rn)) & 1;
+			r = s;
+		}
+		break;
+	case FE_OP_MUL24: case FE_OP_MAD24: {
+		int64_t x = sg ? (int64_t)sext(a, 3) : (int64_t)zext(a, 3);
+		int64_t y = sg ? (int64_t)sext(b, 3) : (int64_t)zext(b, 3);
+		uint64_t p = (uint64_t)(x * y);
+		r = in->part == FE_PART_HI ? p >> 16 : p;
+		if (in->op == FE_OP_MAD24)
+			r += c;
+		break;
+	}
+	case FE_OP_SAD: {
+		uint64_t x = a, y = b;
+		bool lt = sg ? (int64_t)sext(x, n) < (int64_t)sext(y, n) : zext(x, n) < zext(y, n);
+		r = (lt ? y - x : x - y) + c;
+		break;
+	}
+	case FE_OP_DIV:
+		r = flt ? fbin(FE_OP_DIV, in, a, b, 0) : idiv(in, a, b, false);
+		break;
+	case FE_OP_REM:
+		r = idiv(in, a, b, true);
+		break;
+	case FE_OP_NEG:
+		r = flt ? funary(in, a) : (uint64_t)(-(int64_t)a);
+		break;
+	case FE_OP_ABS:
+		if (flt)
+			r = funary(in, a);
+		else
+			r = (int64_t)sext(a, n) < 0 ? (uint64_t)(-(int64_t)sext(a, n)) : a;
+		break;
+	case FE_OP_MIN: case FE_OP_MAX:
+		if (flt) {
+			r = fbin(in->op, in, a, b, 0);
+		} else {
+			bool lt = sg ? (int64_t)sext(a, n) < (int64_t)sext(b, n) : zext(a, n) < zext(b, n);
+			r = (in->op == FE_OP_MIN) == lt ? a : b;
+		}
+		break;
+	case FE_OP_AND: r = t == FE_T_PRED ? (a && b) : a & b; break;
+	case FE_OP_OR: r = t == FE_T_PRED ? (a || b) : a | b; break;
+	case FE_OP_XOR: r = t == FE_T_PRED ? ((a != 0) != (b != 0)) : a ^ b; break;
+	case FE_OP_NOT: r = t == FE_T_PRED ? !a : ~a; break;
+	case FE_OP_CNOT: r = zext(a, n) == 0; break;
+	case FE_OP_SHL:
+		r = (b & 0xffffffffu) >= bits ? 0 : a << (b & 0xffffffffu);
+		break;
+	case FE_OP_SHR: {
+		uint64_t s = b & 0xffffffffu;
+		if (sg)
+			r = s >= bits ? (uint64_t)((int64_t)sext(a, n) >> 63) : (uint64_t)((int64_t)sext(a, n) >> s);
+		else
+			r = s >= bits ? 0 : zext(a, n) >> s;
+		break;
+	}
+	case FE_OP_BFE:
+		r = bfe(zext(a, n), (uint32_t)b & 0xff, (uint32_t)c & 0xff, bits, sg);
+		break;
+	case FE_OP_BFI: {
+		uint64_t pos = src(w, &o[3], lane, FE_T_U32) & 0xff, len = src(w, &o[4], lane, FE_T_U32) & 0xff;
+		r = bfi(a, b, (uint32_t)pos, (uint32_t)len, bits);
+		break;
+	}
+	case FE_OP_CLZ:
+		r = zext(a, n) == 0 ? bits : (uint64_t)__builtin_clzll(zext(a, n)) - (64 - bits);
+		t = FE_T_U32;
+		break;
+	case FE_OP_POPC:
+		r = (uint64_t)__builtin_popcountll(zext(a, n));
+		t = FE_T_U32;
+		break;
+	case FE_OP_BREV:
+		r = brev(a, bits);
+		break;
+	case FE_OP_PRMT: {
+		uint64_t bytes = zext(a, 4) | (zext(b, 4) << 32);
+		r = 0;
+		for (int i = 0; i < 4; i++) {
+			uint32_t sel = (uint32_t)(c >> (4 * i)) & 0xf;
+			uint64_t by = (bytes >> (8 * (sel & 7))) & 0xff;
+			if (sel & 8)
+				by = (by & 0x80) ? 0xff : 0;
+			r |= by << (8 * i);
+		}
+		break;
+	}
+	case FE_OP_LOP3: {
+		uint64_t lut = src(w, &o[4], lane, FE_T_U32) & 0xff;
+		r = 0;
+		for (int i = 0; i < 8; i++)
+			if ((lut >> i) & 1)
+				r |= ((i & 4) ? a : ~a) & ((i & 2) ? b : ~b) & ((i & 1) ? c : ~c);
+		break;
+	}
+	case FE_OP_SHF: {
+		uint32_t sh = (uint32_t)c;
+		sh = (in->flags & FE_IF_SHF_WRAP) ? sh & 31 : (sh > 32 ? 32 : sh);
+		uint64_t v = zext(a, 4) | (zext(b, 4) << 32);
+		r = (in->flags & FE_IF_SHF_L) ? (v << sh) >> 32 : v >> sh;
+		break;
+	}
+	case FE_OP_COPYSIGN:
+		if (t == FE_T_F64)
+			r = f64_bits(copysign(as_f64(b), as_f64(a)));
+		else
+			r = f32_bits(copysignf(as_f32(b), as_f32(a)));
+		break;
+	case FE_OP_TESTP: {
+		double x = t == FE_T_F64 ? as_f64(a) : as_f32(a);
+		int cl = fpclassify(x);
+		if (t == FE_T_F32)
+			cl = fpclassify(as_f32(a));
+		switch (in->part) {
+		case FE_TESTP_FINITE: r = isfinite(x); break;
+		case FE_TESTP_INFINITE: r = isinf(x); break;
+		case FE_TESTP_NUMBER: r = !isnan(x); break;
+		case FE_TESTP_NOTANUMBER: r = isnan(x); break;
+		case FE_TESTP_NORMAL: r = cl == FP_NORMAL; break;
+		default: r = cl == FP_SUBNORMAL; break;
+		}
+		t = FE_T_PRED;
+		break;
+	}
+	case FE_OP_SETP: {
+		bool p = compare(in->cmp, st, a, b);
+		bool cc = in->n_opnd > 3 ? c != 0 : false;
+		dst(w, d, lane, boolop(in->boolop, p, cc), FE_T_PRED);
+		dst(w, o[0].reg2, lane, boolop(in->boolop, !p, cc), FE_T_PRED);
+		return;
+	}
+	case FE_OP_SET: {
+		bool p = boolop(in->boolop, compare(in->cmp, st, a, b), in->n_opnd > 3 ? c != 0 : false);
+		r = t == FE_T_F32 ? (p ? f32_bits(1.0f) : 0) : (p ? ~0ull : 0);
+		break;
+	}
+	case FE_OP_SELP:
+		r = c ? a : b;
+		break;
+	case FE_OP_SLCT: {
+		uint64_t s = src(w, &o[3], lane, (enum fe_type)in->type2);
+		bool ge = in->type2 == FE_T_F32 ? as_f32(s) >= 0.0f : (int32_t)s >= 0;
+		r = ge ? a : b;
+		break;
+	}
+	case FE_OP_MOV:
+		if (o[1].kind == FE_OK_VEC) { /* pack {a,b,...} into d */
+			uint32_t eb = n / o[1].n;
+			r = 0;
+			for (int i = 0; i < o[1].n; i++) {
+				uint64_t v = o[1].vec[i] == FE_NO_REG ? (uint64_t)o[1].vimm[i] :
+					*reg_slot(w, o[1].vec[i], lane);
+				r |= zext(v, eb) << (8 * eb * (uint32_t)i);
+			}
+		} else if (o[0].kind == FE_OK_VEC) { /* unpack a into {d0,d1,...} */
+			uint64_t v = src(w, &o[1], lane, t);
+			uint32_t eb = n / o[0].n;
+			enum fe_type et = eb == 2 ? FE_T_B16 : eb == 4 ? FE_T_B32 : eb == 1 ? FE_T_B8 : FE_T_B64;
+			for (int i = 0; i < o[0].n; i++)
+				dst(w, o[0].vec[i], lane, v >> (8 * eb * (uint32_t)i), et);
+			return;
+		} else {
+			r = src(w, &o[1], lane, t);
+		}
+		break;
+	case FE_OP_CVT:
+		r = convert(in, src(w, &o[1], lane, (enum fe_type)in->type2));
+		break;
+	case FE_OP_CVTA: {
+		uint64_t base = in->space == WI_SPACE_SHARED ? FE_SHARED_WIN :
+			in->space == WI_SPACE_LOCAL ? FE_LOCAL_WIN :
+			in->space == WI_SPACE_PARAM ? FE_PARAM_WIN : 0;
+		if (in->part == FE_CVTA_FROM_GENERIC)
+			r = (base && a >= base && a < base + FE_WIN_BYTES) ? a - base : (base ? 0 : a);
+		else
+			r = base + zext(a, n);
+		break;
+	}
+	case FE_OP_SQRT: case FE_OP_RCP: case FE_OP_RSQRT: case FE_OP_SIN: case FE_OP_COS:
+	case FE_OP_EX2: case FE_OP_LG2: case FE_OP_TANH:
+		r = funary(in, a);
+		break;
+	default:
+		return;
+	}
+	dst(w, d, lane, r, t);
+}
+
+int fe_exec_inst(struct fe_warp *w, uint32_t pc, const uint64_t *mask, struct warp_inst *out,
+		 struct sim_error *err)
+{
+	const struct fe_inst *in = &w->cta->l->k->prog[pc];
+	switch (in->op) {
+	case FE_OP_LD: case FE_OP_LDU: case FE_OP_ST:
+		return exec_ldst(w, pc, in, mask, out, err);
+	case FE_OP_ATOM: case FE_OP_RED:
+		return exec_atom(w, pc, in, mask, out, err);
+	case FE_OP_SHFL:
+		exec_shfl(w, in, mask);
+		return 0;
+	case FE_OP_VOTE: case FE_OP_ACTIVEMASK:
+		exec_vote(w, in, mask);
+		return 0;
+	case FE_OP_MEMBAR: case FE_OP_BAR_WARP: case FE_OP_NANOSLEEP: case FE_OP_PREFETCH:
+		return 0;
+	default:
+		break;
+	}
+	for (uint32_t lane = 0; lane < w->n_lanes; lane++)
+		if (fe_mask_test(mask, lane))
+			exec_lane(w, in, lane);
+	return 0;
+}

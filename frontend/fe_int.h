@@ -1,0 +1,226 @@
+/* SPDX-License-Identifier: MIT */
+/* Private to frontend/: the decoded PTX program (module, functions, kernels, instructions)
+ * shared by the parser, the linker/analyses and the functional executor. */
+#ifndef WARPSIM_FE_INT_H
+#define WARPSIM_FE_INT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "fe.h"
+#include "warp_inst.h"
+
+#define FE_NO_REG 0xffffu
+#define FE_PC_NONE UINT32_MAX       /* "no pc": virtual exit of the CFG, no reconvergence */
+#define FE_MAX_OPNDS 5
+
+/* Generic address windows (PTX generic addressing, ISA 6.4.1): a generic address in one of
+ * these windows names shared/local/param space; anything else is global. The global heap
+ * starts at FE_GLOBAL_BASE so that small integers (NULL+offset) are never valid addresses. */
+#define FE_GLOBAL_BASE 0x10000000ull
+#define FE_SHARED_WIN 0x7e0000000000ull
+#define FE_LOCAL_WIN 0x7f0000000000ull
+#define FE_PARAM_WIN 0x7d0000000000ull
+#define FE_WIN_BYTES 0x100000000ull
+
+enum fe_type {
+	FE_T_NONE, FE_T_PRED,
+	FE_T_B8, FE_T_B16, FE_T_B32, FE_T_B64,
+	FE_T_U8, FE_T_U16, FE_T_U32, FE_T_U64,
+	FE_T_S8, FE_T_S16, FE_T_S32, FE_T_S64,
+	FE_T_F16, FE_T_F32, FE_T_F64,
+	FE_T_COUNT
+};
+
+enum fe_op {
+	FE_OP_ADD, FE_OP_SUB, FE_OP_MUL, FE_OP_MAD, FE_OP_FMA, FE_OP_DIV, FE_OP_REM, FE_OP_NEG,
+	FE_OP_ABS, FE_OP_MIN, FE_OP_MAX, FE_OP_ADDC, FE_OP_SUBC, FE_OP_MADC, FE_OP_MUL24,
+	FE_OP_MAD24, FE_OP_SAD, FE_OP_AND, FE_OP_OR, FE_OP_XOR, FE_OP_NOT, FE_OP_CNOT,
+	FE_OP_SHL, FE_OP_SHR, FE_OP_BFI, FE_OP_BFE, FE_OP_CLZ, FE_OP_POPC, FE_OP_BREV,
+	FE_OP_PRMT, FE_OP_LOP3, FE_OP_SHF, FE_OP_COPYSIGN, FE_OP_TESTP,
+	FE_OP_SETP, FE_OP_SET, FE_OP_SELP, FE_OP_SLCT, FE_OP_MOV, FE_OP_CVT, FE_OP_CVTA,
+	FE_OP_LD, FE_OP_LDU, FE_OP_ST, FE_OP_PREFETCH,
+	FE_OP_SQRT, FE_OP_RCP, FE_OP_RSQRT, FE_OP_SIN, FE_OP_COS, FE_OP_EX2, FE_OP_LG2,
+	FE_OP_TANH,
+	FE_OP_ATOM, FE_OP_RED, FE_OP_BAR, FE_OP_BAR_WARP, FE_OP_MEMBAR, FE_OP_BRA, FE_OP_CALL,
+	FE_OP_RET, FE_OP_EXIT, FE_OP_SHFL, FE_OP_VOTE, FE_OP_ACTIVEMASK, FE_OP_NANOSLEEP,
+	FE_OP_COUNT
+};
+extern const char *const fe_op_names[FE_OP_COUNT];
+
+/* mul/mad/mul24/mad24 result part */
+enum fe_part { FE_PART_NONE, FE_PART_LO, FE_PART_HI, FE_PART_WIDE };
+enum fe_rnd { FE_RND_NONE, FE_RND_RN, FE_RND_RZ, FE_RND_RM, FE_RND_RP,
+	      FE_RND_RNI, FE_RND_RZI, FE_RND_RMI, FE_RND_RPI };
+enum fe_cmp { FE_CMP_EQ, FE_CMP_NE, FE_CMP_LT, FE_CMP_LE, FE_CMP_GT, FE_CMP_GE,
+	      FE_CMP_LO, FE_CMP_LS, FE_CMP_HI, FE_CMP_HS,
+	      FE_CMP_EQU, FE_CMP_NEU, FE_CMP_LTU, FE_CMP_LEU, FE_CMP_GTU, FE_CMP_GEU,
+	      FE_CMP_NUM, FE_CMP_NAN };
+enum fe_boolop { FE_BOOL_NONE, FE_BOOL_AND, FE_BOOL_OR, FE_BOOL_XOR };
+enum fe_atom { FE_ATOM_ADD, FE_ATOM_MIN, FE_ATOM_MAX, FE_ATOM_EXCH, FE_ATOM_CAS,
+	       FE_ATOM_AND, FE_ATOM_OR, FE_ATOM_XOR, FE_ATOM_INC, FE_ATOM_DEC };
+enum fe_shfl { FE_SHFL_UP, FE_SHFL_DOWN, FE_SHFL_BFLY, FE_SHFL_IDX };
+enum fe_vote { FE_VOTE_ALL, FE_VOTE_ANY, FE_VOTE_UNI, FE_VOTE_BALLOT };
+enum fe_cvta { FE_CVTA_TO_GENERIC, FE_CVTA_FROM_GENERIC };
+enum fe_testp { FE_TESTP_FINITE, FE_TESTP_INFINITE, FE_TESTP_NUMBER, FE_TESTP_NOTANUMBER,
+		FE_TESTP_NORMAL, FE_TESTP_SUBNORMAL };
+
+enum fe_iflag {
+	FE_IF_FTZ = 1u << 0, FE_IF_SAT = 1u << 1, FE_IF_APPROX = 1u << 2, FE_IF_CC = 1u << 3,
+	FE_IF_UNI = 1u << 4, FE_IF_FULL = 1u << 5, FE_IF_SHF_L = 1u << 6, FE_IF_SHF_WRAP = 1u << 7,
+	FE_IF_ZERO_CC_IN = 1u << 8,   /* add.cc etc. have no carry-in: only addc/subc/madc read CF */
+};
+
+enum fe_sreg {
+	FE_SR_TID_X, FE_SR_TID_Y, FE_SR_TID_Z, FE_SR_NTID_X, FE_SR_NTID_Y, FE_SR_NTID_Z,
+	FE_SR_CTAID_X, FE_SR_CTAID_Y, FE_SR_CTAID_Z, FE_SR_NCTAID_X, FE_SR_NCTAID_Y,
+	FE_SR_NCTAID_Z, FE_SR_LANEID, FE_SR_WARPID, FE_SR_NWARPID, FE_SR_SMID, FE_SR_NSMID,
+	FE_SR_CLOCK, FE_SR_CLOCK64, FE_SR_GRIDID, FE_SR_LANEMASK_EQ, FE_SR_LANEMASK_LT,
+	FE_SR_LANEMASK_LE, FE_SR_LANEMASK_GT, FE_SR_LANEMASK_GE, FE_SR_GLOBALTIMER,
+	FE_SR_WARPSZ, FE_SR_COUNT
+};
+
+/* Where a symbol lives, and so how its address is formed. */
+enum fe_sym_kind {
+	FE_SYM_GLOBAL, FE_SYM_CONST,   /* address assigned when bound into an fe_memory */
+	FE_SYM_SHARED, FE_SYM_SHARED_DYN, /* offset in the CTA's shared memory (per kernel) */
+	FE_SYM_LOCAL,                  /* offset in the thread's local memory (per kernel) */
+	FE_SYM_KPARAM,                 /* kernel parameter: offset in the launch's param buffer */
+	FE_SYM_FPARAM,                 /* .func param/retval or call-site .param: per-thread scratch */
+};
+
+struct fe_sym {
+	char *name;
+	uint8_t kind;        /* enum fe_sym_kind */
+	uint32_t size_bytes, align;
+	int32_t func;        /* declaring function, -1 at module scope */
+	uint32_t off;        /* KPARAM: offset in the param buffer */
+	uint8_t *init;       /* GLOBAL/CONST initialiser (size_bytes bytes) or NULL */
+	uint32_t line;
+};
+
+enum fe_okind {
+	FE_OK_NONE, FE_OK_REG, FE_OK_IMM, FE_OK_SREG, FE_OK_ADDR /* [..] or a bare symbol */,
+	FE_OK_VEC, FE_OK_LABEL, FE_OK_SINK,
+};
+/* How FE_OK_ADDR adds a symbol's address. After linking, shared/local/param symbols are
+ * folded into imm (FE_AB_NONE); global/const symbols are looked up in the launch. */
+enum fe_abase { FE_AB_NONE, FE_AB_GSYM, FE_AB_SYM_UNLINKED };
+
+struct fe_opnd {
+	uint8_t kind;        /* enum fe_okind */
+	uint8_t neg;         /* !%p */
+	uint8_t n;           /* FE_OK_VEC: element count */
+	uint8_t sreg;        /* FE_OK_SREG */
+	uint8_t abase;       /* FE_OK_ADDR: enum fe_abase */
+	uint8_t kparam;      /* FE_OK_ADDR on a kernel parameter (param space = launch buffer) */
+	uint8_t imm_is_f;    /* FE_OK_IMM written as a float literal (fval holds it) */
+	uint16_t reg, reg2;  /* reg2: second destination of "a|b" */
+	uint16_t vec[4];     /* FE_OK_VEC: register ids (FE_NO_REG for '_' or immediates in vimm) */
+	uint32_t sym;        /* FE_OK_ADDR symbol index; FE_OK_LABEL target (pc after linking) */
+	int64_t imm;         /* FE_OK_IMM value bits; FE_OK_ADDR byte offset */
+	double fval;
+	int64_t vimm[4];     /* FE_OK_VEC immediates (st.v4 with constants) */
+};
+
+struct fe_inst {
+	uint16_t op;         /* enum fe_op */
+	uint8_t type, type2; /* main type; cvt source, setp/set compare, slct selector type */
+	uint8_t part;        /* enum fe_part, or atom op / shfl mode / vote mode / cvta dir / testp */
+	uint8_t cmp;         /* enum fe_cmp */
+	uint8_t boolop;      /* enum fe_boolop */
+	uint8_t rnd;         /* enum fe_rnd */
+	uint8_t space;       /* enum wi_space for ld/st/atom/cvta */
+	uint8_t vec;         /* 1, 2, 4 */
+	uint16_t flags;      /* enum fe_iflag */
+	uint8_t n_opnd;
+	uint8_t guard_neg;
+	uint16_t guard;      /* predicate register or FE_NO_REG */
+	uint32_t call;       /* FE_OP_CALL: index into the module's call table */
+	uint32_t line, col;
+	struct fe_opnd o[FE_MAX_OPNDS];
+};
+
+struct fe_call {
+	uint32_t func;       /* callee (after linking) */
+	char *func_name;
+	uint16_t n_args, n_rets;
+	uint32_t *args;      /* caller-side param symbols */
+	uint32_t *rets;
+};
+
+struct fe_label { char *name; uint32_t pc; uint32_t line, col; };
+
+struct fe_func {
+	char *name;
+	bool is_entry, defined;
+	struct fe_inst *insts;
+	uint32_t n_insts, cap_insts;
+	uint32_t n_regs;     /* registers declared (predicates included) */
+	uint32_t n_regs_b32, n_regs_b64; /* 32-bit / 64-bit register counts, for the estimate */
+	struct fe_label *labels;
+	uint32_t n_labels, cap_labels;
+	uint32_t *params, *rets;   /* symbol indices, in order */
+	uint32_t n_params, n_rets;
+	uint32_t param_bytes;      /* kernel: size of the param buffer */
+	uint32_t maxntid[3], reqntid[3], minnctapersm;
+	uint32_t line;
+	/* used while parsing: register names */
+	char **reg_names;
+	uint32_t cap_regs;
+};
+
+/* A kernel as executed: its entry body followed by every .func it reaches, with registers
+ * and pcs renumbered into one space, per-kernel shared/local/param-scratch layouts folded in. */
+struct fe_kernel {
+	uint32_t func;               /* the entry */
+	struct fe_inst *prog;        /* [n_insts] */
+	struct wi_static *wi;        /* [n_insts] */
+	uint32_t n_insts;
+	uint32_t n_regs;
+	uint32_t *func_start;        /* [module n_funcs]: pc of each linked function or FE_PC_NONE */
+	uint32_t *sym_off;           /* [module n_syms]: offset of shared/local/call-param symbols */
+	uint32_t *rpc;               /* [n_insts]: reconvergence pc of a branch (ipdom), FE_PC_NONE = exit */
+	uint32_t shared_static_bytes;
+	bool dyn_shared;             /* uses .extern .shared */
+	uint32_t local_bytes;        /* per thread, all functions' .local */
+	uint32_t fparam_bytes;       /* per thread call scratch */
+	uint32_t regs_estimate;
+	uint32_t n_blocks;
+	uint32_t n_phases;
+	uint32_t *phase_len;         /* [n_phases] cycles */
+};
+
+struct fe_module {
+	char *path;
+	char **lines;                /* source lines (for wi_static.text) */
+	uint32_t n_lines;
+	struct fe_sym *syms;
+	uint32_t n_syms, cap_syms;
+	struct fe_func *funcs;
+	uint32_t n_funcs, cap_funcs;
+	struct fe_call *calls;
+	uint32_t n_calls, cap_calls;
+	struct fe_kernel *kernels;   /* one per entry function */
+	uint32_t n_kernels;
+};
+
+/* Fixed latencies used by the phase analysis (cycles per wi_lat_class), documented in
+ * link.c; the timing model has its own configured latencies. */
+extern const uint32_t fe_phase_latency_cycles[WI_LAT_COUNT];
+
+uint32_t fe_type_bytes(enum fe_type t);
+bool fe_type_is_float(enum fe_type t);
+bool fe_type_is_signed(enum fe_type t);
+
+/* link.c: build kernels, CFG, post-dominators, phases, wi_static. */
+int fe_module_link(struct fe_module *m, struct sim_error *err);
+int fe_kernel_find(const struct fe_module *m, const char *name, struct sim_error *err);
+void fe_module_free(struct fe_module *m);
+
+/* memory.c: host pointer to n bytes at a global address, NULL if any byte is unallocated. */
+uint8_t *fe_mem_ptr(const struct fe_memory *mem, uint64_t addr, uint32_t n);
+int fe_memory_sym_addr(const struct fe_memory *mem, const struct fe_module *m, uint32_t sym,
+		       uint64_t *addr);
+
+#endif

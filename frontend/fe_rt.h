@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: MIT */
+/* Private to frontend/: run-time state of launches, CTAs and warps (registers, SIMT stack),
+ * shared by the control-flow side (launch.c) and the instruction semantics (exec.c). */
+#ifndef WARPSIM_FE_RT_H
+#define WARPSIM_FE_RT_H
+
+#include "fe_int.h"
+
+struct fe_launch {
+	const struct fe_module *m;
+	const struct fe_kernel *k;
+	struct fe_memory *mem;
+	uint32_t grid[3], block[3];
+	uint32_t dyn_shared_bytes;
+	uint8_t *params;               /* [param_bytes] kernel parameter buffer */
+	uint32_t param_bytes;
+	uint64_t *gsym_addr;           /* [m->n_syms] bound address of .global/.const symbols */
+	uint32_t regs_per_thread;
+	uint32_t n_ctas, threads_per_cta;
+};
+
+enum fe_simt_kind { FE_SIMT_NORMAL, FE_SIMT_CALL };
+
+/* One SIMT reconvergence stack entry: lanes in mask run from pc until they reach rpc
+ * (immediate post-dominator of the branch that created the entry). A CALL entry is the
+ * frame of a .func call: it pops when its lanes have returned (pc == FE_PC_NONE). */
+struct fe_simt_entry {
+	uint32_t pc, rpc;
+	uint32_t call_pc;              /* CALL: pc of the call instruction */
+	uint8_t kind;                  /* enum fe_simt_kind */
+	uint64_t mask[WI_MASK_WORDS];
+};
+
+struct fe_warp {
+	struct fe_cta *cta;
+	uint32_t id;                   /* warp index within the CTA */
+	uint32_t n_lanes;              /* warp size */
+	uint32_t mask_words;           /* (n_lanes + 63) / 64 */
+	uint64_t *regs;                /* [n_regs][n_lanes], register-major */
+	uint8_t *carry;                /* [n_lanes] CC.CF of add.cc/addc */
+	struct fe_simt_entry *stack;
+	uint32_t sp, cap;              /* depth and capacity (grows by doubling, rarely) */
+	uint64_t n_insts;              /* warp instructions executed (also %clock) */
+};
+
+struct fe_cta {
+	struct fe_launch *l;
+	uint32_t id, ctaid[3], sm_id, warp_size, n_warps;
+	uint8_t *shared;               /* [shared_bytes] */
+	uint32_t shared_bytes;
+	uint8_t *local;                /* [threads][local_bytes] */
+	uint8_t *fparam;               /* [threads][fparam_bytes] call scratch */
+	struct fe_warp *warps;
+};
+
+/* exec.c: execute the non-control instruction at pc for the lanes in mask (guard already
+ * applied), recording per-lane addresses in out. */
+int fe_exec_inst(struct fe_warp *w, uint32_t pc, const uint64_t *mask, struct warp_inst *out,
+		 struct sim_error *err);
+/* exec.c: lanes of mask whose guard predicate holds. */
+void fe_exec_guard(const struct fe_warp *w, const struct fe_inst *in, const uint64_t *mask,
+		   uint64_t *out);
+/* exec.c: SIM_ERR_PROGRAM naming the thread of lane, the pc and line. */
+int fe_exec_fault(const struct fe_warp *w, uint32_t lane, uint32_t pc, struct sim_error *err,
+		  const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+static inline bool fe_mask_test(const uint64_t *m, uint32_t lane)
+{
+	return (m[lane >> 6] >> (lane & 63)) & 1u;
+}
+
+#endif

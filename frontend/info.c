@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: MIT */
+/* `warpsim ptx-info`: per kernel, parameters, registers, shared/local memory, instruction
+ * count, basic blocks and the PAWS phases (count, lengths), as text or JSON (jansson). */
+#include <jansson.h>
+#include <string.h>
+
+#include "fe_int.h"
+
+static void phase_stats(const struct fe_kernel *k, uint32_t *mn, uint32_t *mx, double *avg)
+{
+	uint64_t sum = 0;
+	*mn = UINT32_MAX;
+	*mx = 0;
+	for (uint32_t p = 0; p < k->n_phases; p++) {
+		uint32_t v = k->phase_len[p];
+		sum += v;
+		if (v < *mn)
+			*mn = v;
+		if (v > *mx)
+			*mx = v;
+	}
+	if (!k->n_phases)
+		*mn = 0;
+	*avg = k->n_phases ? (double)sum / k->n_phases : 0.0;
+}
+
+static json_t *kernel_json(const struct fe_module *m, const struct fe_kernel *k)
+{
+	const struct fe_func *f = &m->funcs[k->func];
+	uint32_t mn, mx;
+	double avg;
+	phase_stats(k, &mn, &mx, &avg);
+	json_t *o = json_object();
+	json_object_set_new(o, "name", json_string(f->name));
+	json_object_set_new(o, "params", json_integer(f->n_params));
+	json_object_set_new(o, "param_bytes", json_integer(f->param_bytes));
+	json_object_set_new(o, "regs_per_thread_estimate", json_integer(k->regs_estimate));
+	json_object_set_new(o, "virtual_regs", json_integer(k->n_regs));
+	json_object_set_new(o, "shared_static_bytes", json_integer(k->shared_static_bytes));
+	json_object_set_new(o, "dynamic_shared", json_boolean(k->dyn_shared));
+	json_object_set_new(o, "local_bytes_per_thread", json_integer(k->local_bytes));
+	json_object_set_new(o, "instructions", json_integer(k->n_insts));
+	json_object_set_new(o, "basic_blocks", json_integer(k->n_blocks));
+	json_t *ph = json_object();
+	json_object_set_new(ph, "count", json_integer(k->n_phases));
+	json_object_set_new(ph, "min_cycles", json_integer(mn));
+	json_object_set_new(ph, "max_cycles", json_integer(mx));
+	json_object_set_new(ph, "avg_cycles", json_real(avg));
+	json_t *lens = json_array();
+	for (uint32_t p = 0; p < k->n_phases; p++)
+		json_array_append_new(lens, json_integer(k->phase_len[p]));
+	json_object_set_new(ph, "lengths_cycles", lens);
+	json_object_set_new(o, "phases", ph);
+	if (f->maxntid[0]) {
+		json_t *a = json_array();
+		for (int i = 0; i < 3; i++)
+			json_array_append_new(a, json_integer(f->maxntid[i]));
+		json_object_set_new(o, "maxntid", a);
+	}
+	return o;
+}
+
+void fe_module_print_info(const struct fe_module *m, FILE *out, bool json)
+{
+	if (json) {
+		json_t *root = json_object();
+		json_object_set_new(root, "file", json_string(m->path));
+		json_t *ks = json_array();
+		for (uint32_t i = 0; i < m->n_kernels; i++)
+			json_array_append_new(ks, kernel_json(m, &m->kernels[i]));
+		json_object_set_new(root, "kernels", ks);
+		json_t *lat = json_object();
+		static const char *const names[WI_LAT_COUNT] = {"int", "fp32", "fp64", "mul", "div",
+			"sfu", "shared", "const", "mem", "ctrl"};
+		for (int i = 0; i < WI_LAT_COUNT; i++)
+			json_object_set_new(lat, names[i], json_integer(fe_phase_latency_cycles[i]));
+		json_object_set_new(root, "phase_latency_cycles", lat);
+		json_dumpf(root, out, JSON_INDENT(2));
+		fputc('\n', out);
+		json_decref(root);
+		return;
+	}
+	fprintf(out, "%s: %u kernel(s)\n", m->path, m->n_kernels);
+	for (uint32_t i = 0; i < m->n_kernels; i++) {
+		const struct fe_kernel *k = &m->kernels[i];
+		const struct fe_func *f = &m->funcs[k->func];
+		uint32_t mn, mx;
+		double avg;
+		phase_stats(k, &mn, &mx, &avg);
+		fprintf(out, "\nkernel %s\n", f->name);
+		fprintf(out, "  params            %u (%u bytes)\n", f->n_params, f->param_bytes);
+		fprintf(out, "  registers/thread  %u (estimate from .reg; %u virtual)\n", k->regs_estimate, k->n_regs);
+		fprintf(out, "  shared memory     %u bytes static%s\n", k->shared_static_bytes,
+			k->dyn_shared ? " + dynamic (.extern .shared)" : "");
+		fprintf(out, "  local memory      %u bytes/thread\n", k->local_bytes);
+		fprintf(out, "  instructions      %u in %u basic blocks\n", k->n_insts, k->n_blocks);
+		fprintf(out, "  phases            %u, length min %u / avg %.1f / max %u cycles\n",
+			k->n_phases, mn, avg, mx);
+		fprintf(out, "  phase lengths    ");
+		for (uint32_t p = 0; p < k->n_phases; p++)
+			fprintf(out, " %u", k->phase_len[p]);
+		fprintf(out, "\n");
+	}
+}

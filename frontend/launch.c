@@ -1,0 +1,535 @@
+/* SPDX-License-Identifier: MIT */
+/* Launches, CTAs and warps: SIMT reconvergence stack (immediate post-dominators), calls and
+ * returns, exit, barriers, and the purely functional runner fe_launch_run_functional. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fe_rt.h"
+
+/* ---- module queries ----------------------------------------------------------------- */
+
+uint32_t fe_module_kernel_count(const struct fe_module *m)
+{
+	return m->n_kernels;
+}
+
+const char *fe_module_kernel_name(const struct fe_module *m, uint32_t i)
+{
+	return i < m->n_kernels ? m->funcs[m->kernels[i].func].name : NULL;
+}
+
+int fe_kernel_params(const struct fe_module *m, const char *kernel, uint32_t *n_params,
+		     struct sim_error *err)
+{
+	int k = fe_kernel_find(m, kernel, err);
+	if (k < 0)
+		return k;
+	*n_params = m->funcs[m->kernels[k].func].n_params;
+	return 0;
+}
+
+int fe_kernel_param(const struct fe_module *m, const char *kernel, uint32_t i, uint32_t *offset,
+		    uint32_t *size_bytes, uint32_t *align, struct sim_error *err)
+{
+	int k = fe_kernel_find(m, kernel, err);
+	if (k < 0)
+		return k;
+	const struct fe_func *f = &m->funcs[m->kernels[k].func];
+	if (i >= f->n_params)
+		return sim_error_set(err, SIM_ERR_INPUT, m->path, (int)f->line, 0, kernel,
+				     "kernel has %u parameters, asked for parameter %u", f->n_params, i);
+	const struct fe_sym *y = &m->syms[f->params[i]];
+	*offset = y->off;
+	*size_bytes = y->size_bytes;
+	*align = y->align;
+	return 0;
+}
+
+int fe_kernel_info(const struct fe_module *m, const char *kernel, struct fe_launch_info *out,
+		   struct sim_error *err)
+{
+	int k = fe_kernel_find(m, kernel, err);
+	if (k < 0)
+		return k;
+	const struct fe_kernel *kk = &m->kernels[k];
+	memset(out, 0, sizeof *out);
+	out->kernel_name = m->funcs[kk->func].name;
+	out->regs_per_thread = kk->regs_estimate;
+	out->shared_bytes_per_cta = kk->shared_static_bytes;
+	out->local_bytes_per_thread = kk->local_bytes;
+	out->n_insts = kk->n_insts;
+	out->insts = kk->wi;
+	return 0;
+}
+
+/* ---- launches ------------------------------------------------------------------------ */
+
+struct fe_launch *fe_launch_create(const struct fe_module *m, struct fe_memory *mem,
+				   const char *kernel, const uint32_t grid[3], const uint32_t block[3],
+				   uint32_t dyn_shared_bytes, const void *params, size_t params_bytes,
+				   uint32_t regs_per_thread, struct sim_error *err)
+{
+	int ki = fe_kernel_find(m, kernel, err);
+	if (ki < 0)
+		return NULL;
+	const struct fe_kernel *k = &m->kernels[ki];
+	const struct fe_func *f = &m->funcs[k->func];
+	uint64_t threads = (uint64_t)block[0] * block[1] * block[2];
+	uint64_t ctas = (uint64_t)grid[0] * grid[1] * grid[2];
+	if (!threads || threads > 1024 || !ctas || ctas > UINT32_MAX) {
+		sim_error_set(err, SIM_ERR_INPUT, NULL, 0, 0, kernel,
+			      "bad launch shape: grid (%u,%u,%u) block (%u,%u,%u); blocks have 1..1024 threads",
+			      grid[0], grid[1], grid[2], block[0], block[1], block[2]);
+		return NULL;
+	}
+	if (params_bytes < f->param_bytes) {
+		sim_error_set(err, SIM_ERR_INPUT, NULL, 0, 0, kernel,
+			      "parameter buffer has %zu bytes, the kernel's parameters need %u",
+			      params_bytes, f->param_bytes);
+		return NULL;
+	}
+	if (dyn_shared_bytes > (1u << 24)) {
+		sim_error_set(err, SIM_ERR_INPUT, NULL, 0, 0, kernel, "dynamic shared memory of %u bytes is too large",
+			      dyn_shared_bytes);
+		return NULL;
+	}
+	struct fe_launch *l = calloc(1, sizeof *l);
+	if (!l) {
+		sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory");
+		return NULL;
+	}
+	l->m = m;
+	l->k = k;
+	l->mem = mem;
+	memcpy(l->grid, grid, sizeof l->grid);
+	memcpy(l->block, block, sizeof l->block);
+	l->dyn_shared_bytes = dyn_shared_bytes;
+	l->param_bytes = (uint32_t)params_bytes;
+	l->params = calloc(params_bytes ? params_bytes : 1, 1);
+	l->gsym_addr = calloc(m->n_syms ? m->n_syms : 1, sizeof *l->gsym_addr);
+	if (!l->params || !l->gsym_addr) {
+		fe_launch_destroy(l);
+		sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory");
+		return NULL;
+	}
+	if (params_bytes)
+		memcpy(l->params, params, params_bytes);
+	l->n_ctas = (uint32_t)ctas;
+	l->threads_per_cta = (uint32_t)threads;
+	l->regs_per_thread = regs_per_thread ? regs_per_thread : k->regs_estimate;
+	for (uint32_t s = 0; s < m->n_syms; s++) {
+		uint8_t kind = m->syms[s].kind;
+		if (kind != FE_SYM_GLOBAL && kind != FE_SYM_CONST)
+			continue;
+		if (fe_memory_sym_addr(mem, m, s, &l->gsym_addr[s])) {
+			/* first launch on this memory: place the module's variables now */
+			if (fe_memory_bind_module(mem, m, err) || fe_memory_sym_addr(mem, m, s, &l->gsym_addr[s])) {
+				fe_launch_destroy(l);
+				return NULL;
+			}
+		}
+	}
+	return l;
+}
+
+void fe_launch_destroy(struct fe_launch *l)
+{
+	if (!l)
+		return;
+	free(l->params);
+	free(l->gsym_addr);
+	free(l);
+}
+
+void fe_launch_get_info(const struct fe_launch *l, struct fe_launch_info *out)
+{
+	memset(out, 0, sizeof *out);
+	out->kernel_name = l->m->funcs[l->k->func].name;
+	memcpy(out->grid, l->grid, sizeof out->grid);
+	memcpy(out->block, l->block, sizeof out->block);
+	out->n_ctas = l->n_ctas;
+	out->threads_per_cta = l->threads_per_cta;
+	out->regs_per_thread = l->regs_per_thread;
+	out->shared_bytes_per_cta = l->k->shared_static_bytes + l->dyn_shared_bytes;
+	out->local_bytes_per_thread = l->k->local_bytes;
+	out->n_insts = l->k->n_insts;
+	out->insts = l->k->wi;
+}
+
+/* ---- CTAs and warps ------------------------------------------------------------------ */
+
+void fe_cta_destroy(struct fe_cta *cta)
+{
+	if (!cta)
+		return;
+	if (cta->warps) {
+		for (uint32_t i = 0; i < cta->n_warps; i++) {
+			free(cta->warps[i].regs);
+			free(cta->warps[i].carry);
+			free(cta->warps[i].stack);
+		}
+	}
+	free(cta->warps);
+	free(cta->shared);
+	free(cta->local);
+	free(cta->fparam);
+	free(cta);
+}
+
+struct fe_cta *fe_cta_create(struct fe_launch *l, uint32_t cta_id, uint32_t warp_size,
+			     uint32_t sm_id, struct sim_error *err)
+{
+	if (cta_id >= l->n_ctas || warp_size == 0 || warp_size > WI_MAX_LANES) {
+		sim_error_set(err, SIM_ERR_INPUT, NULL, 0, 0, NULL,
+			      "CTA %u of %u with warp size %u (1..%u) cannot be created", cta_id, l->n_ctas,
+			      warp_size, WI_MAX_LANES);
+		return NULL;
+	}
+	struct fe_cta *c = calloc(1, sizeof *c);
+	if (!c)
+		goto nomem;
+	const struct fe_kernel *k = l->k;
+	uint32_t T = l->threads_per_cta;
+	c->l = l;
+	c->id = cta_id;
+	c->ctaid[0] = cta_id % l->grid[0];
+	c->ctaid[1] = (cta_id / l->grid[0]) % l->grid[1];
+	c->ctaid[2] = cta_id / (l->grid[0] * l->grid[1]);
+	c->sm_id = sm_id;
+	c->warp_size = warp_size;
+	c->n_warps = (T + warp_size - 1) / warp_size;
+	uint32_t dyn_off = k->dyn_shared ? (k->shared_static_bytes + 15) / 16 * 16 : k->shared_static_bytes;
+	c->shared_bytes = dyn_off + l->dyn_shared_bytes;
+	c->shared = calloc(c->shared_bytes ? c->shared_bytes : 1, 1);
+	c->local = calloc((size_t)T * k->local_bytes + 1, 1);
+	c->fparam = calloc((size_t)T * k->fparam_bytes + 1, 1);
+	c->warps = calloc(c->n_warps, sizeof *c->warps);
+	if (!c->shared || !c->local || !c->fparam || !c->warps)
+		goto nomem;
+	for (uint32_t i = 0; i < c->n_warps; i++) {
+		struct fe_warp *w = &c->warps[i];
+		w->cta = c;
+		w->id = i;
+		w->n_lanes = warp_size;
+		w->mask_words = (warp_size + 63) / 64;
+		w->regs = calloc((size_t)(k->n_regs ? k->n_regs : 1) * warp_size, sizeof *w->regs);
+		w->carry = calloc(warp_size, 1);
+		w->cap = 16;
+		w->stack = calloc(w->cap, sizeof *w->stack);
+		if (!w->regs || !w->carry || !w->stack)
+			goto nomem;
+		struct fe_simt_entry *e = &w->stack[0];
+		e->pc = 0;
+		e->rpc = FE_PC_NONE;
+		e->kind = FE_SIMT_NORMAL;
+		for (uint32_t lane = 0; lane < warp_size && i * warp_size + lane < T; lane++)
+			e->mask[lane >> 6] |= 1ull << (lane & 63);
+		w->sp = 1;
+	}
+	return c;
+nomem:
+	fe_cta_destroy(c);
+	sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory creating CTA %u", cta_id);
+	return NULL;
+}
+
+uint32_t fe_cta_warp_count(const struct fe_cta *cta)
+{
+	return cta->n_warps;
+}
+
+struct fe_warp *fe_cta_warp(struct fe_cta *cta, uint32_t i)
+{
+	return i < cta->n_warps ? &cta->warps[i] : NULL;
+}
+
+uint32_t fe_warp_pc(const struct fe_warp *w)
+{
+	return w->sp ? w->stack[w->sp - 1].pc : FE_PC_NONE;
+}
+
+bool fe_warp_done(const struct fe_warp *w)
+{
+	return w->sp == 0;
+}
+
+void fe_warp_next_mask(const struct fe_warp *w, uint64_t mask[WI_MASK_WORDS])
+{
+	memset(mask, 0, WI_MASK_WORDS * sizeof *mask);
+	if (w->sp)
+		memcpy(mask, w->stack[w->sp - 1].mask, w->mask_words * sizeof *mask);
+}
+
+/* ---- SIMT stack ------------------------------------------------------------------------ */
+
+static bool mask_empty(const struct fe_warp *w, const uint64_t *m)
+{
+	for (uint32_t i = 0; i < w->mask_words; i++)
+		if (m[i])
+			return false;
+	return true;
+}
+
+static bool mask_eq(const struct fe_warp *w, const uint64_t *a, const uint64_t *b)
+{
+	return !memcmp(a, b, w->mask_words * sizeof *a);
+}
+
+static uint32_t mask_count(const uint64_t *m)
+{
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < WI_MASK_WORDS; i++)
+		n += (uint32_t)__builtin_popcountll(m[i]);
+	return n;
+}
+
+/* Push an entry. The stack grows by doubling: depth is bounded by the nesting of divergent
+ * branches and calls, so after the first few warps this never allocates. */
+static struct fe_simt_entry *simt_push(struct fe_warp *w, struct sim_error *err)
+{
+	if (w->sp == w->cap) {
+		struct fe_simt_entry *ns = realloc(w->stack, 2 * w->cap * sizeof *ns);
+		if (!ns) {
+			sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory growing a SIMT stack");
+			return NULL;
+		}
+		w->stack = ns;
+		w->cap *= 2;
+	}
+	struct fe_simt_entry *e = &w->stack[w->sp++];
+	memset(e, 0, sizeof *e);
+	return e;
+}
+
+/* Copy a finished call's results from the callee's return params to the caller's. */
+static void call_return(struct fe_warp *w, const struct fe_simt_entry *f)
+{
+	const struct fe_launch *l = w->cta->l;
+	const struct fe_module *m = l->m;
+	const struct fe_kernel *k = l->k;
+	const struct fe_call *c = &m->calls[k->prog[f->call_pc].call];
+	const struct fe_func *callee = &m->funcs[c->func];
+	for (uint32_t lane = 0; lane < w->n_lanes; lane++) {
+		if (!fe_mask_test(f->mask, lane))
+			continue;
+		uint8_t *fp = w->cta->fparam + (size_t)(w->id * w->n_lanes + lane) * k->fparam_bytes;
+		for (uint32_t r = 0; r < c->n_rets; r++)
+			memmove(fp + k->sym_off[c->rets[r]], fp + k->sym_off[callee->rets[r]],
+				m->syms[callee->rets[r]].size_bytes);
+	}
+}
+
+/* Pop entries that are finished: empty, reconverged (pc reached rpc), or calls whose lanes
+ * have all returned. */
+static void simt_settle(struct fe_warp *w)
+{
+	while (w->sp) {
+		struct fe_simt_entry *e = &w->stack[w->sp - 1];
+		if (mask_empty(w, e->mask)) {
+			w->sp--;
+		} else if (e->kind == FE_SIMT_NORMAL && e->pc == e->rpc) {
+			w->sp--;
+		} else if (e->kind == FE_SIMT_CALL && e->pc == FE_PC_NONE) {
+			call_return(w, e);
+			w->sp--;
+		} else {
+			break;
+		}
+	}
+}
+
+static void lanes_leave(struct fe_warp *w, uint32_t from, const uint64_t *lanes)
+{
+	for (uint32_t i = from; i < w->sp; i++)
+		for (uint32_t j = 0; j < w->mask_words; j++)
+			w->stack[i].mask[j] &= ~lanes[j];
+}
+
+int fe_warp_execute(struct fe_warp *w, struct warp_inst *out, struct sim_error *err)
+{
+	SIM_ASSERT(w->sp > 0);
+	const struct fe_kernel *k = w->cta->l->k;
+	struct fe_simt_entry *top = &w->stack[w->sp - 1];
+	uint32_t pc = top->pc;
+	SIM_ASSERT(pc < k->n_insts);
+	const struct fe_inst *in = &k->prog[pc];
+	uint64_t active[WI_MASK_WORDS];
+	fe_exec_guard(w, in, top->mask, active);
+	out->si = &k->wi[pc];
+	out->pc = pc;
+	out->n_lanes = w->n_lanes;
+	memcpy(out->mask, active, sizeof out->mask);
+	out->n_active = mask_count(active);
+	out->diverged = false;
+	out->taken = false;
+	out->access_bytes = (uint32_t)k->wi[pc].access_bytes * k->wi[pc].vec;
+	w->n_insts++;
+	switch (in->op) {
+	case FE_OP_BRA: {
+		uint64_t nt[WI_MASK_WORDS];
+		for (uint32_t i = 0; i < WI_MASK_WORDS; i++)
+			nt[i] = top->mask[i] & ~active[i];
+		uint32_t target = in->o[0].sym;
+		if (out->n_active == 0) {
+			top->pc = pc + 1;
+		} else if (mask_empty(w, nt)) {
+			top->pc = target;
+			out->taken = true;
+		} else {
+			/* divergence: the entry waits at the reconvergence point; the fall-through
+			 * path runs first, then the taken path */
+			uint32_t rpc = k->rpc[pc];
+			top->pc = rpc;
+			struct fe_simt_entry *e = simt_push(w, err);
+			if (!e)
+				return SIM_ERR_NOMEM;
+			e->pc = target;
+			e->rpc = rpc;
+			memcpy(e->mask, active, sizeof e->mask);
+			if (!(e = simt_push(w, err)))
+				return SIM_ERR_NOMEM;
+			e->pc = pc + 1;
+			e->rpc = rpc;
+			memcpy(e->mask, nt, sizeof e->mask);
+			out->diverged = out->taken = true;
+		}
+		break;
+	}
+	case FE_OP_CALL: {
+		top->pc = pc + 1;
+		if (out->n_active == 0)
+			break;
+		const struct fe_module *m = w->cta->l->m;
+		const struct fe_call *c = &m->calls[in->call];
+		const struct fe_func *callee = &m->funcs[c->func];
+		for (uint32_t lane = 0; lane < w->n_lanes; lane++) {
+			if (!fe_mask_test(active, lane))
+				continue;
+			uint8_t *fp = w->cta->fparam + (size_t)(w->id * w->n_lanes + lane) * k->fparam_bytes;
+			for (uint32_t a = 0; a < c->n_args; a++)
+				memmove(fp + k->sym_off[callee->params[a]], fp + k->sym_off[c->args[a]],
+					m->syms[callee->params[a]].size_bytes);
+		}
+		struct fe_simt_entry *e = simt_push(w, err);
+		if (!e)
+			return SIM_ERR_NOMEM;
+		e->pc = k->func_start[c->func];
+		e->rpc = FE_PC_NONE;
+		e->kind = FE_SIMT_CALL;
+		e->call_pc = pc;
+		memcpy(e->mask, active, sizeof e->mask);
+		out->taken = true;
+		break;
+	}
+	case FE_OP_RET: {
+		int32_t f = (int32_t)w->sp - 1;
+		while (f >= 0 && w->stack[f].kind != FE_SIMT_CALL)
+			f--;
+		if (f < 0)
+			goto do_exit; /* ret from the kernel entry ends its threads */
+		top->pc = pc + 1;
+		if (out->n_active == 0)
+			break;
+		out->taken = true;
+		if ((uint32_t)f == w->sp - 1) {
+			if (mask_eq(w, active, top->mask)) {
+				top->pc = FE_PC_NONE; /* all returned: settle copies results and pops */
+			} else {
+				/* some lanes return: the rest continue in a new entry above the frame */
+				uint64_t rest[WI_MASK_WORDS];
+				for (uint32_t i = 0; i < WI_MASK_WORDS; i++)
+					rest[i] = top->mask[i] & ~active[i];
+				top->pc = FE_PC_NONE;
+				struct fe_simt_entry *e = simt_push(w, err);
+				if (!e)
+					return SIM_ERR_NOMEM;
+				e->pc = pc + 1;
+				e->rpc = FE_PC_NONE;
+				memcpy(e->mask, rest, sizeof e->mask);
+			}
+		} else {
+			lanes_leave(w, (uint32_t)f + 1, active);
+		}
+		break;
+	}
+	case FE_OP_EXIT:
+	do_exit:
+		top->pc = pc + 1;
+		lanes_leave(w, 0, active);
+		break;
+	case FE_OP_BAR:
+		/* arrival only: the timing model (or fe_launch_run_functional) holds the warp */
+		top->pc = pc + 1;
+		break;
+	default: {
+		int rc = fe_exec_inst(w, pc, active, out, err);
+		if (rc)
+			return rc;
+		top->pc = pc + 1;
+		break;
+	}
+	}
+	simt_settle(w);
+	if (w->sp && w->stack[w->sp - 1].pc >= k->n_insts) {
+		/* fell off the end of the code without ret/exit: those threads end */
+		uint64_t all[WI_MASK_WORDS];
+		memcpy(all, w->stack[w->sp - 1].mask, sizeof all);
+		lanes_leave(w, 0, all);
+		simt_settle(w);
+	}
+	out->next_pc = fe_warp_pc(w);
+	return 0;
+}
+
+/* ---- functional run ---------------------------------------------------------------- */
+
+int fe_launch_run_functional(struct fe_launch *l, uint64_t *warp_insts, uint64_t *thread_insts,
+			     struct sim_error *err)
+{
+	uint64_t wn = 0, tn = 0;
+	uint64_t addr[32];
+	struct warp_inst wi;
+	memset(&wi, 0, sizeof wi);
+	wi.addr = addr;
+	int rc = 0;
+	for (uint32_t id = 0; id < l->n_ctas && !rc; id++) {
+		struct fe_cta *c = fe_cta_create(l, id, 32, 0, err);
+		if (!c)
+			return err ? err->code : SIM_ERR_NOMEM;
+		uint8_t *waiting = calloc(c->n_warps, 1);
+		if (!waiting) {
+			fe_cta_destroy(c);
+			return sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory");
+		}
+		for (;;) {
+			bool live = false, progress = false;
+			/* round-robin, one instruction per warp per round; a warp that executed a
+			 * barrier waits until every live warp of the CTA has (exited warps count) */
+			for (uint32_t i = 0; i < c->n_warps && !rc; i++) {
+				struct fe_warp *w = &c->warps[i];
+				if (fe_warp_done(w))
+					continue;
+				live = true;
+				if (waiting[i])
+					continue;
+				rc = fe_warp_execute(w, &wi, err);
+				wn++;
+				tn += wi.n_active;
+				if (wi.si->flags & WI_F_BARRIER)
+					waiting[i] = 1;
+				progress = true;
+			}
+			if (rc || !live)
+				break;
+			if (!progress)
+				memset(waiting, 0, c->n_warps);
+		}
+		free(waiting);
+		fe_cta_destroy(c);
+	}
+	if (warp_insts)
+		*warp_insts = wn;
+	if (thread_insts)
+		*thread_insts = tn;
+	return rc;
+}

@@ -1,0 +1,572 @@
+/* SPDX-License-Identifier: MIT */
+/* Load-time analyses: link each .entry with the .funcs it calls into one program, lay out its
+ * shared/local/param memory, fill wi_static, build the CFG and post-dominator tree
+ * (reconvergence pcs) and the PAWS phase analysis. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "decode.h"
+#include "fe_int.h"
+
+/* Latencies (cycles) the phase analysis sums per instruction, by wi_lat_class. PAWS Sec III-A
+ * sums "instruction latencies" without listing them; these follow GPGPU-Sim's Fermi figures
+ * (-ptx_opcode_latency_int/fp/dp: add 4, mul 4, fp div 39, dp 8) with 20 for the SFU, 24 for a
+ * shared-memory load and 4 (the issue cost) for global/local accesses, whose memory latency is
+ * what phases hide rather than part of a phase. */
+const uint32_t fe_phase_latency_cycles[WI_LAT_COUNT] = {
+	[WI_LAT_INT] = 4, [WI_LAT_FP32] = 4, [WI_LAT_FP64] = 8, [WI_LAT_MUL] = 4,
+	[WI_LAT_DIV] = 39, [WI_LAT_SFU] = 20, [WI_LAT_SHARED] = 24, [WI_LAT_CONST] = 8,
+	[WI_LAT_MEM] = 4, [WI_LAT_CTRL] = 4,
+};
+
+static void *xcalloc(size_t n, size_t s)
+{
+	void *p = calloc(n ? n : 1, s);
+	if (!p)
+		abort(); /* load-time allocation; the host is out of memory */
+	return p;
+}
+
+int fe_kernel_find(const struct fe_module *m, const char *name, struct sim_error *err)
+{
+	for (uint32_t k = 0; k < m->n_kernels; k++)
+		if (!strcmp(m->funcs[m->kernels[k].func].name, name))
+			return (int)k;
+	return sim_error_set(err, SIM_ERR_INPUT, m->path, 0, 0, name, "no kernel of that name in the PTX module");
+}
+
+static int resolve_calls(struct fe_module *m, struct sim_error *err)
+{
+	for (uint32_t f = 0; f < m->n_funcs; f++) {
+		const struct fe_func *fn = &m->funcs[f];
+		for (uint32_t i = 0; i < fn->n_insts; i++) {
+			const struct fe_inst *in = &fn->insts[i];
+			if (in->op != FE_OP_CALL)
+				continue;
+			struct fe_call *c = &m->calls[in->call];
+			uint32_t g;
+			for (g = 0; g < m->n_funcs; g++)
+				if (!strcmp(m->funcs[g].name, c->func_name))
+					break;
+			if (g == m->n_funcs || !m->funcs[g].defined || m->funcs[g].is_entry)
+				return sim_error_set(err, SIM_ERR_INPUT, m->path, (int)in->line, (int)in->col,
+						     c->func_name, "call of an undefined function");
+			if (c->n_args != m->funcs[g].n_params || c->n_rets != m->funcs[g].n_rets)
+				return sim_error_set(err, SIM_ERR_INPUT, m->path, (int)in->line, (int)in->col,
+						     c->func_name, "call passes %u args/%u results, function takes %u/%u",
+						     c->n_args, c->n_rets, m->funcs[g].n_params, m->funcs[g].n_rets);
+			c->func = g;
+		}
+	}
+	return 0;
+}
+
+/* Functions reachable from entry e, in discovery order (entry first). Recursion is refused:
+ * .local and call parameters get one static slot per function. */
+static int reachable(const struct fe_module *m, uint32_t e, uint32_t *order, uint32_t *n,
+		     struct sim_error *err)
+{
+	uint8_t *state = xcalloc(m->n_funcs, 1); /* 0 new, 1 on stack, 2 done */
+	uint32_t *stack = xcalloc(m->n_funcs, sizeof *stack), *pos = xcalloc(m->n_funcs, sizeof *pos);
+	uint32_t sp = 0;
+	*n = 0;
+	stack[sp++] = e;
+	state[e] = 1;
+	order[(*n)++] = e;
+	int rc = 0;
+	while (sp && !rc) {
+		uint32_t f = stack[sp - 1];
+		const struct fe_func *fn = &m->funcs[f];
+		if (pos[f] >= fn->n_insts) {
+			state[f] = 2;
+			sp--;
+			continue;
+		}
+		const struct fe_inst *in = &fn->insts[pos[f]++];
+		if (in->op != FE_OP_CALL)
+			continue;
+		uint32_t g = m->calls[in->call].func;
+		if (state[g] == 1)
+			rc = sim_error_set(err, SIM_ERR_INPUT, m->path, (int)in->line, (int)in->col,
+					   m->funcs[g].name, "recursive calls are not supported");
+		else if (state[g] == 0) {
+			state[g] = 1;
+			stack[sp++] = g;
+			order[(*n)++] = g;
+		}
+	}
+	free(state);
+	free(stack);
+	free(pos);
+	return rc;
+}
+
+static void add_src(struct wi_static *ws, uint16_t r)
+{
+	if (r == FE_NO_REG)
+		return;
+	for (int i = 0; i < ws->n_src; i++)
+		if (ws->src[i] == r)
+			return;
+	if (ws->n_src < WI_MAX_SRC) /* cannot overflow for PTX operand shapes; see op_arity */
+		ws->src[ws->n_src++] = r;
+}
+
+static void add_dst(struct wi_static *ws, uint16_t r)
+{
+	if (r != FE_NO_REG && ws->n_dst < WI_MAX_DST)
+		ws->dst[ws->n_dst++] = r;
+}
+
+static bool has_dst(enum fe_op op)
+{
+	switch (op) {
+	case FE_OP_ST: case FE_OP_RED: case FE_OP_BAR: case FE_OP_BAR_WARP: case FE_OP_MEMBAR:
+	case FE_OP_BRA: case FE_OP_CALL: case FE_OP_RET: case FE_OP_EXIT: case FE_OP_PREFETCH:
+	case FE_OP_NANOSLEEP:
+		return false;
+	default:
+		return true;
+	}
+}
+
+static void opnd_regs(struct wi_static *ws, const struct fe_opnd *o, bool dst)
+{
+	switch (o->kind) {
+	case FE_OK_REG:
+		if (dst) {
+			add_dst(ws, o->reg);
+			add_dst(ws, o->reg2);
+		} else {
+			add_src(ws, o->reg);
+		}
+		break;
+	case FE_OK_VEC:
+		for (int k = 0; k < o->n; k++)
+			dst ? add_dst(ws, o->vec[k]) : add_src(ws, o->vec[k]);
+		break;
+	case FE_OK_ADDR:
+		add_src(ws, o->reg);
+		break;
+	default:
+		break;
+	}
+}
+
+static void fill_static(const struct fe_module *m, const struct fe_inst *in, uint32_t pc,
+			struct wi_static *ws)
+{
+	memset(ws, 0, sizeof *ws);
+	ws->pc = pc;
+	ws->opcode = in->op;
+	fe_inst_classify(in, ws);
+	add_src(ws, in->guard);
+	for (int i = 0; i < in->n_opnd; i++)
+		opnd_regs(ws, &in->o[i], i == 0 && has_dst(in->op));
+	ws->phase_id = WI_NO_PHASE;
+	ws->src_line = in->line;
+	ws->text = (in->line >= 1 && in->line <= m->n_lines) ? m->lines[in->line - 1] : "";
+}
+
+/* ---- post-dominators ----------------------------------------------------------------- */
+
+struct cfg {
+	uint32_t nb;           /* blocks; node nb is the virtual exit */
+	uint32_t *start;       /* [nb] first pc */
+	uint32_t *block_of;    /* [n_insts] */
+	uint32_t (*succ)[2];   /* [nb] successors (UINT32_MAX none; nb = exit) */
+	uint32_t *ipdom;       /* [nb] */
+};
+
+static void cfg_free(struct cfg *g)
+{
+	free(g->start);
+	free(g->block_of);
+	free(g->succ);
+	free(g->ipdom);
+}
+
+static void build_cfg(const struct fe_kernel *k, const uint8_t *func_start_mark, struct cfg *g)
+{
+	uint32_t n = k->n_insts;
+	uint8_t *leader = xcalloc(n + 1, 1);
+	for (uint32_t pc = 0; pc < n; pc++) {
+		const struct fe_inst *in = &k->prog[pc];
+		if (func_start_mark[pc])
+			leader[pc] = 1;
+		if (in->op == FE_OP_BRA) {
+			leader[in->o[0].sym] = 1;
+			leader[pc + 1] = 1;
+		} else if (in->op == FE_OP_RET || in->op == FE_OP_EXIT) {
+			leader[pc + 1] = 1;
+		}
+	}
+	leader[0] = 1;
+	g->nb = 0;
+	for (uint32_t pc = 0; pc < n; pc++)
+		g->nb += leader[pc];
+	g->start = xcalloc(g->nb, sizeof *g->start);
+	g->block_of = xcalloc(n, sizeof *g->block_of);
+	g->succ = xcalloc(g->nb, sizeof *g->succ);
+	g->ipdom = xcalloc(g->nb, sizeof *g->ipdom);
+	uint32_t b = UINT32_MAX;
+	for (uint32_t pc = 0; pc < n; pc++) {
+		if (leader[pc])
+			g->start[++b] = pc;
+		g->block_of[pc] = b;
+	}
+	for (b = 0; b < g->nb; b++) {
+		uint32_t end = (b + 1 < g->nb ? g->start[b + 1] : n) - 1;
+		const struct fe_inst *in = &k->prog[end];
+		uint32_t fall = (end + 1 < n && !func_start_mark[end + 1]) ? g->block_of[end + 1] : g->nb;
+		g->succ[b][0] = g->succ[b][1] = UINT32_MAX;
+		if (in->op == FE_OP_BRA) {
+			g->succ[b][0] = g->block_of[in->o[0].sym];
+			if (in->guard != FE_NO_REG)
+				g->succ[b][1] = fall;
+		} else if (in->op == FE_OP_RET || in->op == FE_OP_EXIT) {
+			g->succ[b][0] = g->nb;
+			if (in->guard != FE_NO_REG)
+				g->succ[b][1] = fall;
+		} else {
+			g->succ[b][0] = fall;
+		}
+	}
+	free(leader);
+}
+
+/* Iterative data-flow over bit sets: pdom(b) = {b} U intersection of pdom(successors).
+ * O(blocks^2/64) per sweep; kernels have at most a few thousand blocks. */
+static void post_dominators(struct cfg *g)
+{
+	uint32_t N = g->nb + 1, W = (N + 63) / 64;
+	uint64_t *set = xcalloc((size_t)N * W, sizeof *set);
+	uint64_t *tmp = xcalloc(W, sizeof *tmp);
+	for (uint32_t b = 0; b < g->nb; b++)
+		memset(set + (size_t)b * W, 0xff, W * sizeof *set);
+	set[(size_t)g->nb * W + g->nb / 64] = 1ull << (g->nb % 64);
+	bool changed = true;
+	while (changed) {
+		changed = false;
+		for (uint32_t b = g->nb; b-- > 0;) {
+			memset(tmp, 0xff, W * sizeof *tmp);
+			for (int s = 0; s < 2; s++) {
+				uint32_t t = g->succ[b][s];
+				if (t == UINT32_MAX)
+					continue;
+				for (uint32_t w = 0; w < W; w++)
+					tmp[w] &= set[(size_t)t * W + w];
+			}
+			tmp[b / 64] |= 1ull << (b % 64);
+			if (memcmp(tmp, set + (size_t)b * W, W * sizeof *tmp)) {
+				memcpy(set + (size_t)b * W, tmp, W * sizeof *tmp);
+				changed = true;
+			}
+		}
+	}
+	/* ipdom(b): the strict post-dominator whose own set is exactly one smaller */
+	for (uint32_t b = 0; b < g->nb; b++) {
+		uint32_t cnt = 0;
+		for (uint32_t w = 0; w < W; w++)
+			cnt += (uint32_t)__builtin_popcountll(set[(size_t)b * W + w]);
+		g->ipdom[b] = g->nb;
+		for (uint32_t d = 0; d < N; d++) {
+			if (d == b || !((set[(size_t)b * W + d / 64] >> (d % 64)) & 1))
+				continue;
+			uint32_t cd = 0;
+			for (uint32_t w = 0; w < W; w++)
+				cd += (uint32_t)__builtin_popcountll(set[(size_t)d * W + w]);
+			if (cd + 1 == cnt) {
+				g->ipdom[b] = d;
+				break;
+			}
+		}
+	}
+	free(set);
+	free(tmp);
+}
+
+/* ---- phases (PAWS Sec IV-B1) --------------------------------------------------------- */
+
+static void phase_analysis(struct fe_kernel *k, const struct cfg *g)
+{
+	uint32_t n = k->n_insts;
+	uint8_t *longop = xcalloc(k->n_regs + 1, 1);
+	uint32_t *touched = xcalloc(k->n_regs + 1, sizeof *touched), n_touched = 0;
+	uint32_t phase = 0;
+	for (uint32_t pc = 0; pc < n; pc++) {
+		struct wi_static *ws = &k->wi[pc];
+		bool start = pc == 0 || g->start[g->block_of[pc]] == pc;
+		for (int i = 0; i < ws->n_src && !start; i++)
+			start = longop[ws->src[i]];
+		if (start) {
+			if (pc > 0)
+				phase++;
+			for (uint32_t i = 0; i < n_touched; i++)
+				longop[touched[i]] = 0;
+			n_touched = 0;
+		}
+		ws->phase_id = phase;
+		if (ws->flags & WI_F_LONG_LAT) {
+			for (int i = 0; i < ws->n_dst; i++)
+				if (!longop[ws->dst[i]]) {
+					longop[ws->dst[i]] = 1;
+					touched[n_touched++] = ws->dst[i];
+				}
+		}
+	}
+	k->n_phases = n ? phase + 1 : 0;
+	k->phase_len = xcalloc(k->n_phases, sizeof *k->phase_len);
+	/* backwards: distance = latencies from this instruction to the end of its phase */
+	uint32_t acc = 0;
+	for (uint32_t pc = n; pc-- > 0;) {
+		struct wi_static *ws = &k->wi[pc];
+		if (pc + 1 == n || k->wi[pc + 1].phase_id != ws->phase_id)
+			acc = 0;
+		acc += fe_phase_latency_cycles[ws->lat_class];
+		ws->phase_distance_cycles = acc;
+		k->phase_len[ws->phase_id] = acc; /* the first instruction of the phase writes last */
+	}
+	for (uint32_t pc = 0; pc < n; pc++) {
+		struct wi_static *ws = &k->wi[pc];
+		ws->phase_len_cycles = k->phase_len[ws->phase_id];
+		ws->next_phase_len_cycles = ws->phase_id + 1 < k->n_phases ? k->phase_len[ws->phase_id + 1] : 0;
+	}
+	free(longop);
+	free(touched);
+}
+
+/* ---- linking ------------------------------------------------------------------------ */
+
+static uint32_t align_up(uint32_t v, uint32_t a)
+{
+	return (v + a - 1) / a * a;
+}
+
+static int link_kernel(struct fe_module *m, uint32_t e, struct fe_kernel *k, struct sim_error *err)
+{
+	uint32_t *order = xcalloc(m->n_funcs, sizeof *order), n_order;
+	int rc = reachable(m, e, order, &n_order, err);
+	if (rc) {
+		free(order);
+		return rc;
+	}
+	k->func = e;
+	k->func_start = xcalloc(m->n_funcs, sizeof *k->func_start);
+	for (uint32_t f = 0; f < m->n_funcs; f++)
+		k->func_start[f] = FE_PC_NONE;
+	uint32_t *reg_off = xcalloc(m->n_funcs, sizeof *reg_off);
+	uint32_t n = 0, regs = 0, b32 = 0, b64 = 0;
+	for (uint32_t i = 0; i < n_order; i++) {
+		const struct fe_func *fn = &m->funcs[order[i]];
+		k->func_start[order[i]] = n;
+		reg_off[order[i]] = regs;
+		n += fn->n_insts;
+		regs += fn->n_regs;
+		b32 += fn->n_regs_b32;
+		b64 += fn->n_regs_b64;
+	}
+	if (regs >= FE_NO_REG) {
+		free(order);
+		free(reg_off);
+		return sim_error_set(err, SIM_ERR_INPUT, m->path, (int)m->funcs[e].line, 0,
+				     m->funcs[e].name, "kernel uses more than 65534 registers");
+	}
+	k->n_insts = n;
+	k->n_regs = regs;
+	uint32_t est = b32 + 2 * b64;
+	k->regs_estimate = est > 255 ? 255 : est < 1 ? 1 : est;
+	k->prog = xcalloc(n, sizeof *k->prog);
+	k->wi = xcalloc(n, sizeof *k->wi);
+	k->rpc = xcalloc(n, sizeof *k->rpc);
+
+	/* memory layout: every shared/local/call-param symbol of the reached functions, plus the
+	 * module-scope shared variables the program names */
+	uint32_t *sym_off = xcalloc(m->n_syms, sizeof *sym_off);
+	uint8_t *in_k = xcalloc(m->n_funcs, 1);
+	for (uint32_t i = 0; i < n_order; i++)
+		in_k[order[i]] = 1;
+	uint8_t *used = xcalloc(m->n_syms, 1);
+	for (uint32_t i = 0; i < n_order; i++) {
+		const struct fe_func *fn = &m->funcs[order[i]];
+		for (uint32_t j = 0; j < fn->n_insts; j++)
+			for (int o = 0; o < fn->insts[j].n_opnd; o++)
+				if (fn->insts[j].o[o].kind == FE_OK_ADDR &&
+				    fn->insts[j].o[o].abase == FE_AB_SYM_UNLINKED)
+					used[fn->insts[j].o[o].sym] = 1;
+	}
+	uint32_t sh = 0, lo = 0, fp = 0, dyn_align = 16;
+	for (uint32_t s = 0; s < m->n_syms; s++) {
+		const struct fe_sym *y = &m->syms[s];
+		bool mine = (y->func >= 0 && in_k[y->func]) || (y->func == -1 && used[s]);
+		if (!mine)
+			continue;
+		switch (y->kind) {
+		case FE_SYM_SHARED:
+			sh = align_up(sh, y->align);
+			sym_off[s] = sh;
+			sh += y->size_bytes;
+			break;
+		case FE_SYM_SHARED_DYN:
+			k->dyn_shared = true;
+			if (y->align > dyn_align)
+				dyn_align = y->align;
+			break;
+		case FE_SYM_LOCAL:
+			lo = align_up(lo, y->align);
+			sym_off[s] = lo;
+			lo += y->size_bytes;
+			break;
+		case FE_SYM_FPARAM:
+			fp = align_up(fp, y->align);
+			sym_off[s] = fp;
+			fp += y->size_bytes;
+			break;
+		default:
+			break;
+		}
+	}
+	uint32_t dyn_off = align_up(sh, dyn_align);
+	k->shared_static_bytes = sh;
+	k->local_bytes = align_up(lo, 8);
+	k->fparam_bytes = align_up(fp, 8);
+
+	uint8_t *fstart = xcalloc(n + 1, 1);
+	for (uint32_t i = 0; i < n_order; i++) {
+		const struct fe_func *fn = &m->funcs[order[i]];
+		uint32_t base = k->func_start[order[i]], ro = reg_off[order[i]];
+		fstart[base] = 1;
+		for (uint32_t j = 0; j < fn->n_insts; j++) {
+			struct fe_inst *in = &k->prog[base + j];
+			*in = fn->insts[j];
+			if (in->guard != FE_NO_REG)
+				in->guard = (uint16_t)(in->guard + ro);
+			for (int o = 0; o < in->n_opnd; o++) {
+				struct fe_opnd *op = &in->o[o];
+				if (op->reg != FE_NO_REG && op->kind != FE_OK_VEC)
+					op->reg = (uint16_t)(op->reg + ro);
+				if (op->reg2 != FE_NO_REG)
+					op->reg2 = (uint16_t)(op->reg2 + ro);
+				if (op->kind == FE_OK_VEC)
+					for (int v = 0; v < op->n; v++)
+						if (op->vec[v] != FE_NO_REG)
+							op->vec[v] = (uint16_t)(op->vec[v] + ro);
+				if (op->kind == FE_OK_LABEL)
+					op->sym += base;
+				if (op->kind == FE_OK_ADDR && op->abase == FE_AB_SYM_UNLINKED) {
+					const struct fe_sym *y = &m->syms[op->sym];
+					switch (y->kind) {
+					case FE_SYM_GLOBAL: case FE_SYM_CONST:
+						op->abase = FE_AB_GSYM;
+						break;
+					case FE_SYM_SHARED_DYN:
+						op->abase = FE_AB_NONE;
+						op->imm += dyn_off;
+						break;
+					case FE_SYM_KPARAM:
+						op->abase = FE_AB_NONE;
+						op->kparam = 1;
+						op->imm += y->off;
+						break;
+					default:
+						op->abase = FE_AB_NONE;
+						op->imm += sym_off[op->sym];
+						break;
+					}
+				}
+				/* a register-based ld.param in a kernel reads the kernel's param buffer */
+				if (op->kind == FE_OK_ADDR && op->reg != FE_NO_REG && in->space == WI_SPACE_PARAM)
+					op->kparam = m->funcs[order[i]].is_entry;
+			}
+			fill_static(m, in, base + j, &k->wi[base + j]);
+		}
+	}
+	struct cfg g;
+	memset(&g, 0, sizeof g);
+	build_cfg(k, fstart, &g);
+	post_dominators(&g);
+	for (uint32_t pc = 0; pc < n; pc++) {
+		uint32_t d = g.ipdom[g.block_of[pc]];
+		k->rpc[pc] = d == g.nb ? FE_PC_NONE : g.start[d];
+	}
+	k->n_blocks = g.nb;
+	phase_analysis(k, &g);
+	cfg_free(&g);
+	/* param-scratch offsets of call arguments: kept on the kernel for the executor */
+	k->sym_off = sym_off;
+	free(fstart);
+	free(used);
+	free(in_k);
+	free(reg_off);
+	free(order);
+	return 0;
+}
+
+int fe_module_link(struct fe_module *m, struct sim_error *err)
+{
+	int rc = resolve_calls(m, err);
+	if (rc)
+		return rc;
+	uint32_t n = 0;
+	for (uint32_t f = 0; f < m->n_funcs; f++)
+		n += m->funcs[f].is_entry && m->funcs[f].defined;
+	m->kernels = xcalloc(n, sizeof *m->kernels);
+	for (uint32_t f = 0; f < m->n_funcs; f++) {
+		if (!m->funcs[f].is_entry || !m->funcs[f].defined)
+			continue;
+		rc = link_kernel(m, f, &m->kernels[m->n_kernels++], err);
+		if (rc)
+			return rc;
+	}
+	if (!m->n_kernels)
+		return sim_error_set(err, SIM_ERR_INPUT, m->path, 0, 0, NULL, "no .entry in PTX module");
+	return 0;
+}
+
+void fe_module_free(struct fe_module *m)
+{
+	if (!m)
+		return;
+	for (uint32_t k = 0; k < m->n_kernels; k++) {
+		struct fe_kernel *kk = &m->kernels[k];
+		free(kk->prog);
+		free(kk->wi);
+		free(kk->rpc);
+		free(kk->func_start);
+		free(kk->phase_len);
+		free(kk->sym_off);
+	}
+	free(m->kernels);
+	for (uint32_t f = 0; f < m->n_funcs; f++) {
+		struct fe_func *fn = &m->funcs[f];
+		free(fn->name);
+		free(fn->insts);
+		for (uint32_t i = 0; i < fn->n_labels; i++)
+			free(fn->labels[i].name);
+		free(fn->labels);
+		free(fn->params);
+		free(fn->rets);
+	}
+	free(m->funcs);
+	for (uint32_t s = 0; s < m->n_syms; s++) {
+		free(m->syms[s].name);
+		free(m->syms[s].init);
+	}
+	free(m->syms);
+	for (uint32_t c = 0; c < m->n_calls; c++) {
+		free(m->calls[c].func_name);
+		free(m->calls[c].args);
+		free(m->calls[c].rets);
+	}
+	free(m->calls);
+	for (uint32_t i = 0; i < m->n_lines; i++)
+		free(m->lines[i]);
+	free(m->lines);
+	free(m->path);
+	free(m);
+}
+
+void fe_module_destroy(struct fe_module *m)
+{
+	fe_module_free(m);
+}

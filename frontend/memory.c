@@ -1,0 +1,241 @@
+/* SPDX-License-Identifier: MIT */
+/* Functional device memory: a sparse, paged global address space (4 KiB pages in an
+ * open-addressing table) with a bump allocator, guard pages between allocations, and the
+ * .global/.const variables of bound modules. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fe_int.h"
+
+#define PAGE_BITS 12
+#define PAGE_BYTES (1ull << PAGE_BITS)
+
+struct page_ent {
+	uint64_t key;   /* page number + 1; 0 = empty slot */
+	uint8_t *data;
+};
+
+struct binding {
+	const struct fe_module *m;
+	uint32_t sym;
+	uint64_t addr;
+};
+
+struct fe_memory {
+	struct page_ent *tab;
+	uint64_t cap, n;          /* cap is a power of two */
+	uint8_t **blocks;
+	uint32_t n_blocks, cap_blocks;
+	uint64_t next_addr;
+	struct binding *binds;
+	uint32_t n_binds, cap_binds;
+};
+
+struct fe_memory *fe_memory_create(void)
+{
+	struct fe_memory *mem = calloc(1, sizeof *mem);
+	if (!mem)
+		return NULL;
+	mem->cap = 1024;
+	mem->tab = calloc(mem->cap, sizeof *mem->tab);
+	if (!mem->tab) {
+		free(mem);
+		return NULL;
+	}
+	mem->next_addr = FE_GLOBAL_BASE;
+	return mem;
+}
+
+void fe_memory_destroy(struct fe_memory *mem)
+{
+	if (!mem)
+		return;
+	for (uint32_t i = 0; i < mem->n_blocks; i++)
+		free(mem->blocks[i]);
+	free(mem->blocks);
+	free(mem->tab);
+	free(mem->binds);
+	free(mem);
+}
+
+static uint64_t hash64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdull;
+	x ^= x >> 33;
+	return x;
+}
+
+static uint8_t *page_find(const struct fe_memory *mem, uint64_t pno)
+{
+	uint64_t mask = mem->cap - 1, i = hash64(pno) & mask;
+	for (;;) {
+		const struct page_ent *e = &mem->tab[i];
+		if (e->key == pno + 1)
+			return e->data;
+		if (!e->key)
+			return NULL;
+		i = (i + 1) & mask;
+	}
+}
+
+static void page_put(struct page_ent *tab, uint64_t cap, uint64_t pno, uint8_t *data)
+{
+	uint64_t mask = cap - 1, i = hash64(pno) & mask;
+	while (tab[i].key)
+		i = (i + 1) & mask;
+	tab[i].key = pno + 1;
+	tab[i].data = data;
+}
+
+static bool table_reserve(struct fe_memory *mem, uint64_t extra)
+{
+	if ((mem->n + extra) * 2 <= mem->cap)
+		return true;
+	uint64_t nc = mem->cap;
+	while ((mem->n + extra) * 2 > nc)
+		nc *= 2;
+	struct page_ent *nt = calloc(nc, sizeof *nt);
+	if (!nt)
+		return false;
+	for (uint64_t i = 0; i < mem->cap; i++)
+		if (mem->tab[i].key)
+			page_put(nt, nc, mem->tab[i].key - 1, mem->tab[i].data);
+	free(mem->tab);
+	mem->tab = nt;
+	mem->cap = nc;
+	return true;
+}
+
+uint64_t fe_mem_alloc(struct fe_memory *mem, uint64_t bytes)
+{
+	if (!mem || bytes > (1ull << 40))
+		return 0;
+	uint64_t pages = (bytes + PAGE_BYTES - 1) >> PAGE_BITS;
+	if (!pages)
+		pages = 1;
+	if (!table_reserve(mem, pages))
+		return 0;
+	if (mem->n_blocks == mem->cap_blocks) {
+		uint32_t nc = mem->cap_blocks ? mem->cap_blocks * 2 : 16;
+		uint8_t **nb = realloc(mem->blocks, nc * sizeof *nb);
+		if (!nb)
+			return 0;
+		mem->blocks = nb;
+		mem->cap_blocks = nc;
+	}
+	uint8_t *block = calloc(pages, PAGE_BYTES);
+	if (!block)
+		return 0;
+	mem->blocks[mem->n_blocks++] = block;
+	uint64_t addr = mem->next_addr;
+	for (uint64_t p = 0; p < pages; p++)
+		page_put(mem->tab, mem->cap, (addr >> PAGE_BITS) + p, block + p * PAGE_BYTES);
+	mem->n += pages;
+	/* one unmapped guard page after each allocation turns overruns into faults */
+	mem->next_addr = addr + (pages + 1) * PAGE_BYTES;
+	return addr;
+}
+
+uint8_t *fe_mem_ptr(const struct fe_memory *mem, uint64_t addr, uint32_t n)
+{
+	uint8_t *p = page_find(mem, addr >> PAGE_BITS);
+	if (!p)
+		return NULL;
+	uint64_t off = addr & (PAGE_BYTES - 1);
+	if (off + n > PAGE_BYTES) {
+		/* pages of one allocation are contiguous in host memory */
+		uint8_t *q = page_find(mem, (addr >> PAGE_BITS) + 1);
+		if (q != p + PAGE_BYTES)
+			return NULL;
+	}
+	return p + off;
+}
+
+static int copy(struct fe_memory *mem, uint64_t addr, uint8_t *host, uint64_t n, bool to_dev,
+		struct sim_error *err)
+{
+	while (n) {
+		uint64_t off = addr & (PAGE_BYTES - 1), chunk = PAGE_BYTES - off;
+		if (chunk > n)
+			chunk = n;
+		uint8_t *p = page_find(mem, addr >> PAGE_BITS);
+		if (!p)
+			return sim_error_set(err, SIM_ERR_PROGRAM, NULL, 0, 0, NULL,
+					     "device address 0x%llx is not allocated",
+					     (unsigned long long)addr);
+		if (to_dev)
+			memcpy(p + off, host, chunk);
+		else
+			memcpy(host, p + off, chunk);
+		addr += chunk;
+		host += chunk;
+		n -= chunk;
+	}
+	return 0;
+}
+
+int fe_mem_write(struct fe_memory *mem, uint64_t addr, const void *src, uint64_t n, struct sim_error *err)
+{
+	return copy(mem, addr, (uint8_t *)(uintptr_t)src, n, true, err);
+}
+
+int fe_mem_read(const struct fe_memory *mem, uint64_t addr, void *dst, uint64_t n, struct sim_error *err)
+{
+	return copy((struct fe_memory *)(uintptr_t)mem, addr, dst, n, false, err);
+}
+
+int fe_memory_sym_addr(const struct fe_memory *mem, const struct fe_module *m, uint32_t sym,
+		       uint64_t *addr)
+{
+	for (uint32_t i = 0; i < mem->n_binds; i++)
+		if (mem->binds[i].m == m && mem->binds[i].sym == sym) {
+			*addr = mem->binds[i].addr;
+			return 0;
+		}
+	return -1;
+}
+
+int fe_memory_bind_module(struct fe_memory *mem, const struct fe_module *m, struct sim_error *err)
+{
+	for (uint32_t s = 0; s < m->n_syms; s++) {
+		const struct fe_sym *y = &m->syms[s];
+		uint64_t a;
+		if ((y->kind != FE_SYM_GLOBAL && y->kind != FE_SYM_CONST) ||
+		    !fe_memory_sym_addr(mem, m, s, &a))
+			continue;
+		a = fe_mem_alloc(mem, y->size_bytes ? y->size_bytes : 1);
+		if (!a)
+			return sim_error_set(err, SIM_ERR_NOMEM, m->path, (int)y->line, 0, y->name,
+					     "cannot allocate device memory for variable");
+		if (y->init && fe_mem_write(mem, a, y->init, y->size_bytes, err))
+			return err ? err->code : SIM_ERR_PROGRAM;
+		if (mem->n_binds == mem->cap_binds) {
+			uint32_t nc = mem->cap_binds ? mem->cap_binds * 2 : 16;
+			struct binding *nb = realloc(mem->binds, nc * sizeof *nb);
+			if (!nb)
+				return sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory");
+			mem->binds = nb;
+			mem->cap_binds = nc;
+		}
+		mem->binds[mem->n_binds++] = (struct binding){m, s, a};
+	}
+	return 0;
+}
+
+int fe_symbol(const struct fe_memory *mem, const struct fe_module *m, const char *name,
+	      uint64_t *addr, uint64_t *size_bytes, struct sim_error *err)
+{
+	for (uint32_t s = 0; s < m->n_syms; s++) {
+		const struct fe_sym *y = &m->syms[s];
+		if ((y->kind != FE_SYM_GLOBAL && y->kind != FE_SYM_CONST) || strcmp(y->name, name))
+			continue;
+		if (fe_memory_sym_addr(mem, m, s, addr))
+			return sim_error_set(err, SIM_ERR_INPUT, m->path, (int)y->line, 0, name,
+					     "module not bound to this memory (fe_memory_bind_module)");
+		if (size_bytes)
+			*size_bytes = y->size_bytes;
+		return 0;
+	}
+	return sim_error_set(err, SIM_ERR_INPUT, m->path, 0, 0, name, "no .global or .const variable of that name");
+}

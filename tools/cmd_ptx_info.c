@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: MIT */
+/* `warpsim ptx-info FILE [--json]`: load a PTX file and print its kernels, resources and phases. */
+#include <stdio.h>
+#include <string.h>
+
+#include "../frontend/fe.h"
+
+int cmd_ptx_info(int argc, char **argv, struct sim_error *err);
+
+int cmd_ptx_info(int argc, char **argv, struct sim_error *err)
+{
+	const char *path = NULL;
+	bool json = false;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--json")) {
+			json = true;
+		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			printf("usage: warpsim ptx-info FILE.ptx [--json]\n"
+			       "  kernels, parameters, registers, shared/local memory and PAWS phases\n");
+			return 0;
+		} else if (argv[i][0] == '-' || path) {
+			return sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, argv[i],
+					     "unexpected argument (usage: warpsim ptx-info FILE [--json])");
+		} else {
+			path = argv[i];
+		}
+	}
+	if (!path)
+		return sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, NULL,
+				     "missing PTX file (usage: warpsim ptx-info FILE [--json])");
+	struct fe_module *m;
+	int rc = fe_module_load(path, &m, err);
+	if (rc)
+		return rc;
+	fe_module_print_info(m, stdout, json);
+	fe_module_destroy(m);
+	return 0;
+}
