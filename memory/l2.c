@@ -345,7 +345,7 @@ void l2_slice_stats_register(struct l2_slice *l2, struct stats *st)
 	char prefix[32];
 	snprintf(prefix, sizeof prefix, "l2.%u", c);
 	cache_stats_register(&l2->cache, st, prefix);
-	stats_counter(st, &l2->accesses, "requests", "requests served by the slice", "l2.%u.accesses", c);
+	stats_counter(st, &l2->accesses, "requests", "requests served by the slice", "l2.%u.requests", c);
 	stats_counter(st, &l2->atomics, "requests", "atomics performed at L2", "l2.%u.atomics", c);
 	stats_counter(st, &l2->mshr_merges, "requests", "misses merged into a pending line",
 		      "l2.%u.mshr_merges", c);

@@ -262,7 +262,7 @@ Test(mem_channel, perfect_l2_never_touches_dram)
 	run();
 	cr_assert_eq(NOC.n[0][NOC_CLASS_REPLY], 8);
 	cr_assert_eq(stat("mc.0.reads"), 0);
-	cr_assert_eq(stat("l2.0.accesses"), 8);
+	cr_assert_eq(stat("l2.0.requests"), 8);
 }
 
 Test(mem_channel, prefetched_line_used_later_counts_as_useful)
@@ -298,4 +298,92 @@ Test(mem_channel, full_mc_queue_back_pressures_the_slice)
 	cr_assert_eq(stat("mc.0.reads"), 12);
 	cr_assert_eq(stat("mc.0.row_conflicts"), 11);
 	cr_assert_eq(mem_channel_outstanding(CH), 0);
+}
+
+/* ---- the machine files --------------------------------------------------------------------- */
+#include <unistd.h>
+
+/* Load configs/<machine>/memory.cfg as a top-level file would include it (includes resolve
+ * from the top file's directory, so the machine folder is linked into a temporary one). */
+static struct cfg *load_machine(const char *machine)
+{
+	struct sim_error err = {0};
+	char dir[] = "/tmp/ws-memcfg-XXXXXX";
+	cr_assert(mkdtemp(dir));
+	char cwd[1024], src[1200], dst[1200], top[1200];
+	cr_assert(getcwd(cwd, sizeof cwd));
+	snprintf(src, sizeof src, "%s/configs/%s", cwd, machine);
+	snprintf(dst, sizeof dst, "%s/%s", dir, machine);
+	cr_assert_eq(symlink(src, dst), 0);
+	snprintf(top, sizeof top, "%s/top.cfg", dir);
+	FILE *f = fopen(top, "w");
+	fprintf(f, "gpu: {\n@include \"%s/memory.cfg\"\n};\n", machine);
+	fclose(f);
+	struct cfg *c = cfg_create();
+	cr_assert_eq(mem_unit_cfg_define(c, &err), 0);
+	cr_assert_eq(mem_channel_cfg_define(c, &err), 0);
+	int rc = cfg_load_file(c, top, &err);
+	unlink(top);
+	unlink(dst);
+	rmdir(dir);
+	cr_assert_eq(rc, 0, "%s:%d: %s", err.file, err.line, err.msg);
+	return c;
+}
+
+static void check_machine(const char *machine, int64_t channels, double peak)
+{
+	struct sim_error err = {0};
+	struct cfg *c = load_machine(machine);
+	cr_assert_eq(cfg_int(c, "gpu.dram.channels"), channels);
+	struct sim_config sc = {.seed = 1};
+	struct sim *sim = sim_create(&sc, &err);
+	struct mem_channel *ch = mem_channel_create(c, sim, NULL, (uint32_t)channels - 1, NULL, 0, &err);
+	cr_assert(ch, "%s", err.msg);
+	struct mem_channel_summary s;
+	mem_channel_summary(ch, &s);
+	cr_assert_float_eq(s.peak_bytes_per_s, peak, 1e3);
+	mem_channel_destroy(ch);
+	sim_destroy(sim);
+	cfg_destroy(c);
+}
+
+Test(mem_channel_cfg, owl28_file_loads_with_table1_values)
+{
+	/* 8 B bus x 2 (DDR) x 800 MHz = 12.8 GB/s per channel */
+	check_machine("owl-28", 8, 12.8e9);
+	struct cfg *c = load_machine("owl-28");
+	cr_assert_eq(cfg_int(c, "gpu.dram.timing.rc_cycles"), 35);
+	cr_assert_eq(cfg_int(c, "gpu.dram.queue_size"), 128);
+	cr_assert_eq(cfg_int(c, "gpu.l2.size_kb"), 512);
+	cfg_destroy(c);
+}
+
+Test(mem_channel_cfg, gtx480_file_loads)
+{
+	/* 8 B x 4 (QDR) x 924 MHz = 29.568 GB/s per channel */
+	check_machine("gtx480", 6, 29.568e9);
+}
+
+Test(mem_channel_cfg, m2090_file_loads)
+{
+	/* 8 B x 4 x 925 MHz = 29.6 GB/s per channel, x 6 = 177.6 GB/s (PAWS Table I: 177) */
+	check_machine("m2090", 6, 29.6e9);
+}
+
+Test(mem_channel_cfg, bad_local_map_names_file_and_line)
+{
+	struct sim_error err = {0};
+	struct cfg *c = cfg_create();
+	cr_assert_eq(mem_channel_cfg_define(c, &err), 0);
+	cr_assert_eq(cfg_load_string(c, "bad.cfg", "gpu: {\n dram: {\n  addrmap: { local_map = \"BCC\"; };\n };\n};\n", &err), 0, "%s", err.msg);
+	struct sim_config sc = {.seed = 1};
+	struct sim *sim = sim_create(&sc, &err);
+	cr_assert_null(mem_channel_create(c, sim, NULL, 0, NULL, 0, &err));
+	cr_assert_eq(err.code, SIM_ERR_CONFIG);
+	char line[1024];
+	sim_error_format(&err, line, sizeof line);
+	cr_assert(strstr(line, "bad.cfg:3"), "%s", line);
+	cr_assert(strstr(line, "gpu.dram.addrmap.local_map"), "%s", line);
+	sim_destroy(sim);
+	cfg_destroy(c);
 }
