@@ -111,6 +111,7 @@ struct cache_outcome cache_lookup(struct cache *c, uint64_t addr, bool is_write,
 		if (c->cfg.repl == CACHE_REPL_LRU)
 			l->stamp = c->tick;
 	}
+	c->accesses++;
 	if (o.hit)
 		c->hits++;
 	else
@@ -232,18 +233,17 @@ bool cache_invalidate(struct cache *c, uint64_t addr)
 	return true;
 }
 
-static double cache_hit_rate_fn(const void *ctx)
-{
-	const struct cache *c = ctx;
-	uint64_t n = c->hits + c->misses;
-	return n ? (double)c->hits / (double)n : 0.0;
-}
-
 void cache_stats_register(struct cache *c, struct stats *st, const char *prefix)
 {
+	char num[192], den[192];
+	stats_counter(st, &c->accesses, "accesses", "demand lookups (reads and writes)", "%s.accesses", prefix);
 	stats_counter(st, &c->hits, "accesses", "read and write hits", "%s.hits", prefix);
 	stats_counter(st, &c->misses, "accesses", "read and write misses", "%s.misses", prefix);
-	stats_derived(st, cache_hit_rate_fn, c, "ratio", "hits / accesses", "%s.hit_rate", prefix);
+	snprintf(den, sizeof den, "%s.accesses", prefix);
+	snprintf(num, sizeof num, "%s.hits", prefix);
+	stats_ratio(st, num, den, 1.0, "ratio", "hits / accesses", "%s.hit_rate", prefix);
+	snprintf(num, sizeof num, "%s.misses", prefix);
+	stats_ratio(st, num, den, 1.0, "ratio", "misses / accesses", "%s.miss_rate", prefix);
 	stats_counter(st, &c->read_hits, "accesses", "read hits", "%s.read_hits", prefix);
 	stats_counter(st, &c->read_misses, "accesses", "read misses (incl. sector misses)", "%s.read_misses", prefix);
 	stats_counter(st, &c->write_hits, "accesses", "write hits", "%s.write_hits", prefix);

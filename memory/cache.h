@@ -65,7 +65,7 @@ struct cache {
 	struct cache_line *lines; /* [n_sets * assoc], owned */
 	uint64_t tick;          /* access counter for LRU/FIFO stamps (ties impossible) */
 	/* counters (accesses) */
-	uint64_t hits, misses;  /* all demand lookups (read + write) */
+	uint64_t accesses, hits, misses; /* all demand lookups (read + write) */
 	uint64_t read_hits, read_misses, write_hits, write_misses;
 	uint64_t sector_misses; /* misses where the tag matched but a sector was missing */
 	uint64_t fills, evictions, dirty_evictions, invalidations;
@@ -107,7 +107,8 @@ static inline bool cache_write_allocates(const struct cache *c)
 	return c->cfg.write_policy == CACHE_WRITE_BACK;
 }
 
-/* "<prefix>.hits", ".misses", ".read_hits", ..., ".hit_rate" (derived). prefix is copied. */
+/* "<prefix>.accesses", ".hits", ".misses", ".read_hits", ..., ".hit_rate" and ".miss_rate"
+ * (per-scope ratios). prefix is copied. */
 void cache_stats_register(struct cache *c, struct stats *st, const char *prefix);
 
 /* Parse "lru"/"fifo" and "write-back"/"write-through"/"write-evict"; -1 if unknown. */

@@ -310,6 +310,7 @@ Test(mem_unit, miss_round_trip_then_hit_after_hit_latency_exactly)
 	cr_expect_eq(H.done_ps[1], 65 * 1000);
 	cr_expect_eq(stat("sm.0.l1d.hits"), 1);
 	cr_expect_eq(stat("sm.0.l1d.misses"), 1);
+	cr_expect_float_eq(statd("sm.0.l1d.hit_rate"), 0.5, 1e-9);
 	cr_expect_eq(H.fn.req_pkts[MEM_REQ_READ], 1);
 	cr_expect_eq(H.fn.req_bytes[MEM_REQ_READ], 8); /* a read request is a header only */
 	/* breakdown: total 41 = miss queue 1 + NoC 10 + 10 + L2 20 */
