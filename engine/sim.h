@@ -24,6 +24,8 @@ struct sim_clock {
 	uint32_t index;     /* position in the sim's domain list */
 	uint64_t period_ps; /* set by sim_clock_add when 10^6 % freq_mhz == 0 (integer period),
 			     * else 0; a 0 here only selects the exact division path */
+	uint64_t recip;     /* set by sim_clock_add: UINT64_MAX / freq_mhz, replaces a division
+			     * by a multiply (0: divide) */
 };
 uint64_t sim_clock_edge_ps(const struct sim_clock *clk, uint64_t cycle);
 /* Smallest cycle c with edge_ps(c) >= t_ps. */

@@ -103,8 +103,8 @@ Test(clock, edges_have_no_drift_after_1e9_cycles)
 {
 	/* floor(10^9 * 10^6 / f): 10^15/1300 = 769230769230.77, /650 = 1538461538461.54,
 	 * /800 = 1250000000000 exactly, /924 = 1082251082251.08. */
-	struct sim_clock c1300 = {"a", 1300, 0, 0}, c650 = {"b", 650, 0, 0}, c800 = {"c", 800, 0, 0},
-			 c924 = {"d", 924, 0, 0};
+	struct sim_clock c1300 = {.name = "a", .freq_mhz = 1300}, c650 = {.name = "b", .freq_mhz = 650}, c800 = {.name = "c", .freq_mhz = 800},
+			 c924 = {.name = "d", .freq_mhz = 924};
 	cr_assert_eq(sim_clock_edge_ps(&c1300, 1000000000ull), 769230769230ull);
 	cr_assert_eq(sim_clock_edge_ps(&c650, 1000000000ull), 1538461538461ull);
 	cr_assert_eq(sim_clock_edge_ps(&c800, 1000000000ull), 1250000000000ull);
@@ -123,7 +123,7 @@ Test(clock, edges_have_no_drift_after_1e9_cycles)
 
 Test(clock, cycle_lookups_invert_edges)
 {
-	struct sim_clock clks[4] = {{"a", 1300, 0, 0}, {"b", 650, 0, 0}, {"c", 800, 0, 1250}, {"d", 924, 0, 0}};
+	struct sim_clock clks[4] = {{.name = "a", .freq_mhz = 1300}, {.name = "b", .freq_mhz = 650}, {.name = "c", .freq_mhz = 800, .period_ps = 1250}, {.name = "d", .freq_mhz = 924}};
 	uint64_t cycles[] = {0, 1, 2, 12, 1299, 1300, 1301, 999999999ull, 1000000000ull, 123456789012ull};
 	for (int k = 0; k < 4; k++) {
 		for (size_t i = 0; i < SIM_ARRAY_LEN(cycles); i++) {
@@ -144,10 +144,31 @@ Test(clock, cycle_lookups_invert_edges)
 	cr_assert_eq(sim_clock_cycle_at_or_after(&clks[0], SIM_NEVER), SIM_NEVER);
 }
 
+Test(clock, reciprocal_fast_path_matches_exact_division)
+{
+	/* sim_clock_add gives non-integer periods a reciprocal; its edges must equal the plain
+	 * floor(c*10^6/f) (computed here with 128-bit arithmetic) for any cycle. */
+	uint32_t freqs[] = {1, 3, 7, 650, 924, 1300, 99991, 100000};
+	struct sim *sim = tsim_create(1, 0, NULL);
+	struct sim_rng r;
+	sim_rng_seed(&r, 5, 0);
+	for (size_t k = 0; k < SIM_ARRAY_LEN(freqs); k++) {
+		struct sim_clock clk = {.name = "x", .freq_mhz = freqs[k]};
+		tclock_add(sim, &clk);
+		for (int i = 0; i < 20000; i++) {
+			uint64_t c = i < 100 ? (uint64_t)i : sim_rng_next(&r) >> (20 + (i % 40));
+			__extension__ unsigned __int128 want = (unsigned __int128)c * 1000000u / freqs[k];
+			cr_assert_eq(sim_clock_edge_ps(&clk, c), (uint64_t)want, "f %u cycle %lu", freqs[k],
+				     (unsigned long)c);
+		}
+	}
+	sim_destroy(sim);
+}
+
 Test(clock, bad_frequency_is_a_config_error)
 {
 	struct sim *sim = tsim_create(1, 0, NULL);
-	struct sim_clock bad = {"core", 0, 0, 0};
+	struct sim_clock bad = {.name = "core", .freq_mhz = 0};
 	struct sim_error err;
 	cr_assert_eq(sim_clock_add(sim, &bad, &err), SIM_ERR_CONFIG);
 	cr_assert(strstr(err.msg, "core") && strstr(err.msg, "1..100000"), "%s", err.msg);
@@ -165,7 +186,7 @@ static uint64_t tick_timer_1e9(struct tcomp *t, uint64_t cycle)
 Test(component, timer_fires_exactly_at_cycle_1e9_of_1300mhz)
 {
 	struct sim *sim = tsim_create(1, 0, NULL);
-	struct sim_clock clk = {"core", 1300, 0, 0};
+	struct sim_clock clk = {.name = "core", .freq_mhz = 1300};
 	tclock_add(sim, &clk);
 	struct tcomp t = {0};
 	tcomp_add(sim, &t, "timer", &clk, tick_timer_1e9);
@@ -190,7 +211,7 @@ Test(component, timers_tick_on_their_edges_only)
 	/* 924 MHz, ticks at cycles 0,1000,..,5000: six ticks, the last at floor(5000e6/924) =
 	 * 5411255 ps. */
 	struct sim *sim = tsim_create(1, 0, NULL);
-	struct sim_clock clk = {"core", 924, 0, 0};
+	struct sim_clock clk = {.name = "core", .freq_mhz = 924};
 	tclock_add(sim, &clk);
 	struct tcomp t = {0};
 	tcomp_add(sim, &t, "timer", &clk, tick_every_1000);
@@ -232,7 +253,7 @@ Test(component, idle_components_are_not_ticked)
 	 * waker (1300 MHz) wakes it at waker cycle 10^6 = 769230769 ps: worker's next edge is
 	 * cycle ceil(769230769 * 650 / 10^6) = ceil(500000.0) = 500000. Ticks: 10 + 3. */
 	struct sim *sim = tsim_create(1, 0, NULL);
-	struct sim_clock slow = {"slow", 650, 0, 0}, fast = {"fast", 1300, 0, 0};
+	struct sim_clock slow = {.name = "slow", .freq_mhz = 650}, fast = {.name = "fast", .freq_mhz = 1300};
 	tclock_add(sim, &slow);
 	tclock_add(sim, &fast);
 	uint64_t busy = 10;
@@ -264,7 +285,7 @@ static uint64_t tick_record_id(struct tcomp *t, uint64_t cycle)
 Test(component, same_instant_ticks_run_in_registration_order)
 {
 	struct sim *sim = tsim_create(1, 0, NULL);
-	struct sim_clock clk = {"core", 1000, 0, 0};
+	struct sim_clock clk = {.name = "core", .freq_mhz = 1000};
 	tclock_add(sim, &clk);
 	int order[8] = {0};
 	struct tcomp t[4] = {{.ctx = order}, {.ctx = order}, {.ctx = order}, {.ctx = order}};
@@ -296,7 +317,7 @@ Test(component, never_ticked_twice_in_one_cycle)
 	/* c0 and c1 both tick at cycle 0 (c0 first). c1 then wakes c0 in the same instant: c0
 	 * already ran cycle 0, so it ticks at cycle 1 (1000 ps), once. */
 	struct sim *sim = tsim_create(1, 0, NULL);
-	struct sim_clock clk = {"core", 1000, 0, 0};
+	struct sim_clock clk = {.name = "core", .freq_mhz = 1000};
 	tclock_add(sim, &clk);
 	struct tcomp c0 = {0}, c1 = {.ctx = &c0};
 	tcomp_add(sim, &c0, "c0", &clk, NULL);
@@ -324,7 +345,7 @@ Test(run, time_limit_then_resume)
 {
 	/* 800 MHz (1250 ps): until 10000 ps runs cycles 0..8 (edge 8 = 10000 ps): 9 ticks. */
 	struct sim *sim = tsim_create(1, 0, NULL);
-	struct sim_clock clk = {"core", 800, 0, 0};
+	struct sim_clock clk = {.name = "core", .freq_mhz = 800};
 	tclock_add(sim, &clk);
 	struct tcomp t = {0};
 	tcomp_add(sim, &t, "busy", &clk, tick_forever);
@@ -349,7 +370,7 @@ static uint64_t tick_stop_at_5(struct tcomp *t, uint64_t cycle)
 Test(run, stop_request_stops_after_the_event)
 {
 	struct sim *sim = tsim_create(1, 0, NULL);
-	struct sim_clock clk = {"core", 800, 0, 0};
+	struct sim_clock clk = {.name = "core", .freq_mhz = 800};
 	tclock_add(sim, &clk);
 	struct tcomp t = {0};
 	tcomp_add(sim, &t, "busy", &clk, tick_stop_at_5);
@@ -384,7 +405,7 @@ static uint64_t tick_chaos(struct tcomp *t, uint64_t cycle)
 static uint64_t run_chaos(uint64_t seed, uint64_t *events)
 {
 	struct sim *sim = tsim_create(seed, 0, NULL);
-	struct sim_clock a = {"a", 1300, 0, 0}, b = {"b", 924, 0, 0};
+	struct sim_clock a = {.name = "a", .freq_mhz = 1300}, b = {.name = "b", .freq_mhz = 924};
 	tclock_add(sim, &a);
 	tclock_add(sim, &b);
 	struct chaos ch = {.hash = 0xcbf29ce484222325ull};
@@ -423,7 +444,7 @@ static uint64_t tick_hold_and_sleep(struct tcomp *t, uint64_t cycle)
 Test(watchdog, empty_queue_with_outstanding_work_is_a_deadlock)
 {
 	struct sim *sim = tsim_create(1, 0, NULL);
-	struct sim_clock clk = {"core", 1000, 0, 0};
+	struct sim_clock clk = {.name = "core", .freq_mhz = 1000};
 	tclock_add(sim, &clk);
 	struct tcomp idle = {0}, stuck = {.dump_text = "waiting for reply to request 17"};
 	tcomp_add(sim, &idle, "sm.0", &clk, NULL);
@@ -461,7 +482,7 @@ Test(watchdog, no_progress_for_the_limit_is_a_deadlock)
 {
 	/* Limit 1000 cycles of the 1000 MHz clock; last progress at cycle 500, so the watchdog
 	 * fires at cycle 1500 = 1500000 ps, after the spinner's tick of that instant. */
-	struct sim_clock clk = {"core", 1000, 0, 0};
+	struct sim_clock clk = {.name = "core", .freq_mhz = 1000};
 	struct sim *sim = tsim_create(1, 1000, &clk);
 	tclock_add(sim, &clk);
 	struct tcomp spin = {.dump_text = "spinning on a lock"};
@@ -488,7 +509,7 @@ Test(watchdog, does_not_keep_an_idle_simulation_alive)
 	/* Busy until cycle 5000, never reports progress but holds nothing: with a 1000-cycle
 	 * watchdog it must not fire, and the run ends when the timer component finishes
 	 * (cycle 5000 = 5000000 ps), not at a later watchdog check. */
-	struct sim_clock clk = {"core", 1000, 0, 0};
+	struct sim_clock clk = {.name = "core", .freq_mhz = 1000};
 	struct sim *sim = tsim_create(1, 1000, &clk);
 	tclock_add(sim, &clk);
 	struct tcomp t = {0};

@@ -59,7 +59,7 @@ Test(link, latency_is_exact_across_clock_domains)
 	 * from 4846 ps. Receiver 800 MHz (1250 ps) is also ticked at cycle 3 (3750 ps) and finds
 	 * nothing; its next edge at or after 4846 is cycle 4 = 5000 ps. */
 	struct sim *sim = tsim_create(1, 0, NULL);
-	struct sim_clock fast = {"fast", 1300, 0, 0}, mem = {"mem", 800, 0, 0};
+	struct sim_clock fast = {.name = "fast", .freq_mhz = 1300}, mem = {.name = "mem", .freq_mhz = 800};
 	tclock_add(sim, &fast);
 	tclock_add(sim, &mem);
 	struct link_fixture f = {.send_at = {5, SIM_NEVER}};
@@ -86,7 +86,7 @@ Test(link, message_is_receivable_exactly_at_send_plus_latency)
 	uint64_t lat[2] = {3750, 3751}, want_ps[2] = {3770, 3780};
 	for (int k = 0; k < 2; k++) {
 		struct sim *sim = tsim_create(1, 0, NULL);
-		struct sim_clock clk = {"ghz100", 100000, 0, 0};
+		struct sim_clock clk = {.name = "ghz100", .freq_mhz = 100000};
 		tclock_add(sim, &clk);
 		struct link_fixture f = {.send_at = {2, SIM_NEVER}};
 		struct tcomp snd = {0}, rcv = {0};
@@ -108,7 +108,7 @@ Test(link, each_arrival_wakes_an_idle_receiver)
 	 * receiver cycles 20, 25, 29 although the receiver sleeps between them and was ticked at
 	 * cycle 20 with later messages still in flight. */
 	struct sim *sim = tsim_create(1, 0, NULL);
-	struct sim_clock clk = {"core", 1000, 0, 0};
+	struct sim_clock clk = {.name = "core", .freq_mhz = 1000};
 	tclock_add(sim, &clk);
 	struct link_fixture f = {.send_at = {0, 5, 9, SIM_NEVER}};
 	struct tcomp snd = {0}, rcv = {0};
@@ -176,7 +176,7 @@ Test(link, full_link_refuses_and_sender_is_woken_when_a_slot_frees)
 	 * that finds nothing left = 198. Last receive:
 	 * msg100 at cycle 991 = 991000 ps. */
 	struct sim *sim = tsim_create(1, 0, NULL);
-	struct sim_clock clk = {"core", 1000, 0, 0};
+	struct sim_clock clk = {.name = "core", .freq_mhz = 1000};
 	tclock_add(sim, &clk);
 	struct bp b = {.to_send = 100};
 	struct tcomp snd = {.ctx = &b}, rcv = {.ctx = &b};
@@ -202,7 +202,7 @@ Test(link, full_link_refuses_and_sender_is_woken_when_a_slot_frees)
 Test(link, zero_capacity_is_a_config_error)
 {
 	struct sim *sim = tsim_create(1, 0, NULL);
-	struct sim_clock clk = {"core", 1000, 0, 0};
+	struct sim_clock clk = {.name = "core", .freq_mhz = 1000};
 	tclock_add(sim, &clk);
 	struct tcomp a = {0}, b = {0};
 	tcomp_add(sim, &a, "a", &clk, NULL);

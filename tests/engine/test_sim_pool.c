@@ -109,7 +109,7 @@ Test(pool, million_messages_through_a_link_reuse_one_chunk)
 {
 	/* At most 4 messages live (link capacity) plus none held: one chunk of 16 suffices. */
 	struct sim *sim = tsim_create(1, 0, NULL);
-	struct sim_clock clk = {"core", 1000, 0, 0};
+	struct sim_clock clk = {.name = "core", .freq_mhz = 1000};
 	tclock_add(sim, &clk);
 	struct pipe p = {.to_send = 1000000};
 	struct sim_error err;
