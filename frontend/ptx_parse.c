@@ -1003,6 +1003,8 @@ static int parse_func(struct parser *P, bool entry)
 		goto fail;
 	}
 	f->defined = true;
+	for (uint32_t i = 0; i < P->n_rr; i++)
+		free(P->rr[i].prefix);
 	P->n_rr = 0;
 	if (parse_block(P))
 		goto fail;

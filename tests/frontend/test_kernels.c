@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: MIT */
+/* frontend on real nvcc output (the .ptx files in tests/frontend/data): whole kernels vs host results. */
+#include <math.h>
+
+#include "fe_test.h"
+
+Test(kernels, vadd_adds_vectors_and_guards_the_tail)
+{
+	struct fe_module *m = fe_t_load_file("tests/frontend/data/misc.ptx");
+	struct fe_memory *mem = fe_memory_create();
+	enum { N = 100 };
+	float a[N], b[N], c[N + 28];
+	for (int i = 0; i < N; i++) {
+		a[i] = (float)i * 0.5f;
+		b[i] = 100.0f - (float)i;
+	}
+	uint64_t da = fe_t_buf(mem, a, sizeof a), db = fe_t_buf(mem, b, sizeof b);
+	uint64_t dc = fe_t_buf(mem, NULL, sizeof c);
+	uint64_t args[4] = {da, db, dc, N};
+	struct sim_error err;
+	/* 4 CTAs of 32 = 128 threads, the last 28 fail the i < n test */
+	int rc = fe_t_launch(m, mem, "_Z4vaddPKfS0_Pfi", 4, 32, 0, args, 4, NULL, &err);
+	cr_assert_eq(rc, 0, "%s", err.msg);
+	fe_t_read(mem, dc, c, sizeof c);
+	for (int i = 0; i < N; i++)
+		cr_assert_float_eq(c[i], a[i] + b[i], 0.0f, "c[%d]=%f", i, c[i]);
+	for (int i = N; i < N + 28; i++)
+		cr_assert_eq(c[i], 0.0f);
+	fe_memory_destroy(mem);
+	fe_module_destroy(m);
+}
+
+/* k2 of misc.cu: shared memory + barrier, loop, shfl.down, ballot, atomics, f64, div/rem. */
+static int host_helper(int x, int y) { return x * y + (x >> 3); }
+
+Test(kernels, misc_kernel_matches_host_reference)
+{
+	struct fe_module *m = fe_t_load_file("tests/frontend/data/misc.ptx");
+	struct fe_memory *mem = fe_memory_create();
+	enum { T = 128, NN = 5 };
+	int out[512];
+	double d[T];
+	for (int i = 0; i < 512; i++)
+		out[i] = (i * 7) % 13 - 6;
+	for (int i = 0; i < T; i++)
+		d[i] = i * 0.25;
+	int init[512];
+	memcpy(init, out, sizeof out);
+	uint64_t dout = fe_t_buf(mem, out, sizeof out), dd = fe_t_buf(mem, d, sizeof d);
+	uint64_t args[3] = {dout, dd, NN};
+	struct sim_error err;
+	int rc = fe_t_launch(m, mem, "_Z2k2PiPKdi", 1, T, 0, args, 3, NULL, &err);
+	cr_assert_eq(rc, 0, "%s", err.msg);
+	fe_t_read(mem, dout, out, sizeof out);
+	/* host model of the kernel, warp by warp (shfl/ballot are per 32 lanes) */
+	int v[T];
+	for (int t = 0; t < T; t++) {
+		v[t] = init[(t + 1) % 128];
+		for (int i = 0; i < NN; i++) {
+			if (t & 1)
+				v[t] += i;
+			else
+				v[t] -= host_helper(v[t], i);
+		}
+	}
+	int v2[T];
+	unsigned ballot[4] = {0};
+	for (int t = 0; t < T; t++) {
+		int src = (t % 32) + 1 < 32 ? t + 1 : t; /* shfl.down by 1 within the warp */
+		v2[t] = v[t] + v[src];
+		if (v2[t] > 0)
+			ballot[t / 32] |= 1u << (t % 32);
+	}
+	/* every thread adds its warp's ballot: 32 additions per warp, wrapping */
+	unsigned bsum = (unsigned)init[200];
+	for (int w = 0; w < 4; w++)
+		bsum += 32u * ballot[w];
+	for (int t = 0; t < T; t++) {
+		unsigned b = ballot[t / 32];
+		int exp = v2[t] + (int)(d[t] * 2.5) + __builtin_popcount(b) + (int)sqrtf((float)t) +
+			  (int)sinf((float)t);
+		cr_assert_eq(out[t], exp, "out[%d] = %d, expected %d", t, out[t], exp);
+		long long w = (long long)t * 12345678901LL;
+		int e2 = (int)(w >> 40) + t / (NN + 1) + t % 7;
+		cr_assert_eq(out[t + 300], e2, "out[%d] = %d, expected %d", t + 300, out[t + 300], e2);
+	}
+	cr_assert_eq((unsigned)out[200], bsum);
+	fe_memory_destroy(mem);
+	fe_module_destroy(m);
+}
+
+Test(kernels, noinline_calls_pass_params_and_results)
+{
+	struct fe_module *m = fe_t_load_file("tests/frontend/data/calls.ptx");
+	struct fe_memory *mem = fe_memory_create();
+	enum { T = 64 };
+	int out[T];
+	float fo[T];
+	uint64_t dout = fe_t_buf(mem, NULL, sizeof out), dfo = fe_t_buf(mem, NULL, sizeof fo);
+	uint64_t args[2] = {dout, dfo};
+	struct sim_error err;
+	int rc = fe_t_launch(m, mem, "_Z5callsPiPf", 2, 32, 0, args, 2, NULL, &err);
+	cr_assert_eq(rc, 0, "%s", err.msg);
+	fe_t_read(mem, dout, out, sizeof out);
+	fe_t_read(mem, dfo, fo, sizeof fo);
+	for (int t = 0; t < T; t++) {
+		/* mix(x,y) = x odd ? x*y+7 : x-y */
+		int a = (t & 1) ? t * 3 + 7 : t - 3;
+		int b = ((t + 1) & 1) ? (t + 1) * t + 7 : (t + 1) - t;
+		cr_assert_eq(out[t], a + b, "out[%d]=%d want %d", t, out[t], a + b);
+		cr_assert_float_eq(fo[t], t * 0.5f, 0.0f);
+	}
+	fe_memory_destroy(mem);
+	fe_module_destroy(m);
+}
