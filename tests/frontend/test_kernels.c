@@ -113,3 +113,102 @@ Test(kernels, noinline_calls_pass_params_and_results)
 	fe_memory_destroy(mem);
 	fe_module_destroy(m);
 }
+
+Test(kernels, divergent_loop_matches_host)
+{
+	struct fe_module *m = fe_t_load_file("tests/frontend/data/simt.ptx");
+	struct fe_memory *mem = fe_memory_create();
+	enum { T = 48, NN = 7 };
+	int out[T];
+	uint64_t dout = fe_t_buf(mem, NULL, sizeof out);
+	uint64_t args[2] = {dout, NN};
+	struct sim_error err;
+	int rc = fe_t_launch(m, mem, "_Z7divergePii", 1, T, 0, args, 2, NULL, &err);
+	cr_assert_eq(rc, 0, "%s", err.msg);
+	fe_t_read(mem, dout, out, sizeof out);
+	for (int t = 0; t < T; t++) {
+		int acc = 0;
+		for (int i = 0; i < NN; i++)
+			acc += ((t + i) & 1) ? i : -2 * i;
+		cr_assert_eq(out[t], acc, "out[%d]=%d want %d", t, out[t], acc);
+	}
+	fe_memory_destroy(mem);
+	fe_module_destroy(m);
+}
+
+Test(kernels, shared_atomic_histogram_counts_every_element)
+{
+	struct fe_module *m = fe_t_load_file("tests/frontend/data/simt.ptx");
+	struct fe_memory *mem = fe_memory_create();
+	enum { N = 1000 };
+	int in[N], bins[16] = {0}, want[16] = {0};
+	for (int i = 0; i < N; i++) {
+		in[i] = (i * 37 + 11) % 101;
+		want[in[i] & 15]++;
+	}
+	uint64_t din = fe_t_buf(mem, in, sizeof in), db = fe_t_buf(mem, bins, sizeof bins);
+	uint64_t args[3] = {din, db, N};
+	struct sim_error err;
+	/* 3 CTAs x 64 threads stride over 1000 elements */
+	int rc = fe_t_launch(m, mem, "_Z4histPKiPii", 3, 64, 0, args, 3, NULL, &err);
+	cr_assert_eq(rc, 0, "%s", err.msg);
+	fe_t_read(mem, db, bins, sizeof bins);
+	int total = 0;
+	for (int b = 0; b < 16; b++) {
+		cr_assert_eq(bins[b], want[b], "bin %d: %d want %d", b, bins[b], want[b]);
+		total += bins[b];
+	}
+	cr_assert_eq(total, N);
+	fe_memory_destroy(mem);
+	fe_module_destroy(m);
+}
+
+Test(kernels, tree_reduction_in_dynamic_shared_memory)
+{
+	struct fe_module *m = fe_t_load_file("tests/frontend/data/simt.ptx");
+	struct fe_memory *mem = fe_memory_create();
+	enum { B = 128, G = 3 };
+	float in[B * G], out[G];
+	for (int i = 0; i < B * G; i++)
+		in[i] = (float)(i % 17); /* small integers: every partial sum is exact in f32 */
+	uint64_t din = fe_t_buf(mem, in, sizeof in), dout = fe_t_buf(mem, NULL, sizeof out);
+	uint64_t args[2] = {din, dout};
+	struct sim_error err;
+	int rc = fe_t_launch(m, mem, "_Z6reducePKfPf", G, B, B * 4, args, 2, NULL, &err);
+	cr_assert_eq(rc, 0, "%s", err.msg);
+	fe_t_read(mem, dout, out, sizeof out);
+	for (int g = 0; g < G; g++) {
+		float s = 0;
+		for (int i = 0; i < B; i++)
+			s += in[g * B + i];
+		cr_assert_float_eq(out[g], s, 0.0f, "block %d: %f want %f", g, out[g], s);
+	}
+	fe_memory_destroy(mem);
+	fe_module_destroy(m);
+}
+
+Test(kernels, constant_and_global_variables_are_bound)
+{
+	struct fe_module *m = fe_t_load_file("tests/frontend/data/simt.ptx");
+	struct fe_memory *mem = fe_memory_create();
+	struct sim_error err;
+	cr_assert_eq(fe_memory_bind_module(mem, m, &err), 0);
+	uint64_t ga, gsize;
+	cr_assert_eq(fe_symbol(mem, m, "gcount", &ga, &gsize, &err), 0);
+	cr_assert_eq(gsize, 4);
+	int start = 1000;
+	cr_assert_eq(fe_mem_write(mem, ga, &start, 4, &err), 0);
+	float out[40];
+	uint64_t dout = fe_t_buf(mem, NULL, sizeof out);
+	uint64_t args[1] = {dout};
+	int rc = fe_t_launch(m, mem, "_Z6constkPf", 1, 40, 0, args, 1, NULL, &err);
+	cr_assert_eq(rc, 0, "%s", err.msg);
+	fe_t_read(mem, dout, out, sizeof out);
+	for (int t = 0; t < 40; t++)
+		cr_assert_float_eq(out[t], (float)((t & 3) + 1) * (float)t, 0.0f); /* coef = {1,2,3,4} */
+	int cnt;
+	fe_t_read(mem, ga, &cnt, 4);
+	cr_assert_eq(cnt, 1040);
+	fe_memory_destroy(mem);
+	fe_module_destroy(m);
+}
