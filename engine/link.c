@@ -2,7 +2,7 @@
 /* Links: bounded FIFOs with a latency between two components. A per-link delivery event wakes
  * the receiver when the oldest unannounced message becomes receivable; receiving wakes a
  * sender that was refused, so back-pressure never loses a message or a wake-up. */
-#include "sim.h"
+#include "sim_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +17,7 @@ static inline uint32_t ring_index(const struct sim_link *l, uint64_t msg_no)
 static void link_deliver_fire(struct sim *sim, struct sim_event *ev)
 {
 	struct sim_link *l = SIM_CONTAINER_OF(ev, struct sim_link, deliver_ev);
-	uint64_t now = sim_now_ps(sim);
+	uint64_t now = sim->now_ps;
 	if (l->announced < l->received)
 		l->announced = l->received;
 	while (l->announced < l->sent && l->ready_ps[ring_index(l, l->announced)] <= now)
@@ -71,7 +71,7 @@ bool sim_link_try_send(struct sim *sim, struct sim_link *l, void *msg)
 	uint32_t tail = l->head + l->count;
 	if (tail >= l->capacity)
 		tail -= l->capacity;
-	uint64_t ready = sim_now_ps(sim) + l->latency_ps;
+	uint64_t ready = sim->now_ps + l->latency_ps;
 	l->msgs[tail] = msg;
 	l->ready_ps[tail] = ready;
 	l->count++;
@@ -84,14 +84,14 @@ bool sim_link_try_send(struct sim *sim, struct sim_link *l, void *msg)
 
 void *sim_link_peek(const struct sim *sim, const struct sim_link *l)
 {
-	if (l->count == 0 || l->ready_ps[l->head] > sim_now_ps(sim))
+	if (l->count == 0 || l->ready_ps[l->head] > sim->now_ps)
 		return NULL;
 	return l->msgs[l->head];
 }
 
 void *sim_link_recv(struct sim *sim, struct sim_link *l)
 {
-	if (l->count == 0 || l->ready_ps[l->head] > sim_now_ps(sim))
+	if (l->count == 0 || l->ready_ps[l->head] > sim->now_ps)
 		return NULL;
 	void *msg = l->msgs[l->head];
 	l->head = l->head + 1 == l->capacity ? 0 : l->head + 1;

@@ -1,47 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* The event loop: a binary heap of (when_ps, prio, seq) keys, component ticks that are queued
+/* The event loop: a 4-ary heap of (when_ps, prio, seq) keys, component ticks that are queued
  * only while a component has work, quiescence and the deadlock watchdog. */
-#include "sim.h"
+#include "sim_internal.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Heap entries carry their sort key so sifting never dereferences the event: key is
- * prio << 48 | seq. Plain events draw seq from a counter (FIFO among ties; 2^47 events is
- * 80 days at 20 M events/s); tick events use TICK_SEQ(id) so components due at the same
- * instant tick in registration order whatever order they were woken in. */
-#define KEY_SEQ_BITS 48
-#define KEY_SEQ_MASK ((1ull << KEY_SEQ_BITS) - 1)
-#define TICK_SEQ(id) ((1ull << 47) | (uint64_t)(id))
-
-struct heap_ent {
-	uint64_t when_ps;
-	uint64_t key;
-	struct sim_event *ev;
-};
-
-struct sim {
-	uint64_t now_ps;
-	struct heap_ent *heap;     /* heap[0] is the next event; heap[n_heap..] are sentinels */
-	uint32_t n_heap, cap_heap;
-	uint32_t reserved;         /* slots promised to components, links and sim_event_reserve */
-	uint64_t next_seq;
-	uint64_t events_fired;
-	struct sim_component *ticking; /* the component inside tick(), else NULL */
-	bool stop_requested;
-	bool deadlocked;           /* set by the watchdog event */
-
-	struct sim_config cfg;
-	struct sim_clock **clocks;
-	uint32_t n_clocks, cap_clocks;
-	struct sim_component **comps;
-	uint32_t n_comps, cap_comps;
-
-	struct sim_event watchdog_ev;
-	uint64_t last_progress_ps; /* time of the last sim_progress() (or of an idle watchdog check) */
-	uint64_t progress_calls;
-};
 
 /* ---- heap ---------------------------------------------------------------------- */
 
@@ -226,9 +190,9 @@ void sim_event_cancel(struct sim *sim, struct sim_event *ev)
 /* ---- components ------------------------------------------------------------------ */
 
 /* Queue (or move earlier) c's tick at `cycle`, already >= min_next_cycle. */
-static inline void component_queue_tick(struct sim *sim, struct sim_component *c, uint64_t cycle)
+static inline void component_queue_tick_at(struct sim *sim, struct sim_component *c, uint64_t cycle,
+					   uint64_t when)
 {
-	uint64_t when = sim_clock_edge_ps(c->clk, cycle);
 	c->next_tick_cycle = cycle;
 	c->tick_ev.when_ps = when;
 	if (c->tick_ev.heap_idx == UINT32_MAX)
@@ -256,7 +220,7 @@ static inline void component_tick_in_place(struct sim *sim, struct sim_component
 		return;
 	}
 	SIM_ASSERT(next > cycle); /* tick() must ask for a later cycle or SIM_NEVER */
-	component_queue_tick(sim, c, next);
+	component_queue_tick_at(sim, c, next, clock_edge_ps(c->clk, next));
 }
 
 /* Marks tick events for sim_run, which runs them in place; never called. */
@@ -295,6 +259,17 @@ int sim_component_add(struct sim *sim, struct sim_component *c, struct sim_error
 	return 0;
 }
 
+/* Bring c's tick forward to `cycle` (>= min_next_cycle, edge `when` >= now). */
+static inline void component_wake_to(struct sim *sim, struct sim_component *c, uint64_t cycle,
+				     uint64_t when)
+{
+	if (sim->ticking == c) {
+		c->next_tick_cycle = cycle; /* component_tick_in_place queues it on return */
+		return;
+	}
+	component_queue_tick_at(sim, c, cycle, when);
+}
+
 void sim_component_wake_at_cycle(struct sim_component *c, uint64_t cycle)
 {
 	struct sim *sim = c->sim;
@@ -302,29 +277,34 @@ void sim_component_wake_at_cycle(struct sim_component *c, uint64_t cycle)
 		cycle = c->min_next_cycle;
 	if (cycle >= c->next_tick_cycle)
 		return; /* already due at or before that cycle */
-	if (sim_clock_edge_ps(c->clk, cycle) < sim->now_ps) {
-		cycle = sim_clock_cycle_at_or_after(c->clk, sim->now_ps);
+	uint64_t when = clock_edge_ps(c->clk, cycle);
+	if (when < sim->now_ps) {
+		cycle = clock_cycle_at_or_after(c->clk, sim->now_ps);
 		if (cycle < c->min_next_cycle)
 			cycle = c->min_next_cycle;
 		if (cycle >= c->next_tick_cycle)
 			return;
+		when = clock_edge_ps(c->clk, cycle);
 	}
-	if (sim->ticking == c) {
-		c->next_tick_cycle = cycle; /* component_tick_in_place queues it on return */
-		return;
-	}
-	component_queue_tick(sim, c, cycle);
+	component_wake_to(sim, c, cycle, when);
 }
 
 void sim_component_wake_at_ps(struct sim_component *c, uint64_t t_ps)
 {
 	uint64_t now = c->sim->now_ps;
-	sim_component_wake_at_cycle(c, sim_clock_cycle_at_or_after(c->clk, t_ps < now ? now : t_ps));
+	sim_component_wake_at_cycle(c, clock_cycle_at_or_after(c->clk, t_ps < now ? now : t_ps));
 }
 
 void sim_component_wake(struct sim_component *c)
 {
-	sim_component_wake_at_cycle(c, sim_clock_cycle_at_or_after(c->clk, c->sim->now_ps));
+	/* The cycle at or after now has its edge at or after now: one edge computation. */
+	struct sim *sim = c->sim;
+	uint64_t cycle = clock_cycle_at_or_after(c->clk, sim->now_ps);
+	if (cycle < c->min_next_cycle)
+		cycle = c->min_next_cycle;
+	if (cycle >= c->next_tick_cycle)
+		return;
+	component_wake_to(sim, c, cycle, clock_edge_ps(c->clk, cycle));
 }
 
 uint64_t sim_component_cycle(const struct sim_component *c)
