@@ -10,6 +10,7 @@ int cmd_ptx_info(int argc, char **argv, struct sim_error *err);
 int cmd_sweep(int argc, char **argv, struct sim_error *err);
 int cmd_compare(int argc, char **argv, struct sim_error *err);
 int cmd_report(int argc, char **argv, struct sim_error *err);
+int cmd_memtest(int argc, char **argv, struct sim_error *err);
 
 const struct ws_command ws_commands[] = {
 	{"run", "simulate a workload on a machine configuration", cmd_run},
@@ -19,6 +20,7 @@ const struct ws_command ws_commands[] = {
 	{"sweep", "run configs x workloads x variants here, or emit a Slurm array / GNU parallel jobs", cmd_sweep},
 	{"report", "markdown report with tables and gnuplot figures from a sweep directory", cmd_report},
 	{"ptx-info", "print a PTX file's kernels, registers, shared/local memory and phases", cmd_ptx_info},
+	{"memtest", "drive one memory channel with synthetic reads (bandwidth, latency, row hits)", cmd_memtest},
 	{"bench", "measure simulation speed (bench engine | bench [--json])", cmd_bench},
 };
 const unsigned ws_n_commands = sizeof ws_commands / sizeof ws_commands[0];

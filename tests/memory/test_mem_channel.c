@@ -387,3 +387,55 @@ Test(mem_channel_cfg, bad_local_map_names_file_and_line)
 	sim_destroy(sim);
 	cfg_destroy(c);
 }
+
+/* ---- memtest ----------------------------------------------------------------------------- */
+#include "memory/memtest.h"
+
+static void memtest_owl(enum memtest_pattern p, struct memtest_result *r)
+{
+	struct sim_error err = {0};
+	struct cfg *c = cfg_create();
+	cr_assert_eq(mem_channel_cfg_define(c, &err), 0);
+	struct memtest_opts o = {.pattern = p, .requests = 20000, .outstanding = 128, .seed = 1};
+	cr_assert_eq(memtest_run(c, &o, r, &err), 0, "%s", err.msg);
+	cfg_destroy(c);
+	cr_assert_eq(r->requests, 20000);
+	if (p != MEMTEST_RANDOM)
+		cr_assert_eq(r->l2_misses, 20000); /* distinct lines: nothing hits */
+	/* 12.8 GB/s peak: 8 B x 2 x 800 MHz */
+	cr_assert_float_eq(r->peak_gbs, 12.8, 1e-9);
+	cr_assert_leq(r->bandwidth_gbs, r->peak_gbs);
+}
+
+Test(memtest, stream_hits_every_row_31_times_in_32)
+{
+	struct memtest_result r;
+	memtest_owl(MEMTEST_STREAM, &r);
+	/* 20000 lines / 32 lines per 2 KB row = 625 rows opened once each: 4 first opens are
+	 * misses (banks start closed), 621 close another row; the other 19375 reads hit. */
+	cr_assert_eq(r.row_hits, 19375);
+	cr_assert_eq(r.row_misses, 4);
+	cr_assert_eq(r.row_conflicts, 621);
+}
+
+Test(memtest, rows_pattern_is_bound_by_trc)
+{
+	struct memtest_result r;
+	memtest_owl(MEMTEST_ROWS, &r);
+	/* every read opens a row; each bank can activate once per tRC = 35 cycles, so at best
+	 * 4 banks x 64 B per 35 DRAM cycles at 800 MHz = 5.851 GB/s */
+	cr_assert_eq(r.row_hits, 0);
+	cr_assert_leq(r.bandwidth_gbs, 4 * 64 / 35.0 * 0.8 + 1e-9);
+	cr_assert_gt(r.blp, 3.0);
+}
+
+Test(memtest, same_seed_same_result)
+{
+	struct memtest_result a, b;
+	memtest_owl(MEMTEST_RANDOM, &a);
+	memtest_owl(MEMTEST_RANDOM, &b);
+	cr_assert_eq(a.row_hits, b.row_hits);
+	cr_assert_eq(a.row_conflicts, b.row_conflicts);
+	cr_assert_float_eq(a.avg_latency_ns, b.avg_latency_ns, 0.0);
+	cr_assert_float_eq(a.sim_seconds, b.sim_seconds, 0.0);
+}
