@@ -1,0 +1,447 @@
+/* SPDX-License-Identifier: MIT */
+/* Tests for components/sm/sm.h: issue timing (latency, initiation interval, SIMT width), the
+ * I-buffer/fetch interaction (BAWS Sec 2.2), barriers and exit, LRR/GTO orders, cycle classes. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "components/cta_dispatcher.h"
+#include "components/sm/sm.h"
+#include "frontend/fe.h"
+#include "memory/mem_req.h"
+
+#define MAX_EV 4096
+
+/* ---- harness: one SM, real policies and memory unit, events recorded ------------------- */
+
+struct rec {
+	enum sched_event_kind kind;
+	uint16_t warp, cta_slot;
+	uint32_t pc;          /* WARP_ISSUE: pc of the issued instruction */
+	uint64_t cycle, arg;
+};
+
+static struct {
+	struct cfg *cfg;
+	struct sim *sim;
+	struct stats *st;
+	struct sim_clock clk;
+	struct cta_dispatcher *d;
+	struct sm *sm;
+	struct fe_module *mod;
+	struct fe_memory *mem;
+	struct fe_launch *l;
+	struct rec ev[MAX_EV];
+	uint32_t n_ev;
+} H;
+
+/* The issue policy as configured, wrapped so that every event the SM reports is logged. */
+static int wrap_issue_init(struct sched *s, const struct cfg *cfg, struct sim_error *err)
+{
+	struct sched *in = sched_issue_create(cfg, s->core, err);
+	if (!in)
+		return err->code;
+	s->state = in;
+	return 0;
+}
+static void wrap_event(struct sched *s, const struct sched_event *ev)
+{
+	if (ev->kind != SCHED_EV_FETCH && H.n_ev < MAX_EV) {
+		struct rec *r = &H.ev[H.n_ev++];
+		r->kind = ev->kind;
+		r->warp = ev->warp_id;
+		r->cta_slot = ev->cta_slot;
+		r->pc = s->core->warps[ev->warp_id].pc;
+		r->cycle = ev->cycle;
+		r->arg = ev->arg;
+	}
+	sched_notify(s->state, ev);
+}
+static void wrap_rank(struct sched *s, uint32_t si, uint64_t now, uint16_t *ids, uint32_t n)
+{
+	struct sched *in = s->state;
+	in->rank_issuable = 0;
+	sched_rank(in, si, now, ids, n);
+	s->rank_issuable = in->rank_issuable;
+}
+static void wrap_fini(struct sched *s) { sched_destroy(s->state); }
+static const struct sched_ops wrap_issue_ops = {"rec-issue", wrap_issue_init, wrap_event, wrap_rank, wrap_fini};
+
+static int wrap_fetch_init(struct sched *s, const struct cfg *cfg, struct sim_error *err)
+{
+	struct sched *in = sched_fetch_create(cfg, s->core, s->issue->state, err);
+	if (!in)
+		return err->code;
+	s->state = in;
+	return 0;
+}
+static void fwd_event(struct sched *s, const struct sched_event *ev) { sched_notify(s->state, ev); }
+static const struct sched_ops wrap_fetch_ops = {"rec-fetch", wrap_fetch_init, fwd_event, wrap_rank, wrap_fini};
+
+static void *mu_create(const struct cfg *cfg, struct sim *sim, struct stats *st, uint32_t id,
+		       struct sim_clock *clk, const struct mem_unit_ports *p, struct sim_error *err)
+{
+	return mem_unit_create(cfg, sim, st, id, clk, p, err);
+}
+static void mu_destroy(void *m) { mem_unit_destroy(m); }
+static bool mu_issue(void *m, const struct warp_inst *wi, uint64_t tok, uint64_t now)
+{
+	return mem_unit_try_issue(m, wi, tok, now);
+}
+static uint64_t mu_out(const void *m) { return mem_unit_outstanding(m); }
+
+static const char *const base_ov[] = {
+	"gpu.core.n_schedulers=1", "gpu.core.units.sp=1", "gpu.core.simt_width=32",
+	"gpu.core.units.ldst_width=32", "gpu.core.icache.miss_latency_cycles=0",
+	"gpu.core.fetch_decode_cycles=1", "gpu.memory.model=fixed-latency",
+	"gpu.memory.fixed_latency_cycles=100", NULL,
+};
+
+static void build(const char *ptx, uint32_t threads, uint32_t ctas, const char *const *ov)
+{
+	struct sim_error err = {0};
+	memset(&H, 0, sizeof H);
+	H.cfg = cfg_create();
+	cr_assert_eq(sm_cfg_define(H.cfg, &err), 0, "%s", err.msg);
+	cr_assert_eq(cta_dispatcher_cfg_define(H.cfg, &err), 0, "%s", err.msg);
+	cr_assert_eq(sched_cfg_define(H.cfg, &err), 0, "%s", err.msg);
+	cr_assert_eq(mem_unit_cfg_define(H.cfg, &err), 0, "%s", err.msg);
+	for (const char *const *o = base_ov; *o; o++)
+		cr_assert_eq(cfg_set_override(H.cfg, *o, &err), 0, "%s: %s", *o, err.msg);
+	for (; ov && *ov; ov++)
+		cr_assert_eq(cfg_set_override(H.cfg, *ov, &err), 0, "%s: %s", *ov, err.msg);
+	struct sim_config sc = {.seed = 1};
+	H.sim = sim_create(&sc, &err);
+	cr_assert_not_null(H.sim);
+	H.clk.name = "core";
+	H.clk.freq_mhz = 1000;
+	cr_assert_eq(sim_clock_add(H.sim, &H.clk, &err), 0);
+	H.st = stats_create();
+	H.d = cta_dispatcher_create(H.cfg, H.st, 1, &err);
+	cr_assert_not_null(H.d, "%s", err.msg);
+	struct sm_hooks hk = {
+		.issue_ops = &wrap_issue_ops, .fetch_ops = &wrap_fetch_ops,
+		.mem_try_issue = mu_issue, .mem_outstanding = mu_out,
+		.mem_create = mu_create, .mem_destroy = mu_destroy,
+	};
+	H.sm = sm_create_hooked(H.cfg, H.sim, H.st, 0, 1, &H.clk, NULL, 0, H.d, &hk, &err);
+	cr_assert_not_null(H.sm, "%s", err.msg);
+	cr_assert_eq(fe_module_parse_string("t.ptx", ptx, &H.mod, &err), 0, "%s:%d: %s", err.file, err.line, err.msg);
+	H.mem = fe_memory_create();
+	uint64_t buf = fe_mem_alloc(H.mem, 4096);
+	uint32_t grid[3] = {ctas, 1, 1}, block[3] = {threads, 1, 1};
+	uint32_t np = 0;
+	cr_assert_eq(fe_kernel_params(H.mod, "k", &np, &err), 0, "%s", err.msg);
+	H.l = fe_launch_create(H.mod, H.mem, "k", grid, block, 0, &buf, np ? sizeof buf : 0, 16, &err);
+	cr_assert_not_null(H.l, "%s", err.msg);
+}
+
+static void run(void)
+{
+	struct sim_error err = {0};
+	cr_assert_eq(cta_dispatcher_launch_kernel(H.d, H.l, 0, &err), 0, "%s", err.msg);
+	enum sim_stop why = sim_run(H.sim, SIM_NEVER, stderr, &err);
+	cr_assert_null(sm_error(H.sm), "%s", sm_error(H.sm) ? sm_error(H.sm)->msg : "");
+	cr_assert_eq(why, SIM_STOP_QUIESCENT, "stop %d: %s", why, err.msg);
+	cr_assert(cta_dispatcher_kernel_done(H.d));
+}
+
+static void teardown(void)
+{
+	stats_destroy(H.st); /* it points into the components: goes first */
+	sm_destroy(H.sm);
+	cta_dispatcher_destroy(H.d);
+	if (H.l)
+		fe_launch_destroy(H.l);
+	if (H.mem)
+		fe_memory_destroy(H.mem);
+	if (H.mod)
+		fe_module_destroy(H.mod);
+	sim_destroy(H.sim);
+	cfg_destroy(H.cfg);
+}
+
+/* Issue cycles of warp w, in order; returns how many. */
+static uint32_t issues(uint16_t w, uint64_t *cyc, uint32_t *pc, uint32_t max)
+{
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < H.n_ev && n < max; i++)
+		if (H.ev[i].kind == SCHED_EV_WARP_ISSUE && H.ev[i].warp == w) {
+			cyc[n] = H.ev[i].cycle;
+			if (pc)
+				pc[n] = H.ev[i].pc;
+			n++;
+		}
+	return n;
+}
+
+static const struct rec *find(enum sched_event_kind k, int warp, uint32_t nth)
+{
+	for (uint32_t i = 0; i < H.n_ev; i++)
+		if (H.ev[i].kind == k && (warp < 0 || H.ev[i].warp == warp) && nth-- == 0)
+			return &H.ev[i];
+	return NULL;
+}
+
+/* Every scheduler cycle is in exactly one class: per scheduler, classes sum to the cycles. */
+static void check_classes_sum(void)
+{
+	struct sm_counters c;
+	sm_get_counters(H.sm, &c);
+	uint64_t sum = 0;
+	for (int k = 0; k < SM_CYC_COUNT; k++)
+		sum += c.sched_cycles[k];
+	cr_assert_eq(sum, c.cycles * sm_schedulers(H.sm), "classes %lu vs %lu cycles x %u",
+		     (unsigned long)sum, (unsigned long)c.cycles, sm_schedulers(H.sm));
+	/* The kernel's cycles, both ends included, are the SM's cycles. */
+	cr_assert_eq(c.cycles, cta_dispatcher_kernel_end_cycle(H.d) - cta_dispatcher_kernel_start_cycle(H.d) + 1);
+}
+
+#define PTX_HEAD ".version 7.0\n.target sm_70\n.address_size 64\n"
+
+/* ---- timing ---------------------------------------------------------------------------- */
+
+Test(sm, dependent_alu_chain_issues_exactly_latency_apart)
+{
+	static const char ptx[] = PTX_HEAD
+		".visible .entry k()\n{\n .reg .b32 %r<8>;\n"
+		" mov.u32 %r1, 7;\n add.s32 %r2, %r1, 1;\n add.s32 %r3, %r2, 1;\n"
+		" add.s32 %r4, %r3, 1;\n add.s32 %r5, %r4, 1;\n exit;\n}\n";
+	const char *const ov[] = {"gpu.core.latency.int=10", NULL};
+	build(ptx, 32, 1, ov);
+	run();
+	uint64_t cyc[8];
+	uint32_t pc[8];
+	cr_assert_eq(issues(0, cyc, pc, 8), 6);
+	/* Each add reads the previous result: int latency 10 -> issues 10 cycles apart. */
+	for (int i = 1; i < 5; i++) {
+		cr_assert_eq(pc[i], (uint32_t)i);
+		cr_assert_eq(cyc[i] - cyc[i - 1], 10, "inst %d at %lu after %lu", i, (unsigned long)cyc[i],
+			     (unsigned long)cyc[i - 1]);
+	}
+	check_classes_sum();
+	teardown();
+}
+
+static const char indep_ptx[] = PTX_HEAD
+	".visible .entry k()\n{\n .reg .b32 %r<10>;\n"
+	" mov.u32 %r1, 1;\n mov.u32 %r2, 2;\n mov.u32 %r3, 3;\n mov.u32 %r4, 4;\n"
+	" mov.u32 %r5, 5;\n mov.u32 %r6, 6;\n mov.u32 %r7, 7;\n mov.u32 %r8, 8;\n exit;\n}\n";
+
+Test(sm, simt_width_8_gives_4_cycle_spacing_for_independent_instructions)
+{
+	/* warp 32 / SIMT width 8 = initiation interval 4 on the one SP unit (OWL Table 1). */
+	const char *const ov[] = {"gpu.core.simt_width=8", "gpu.core.latency.int=1", NULL};
+	build(indep_ptx, 32, 1, ov);
+	run();
+	uint64_t cyc[16];
+	cr_assert_eq(issues(0, cyc, NULL, 16), 9);
+	for (int i = 1; i < 8; i++)
+		cr_assert_eq(cyc[i] - cyc[i - 1], 4, "inst %d", i);
+	check_classes_sum();
+	teardown();
+}
+
+Test(sm, independent_instructions_issue_at_the_initiation_interval)
+{
+	/* SIMT width 16: interval 2 (one SP unit); I-buffer refills in time (fetch at issue of
+	 * the second entry, decode 1 cycle < 2). */
+	const char *const ov[] = {"gpu.core.simt_width=16", "gpu.core.latency.int=1", NULL};
+	build(indep_ptx, 32, 1, ov);
+	run();
+	uint64_t cyc[16];
+	cr_assert_eq(issues(0, cyc, NULL, 16), 9);
+	for (int i = 1; i < 8; i++)
+		cr_assert_eq(cyc[i] - cyc[i - 1], 2, "inst %d", i);
+	teardown();
+}
+
+Test(sm, warp_without_a_valid_ibuffer_entry_cannot_issue)
+{
+	/* BAWS Sec 2.2: a warp is fetched only when its 2 I-buffer slots are empty. With interval 1
+	 * and fetch+decode 2 cycles one lone warp goes: fetch at 0 (ready 2); issue 2, 3; refetch at
+	 * 3 (ready 5); cycle 4 has nothing valid; issue 5, 6; ... exit (pc 8) fetched at 12, issued 14.
+	 * Classes: issued 9 (0-based cycles 2,3,5,6,8,9,11,12,14), fetch 6 (0,1,4,7,10,13): 15 cycles. */
+	const char *const ov[] = {"gpu.core.fetch_decode_cycles=2", "gpu.core.latency.int=1", NULL};
+	build(indep_ptx, 32, 1, ov);
+	run();
+	uint64_t cyc[16];
+	cr_assert_eq(issues(0, cyc, NULL, 16), 9);
+	static const uint64_t want[9] = {2, 3, 5, 6, 8, 9, 11, 12, 14};
+	for (int i = 0; i < 9; i++)
+		cr_assert_eq(cyc[i], want[i], "inst %d at %lu, want %lu", i, (unsigned long)cyc[i],
+			     (unsigned long)want[i]);
+	struct sm_counters c;
+	sm_get_counters(H.sm, &c);
+	cr_assert_eq(c.cycles, 15);
+	cr_assert_eq(c.sched_cycles[SM_CYC_ISSUED], 9);
+	cr_assert_eq(c.sched_cycles[SM_CYC_FETCH], 6);
+	cr_assert_eq(c.warp_insts, 9);
+	cr_assert_eq(c.thread_insts, 9 * 32);
+	check_classes_sum();
+	teardown();
+}
+
+/* ---- barriers and exit ------------------------------------------------------------------ */
+
+Test(sm, barrier_releases_exactly_when_the_last_live_warp_arrives)
+{
+	/* Warp 1 (threads 32..63) jumps straight to the barrier; warp 0 first runs a dependent
+	 * chain. The release is in the cycle warp 0 arrives, and warp 1 issues nothing between its
+	 * own arrival and the release. */
+	static const char ptx[] = PTX_HEAD
+		".visible .entry k()\n{\n .reg .b32 %r<8>;\n .reg .pred %p<2>;\n"
+		" mov.u32 %r1, %tid.x;\n setp.ge.u32 %p1, %r1, 32;\n @%p1 bra SYNC;\n"
+		" add.s32 %r2, %r1, 1;\n add.s32 %r2, %r2, 1;\n add.s32 %r2, %r2, 1;\n add.s32 %r2, %r2, 1;\n"
+		"SYNC:\n bar.sync 0;\n add.s32 %r3, %r1, 5;\n exit;\n}\n";
+	const char *const ov[] = {"gpu.core.latency.int=6", NULL};
+	build(ptx, 64, 1, ov);
+	run();
+	const struct rec *a1 = find(SCHED_EV_BARRIER_ARRIVE, 1, 0);
+	const struct rec *a0 = find(SCHED_EV_BARRIER_ARRIVE, 0, 0);
+	const struct rec *rel = find(SCHED_EV_BARRIER_RELEASE, -1, 0);
+	cr_assert(a0 && a1 && rel);
+	cr_assert_lt(a1->cycle, a0->cycle);
+	cr_assert_eq(rel->cycle, a0->cycle);
+	cr_assert_null(find(SCHED_EV_BARRIER_RELEASE, -1, 1));
+	uint64_t cyc[16];
+	uint32_t n1 = issues(1, cyc, NULL, 16);
+	bool after = false;
+	for (uint32_t i = 0; i < n1; i++) {
+		cr_assert(cyc[i] <= a1->cycle || cyc[i] > a0->cycle, "warp 1 issued at %lu while waiting",
+			  (unsigned long)cyc[i]);
+		after |= cyc[i] > a0->cycle;
+	}
+	cr_assert(after);
+	struct sm_counters c;
+	sm_get_counters(H.sm, &c);
+	cr_assert_eq(c.barriers_released, 1);
+	cr_assert_gt(c.sched_cycles[SM_CYC_BARRIER] + c.sched_cycles[SM_CYC_DATA], 0);
+	/* RTRU (BAWS Eq 1) over two warp-phases. Phase 1 (CTA start 0 -> barrier): T1 = a1,
+	 * T0 = a0 = maxT, wasted a0 - a1, N*maxT = 2*a0. Phase 2 (release -> exit): Ti = exit_i - a0. */
+	const struct rec *x0 = find(SCHED_EV_WARP_EXIT, 0, 0), *x1 = find(SCHED_EV_WARP_EXIT, 1, 0);
+	cr_assert(x0 && x1);
+	uint64_t e0 = x0->cycle - a0->cycle, e1 = x1->cycle - a0->cycle;
+	uint64_t emax = e0 > e1 ? e0 : e1, emin = e0 > e1 ? e1 : e0;
+	cr_assert_eq(c.rtru_wasted_warp_cycles, (a0->cycle - a1->cycle) + (emax - emin));
+	cr_assert_eq(c.rtru_phase_warp_cycles, 2 * a0->cycle + 2 * emax);
+	check_classes_sum();
+	teardown();
+}
+
+Test(sm, an_exited_warp_does_not_block_a_barrier)
+{
+	/* Warp 1 exits at once; warp 0 reaches bar.sync later and is released in the same cycle:
+	 * the exited warp counts as arrived. */
+	static const char ptx[] = PTX_HEAD
+		".visible .entry k()\n{\n .reg .b32 %r<8>;\n .reg .pred %p<2>;\n"
+		" mov.u32 %r1, %tid.x;\n setp.ge.u32 %p1, %r1, 32;\n @%p1 bra DONE;\n"
+		" add.s32 %r2, %r1, 1;\n add.s32 %r2, %r2, 1;\n bar.sync 0;\n add.s32 %r3, %r2, 5;\n"
+		"DONE:\n exit;\n}\n";
+	const char *const ov[] = {"gpu.core.latency.int=6", NULL};
+	build(ptx, 64, 1, ov);
+	run();
+	const struct rec *x1 = find(SCHED_EV_WARP_EXIT, 1, 0);
+	const struct rec *a0 = find(SCHED_EV_BARRIER_ARRIVE, 0, 0);
+	const struct rec *rel = find(SCHED_EV_BARRIER_RELEASE, -1, 0);
+	cr_assert(x1 && a0 && rel);
+	cr_assert_lt(x1->cycle, a0->cycle);
+	cr_assert_eq(rel->cycle, a0->cycle);
+	cr_assert_null(find(SCHED_EV_BARRIER_ARRIVE, 1, 0));
+	struct sm_counters c;
+	sm_get_counters(H.sm, &c);
+	cr_assert_eq(c.warps_exited, 2);
+	cr_assert_eq(c.ctas_finished, 1);
+	check_classes_sum();
+	teardown();
+}
+
+/* ---- policies ---------------------------------------------------------------------------- */
+
+static void issue_order(const char *policy, uint16_t *order, uint32_t n)
+{
+	char pol[64];
+	snprintf(pol, sizeof pol, "gpu.core.scheduler.policy=%s", policy);
+	const char *const ov[] = {pol, "gpu.core.latency.int=1", NULL};
+	build(indep_ptx, 64, 1, ov);
+	run();
+	uint32_t k = 0;
+	for (uint32_t i = 0; i < H.n_ev && k < n; i++)
+		if (H.ev[i].kind == SCHED_EV_WARP_ISSUE)
+			order[k++] = H.ev[i].warp;
+	cr_assert_eq(k, n);
+	check_classes_sum();
+	teardown();
+}
+
+Test(sm, lrr_alternates_ready_warps)
+{
+	/* Two warps, interval 1, fetch+decode 1. Cycle 0 fetches w0 (ready 1); cycle 1 issues w0 and
+	 * fetches w1 (ready 2); from then on LRR starts after the last issued warp and both always
+	 * have a valid entry (each refetches the cycle it empties, ready the next): w0 w1 w0 w1 ... */
+	uint16_t o[18];
+	issue_order("lrr", o, 18);
+	for (int i = 0; i < 18; i++)
+		cr_assert_eq(o[i], i % 2, "issue %d went to w%u", i, o[i]);
+}
+
+Test(sm, gto_keeps_the_oldest_warp_until_it_stalls)
+{
+	/* Same machine: w0 never stalls (its I-buffer refills the cycle it empties, ready the next),
+	 * so GTO issues all 9 of w0's instructions, then w1's 9. */
+	uint16_t o[18];
+	issue_order("gto", o, 18);
+	for (int i = 0; i < 18; i++)
+		cr_assert_eq(o[i], i < 9 ? 0 : 1, "issue %d went to w%u", i, o[i]);
+}
+
+/* ---- memory and accounting ---------------------------------------------------------------- */
+
+Test(sm, memory_wait_is_memory_block_and_classes_sum_over_skipped_cycles)
+{
+	/* fixed-latency memory, 100 cycles for every access (ld.param included).
+	 * 0: fetch pc0,1 (ready 1). 1: ld.param issues (done 101). 2..100: ld.global waits on %rd1
+	 * (data, not a long-latency register: not MemoryBlock). 101: ld.global issues (done 201),
+	 * pc2,3 fetched (ready 102). 102..200: add waits on the global load: MemoryBlock, 99 cycles.
+	 * 201: add, 202: exit, CTA and kernel end. 203 cycles: issued 4, fetch 1, data 198. The SM
+	 * sleeps through both waits, so these are mostly skipped cycles. */
+	static const char ptx[] = PTX_HEAD
+		".visible .entry k(.param .u64 p)\n{\n .reg .b32 %r<4>;\n .reg .b64 %rd<4>;\n"
+		" ld.param.u64 %rd1, [p];\n ld.global.u32 %r1, [%rd1];\n add.s32 %r2, %r1, 1;\n exit;\n}\n";
+	build(ptx, 32, 1, NULL);
+	run();
+	uint64_t cyc[8];
+	cr_assert_eq(issues(0, cyc, NULL, 8), 4);
+	cr_assert_eq(cyc[0], 1);
+	cr_assert_eq(cyc[1], 101);
+	cr_assert_eq(cyc[2], 201);
+	cr_assert_eq(cyc[3], 202);
+	struct sm_counters c;
+	sm_get_counters(H.sm, &c);
+	cr_assert_eq(c.cycles, 203);
+	cr_assert_eq(c.sched_cycles[SM_CYC_ISSUED], 4);
+	cr_assert_eq(c.sched_cycles[SM_CYC_FETCH], 1);
+	cr_assert_eq(c.sched_cycles[SM_CYC_DATA], 198);
+	cr_assert_eq(c.memory_block_cycles, 99);
+	cr_assert_eq(c.issue_cycles, 4);
+	cr_assert_lt(sm_component(H.sm)->ticks, 20, "ticked %lu times", (unsigned long)sm_component(H.sm)->ticks);
+	check_classes_sum();
+	teardown();
+}
+
+Test(sm, no_warp_cycles_count_while_the_kernel_runs_elsewhere)
+{
+	/* One CTA of 2 warps vs 3 CTAs: with max_ctas 1 the second and third CTAs run after the
+	 * first, never leaving the core empty except after the last: NoWarp stays 0, and the SM's
+	 * cycles still cover the whole kernel. */
+	const char *const ov[] = {"gpu.core.max_ctas=1", "gpu.core.latency.int=1", NULL};
+	build(indep_ptx, 64, 3, ov);
+	run();
+	struct sm_counters c;
+	sm_get_counters(H.sm, &c);
+	cr_assert_eq(c.ctas_finished, 3);
+	cr_assert_eq(c.warp_insts, 3 * 2 * 9);
+	cr_assert_eq(c.no_warp_cycles, 0);
+	check_classes_sum();
+	teardown();
+}
