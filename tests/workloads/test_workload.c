@@ -1,0 +1,259 @@
+/* SPDX-License-Identifier: MIT */
+/* Tests of workloads/workload.h and warpsim.h: every workload's small size runs functionally and
+ * passes its check; bad workload files fail with SIM_ERR_INPUT at file:line. Run from the repo
+ * root. */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "workloads/warpsim.h"
+#include "workloads/workload.h"
+
+static const char *fmt_err(const struct sim_error *e)
+{
+	static _Thread_local char buf[1024];
+	sim_error_format(e, buf, sizeof buf);
+	return buf;
+}
+
+/* Load and run the small size functionally; compare the launch totals with the numbers worked
+ * out by hand from the workload file (given per test). */
+static void run_small(const char *path, uint64_t launches, uint64_t ctas, uint64_t threads)
+{
+	struct sim_error err = {0};
+	struct workload *w = workload_load(path, &err);
+	cr_assert_not_null(w, "%s", fmt_err(&err));
+	cr_assert_str_eq(workload_size(w), "small");
+	struct ws_func_stats st = {0};
+	struct fe_device dev = workload_functional_device(&st);
+	int rc = workload_run(w, &dev, NULL, &err);
+	cr_assert_eq(rc, 0, "%s: %s", path, fmt_err(&err));
+	struct ws_totals t;
+	workload_totals(w, &t);
+	cr_expect_eq(t.launches, launches, "%s: launches %llu", path, (unsigned long long)t.launches);
+	cr_expect_eq(t.ctas, ctas, "%s: ctas %llu", path, (unsigned long long)t.ctas);
+	cr_expect_eq(t.threads, threads, "%s: threads %llu", path, (unsigned long long)t.threads);
+	cr_expect_eq(st.launches, launches);
+	/* Every launched thread runs at least its index computation and exit. */
+	cr_expect_geq(st.thread_insts, 2 * threads);
+	cr_expect_geq(st.warp_insts, 2 * threads / 32);
+	workload_destroy(w);
+}
+
+/* n = 4000: grid (4000+255)/256 = 16 CTAs of 256 = 4096 threads. */
+Test(workload_small, vecadd) { run_small("workloads/vecadd/vecadd.cfg", 1, 16, 4096); }
+/* 8 blocks of 256 = 2048 threads (grid stride: 4 elements each). */
+Test(workload_small, saxpy) { run_small("workloads/saxpy/saxpy.cfg", 1, 8, 2048); }
+/* dot_partial 8 CTAs + dot_final 1 CTA, 256 threads each: 9 CTAs, 2304 threads. */
+Test(workload_small, dot) { run_small("workloads/dot/dot.cfg", 2, 9, 2304); }
+/* 2048 rows / 128 = 16 CTAs, 2048 threads. */
+Test(workload_small, spmv) { run_small("workloads/spmv/spmv.cfg", 1, 16, 2048); }
+/* (2048+255)/256 = 8 CTAs, 2048 threads. */
+Test(workload_small, kmeans) { run_small("workloads/kmeans/kmeans.cfg", 1, 8, 2048); }
+/* map (4096+255)/256 = 16 CTAs + reduce 8 CTAs = 24 CTAs of 256 = 6144 threads. */
+Test(workload_small, pagecount) { run_small("workloads/pagecount/pagecount.cfg", 2, 24, 6144); }
+/* n = 48: 3x3 CTAs of 16x16 = 9 CTAs, 2304 threads. */
+Test(workload_small, matmul) { run_small("workloads/matmul/matmul.cfg", 1, 9, 2304); }
+/* (8192 + 511)/512 = 16 CTAs of 256 = 4096 threads. */
+Test(workload_small, reduce) { run_small("workloads/reduce/reduce.cfg", 1, 16, 4096); }
+/* 4 chunks: 4 CTAs of 512 = 2048 threads. */
+Test(workload_small, fwt) { run_small("workloads/fwt/fwt.cfg", 1, 4, 2048); }
+/* 8 CTAs of 256 = 2048 threads. */
+Test(workload_small, histogram) { run_small("workloads/histogram/histogram.cfg", 1, 8, 2048); }
+/* 3 steps x (64/16)^2 = 16 CTAs: 3 launches, 48 CTAs, 48*256 = 12288 threads. */
+Test(workload_small, hotspot) { run_small("workloads/hotspot/hotspot.cfg", 3, 48, 12288); }
+/* 2 chunks: 2 CTAs of 512 = 1024 threads. */
+Test(workload_small, bitonic) { run_small("workloads/bitonic/bitonic.cfg", 1, 2, 1024); }
+/* 1024/256 = 4 CTAs, 1024 threads. */
+Test(workload_small, longcompute) { run_small("workloads/longcompute/longcompute.cfg", 1, 4, 1024); }
+/* 2048/256 = 8 CTAs, 2048 threads. */
+Test(workload_small, shortphases) { run_small("workloads/shortphases/shortphases.cfg", 1, 8, 2048); }
+/* 1024/128 = 8 CTAs, 1024 threads. */
+Test(workload_small, blackjack) { run_small("workloads/blackjack/blackjack.cfg", 1, 8, 1024); }
+/* scatter 2048/256 = 8 CTAs of 256 + sort (32+63)/64 = 1 CTA of 64: 9 CTAs, 2112 threads. */
+Test(workload_small, bucketsort) { run_small("workloads/bucketsort/bucketsort.cfg", 2, 9, 2112); }
+/* (128+63)/64 = 2 CTAs of 64 = 128 threads. */
+Test(workload_small, viterbi) { run_small("workloads/viterbi/viterbi.cfg", 1, 2, 128); }
+
+/* BFS is host-driven: one launch per level until the flag clears, each 2048/256 = 8 CTAs. */
+Test(workload_small, bfs_host_loop)
+{
+	struct sim_error err = {0};
+	struct workload *w = workload_load("workloads/bfs/bfs.cfg", &err);
+	cr_assert_not_null(w, "%s", fmt_err(&err));
+	struct fe_device dev = workload_functional_device(NULL);
+	cr_assert_eq(workload_run(w, &dev, NULL, &err), 0, "%s", fmt_err(&err));
+	struct ws_totals t;
+	workload_totals(w, &t);
+	/* At least level 0 -> 1 and one launch that changes nothing. */
+	cr_expect_geq(t.launches, 2);
+	cr_expect_eq(t.ctas, 8 * t.launches);
+	cr_expect_eq(t.threads, 2048 * t.launches);
+	workload_destroy(w);
+}
+
+/* Struct by value: {f32 alpha @0, s32 n @4, ptr x @8} = 16 bytes; y = 2*[1,2,3,4], y[4] = 0. */
+Test(workload, struct_argument_by_value)
+{
+	run_small("tests/workloads/data/structarg.cfg", 1, 1, 32);
+}
+
+Test(workload, second_run_starts_from_initial_data)
+{
+	/* hotspot swaps buffers each step: a second run must redo the same 3 steps from the
+	 * initial temperatures (the check would fail on a continued run). */
+	struct sim_error err = {0};
+	struct workload *w = workload_load("workloads/hotspot/hotspot.cfg", &err);
+	cr_assert_not_null(w, "%s", fmt_err(&err));
+	struct fe_device dev = workload_functional_device(NULL);
+	cr_assert_eq(workload_run(w, &dev, NULL, &err), 0, "%s", fmt_err(&err));
+	cr_assert_eq(workload_run(w, &dev, NULL, &err), 0, "%s", fmt_err(&err));
+	workload_destroy(w);
+}
+
+Test(workload, large_size_is_selectable)
+{
+	struct sim_error err = {0};
+	struct workload *w = workload_load_size("workloads/vecadd/vecadd.cfg", "large", &err);
+	cr_assert_not_null(w, "%s", fmt_err(&err));
+	cr_expect_str_eq(workload_size(w), "large");
+	cr_expect_str_eq(workload_name(w), "vecadd");
+	int64_t n = 0;
+	cr_expect_eq(workload_param_int(w, "n", &n, &err), 0);
+	cr_expect_eq(n, 1048576);
+	workload_destroy(w);
+}
+
+Test(workload, unknown_size_names_sizes_line)
+{
+	struct sim_error err = {0};
+	struct workload *w = workload_load_size("workloads/vecadd/vecadd.cfg", "huge", &err);
+	cr_assert_null(w);
+	cr_expect_eq(err.code, SIM_ERR_INPUT);
+	cr_expect_eq(err.line, 6, "%s", fmt_err(&err)); /* "sizes = {" is line 6 */
+	cr_expect(strstr(err.msg, "huge"), "%s", err.msg);
+}
+
+Test(workload, failed_check_names_index_and_values)
+{
+	struct sim_error err = {0};
+	struct workload *w = workload_load("tests/bad_inputs/workloads/check_mismatch.cfg", &err);
+	cr_assert_not_null(w, "%s", fmt_err(&err));
+	struct fe_device dev = workload_functional_device(NULL);
+	int rc = workload_run(w, &dev, NULL, &err);
+	cr_assert_eq(rc, SIM_ERR_PROGRAM, "%s", fmt_err(&err));
+	cr_expect_eq(sim_error_exit_status(&err), 1);
+	/* c = [1+10, 2+20, 3+30, 4+40] = [11,22,33,44] against [11,22,33,45]. */
+	cr_expect(strstr(err.msg, "1 of 4 elements differ"), "%s", err.msg);
+	cr_expect(strstr(err.msg, "index 3: got 44, expected 45"), "%s", err.msg);
+	workload_destroy(w);
+}
+
+/* Each bad file fails to load with SIM_ERR_INPUT (exit status 2) at the given line, and the
+ * message contains the given text. */
+static void expect_bad(const char *name, int line, const char *text)
+{
+	char path[256];
+	snprintf(path, sizeof path, "tests/bad_inputs/workloads/%s", name);
+	struct sim_error err = {0};
+	struct workload *w = workload_load(path, &err);
+	cr_assert_null(w, "%s loaded", name);
+	cr_expect_eq(err.code, SIM_ERR_INPUT, "%s: %s", name, fmt_err(&err));
+	cr_expect_eq(sim_error_exit_status(&err), 2);
+	cr_expect(strstr(err.file, name), "%s: file '%s'", name, err.file);
+	cr_expect_eq(err.line, line, "%s: line %d: %s", name, err.line, fmt_err(&err));
+	cr_expect(strstr(err.msg, text), "%s: '%s' lacks '%s'", name, err.msg, text);
+}
+
+Test(workload_bad, unknown_top_level_key) { expect_bad("unknown_key.cfg", 9, "unknown key 'lanches'"); }
+Test(workload_bad, unknown_launch_key) { expect_bad("unknown_launch_key.cfg", 10, "unknown key 'gird'"); }
+Test(workload_bad, missing_buffer) { expect_bad("missing_buffer.cfg", 11, "no buffer or param named 'd'"); }
+Test(workload_bad, wrong_argument_count) { expect_bad("wrong_arg_count.cfg", 11, "takes 4 arguments, 3 given"); }
+Test(workload_bad, pointer_for_int) { expect_bad("wrong_arg_type.cfg", 11, "pointer (8 bytes) is given but the parameter is 4 bytes"); }
+Test(workload_bad, f64_for_int) { expect_bad("wrong_arg_type_f64.cfg", 11, "f64 (8 bytes) is given but the parameter is 4 bytes"); }
+Test(workload_bad, grid_out_of_bounds) { expect_bad("oob_grid.cfg", 11, "out of bounds"); }
+Test(workload_bad, block_out_of_bounds) { expect_bad("oob_block.cfg", 11, "out of bounds"); }
+Test(workload_bad, zero_grid) { expect_bad("zero_grid.cfg", 11, "out of bounds"); }
+Test(workload_bad, unknown_kernel) { expect_bad("unknown_kernel.cfg", 10, "no kernel 'vecsub'"); }
+Test(workload_bad, unknown_reference) { expect_bad("bad_reference.cfg", 13, "no built-in reference function 'vecsub'"); }
+Test(workload_bad, malformed_expression) { expect_bad("bad_expr.cfg", 11, "expected a number"); }
+Test(workload_bad, syntax_error) { expect_bad("syntax_error.cfg", 10, "syntax error"); }
+Test(workload_bad, unknown_init) { expect_bad("bad_init.cfg", 6, "init must be"); }
+
+/* ---- host API ------------------------------------------------------------------------------ */
+
+Test(warpsim_host, launch_checks_argument_count_and_size)
+{
+	struct sim_error err = {0};
+	struct fe_device dev = workload_functional_device(NULL);
+	struct ws_host *h = ws_host_open("workloads/vecadd/vecadd.ptx", &dev, &err);
+	cr_assert_not_null(h, "%s", fmt_err(&err));
+	uint64_t a;
+	cr_assert_eq(ws_malloc(h, &a, 64, &err), 0);
+	int rc = ws_launch(h, "vecadd", WS_DIM3(1, 1, 1), WS_DIM3(16, 1, 1), 0,
+			   WS_ARGS(WS_PTR(a), WS_PTR(a), WS_PTR(a)), &err);
+	cr_expect_eq(rc, SIM_ERR_INPUT);
+	cr_expect(strstr(err.msg, "takes 4 arguments, 3 given"), "%s", err.msg);
+	rc = ws_launch(h, "vecadd", WS_DIM3(1, 1, 1), WS_DIM3(16, 1, 1), 0,
+		       WS_ARGS(WS_PTR(a), WS_PTR(a), WS_PTR(a), WS_F64(16)), &err);
+	cr_expect_eq(rc, SIM_ERR_INPUT);
+	cr_expect(strstr(err.msg, "argument 3"), "%s", err.msg);
+	rc = ws_launch(h, "vecadd", WS_DIM3(0, 1, 1), WS_DIM3(16, 1, 1), 0,
+		       WS_ARGS(WS_PTR(a), WS_PTR(a), WS_PTR(a), WS_S32(16)), &err);
+	cr_expect_eq(rc, SIM_ERR_INPUT);
+	struct ws_totals t;
+	ws_host_totals(h, &t);
+	cr_expect_eq(t.launches, 0);
+	ws_host_destroy(h);
+}
+
+Test(warpsim_host, vecadd_through_host_api)
+{
+	/* c[i] = i + 2i = 3i for i < 40 (two CTAs of 32, 24 threads idle). */
+	struct sim_error err = {0};
+	struct fe_device dev = workload_functional_device(NULL);
+	struct ws_host *h = ws_host_open("workloads/vecadd/vecadd.ptx", &dev, &err);
+	cr_assert_not_null(h, "%s", fmt_err(&err));
+	float a[40], b[40], c[40];
+	for (int i = 0; i < 40; i++) {
+		a[i] = (float)i;
+		b[i] = 2.0f * (float)i;
+	}
+	uint64_t da, db, dc;
+	cr_assert_eq(ws_malloc(h, &da, sizeof a, &err), 0);
+	cr_assert_eq(ws_malloc(h, &db, sizeof b, &err), 0);
+	cr_assert_eq(ws_malloc(h, &dc, sizeof c, &err), 0);
+	cr_assert_eq(ws_memcpy_h2d(h, da, a, sizeof a, &err), 0);
+	cr_assert_eq(ws_memcpy_h2d(h, db, b, sizeof b, &err), 0);
+	int rc = ws_launch(h, "vecadd", WS_DIM3(2, 1, 1), WS_DIM3(32, 1, 1), 0,
+			   WS_ARGS(WS_PTR(da), WS_PTR(db), WS_PTR(dc), WS_S32(40)), &err);
+	cr_assert_eq(rc, 0, "%s", fmt_err(&err));
+	cr_assert_eq(ws_synchronize(h, &err), 0);
+	cr_assert_eq(ws_memcpy_d2h(h, c, dc, sizeof c, &err), 0);
+	for (int i = 0; i < 40; i++)
+		cr_expect_eq(c[i], 3.0f * (float)i, "c[%d] = %g", i, c[i]);
+	struct ws_totals t;
+	ws_host_totals(h, &t);
+	cr_expect_eq(t.launches, 1);
+	cr_expect_eq(t.ctas, 2);
+	cr_expect_eq(t.threads, 64);
+	ws_host_destroy(h);
+}
+
+Test(warpsim_host, symbol_copy_bounds)
+{
+	/* kmeans.cu: __constant__ float centroids[16 * 8] = 512 bytes. */
+	struct sim_error err = {0};
+	struct fe_device dev = workload_functional_device(NULL);
+	struct ws_host *h = ws_host_open("workloads/kmeans/kmeans.ptx", &dev, &err);
+	cr_assert_not_null(h, "%s", fmt_err(&err));
+	float v[129] = {0}, back[2];
+	v[0] = 1.5f;
+	v[1] = -2.0f;
+	cr_expect_eq(ws_memcpy_to_symbol(h, "centroids", v, 512, 0, &err), 0, "%s", fmt_err(&err));
+	cr_expect_eq(ws_memcpy_from_symbol(h, back, "centroids", 8, 0, &err), 0);
+	cr_expect_eq(back[0], 1.5f);
+	cr_expect_eq(back[1], -2.0f);
+	cr_expect_eq(ws_memcpy_to_symbol(h, "centroids", v, 516, 0, &err), SIM_ERR_INPUT);
+	cr_expect_eq(ws_memcpy_to_symbol(h, "centroids", v, 8, 508, &err), SIM_ERR_INPUT);
+	ws_host_destroy(h);
+}
