@@ -1100,8 +1100,15 @@ static void split_lines(struct fe_module *m, const char *text)
 		m->lines[i] = malloc(len + 1);
 		if (!m->lines[i])
 			abort();
-		memcpy(m->lines[i], p, len);
-		m->lines[i][len] = 0;
+		/* runs of blanks become one space: reports show "ld.global.f32 %f1, [%rd8];" */
+		size_t o = 0;
+		for (size_t j = 0; j < len; j++) {
+			bool blank = p[j] == ' ' || p[j] == '\t';
+			if (blank && o && m->lines[i][o - 1] == ' ')
+				continue;
+			m->lines[i][o++] = blank ? ' ' : p[j];
+		}
+		m->lines[i][o] = 0;
 		p = e ? e + 1 : p + len;
 	}
 	m->n_lines = n;
