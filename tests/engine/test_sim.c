@@ -97,6 +97,69 @@ Test(evq, cancel_and_reschedule)
 	sim_destroy(sim);
 }
 
+/* A random mix of schedule, reschedule and cancel must fire in the order of a sorted
+ * reference of (when, prio, order of the last (re)schedule). */
+struct ref_ev {
+	struct tev t;
+	uint64_t when, order;
+	uint32_t prio;
+	bool live;
+};
+
+static struct ref_ev *ref_sorted_base;
+static int ref_cmp(const void *a, const void *b)
+{
+	const struct ref_ev *x = &ref_sorted_base[*(const int *)a], *y = &ref_sorted_base[*(const int *)b];
+	if (x->when != y->when)
+		return x->when < y->when ? -1 : 1;
+	if (x->prio != y->prio)
+		return x->prio < y->prio ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+Test(evq, random_operations_match_a_sorted_reference)
+{
+	enum { N = 2000 };
+	static struct ref_ev ev[N];
+	static int trace[N], want[N];
+	int n = 0, n_want = 0;
+	uint64_t order = 0;
+	struct sim *sim = tsim_create(1, 0, NULL);
+	struct sim_rng r;
+	sim_rng_seed(&r, 11, 0);
+	for (int i = 0; i < N; i++) {
+		ev[i].prio = (uint32_t)sim_rng_below(&r, 3) * 10;
+		tev_init(&ev[i].t, i, ev[i].prio, trace, &n);
+		ev[i].when = sim_rng_below(&r, 500); /* many ties */
+		ev[i].order = order++;
+		ev[i].live = true;
+		sim_event_schedule(sim, &ev[i].t.ev, ev[i].when);
+	}
+	for (int k = 0; k < 3000; k++) {
+		int i = (int)sim_rng_below(&r, N);
+		if (sim_rng_below(&r, 3) == 0) {
+			sim_event_cancel(sim, &ev[i].t.ev);
+			ev[i].live = false;
+		} else {
+			ev[i].when = sim_rng_below(&r, 500);
+			ev[i].order = order++;
+			ev[i].live = true;
+			sim_event_reschedule(sim, &ev[i].t.ev, ev[i].when);
+		}
+	}
+	for (int i = 0; i < N; i++)
+		if (ev[i].live)
+			want[n_want++] = i;
+	ref_sorted_base = ev;
+	qsort(want, (size_t)n_want, sizeof want[0], ref_cmp);
+	struct sim_error err;
+	cr_assert_eq(sim_run(sim, SIM_NEVER, NULL, &err), SIM_STOP_QUIESCENT);
+	cr_assert_eq(n, n_want);
+	for (int i = 0; i < n; i++)
+		cr_assert_eq(trace[i], want[i], "position %d: got %d want %d", i, trace[i], want[i]);
+	sim_destroy(sim);
+}
+
 /* ---- clock domains ---------------------------------------------------------------- */
 
 Test(clock, edges_have_no_drift_after_1e9_cycles)
