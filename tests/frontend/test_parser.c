@@ -146,7 +146,7 @@ Test(parser, accepts_nvcc_syntax_and_lays_out_params)
 	/* 12 kernel instructions (ret included) + 3 of f, linked after the kernel */
 	cr_assert_eq(info.n_insts, 12 + 3, "n_insts %u", info.n_insts);
 	cr_assert_str_eq(info.insts[0].text, "ld.param.u32 %r1, [k_a];");
-	cr_assert_eq(info.insts[0].src_line, 24);
+	cr_assert_eq(info.insts[0].src_line, 32); /* 3 header + 28 lines above it */
 	fe_module_destroy(m);
 }
 
