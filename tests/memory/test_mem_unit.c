@@ -4,6 +4,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
+#include "memory/mem_channel.h"
 #include "memory/mem_req.h"
 #include "noc/noc.h"
 
@@ -25,6 +26,7 @@ struct fake_noc {
 	struct sim_component *sinks[3];
 	struct fpkt pk[512];
 	bool refuse;
+	bool to_sinks;  /* requests go to the memory node's sink (a real mem_channel) */
 	uint64_t req_pkts[5], req_bytes[5]; /* per mem_req_kind, as injected by the SM */
 };
 
@@ -102,7 +104,7 @@ static uint64_t fn_tick(struct sim_component *c, uint64_t cycle)
 		if (!p->used || p->arrived)
 			continue;
 		if (p->ready_cycle <= cycle) {
-			if (p->cls == NOC_CLASS_REQ) {
+			if (p->cls == NOC_CLASS_REQ && !f->to_sinks) {
 				struct mem_req *r = p->p;
 				r->t_ps[MEM_T_L2_ARRIVE] = sim_clock_edge_ps(c->clk, cycle);
 				r->t_ps[MEM_T_L2_REPLY] = sim_clock_edge_ps(c->clk, cycle + L2_LAT);
@@ -149,6 +151,7 @@ struct harness {
 	struct fake_noc fn;
 	struct sim_component timer; /* does nothing: woken by run_to to carry time forward */
 	struct mem_unit *mu;
+	struct mem_channel *ch[2];
 	uint32_t n_done;
 	uint64_t done_token[MAX_DONE], done_ps[MAX_DONE];
 	struct wi_static si;
@@ -185,6 +188,10 @@ static const char *base_cfg =
 	" mshr: { entries = 4; merges_per_entry = 2; }; miss_queue_entries = 4;"
 	" shared: { latency_cycles = 7; }; fixed_latency_cycles = 100; }; };";
 
+static void setup_text(const char *overrides, bool with_noc, const char *machine_text);
+static bool with_channels; /* build real mem_channels (L2 + DRAM) behind the fake NoC */
+static const char *const *extra_overrides; /* NULL-terminated, applied after the others */
+
 static void setup_text(const char *overrides, bool with_noc, const char *machine_text)
 {
 	struct sim_error err = {0};
@@ -196,6 +203,8 @@ static void setup_text(const char *overrides, bool with_noc, const char *machine
 	cr_assert_eq(sim_clock_add(H.sim, &H.clk, &err), 0);
 	H.cfg = cfg_create();
 	cr_assert_eq(mem_unit_cfg_define(H.cfg, &err), 0);
+	if (with_channels)
+		cr_assert_eq(mem_channel_cfg_define(H.cfg, &err), 0);
 	if (!cfg_is_defined(H.cfg, "gpu.dram.channels"))
 		cr_assert_eq(cfg_define(H.cfg, dram_keys, SIM_ARRAY_LEN(dram_keys), &err), 0);
 	cr_assert_eq(cfg_load_string(H.cfg, "test.cfg", base_cfg, &err), 0, "%s", err.msg);
@@ -204,6 +213,8 @@ static void setup_text(const char *overrides, bool with_noc, const char *machine
 			     err.line, err.msg);
 	if (overrides)
 		cr_assert_eq(cfg_set_override(H.cfg, overrides, &err), 0, "%s", err.msg);
+	for (const char *const *o = extra_overrides; o && *o; o++)
+		cr_assert_eq(cfg_set_override(H.cfg, *o, &err), 0, "%s: %s", *o, err.msg);
 	H.st = stats_create();
 
 	struct fake_noc *f = &H.fn;
@@ -229,6 +240,13 @@ static void setup_text(const char *overrides, bool with_noc, const char *machine
 	H.mu = mem_unit_create(H.cfg, H.sim, H.st, 0, &H.clk, &ports, &err);
 	cr_assert_not_null(H.mu, "%s", err.msg);
 	f->sinks[0] = mem_unit_component(H.mu);
+	if (with_channels) {
+		f->to_sinks = true;
+		for (int c = 0; c < 2; c++) {
+			H.ch[c] = mem_channel_create(H.cfg, H.sim, H.st, (uint32_t)c, &f->base, f->mc_node[c], &err);
+			cr_assert_not_null(H.ch[c], "%s: %s", err.setting, err.msg);
+		}
+	}
 	H.wi.addr = H.addr;
 	H.wi.si = &H.si;
 }
@@ -238,6 +256,8 @@ static void setup(void) { setup_with(NULL, true); }
 
 static void teardown(void)
 {
+	for (int c = 0; c < 2; c++)
+		mem_channel_destroy(H.ch[c]);
 	stats_destroy(H.st); /* before the fields it points at */
 	if (H.sim)
 		sim_destroy(H.sim);
@@ -643,4 +663,61 @@ Test(mem_unit, machine_configs_load_and_coalesce_by_line_size)
 	machine("owl-28", 2.0, 32);
 	machine("gtx480", 1.0, 16);
 	machine("m2090", 1.0, 16);
+}
+
+/* ---- with the real L2 slice / memory controller (memory/mem_channel.h) behind the fake NoC -- */
+
+static void setup_channels(const char *const *ov)
+{
+	teardown();
+	with_channels = true;
+	extra_overrides = ov;
+	setup_text(NULL, true, NULL);
+	with_channels = false;
+	extra_overrides = NULL;
+}
+
+/* perfect-l2, every clock at 1000 MHz, L2 hit latency 30: miss at 10, injected 11, at the slice
+ * 21, which takes it in that cycle and replies 30 later at 51, ejected at 61. Nothing reaches
+ * DRAM. */
+Test(mem_unit, with_real_l2_perfect_l2_round_trip)
+{
+	static const char *const ov[] = {"gpu.memory.model=perfect-l2", "gpu.dram.channels=2",
+					 "gpu.l2.clock_mhz=1000", "gpu.dram.clock_mhz=1000",
+					 "gpu.l2.hit_latency_cycles=30", NULL};
+	setup_channels(ov);
+	run_to(10);
+	cr_assert(mem_unit_try_issue(H.mu, inst(WI_MEM_LOAD, WI_SPACE_GLOBAL, 1, 0x800, 4), 1, 10));
+	run_all();
+	cr_assert_eq(H.n_done, 1);
+	cr_expect_eq(H.done_ps[0], 61 * 1000);
+	cr_expect_eq(stat("mc.1.reads"), 0);
+}
+
+/* Full model on owl-28's memory side (L2 650 MHz, GDDR3 800 MHz): a cold load misses in L1
+ * and L2 and goes to DRAM. Every accepted load completes, and the breakdown parts (SM queue,
+ * NoC, L2, MC queue, DRAM) add up to the round trip. */
+Test(mem_unit, with_real_dram_breakdown_adds_up)
+{
+	static const char *const ov[] = {"gpu.dram.channels=2", "gpu.memory.mshr.entries=16", NULL};
+	setup_channels(ov);
+	for (uint64_t i = 0; i < 8; i++) {
+		run_to(10 + i);
+		cr_assert(mem_unit_try_issue(H.mu, inst(WI_MEM_LOAD, WI_SPACE_GLOBAL, 1, i * 4096 + (i % 2) * 2048, 4), i, 10 + i));
+	}
+	run_all();
+	cr_assert_eq(H.n_done, 8);
+	double total = statd("sm.0.mem.lat.total");
+	double parts = statd("sm.0.mem.lat.sm_queue") + statd("sm.0.mem.lat.noc") + statd("sm.0.mem.lat.l2") +
+		       statd("sm.0.mem.lat.mc_queue") + statd("sm.0.mem.lat.dram");
+	cr_expect_float_eq(parts, total, 1e-6, "parts %f total %f", parts, total);
+	/* DRAM part runs from the column command (mem_req.h MEM_T_DRAM_ISSUE): at least tCL = 10
+	 * DRAM cycles at 800 MHz = 12.5 core cycles at 1 GHz. Every load opens a row first, so the
+	 * MC part holds at least tRCD = 12 DRAM cycles = 15 core cycles. */
+	cr_expect_geq(statd("sm.0.mem.lat.dram"), 12.5);
+	cr_expect_geq(statd("sm.0.mem.lat.mc_queue"), 15.0);
+	fprintf(stderr, "owl-28 memory side, fake 10-cycle NoC: load miss round trip %.1f core cycles "
+		"(SM queue %.1f, NoC %.1f, L2 %.1f, MC queue %.1f, DRAM %.1f)\n", total,
+		statd("sm.0.mem.lat.sm_queue"), statd("sm.0.mem.lat.noc"), statd("sm.0.mem.lat.l2"),
+		statd("sm.0.mem.lat.mc_queue"), statd("sm.0.mem.lat.dram"));
 }
