@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: MIT */
+/* Tests for sm_cfg_define / sm_create settings: the machines' core.cfg fragments and config
+ * errors that name the setting's file and line. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "components/cta_dispatcher.h"
+#include "components/sm/sm.h"
+
+static struct cfg *load(const char *text, struct sim_error *err)
+{
+	struct cfg *c = cfg_create();
+	cr_assert_eq(sm_cfg_define(c, err), 0);
+	cr_assert_eq(cta_dispatcher_cfg_define(c, err), 0);
+	cr_assert_eq(sched_cfg_define(c, err), 0);
+	if (cfg_load_string(c, "t.cfg", text, err)) {
+		cfg_destroy(c);
+		return NULL;
+	}
+	return c;
+}
+
+static struct cfg *machine(const char *name)
+{
+	char text[256];
+	struct sim_error err = {0};
+	snprintf(text, sizeof text, "gpu: {\n@include \"configs/%s/core.cfg\"\n};\n", name);
+	struct cfg *c = load(text, &err);
+	cr_assert_not_null(c, "%s: %s:%d: %s", name, err.file, err.line, err.msg);
+	return c;
+}
+
+Test(sm_cfg, owl28_is_owl_table_1)
+{
+	struct cfg *c = machine("owl-28");
+	cr_assert_eq(cfg_int(c, "gpu.core.count"), 28);
+	cr_assert_eq(cfg_int(c, "gpu.core.clock_mhz"), 1300);
+	cr_assert_eq(cfg_int(c, "gpu.core.simt_width"), 8);
+	cr_assert_eq(cfg_int(c, "gpu.core.max_threads"), 1024);
+	cr_assert_eq(cfg_int(c, "gpu.core.shared_kb"), 32);
+	cr_assert_eq(cfg_int(c, "gpu.core.registers"), 32684);
+	cr_assert_eq(cfg_int(c, "gpu.core.n_schedulers"), 1);
+	cfg_destroy(c);
+}
+
+Test(sm_cfg, gtx480_is_baws_table_1)
+{
+	struct cfg *c = machine("gtx480");
+	cr_assert_eq(cfg_int(c, "gpu.core.count"), 15);
+	cr_assert_eq(cfg_int(c, "gpu.core.n_schedulers"), 2);
+	cr_assert_eq(cfg_int(c, "gpu.core.max_warps"), 48);
+	cr_assert_eq(cfg_int(c, "gpu.core.max_threads"), 1536);
+	cr_assert_eq(cfg_int(c, "gpu.core.max_ctas"), 8);
+	cr_assert_eq(cfg_int(c, "gpu.core.registers"), 32768);
+	cr_assert_eq(cfg_int(c, "gpu.core.shared_kb"), 48);
+	cr_assert_eq(cfg_int(c, "gpu.core.icache.size_bytes"), 2048);
+	cfg_destroy(c);
+}
+
+Test(sm_cfg, m2090_is_paws_table_1)
+{
+	struct cfg *c = machine("m2090");
+	cr_assert_eq(cfg_int(c, "gpu.core.count"), 16);
+	cr_assert_eq(cfg_int(c, "gpu.core.n_schedulers"), 2);
+	cr_assert_eq(cfg_int(c, "gpu.core.max_warps"), 48);
+	cr_assert_eq(cfg_int(c, "gpu.core.max_ctas"), 8);
+	/* 1 instruction every 2 cycles per scheduler: 32-thread warps on 16-lane SP groups. */
+	cr_assert_eq(cfg_int(c, "gpu.core.warp_size") / cfg_int(c, "gpu.core.simt_width"), 2);
+	cfg_destroy(c);
+}
+
+Test(sm_cfg, out_of_range_setting_names_file_and_line)
+{
+	struct sim_error err = {0};
+	cr_assert_null(load("gpu: {\n core: {\n  ibuf_entries = 9;\n };\n};\n", &err));
+	cr_assert_eq(err.code, SIM_ERR_CONFIG);
+	cr_assert_eq(err.line, 3, "line %d: %s", err.line, err.msg);
+}
+
+
+Test(sm_cfg, icache_geometry_that_does_not_divide_is_refused_at_its_line)
+{
+	/* 2000 bytes is not a whole number of 4-way x 128 B sets (512 B). */
+	struct sim_error err = {0};
+	struct cfg *c = load("gpu: {\n core: {\n  icache: {\n   size_bytes = 2000;\n  };\n };\n};\n", &err);
+	cr_assert_not_null(c, "%s", err.msg);
+	struct sim_config sc = {.seed = 1};
+	struct sim *sim = sim_create(&sc, &err);
+	struct sim_clock clk = {.name = "core", .freq_mhz = 1000};
+	cr_assert_eq(sim_clock_add(sim, &clk, &err), 0);
+	struct sm_hooks hk = {0};
+	cr_assert_null(sm_create_hooked(c, sim, NULL, 0, 1, &clk, NULL, 0, NULL, &hk, &err));
+	cr_assert_eq(err.code, SIM_ERR_CONFIG);
+	cr_assert_str_eq(err.setting, "gpu.core.icache.size_bytes");
+	cr_assert_eq(err.line, 4);
+	cr_assert(strstr(err.file, "t.cfg") != NULL, "%s", err.file);
+	sim_destroy(sim);
+	cfg_destroy(c);
+}
