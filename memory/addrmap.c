@@ -34,6 +34,16 @@ int mem_addrmap_setup(struct mem_addrmap *m, uint32_t n_channels, uint32_t chan_
 	if (!is_pow2(row_bytes))
 		return sim_error_set(err, SIM_ERR_CONFIG, NULL, 0, 0, "gpu.dram.row_bytes",
 				     "must be a power of two, got %u", row_bytes);
+	char autobuf[MEM_ADDRMAP_MAX_BITS + 1];
+	if (!strcmp(local_map, "auto") && is_pow2(banks) && is_pow2(row_bytes) &&
+	    log2u(banks) + log2u(row_bytes) <= MEM_ADDRMAP_MAX_BITS) {
+		/* bank bits right above the column bits: "BB" + 11 C for 4 banks of 2 KB rows */
+		uint32_t nb = log2u(banks), nc = log2u(row_bytes);
+		memset(autobuf, 'B', nb);
+		memset(autobuf + nb, 'C', nc);
+		autobuf[nb + nc] = '\0';
+		local_map = autobuf;
+	}
 	size_t len = strlen(local_map);
 	if (len > MEM_ADDRMAP_MAX_BITS)
 		return sim_error_set(err, SIM_ERR_CONFIG, NULL, 0, 0, "gpu.dram.addrmap.local_map",

@@ -27,9 +27,10 @@ struct mem_dram_addr {
  *  2. the low bits of local are split by local_map, a string with one letter per bit,
  *     most significant first, least significant last: 'C' column, 'B' bank, 'R' row.
  *     Bits above the string are row bits. It must hold log2(row_bytes) C's and
- *     log2(banks) B's. With xor_bank, bank ^= row mod banks (permutation-based
+ *     log2(banks) B's; "auto" means log2(banks) B's then the C's (banks right above the
+ *     columns), so changing gpu.dram.banks alone keeps a valid map. With xor_bank, bank ^= row mod banks (permutation-based
  *     interleaving, spreads row conflicts of power-of-two strides over banks).
- * The owl-28 default (interleave 2048 B = one row, map "BB" + 11 C's) keeps each 2 KB
+ * The owl-28 default (interleave 2048 B = one row, map auto = "BB" + 11 C's) keeps each 2 KB
  * run of addresses in one DRAM row and puts the next run in another channel, and the
  * channel's next local row in the next bank: consecutive rows of a matrix fall in
  * different banks, as OWL Sec 2.1 / Fig 1 (C) lays data out. */

@@ -123,3 +123,13 @@ Test(addrmap, bad_maps_are_config_errors)
 	cr_assert_str_eq(err.setting, "gpu.dram.addrmap.chan_interleave_bytes");
 	cr_assert_eq(mem_addrmap_setup(&m, 8, 2048, 3, 2048, "BBCCCCCCCCCCC", false, &err), SIM_ERR_CONFIG);
 }
+
+Test(addrmap, auto_map_puts_banks_above_columns)
+{
+	struct mem_addrmap a, b;
+	struct sim_error err = {0};
+	cr_assert_eq(mem_addrmap_setup(&a, 8, 2048, 8, 2048, "auto", false, &err), 0, "%s", err.msg);
+	cr_assert_eq(mem_addrmap_setup(&b, 8, 2048, 8, 2048, "BBBCCCCCCCCCCC", false, &err), 0);
+	cr_assert_eq(a.n_map_bits, 14);
+	cr_assert_eq(memcmp(a.map, b.map, 14), 0);
+}

@@ -126,6 +126,7 @@ static void teardown(void)
 }
 
 TestSuite(mem_channel, .fini = teardown);
+TestSuite(mem_channel_cfg);
 
 static struct mem_req *send(int id, enum mem_req_kind kind, uint64_t addr)
 {
@@ -438,4 +439,21 @@ Test(memtest, same_seed_same_result)
 	cr_assert_eq(a.row_conflicts, b.row_conflicts);
 	cr_assert_float_eq(a.avg_latency_ns, b.avg_latency_ns, 0.0);
 	cr_assert_float_eq(a.sim_seconds, b.sim_seconds, 0.0);
+}
+
+Test(mem_channel_cfg, eight_banks_need_only_the_bank_count)
+{
+	/* OWL's sensitivity study: 8 banks per MC; the auto map gains a bank bit */
+	const char *ov[] = {"gpu.dram.banks=8", NULL};
+	build(ov);
+	/* bank = local bits 11..13: 0x0, 0x800, ..., 0x3800 are banks 0..7 of row 0 */
+	for (int i = 0; i < 8; i++)
+		send(i, MEM_REQ_READ, (uint64_t)i * 0x800);
+	run();
+	for (int b = 0; b < 8; b++) {
+		char name[64];
+		snprintf(name, sizeof name, "mc.0.bank.%d.reads", b);
+		cr_assert_eq(stat(name), 1, "%s", name);
+	}
+	teardown();
 }
