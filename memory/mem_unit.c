@@ -283,6 +283,9 @@ static enum st_result stage_access(struct mem_unit *m, const struct coal_req *cr
 	uint32_t si = m->st.slot;
 	struct cache *c = &m->cache[m->st.cache_id];
 	uint64_t hit_done = now + c->cfg.hit_latency_cycles;
+	/* The constant cache's accesses are words (see cache_from_cfg); everything below L1 is
+	 * in lines. */
+	uint64_t line = cache_line_base(c, cr->line_addr);
 
 	if (m->model == MU_PERFECT_L1) {
 		slot_served(m, si, hit_done);
@@ -292,8 +295,8 @@ static enum st_result stage_access(struct mem_unit *m, const struct coal_req *cr
 		/* Performed at L2 (OWL Sec 3: optimistic atomics); the stale L1 copy is dropped. */
 		if (!can_push(m, true, false))
 			return ST_STALL_MISSQ;
-		cache_invalidate(c, cr->line_addr);
-		ring_push(m, req_new(m, MEM_REQ_ATOMIC, cr->line_addr, cr->lane_bytes, &m->slots[si], now));
+		cache_invalidate(c, line);
+		ring_push(m, req_new(m, MEM_REQ_ATOMIC, line, cr->lane_bytes, &m->slots[si], now));
 		return ST_DONE;
 	}
 	if (m->st.mem_kind == WI_MEM_STORE) {
@@ -302,10 +305,10 @@ static enum st_result stage_access(struct mem_unit *m, const struct coal_req *cr
 			 * displaced dirty line needs a ring slot, so require one first. */
 			if (!can_push(m, false, false))
 				return ST_STALL_MISSQ;
-			struct cache_outcome o = cache_lookup(c, cr->line_addr, true, cr->sectors);
+			struct cache_outcome o = cache_lookup(c, line, true, cr->sectors);
 			if (!o.hit) {
 				struct cache_victim v;
-				cache_fill(c, cr->line_addr, cr->sectors, true, false, &v);
+				cache_fill(c, line, cr->sectors, true, false, &v);
 				if (v.valid && v.dirty)
 					ring_push(m, req_new(m, MEM_REQ_WRITEBACK, v.addr, c->cfg.line_bytes, NULL, now));
 			}
@@ -316,22 +319,22 @@ static enum st_result stage_access(struct mem_unit *m, const struct coal_req *cr
 		 * below and the store completes on the ack. */
 		if (!can_push(m, true, false))
 			return ST_STALL_MISSQ;
-		cache_lookup(c, cr->line_addr, true, cr->sectors);
+		cache_lookup(c, line, true, cr->sectors);
 		uint32_t bytes = cr->lane_bytes < cr->bytes ? cr->lane_bytes : cr->bytes;
-		ring_push(m, req_new(m, MEM_REQ_WRITE, cr->line_addr, bytes, &m->slots[si], now));
+		ring_push(m, req_new(m, MEM_REQ_WRITE, line, bytes, &m->slots[si], now));
 		return ST_DONE;
 	}
 	/* load */
-	if (cache_probe(c, cr->line_addr, cr->sectors)) {
-		cache_lookup(c, cr->line_addr, false, cr->sectors);
+	if (cache_probe(c, line, cr->sectors)) {
+		cache_lookup(c, line, false, cr->sectors);
 		slot_served(m, si, hit_done);
 		return ST_DONE;
 	}
-	struct mshr_entry *e = mshr_find(&m->mshr, m->st.cache_id, cr->line_addr, cr->sectors);
+	struct mshr_entry *e = mshr_find(&m->mshr, m->st.cache_id, line, cr->sectors);
 	if (e) {
 		if (!mshr_can_merge(&m->mshr, e))
 			return ST_STALL_MSHR;
-		cache_lookup(c, cr->line_addr, false, cr->sectors);
+		cache_lookup(c, line, false, cr->sectors);
 		mshr_merge(&m->mshr, e, si);
 		return ST_DONE;
 	}
@@ -339,9 +342,9 @@ static enum st_result stage_access(struct mem_unit *m, const struct coal_req *cr
 		return ST_STALL_MSHR;
 	if (!can_push(m, true, true))
 		return ST_STALL_MISSQ;
-	cache_lookup(c, cr->line_addr, false, cr->sectors);
-	e = mshr_alloc(&m->mshr, m->st.cache_id, cr->line_addr, cr->sectors, si, now);
-	ring_push(m, req_new(m, MEM_REQ_READ, cr->line_addr, cr->bytes, e, now));
+	cache_lookup(c, line, false, cr->sectors);
+	e = mshr_alloc(&m->mshr, m->st.cache_id, line, cr->sectors, si, now);
+	ring_push(m, req_new(m, MEM_REQ_READ, line, m->st.cache_id == MU_L1C ? c->cfg.line_bytes : cr->bytes, e, now));
 	return ST_DONE;
 }
 
@@ -538,9 +541,10 @@ static enum st_result precheck(struct mem_unit *m, uint8_t cache_id, uint8_t kin
 		return can_push(m, true, false) ? ST_DONE : ST_STALL_MISSQ;
 	for (uint32_t i = 0; i < m->st.n; i++) {
 		const struct coal_req *cr = &m->st.reqs[i];
-		if (cache_probe(&m->cache[cache_id], cr->line_addr, cr->sectors))
+		uint64_t line = cache_line_base(&m->cache[cache_id], cr->line_addr);
+		if (cache_probe(&m->cache[cache_id], line, cr->sectors))
 			continue;
-		struct mshr_entry *e = mshr_find(&m->mshr, cache_id, cr->line_addr, cr->sectors);
+		struct mshr_entry *e = mshr_find(&m->mshr, cache_id, line, cr->sectors);
 		if (e && mshr_can_merge(&m->mshr, e))
 			continue;
 		if (e || !mshr_free_entries(&m->mshr))
@@ -665,6 +669,11 @@ static int cache_from_cfg(struct mem_unit *m, const struct cfg *cfg, int id, str
 	}
 	m->coal[id].line_bytes = cc.line_bytes;
 	m->coal[id].sector_bytes = cc.sector_bytes;
+	/* Fermi's constant cache serves one address per cycle: a warp reading k distinct words
+	 * takes k passes (CUDA C Programming Guide, compute capability 2.x, constant memory), so
+	 * its "coalescing" unit is a 4-byte word. */
+	if (id == MU_L1C)
+		m->coal[id].line_bytes = 4;
 #undef MU_KEY
 	return 0;
 }

@@ -44,6 +44,7 @@ struct cyc_out_port {
 	struct cyc_out_vc *vc;
 	uint32_t *va_rr;              /* [n_vc] round-robin pointer over inputs */
 	uint32_t sa_rr;               /* over input ports */
+	uint32_t next_vc;             /* VA: where the VC search starts */
 	uint64_t flits;               /* flits sent (link utilisation) */
 };
 
@@ -55,7 +56,6 @@ struct cyc_in_vc {
 	uint8_t state;
 	uint8_t vc_lo, vc_hi;         /* output VCs the head may take */
 	int16_t out_port, out_vc;
-	uint16_t va_rr;
 	uint64_t stage_ready;         /* earliest cycle of the next stage */
 };
 
@@ -86,13 +86,18 @@ struct cyc_source {
 	uint16_t q_head[NOC_NUM_CLASSES], q_count[NOC_NUM_CLASSES];
 	int16_t cur_vc[NOC_NUM_CLASSES];
 	uint16_t next_seq[NOC_NUM_CLASSES];
+	uint16_t last_vc[NOC_NUM_CLASSES]; /* offset in the class's VC range */
 	uint32_t rr;
 };
 
-struct cyc_ejq {                      /* per node and class */
+/* Ejection queue of a node and class: whole packets in tail-arrival order. Its flit slots are
+ * one credit pool shared by every VC of the ejection port, so packets on different VCs
+ * eject in parallel (one VC per class would allow one packet per VA+SA round trip). */
+struct cyc_ejq {
 	uint32_t *pkt;
-	uint64_t *tail_ready;         /* UINT64_MAX until the tail is on its way */
+	uint64_t *tail_ready;         /* cycle the tail arrives */
 	uint16_t head, count, cap;
+	int32_t credits;              /* free flit slots, counting flits on their way */
 };
 
 struct cyc_net {
@@ -180,19 +185,16 @@ static void eject_arrive(struct noc_cyc *n, int node, uint32_t pi, uint16_t seq,
 {
 	struct cyc_pkt *p = &n->pkt[pi];
 	struct cyc_ejq *q = &n->ejq[node * NOC_NUM_CLASSES + p->cls];
-	if (seq == 0) {
+	if (seq == 0)
+		p->head_arr_cycle = t;
+	if (seq + 1 == p->flits) {
+		/* Tails leave the last router in cycle order with the same delay: the queue
+		 * stays sorted by arrival. */
 		SIM_ASSERT(q->count < q->cap);
 		int i = (q->head + q->count) % q->cap;
 		q->pkt[i] = pi;
-		q->tail_ready[i] = UINT64_MAX;
-		q->count++;
-		p->head_arr_cycle = t;
-	}
-	if (seq + 1 == p->flits) {
-		/* One ejection VC per class: this packet is the newest in its queue. */
-		int i = (q->head + q->count - 1) % q->cap;
-		SIM_ASSERT(q->pkt[i] == pi);
 		q->tail_ready[i] = t;
+		q->count++;
 		stat_avg_add(&n->lat_queue, (double)(p->inject_cycle - p->enq_cycle));
 		stat_avg_add(&n->lat_net, (double)(p->head_arr_cycle - p->inject_cycle));
 		stat_avg_add(&n->lat_serial, (double)(t - p->head_arr_cycle));
@@ -219,9 +221,10 @@ static void router_route(struct noc_cyc *n, struct cyc_net *net, struct cyc_in_v
 		iv->vc_hi = (uint8_t)(iv->vc_lo + per);
 		p->hop++;
 	} else {
+		int per = n->V / net->n_cls; /* ejection: any VC of the message class */
 		iv->out_port = (int16_t)net->node_out_port[p->dst];
-		iv->vc_lo = (uint8_t)local; /* ejection port: one VC per class */
-		iv->vc_hi = (uint8_t)(local + 1);
+		iv->vc_lo = (uint8_t)(local * per);
+		iv->vc_hi = (uint8_t)(iv->vc_lo + per);
 	}
 	iv->state = VC_VA;
 	iv->stage_ready = c + (uint64_t)n->b.p.routing_delay_cycles;
@@ -245,9 +248,11 @@ static void router_step(struct noc_cyc *n, struct cyc_net *net, struct cyc_route
 			if (iv->state != VC_VA || iv->stage_ready > c)
 				continue;
 			struct cyc_out_port *op = &r->out[iv->out_port];
+			/* Start from the output port's rotating pointer so successive packets
+			 * through a port spread over the downstream VCs. */
 			int span = iv->vc_hi - iv->vc_lo, pick = -1;
 			for (int k = 0; k < span; k++) {
-				int ov = iv->vc_lo + (iv->va_rr + k) % span;
+				int ov = iv->vc_lo + (op->next_vc + k) % span;
 				if (op->vc[ov].owner < 0) {
 					pick = ov;
 					break;
@@ -278,7 +283,7 @@ static void router_step(struct noc_cyc *n, struct cyc_net *net, struct cyc_route
 		op->va_rr[ov] = ((uint32_t)w + 1) % n_inputs;
 		iv->state = VC_ACTIVE;
 		iv->out_vc = (int16_t)ov;
-		iv->va_rr = (uint16_t)(iv->va_rr + 1);
+		op->next_vc++;
 		iv->stage_ready = c + (uint64_t)n->b.p.vc_alloc_delay_cycles;
 	}
 
@@ -292,8 +297,13 @@ static void router_step(struct noc_cyc *n, struct cyc_net *net, struct cyc_route
 			struct cyc_in_vc *iv = &ip->vc[v];
 			if (!iv->count || iv->state != VC_ACTIVE || iv->stage_ready > c || iv->ready[iv->head] > c)
 				continue;
-			if (ovc_credits(&r->out[iv->out_port].vc[iv->out_vc], c) <= 0)
+			struct cyc_out_port *cop = &r->out[iv->out_port];
+			if (cop->kind == PORT_NODE) {
+				if (n->ejq[cop->node * NOC_NUM_CLASSES + n->pkt[iv->pkt[iv->head]].cls].credits <= 0)
+					continue;
+			} else if (ovc_credits(&cop->vc[iv->out_vc], c) <= 0) {
 				continue;
+			}
 			r->sa_choice[i] = (int16_t)v;
 			break;
 		}
@@ -331,10 +341,12 @@ static void router_step(struct noc_cyc *n, struct cyc_net *net, struct cyc_route
 		r->flits--;
 		n->flits_in_routers--;
 		struct cyc_out_vc *ov = &op->vc[iv->out_vc];
-		ov->credits--;
-		if (ov->credits < n->credit_min)
-			n->credit_min = ov->credits;
-		SIM_ASSERT(ov->credits >= 0);
+		int32_t *credits = op->kind == PORT_NODE ? &n->ejq[op->node * NOC_NUM_CLASSES + n->pkt[pi].cls].credits
+							 : &ov->credits;
+		--*credits;
+		if (*credits < n->credit_min)
+			n->credit_min = *credits;
+		SIM_ASSERT(*credits >= 0);
 
 		/* The freed slot's credit goes back upstream. */
 		uint64_t cr = c + (uint64_t)n->b.p.credit_delay_cycles;
@@ -376,11 +388,15 @@ static void source_step(struct noc_cyc *n, struct cyc_net *net, int node, uint64
 			continue; /* accepted this cycle: leaves next cycle whatever the tick order */
 		int vc = s->cur_vc[m];
 		if (vc < 0) {
+			/* Round-robin from the VC after the last one used (as BookSim's injection):
+			 * back-to-back packets spread over the VCs instead of queueing in one. */
 			int lo = m * n->K * per;
 			for (int j = 0; j < per; j++) {
-				struct cyc_out_vc *o = &s->vc[lo + j];
+				int cand = lo + (s->last_vc[m] + 1 + j) % per;
+				struct cyc_out_vc *o = &s->vc[cand];
 				if (o->owner < 0 && ovc_credits(o, c) > 0) {
-					vc = lo + j;
+					vc = cand;
+					s->last_vc[m] = (uint16_t)((cand - lo) % per);
 					break;
 				}
 			}
@@ -497,10 +513,7 @@ static void *cyc_try_eject(struct noc *pub, int node, enum noc_class cls)
 	struct cyc_pkt *p = &n->pkt[pi];
 	q->head = (uint16_t)((q->head + 1) % q->cap);
 	q->count--;
-	int m;
-	struct cyc_net *net = net_of(n, cls, &m);
-	int router = n->b.topo->node_router[node];
-	net->r[router].out[net->node_out_port[node]].vc[m].credits += p->flits;
+	q->credits += p->flits;
 	n->ejected++;
 	n->flits_ejected += p->flits;
 	n->outstanding--;
@@ -737,6 +750,7 @@ struct noc_base *noc_cycle_new(const struct noc_params *p, const struct topo *t,
 	for (int i = 0; i < t->n_nodes * NOC_NUM_CLASSES; i++) {
 		struct cyc_ejq *q = &n->ejq[i];
 		q->cap = (uint16_t)p->eject_queue_flits;
+		q->credits = p->eject_queue_flits;
 		q->pkt = zalloc(n, q->cap, sizeof *q->pkt);
 		q->tail_ready = zalloc(n, q->cap, sizeof *q->tail_ready);
 		if (!q->pkt || !q->tail_ready)

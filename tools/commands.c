@@ -7,6 +7,7 @@ int cmd_validate(int argc, char **argv, struct sim_error *err);
 int cmd_config(int argc, char **argv, struct sim_error *err);
 int cmd_bench(int argc, char **argv, struct sim_error *err);
 int cmd_ptx_info(int argc, char **argv, struct sim_error *err);
+int cmd_noc(int argc, char **argv, struct sim_error *err);
 int cmd_sweep(int argc, char **argv, struct sim_error *err);
 int cmd_compare(int argc, char **argv, struct sim_error *err);
 int cmd_report(int argc, char **argv, struct sim_error *err);
@@ -19,6 +20,7 @@ const struct ws_command ws_commands[] = {
 	{"compare", "the main job: owl-28 policy comparison table (IPC vs lrr, L1 hit, BLP, RBL)", cmd_compare},
 	{"sweep", "run configs x workloads x variants here, or emit a Slurm array / GNU parallel jobs", cmd_sweep},
 	{"report", "markdown report with tables and gnuplot figures from a sweep directory", cmd_report},
+	{"noc", "drive the interconnect alone with synthetic traffic (latency vs offered load)", cmd_noc},
 	{"ptx-info", "print a PTX file's kernels, registers, shared/local memory and phases", cmd_ptx_info},
 	{"memtest", "drive one memory channel with synthetic reads (bandwidth, latency, row hits)", cmd_memtest},
 	{"bench", "measure simulation speed (bench engine | bench [--json])", cmd_bench},

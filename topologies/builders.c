@@ -46,7 +46,7 @@ static int router_of(const int *x, const int *dims, int n_dims)
 static struct topo *grid(const char *kind, const int *dims, int n_dims, bool wrap, bool datelines,
 			 uint32_t latency_cycles, struct sim_error *err)
 {
-	int n;
+	int n = 0;
 	if (check_dims(dims, n_dims, &n, err))
 		return NULL;
 	struct topo *t = topo_alloc(kind, n, n, n * n_dims * 2, err);

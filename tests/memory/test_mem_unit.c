@@ -523,6 +523,48 @@ Test(mem_unit, param_loads_use_constant_cache)
 	cr_expect_eq(stat("sm.0.l1d.misses"), 0);
 }
 
+/* The constant cache serves one word per cycle (Fermi): 32 lanes reading words 0..3 of one
+ * line = 4 accesses. Cold at 10: word 0 misses (MSHR alloc, injected 11, filled 51), word 1
+ * merges at 11, word 2 finds the entry full (2 targets) and waits; at 51 the fill comes first,
+ * then word 2 hits at 51 (done 54) and word 3 at 52 (done 55): complete at 55. Warm at 60:
+ * words at 60..63, the last done at 63 + 3 = 66. */
+Test(mem_unit, constant_cache_serialises_distinct_words)
+{
+	run_to(10);
+	cr_assert(mem_unit_try_issue(H.mu, inst(WI_MEM_LOAD, WI_SPACE_CONST, 4, 0x200, 4), 1, 10));
+	run_to(60);
+	cr_assert_eq(H.n_done, 1);
+	cr_expect_eq(H.done_ps[0], 55 * 1000);
+	cr_assert(mem_unit_try_issue(H.mu, inst(WI_MEM_LOAD, WI_SPACE_CONST, 4, 0x200, 4), 2, 60));
+	run_all();
+	cr_expect_eq(H.done_ps[1], 66 * 1000);
+	cr_expect_eq(stat("sm.0.mem.reads_sent"), 1);
+	cr_expect_eq(H.fn.req_bytes[MEM_REQ_READ], 8);
+	cr_expect_eq(stat("sm.0.mem.mshr_stall_cycles"), 51 - 12); /* word 2 waited 12..50 */
+}
+
+/* A cache geometry that does not fit is reported at the setting's file and line. */
+Test(mem_unit, bad_l1_geometry_names_setting_and_line)
+{
+	teardown();
+	struct sim_error err = {0};
+	struct sim_clock clk = {.name = "core", .freq_mhz = 1000};
+	struct sim_config sc = {.seed = 1};
+	struct sim *sim = sim_create(&sc, &err);
+	sim_clock_add(sim, &clk, &err);
+	struct cfg *cfg = cfg_create();
+	mem_unit_cfg_define(cfg, &err);
+	cr_assert_eq(cfg_load_string(cfg, "bad.cfg", "gpu: { memory: {\n model = \"perfect-l1\";\n l1d: { size_kb = 3; }; }; };", &err), 0);
+	struct mem_unit_ports ports = {.done = on_done, .sm_ctx = &H};
+	cr_expect_null(mem_unit_create(cfg, sim, NULL, 0, &clk, &ports, &err));
+	cr_expect_eq(err.code, SIM_ERR_CONFIG);
+	cr_expect_str_eq(err.setting, "gpu.memory.l1d.size_kb");
+	cr_expect_str_eq(err.file, "bad.cfg");
+	cr_expect_eq(err.line, 3);
+	cfg_destroy(cfg);
+	sim_destroy(sim);
+}
+
 /* Shared memory, 32 banks x 4 B, latency 7: stride 8 B is a 2-way conflict: 2 passes, done at
  * 10 + 1 + 7 = 18, banks busy through cycle 11 (a shared access at 11 is refused, at 12 taken);
  * conflict-free at 12: done at 19. */
