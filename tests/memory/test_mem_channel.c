@@ -457,3 +457,30 @@ Test(mem_channel_cfg, eight_banks_need_only_the_bank_count)
 	}
 	teardown();
 }
+
+static char *scripted_run_json(void)
+{
+	const char *ov[] = {"gpu.dram.prefetch=opportunistic", "gpu.l2.size_kb=4", NULL};
+	build(ov);
+	uint64_t x = 7;
+	for (int i = 0; i < 60; i++) {
+		x = x * 6364136223846793005ull + 1442695040888963407ull;
+		enum mem_req_kind k = (x >> 60) < 10 ? MEM_REQ_READ : (x >> 60) < 14 ? MEM_REQ_WRITE : MEM_REQ_ATOMIC;
+		send(i, k, ((x >> 20) % 4096) * 64);
+	}
+	run();
+	cr_assert_eq(NOC.n[0][NOC_CLASS_REPLY], 60);
+	char *s = stats_to_json_string(ST);
+	teardown();
+	return s;
+}
+
+Test(mem_channel_cfg, same_input_same_stats_dump)
+{
+	char *a = scripted_run_json();
+	char *b = scripted_run_json();
+	cr_assert_str_eq(a, b);
+	cr_assert(strstr(a, "\"mc.0.blp\""));
+	free(a);
+	free(b);
+}
