@@ -1,0 +1,308 @@
+/* SPDX-License-Identifier: MIT */
+/* frontend functional executor (fe_launch_run_functional): each opcode family against results
+ * worked out by hand, edge cases included. */
+#include <math.h>
+
+#include "fe_test.h"
+
+#define HDR ".version 9.0\n.target sm_75\n.address_size 64\n"
+
+/* Each thread t loads in[t] (64-bit) into %rd5 (and %r1 = low half, %f1 = its bits as f32,
+ * %fd1 as f64), runs the body, and stores %rd10 to out[t]. */
+static const char *pre =
+	HDR ".visible .entry k(.param .u64 out, .param .u64 in)\n{\n"
+	".reg .pred %p<8>;\n.reg .b16 %h<8>;\n.reg .b32 %r<32>;\n.reg .b64 %rd<32>;\n"
+	".reg .f32 %f<16>;\n.reg .f64 %fd<16>;\n"
+	"ld.param.u64 %rd0, [out];\nld.param.u64 %rd1, [in];\nmov.u32 %r0, %tid.x;\n"
+	"mul.wide.u32 %rd2, %r0, 8;\nadd.s64 %rd3, %rd0, %rd2;\nadd.s64 %rd4, %rd1, %rd2;\n"
+	"ld.global.u64 %rd5, [%rd4];\ncvt.u32.u64 %r1, %rd5;\nmov.b32 %f1, %r1;\nmov.b64 %fd1, %rd5;\n"
+	"mov.u64 %rd10, 0;\n";
+static const char *post = "st.global.u64 [%rd3], %rd10;\nret;\n}\n";
+
+static int run_body(const char *body, uint32_t n, const uint64_t *in, uint64_t *out,
+		    struct sim_error *err)
+{
+	char text[8192];
+	snprintf(text, sizeof text, "%s%s\n%s", pre, body, post);
+	struct fe_module *m = fe_t_load_str(text);
+	struct fe_memory *mem = fe_memory_create();
+	uint64_t din = fe_t_buf(mem, in, n * 8), dout = fe_t_buf(mem, NULL, n * 8);
+	uint64_t args[2] = {dout, din};
+	int rc = fe_t_launch(m, mem, "k", 1, n, 0, args, 2, NULL, err);
+	if (!rc)
+		fe_t_read(mem, dout, out, n * 8);
+	fe_memory_destroy(mem);
+	fe_module_destroy(m);
+	return rc;
+}
+
+static void check(const char *body, uint32_t n, const uint64_t *in, const uint64_t *want)
+{
+	uint64_t out[64];
+	struct sim_error err;
+	sim_error_clear(&err);
+	int rc = run_body(body, n, in, out, &err);
+	cr_assert_eq(rc, 0, "%s: %s", body, err.msg);
+	for (uint32_t i = 0; i < n; i++)
+		cr_assert_eq(out[i], want[i], "%s\n thread %u: in 0x%llx got 0x%llx want 0x%llx", body, i,
+			     (unsigned long long)in[i], (unsigned long long)out[i],
+			     (unsigned long long)want[i]);
+}
+
+static uint64_t fb(float f) { uint32_t b; memcpy(&b, &f, 4); return b; }
+static uint64_t db(double d) { uint64_t b; memcpy(&b, &d, 8); return b; }
+
+Test(exec, integer_add_sub_wrap_and_saturate)
+{
+	/* 0x7fffffff + 1 wraps to 0x80000000; .sat clamps to 0x7fffffff; 0 - 1 = 0xffffffff */
+	uint64_t in[3] = {0x7fffffff, 0x7fffffff, 0};
+	check("add.s32 %r2, %r1, 1; cvt.u64.u32 %rd10, %r2;", 1, in, (uint64_t[]){0x80000000});
+	check("add.sat.s32 %r2, %r1, 1; cvt.u64.u32 %rd10, %r2;", 1, in, (uint64_t[]){0x7fffffff});
+	check("sub.u32 %r2, %r1, 1; cvt.u64.u32 %rd10, %r2;", 1, in + 2, (uint64_t[]){0xffffffff});
+	/* s64: -5 - 7 = -12 */
+	check("sub.s64 %rd10, %rd5, 7;", 1, (uint64_t[]){(uint64_t)-5}, (uint64_t[]){(uint64_t)-12});
+}
+
+Test(exec, multiply_lo_hi_wide)
+{
+	/* mul.wide.s32: -3 * 5 = -15 in 64 bits */
+	check("mul.wide.s32 %rd10, %r1, 5;", 1, (uint64_t[]){0xfffffffd}, (uint64_t[]){(uint64_t)-15});
+	/* mul.wide.u32: 0xffffffff * 0xffffffff = 0xfffffffe00000001 */
+	check("mul.wide.u32 %rd10, %r1, %r1;", 1, (uint64_t[]){0xffffffff}, (uint64_t[]){0xfffffffe00000001ull});
+	/* mul.hi.u32 of the same = 0xfffffffe; mul.hi.s32 (-2)*3 = -6 -> high word 0xffffffff */
+	check("mul.hi.u32 %r2, %r1, %r1; cvt.u64.u32 %rd10, %r2;", 1, (uint64_t[]){0xffffffff}, (uint64_t[]){0xfffffffe});
+	check("mul.hi.s32 %r2, %r1, 3; cvt.u64.u32 %rd10, %r2;", 1, (uint64_t[]){0xfffffffe}, (uint64_t[]){0xffffffff});
+	/* mul.lo.s32 0x10000 * 0x10000 = 2^32 -> low word 0 */
+	check("mul.lo.s32 %r2, %r1, %r1; cvt.u64.u32 %rd10, %r2;", 1, (uint64_t[]){0x10000}, (uint64_t[]){0});
+	/* mul.hi.u64 2^63 * 4 = 2^65 -> high 2 */
+	check("mul.hi.u64 %rd10, %rd5, 4;", 1, (uint64_t[]){1ull << 63}, (uint64_t[]){2});
+	/* mad.lo.s32 7*6+(-50) = -8; mad.wide.u32 0x80000000*4 + 1 = 0x200000001 */
+	check("mad.lo.s32 %r2, %r1, 6, -50; cvt.s64.s32 %rd10, %r2;", 1, (uint64_t[]){7}, (uint64_t[]){(uint64_t)-8});
+	check("mad.wide.u32 %rd10, %r1, 4, 1;", 1, (uint64_t[]){0x80000000}, (uint64_t[]){0x200000001ull});
+	/* mul24.lo.u32 uses the low 24 bits: 0x1000003 -> 3, 3 * 5 = 15 */
+	check("mul24.lo.u32 %r2, %r1, 5; cvt.u64.u32 %rd10, %r2;", 1, (uint64_t[]){0x1000003}, (uint64_t[]){15});
+}
+
+Test(exec, division_and_remainder_including_by_zero)
+{
+	/* C semantics: -7/2 = -3, -7%2 = -1 */
+	check("div.s32 %r2, %r1, 2; cvt.s64.s32 %rd10, %r2;", 1, (uint64_t[]){(uint32_t)-7}, (uint64_t[]){(uint64_t)-3});
+	check("rem.s32 %r2, %r1, 2; cvt.s64.s32 %rd10, %r2;", 1, (uint64_t[]){(uint32_t)-7}, (uint64_t[]){(uint64_t)-1});
+	/* by zero (machine-specific in PTX; we give the GPU's answer): quotient all ones, remainder = dividend */
+	check("div.u32 %r2, %r1, 0; cvt.u64.u32 %rd10, %r2;", 1, (uint64_t[]){7}, (uint64_t[]){0xffffffff});
+	check("rem.u32 %r2, %r1, 0; cvt.u64.u32 %rd10, %r2;", 1, (uint64_t[]){7}, (uint64_t[]){7});
+	/* INT_MIN / -1 wraps to INT_MIN */
+	check("div.s32 %r2, %r1, -1; cvt.u64.u32 %rd10, %r2;", 1, (uint64_t[]){0x80000000}, (uint64_t[]){0x80000000});
+	/* float: 1/0 = +inf, 0/0 = NaN (canonical or not, it is a NaN: checked via setp.nan) */
+	check("div.rn.f32 %f2, 0f3F800000, %f1; mov.b32 %r2, %f2; cvt.u64.u32 %rd10, %r2;", 1,
+	      (uint64_t[]){fb(0.0f)}, (uint64_t[]){0x7f800000});
+	check("div.rn.f32 %f2, %f1, %f1; setp.nan.f32 %p1, %f2, %f2; selp.u64 %rd10, 1, 0, %p1;", 1,
+	      (uint64_t[]){fb(0.0f)}, (uint64_t[]){1});
+}
+
+Test(exec, float_rounding_modes)
+{
+	/* 1 + 2^-24 is halfway between 1 and 1+2^-23: .rn ties to even (1.0), .rp rounds up,
+	 * .rz and .rm truncate */
+	const char *fmt = "add.%s.f32 %%f2, %%f1, 0f33800000; mov.b32 %%r2, %%f2; cvt.u64.u32 %%rd10, %%r2;";
+	char body[256];
+	uint64_t one = fb(1.0f);
+	snprintf(body, sizeof body, fmt, "rn");
+	check(body, 1, &one, (uint64_t[]){0x3f800000});
+	snprintf(body, sizeof body, fmt, "rp");
+	check(body, 1, &one, (uint64_t[]){0x3f800001});
+	snprintf(body, sizeof body, fmt, "rz");
+	check(body, 1, &one, (uint64_t[]){0x3f800000});
+	/* -1 - 2^-24 with .rm goes away from zero: -(1+2^-23) = 0xbf800001 */
+	check("sub.rm.f32 %f2, %f1, 0f33800000; mov.b32 %r2, %f2; cvt.u64.u32 %rd10, %r2;", 1,
+	      (uint64_t[]){fb(-1.0f)}, (uint64_t[]){0xbf800001});
+	/* sqrt.rn(2) = 1.41421354 = 0x3fb504f3; fma.rn(2,3,1) = 7 */
+	check("sqrt.rn.f32 %f2, %f1; mov.b32 %r2, %f2; cvt.u64.u32 %rd10, %r2;", 1,
+	      (uint64_t[]){fb(2.0f)}, (uint64_t[]){0x3fb504f3});
+	check("fma.rn.f32 %f2, %f1, 0f40400000, 0f3F800000; mov.b32 %r2, %f2; cvt.u64.u32 %rd10, %r2;", 1,
+	      (uint64_t[]){fb(2.0f)}, (uint64_t[]){fb(7.0f)});
+	/* f64: 0.1 + 0.2 = 0.30000000000000004 (0x3fd3333333333334) */
+	check("add.f64 %fd2, %fd1, 0d3FC999999999999A; mov.b64 %rd10, %fd2;", 1,
+	      (uint64_t[]){db(0.1)}, (uint64_t[]){0x3fd3333333333334ull});
+	/* min/max with one NaN return the other operand */
+	check("min.f32 %f2, %f1, 0f40000000; mov.b32 %r2, %f2; cvt.u64.u32 %rd10, %r2;", 1,
+	      (uint64_t[]){0x7fc00000}, (uint64_t[]){fb(2.0f)});
+	/* .ftz flushes a subnormal input to zero: 2^-140 * 2 -> 0; .sat clamps 3.0 to 1.0 */
+	check("mul.ftz.f32 %f2, %f1, 0f40000000; mov.b32 %r2, %f2; cvt.u64.u32 %rd10, %r2;", 1,
+	      (uint64_t[]){0x00000800}, (uint64_t[]){0});
+	check("add.sat.f32 %f2, %f1, 0f40000000; mov.b32 %r2, %f2; cvt.u64.u32 %rd10, %r2;", 1,
+	      (uint64_t[]){fb(1.0f)}, (uint64_t[]){fb(1.0f)});
+}
+
+Test(exec, setp_ordered_and_unordered_with_nan)
+{
+	/* thread 0: NaN vs 1; thread 1: 0.5 vs 1. Result bits: lt, ltu, ne, neu, nan, ge */
+	const char *body =
+		"setp.lt.f32 %p1, %f1, 0f3F800000; selp.u64 %rd11, 1, 0, %p1;\n"
+		"setp.ltu.f32 %p1, %f1, 0f3F800000; selp.u64 %rd12, 2, 0, %p1;\n"
+		"setp.ne.f32 %p1, %f1, 0f3F800000; selp.u64 %rd13, 4, 0, %p1;\n"
+		"setp.neu.f32 %p1, %f1, 0f3F800000; selp.u64 %rd14, 8, 0, %p1;\n"
+		"setp.nan.f32 %p1, %f1, 0f3F800000; selp.u64 %rd15, 16, 0, %p1;\n"
+		"setp.ge.f32 %p1|%p2, %f1, 0f3F800000; selp.u64 %rd16, 32, 0, %p2;\n"
+		"add.u64 %rd10, %rd11, %rd12; add.u64 %rd10, %rd10, %rd13; add.u64 %rd10, %rd10, %rd14;\n"
+		"add.u64 %rd10, %rd10, %rd15; add.u64 %rd10, %rd10, %rd16;";
+	/* NaN: lt 0, ltu 2, ne 0, neu 8, nan 16, !ge 32 -> 58. 0.5: lt 1, ltu 2, ne 4, neu 8, !ge 32 -> 47 */
+	check(body, 2, (uint64_t[]){0x7fc00000, fb(0.5f)}, (uint64_t[]){58, 47});
+	/* integer compares: lt.s32 (-1 < 1) true but lo.u32 (0xffffffff < 1) false; and-combine */
+	check("setp.lt.s32 %p1, %r1, 1; setp.lo.u32 %p2, %r1, 1; selp.u64 %rd11, 1, 0, %p1; selp.u64 %rd12, 2, 0, %p2; add.u64 %rd10, %rd11, %rd12;",
+	      1, (uint64_t[]){0xffffffff}, (uint64_t[]){1});
+	check("setp.gt.and.s32 %p1, %r1, 0, %p0; setp.eq.s32 %p0, %r1, %r1; setp.gt.and.s32 %p2, %r1, 0, %p0; selp.u64 %rd10, 1, 0, %p2;",
+	      1, (uint64_t[]){3}, (uint64_t[]){1});
+}
+
+Test(exec, conversions_round_and_saturate)
+{
+	/* f32 -> s32: rni 2.5 -> 2 (even), 3.5 -> 4; rzi -2.7 -> -2; rmi -2.7 -> -3; rpi 2.1 -> 3 */
+	check("cvt.rni.s32.f32 %r2, %f1; cvt.s64.s32 %rd10, %r2;", 2, (uint64_t[]){fb(2.5f), fb(3.5f)}, (uint64_t[]){2, 4});
+	check("cvt.rzi.s32.f32 %r2, %f1; cvt.s64.s32 %rd10, %r2;", 1, (uint64_t[]){fb(-2.7f)}, (uint64_t[]){(uint64_t)-2});
+	check("cvt.rmi.s32.f32 %r2, %f1; cvt.s64.s32 %rd10, %r2;", 1, (uint64_t[]){fb(-2.7f)}, (uint64_t[]){(uint64_t)-3});
+	check("cvt.rpi.s32.f32 %r2, %f1; cvt.s64.s32 %rd10, %r2;", 1, (uint64_t[]){fb(2.1f)}, (uint64_t[]){3});
+	/* out of range saturates, NaN gives 0; negative to unsigned gives 0 */
+	check("cvt.rzi.s32.f32 %r2, %f1; cvt.u64.u32 %rd10, %r2;", 3,
+	      (uint64_t[]){fb(3e9f), 0x7fc00000, fb(-3e9f)}, (uint64_t[]){0x7fffffff, 0, 0x80000000});
+	check("cvt.rzi.u32.f32 %r2, %f1; cvt.u64.u32 %rd10, %r2;", 1, (uint64_t[]){fb(-5.0f)}, (uint64_t[]){0});
+	/* s32 -> f32: 16777217 is not representable; .rn gives 16777216, .rp 16777218 */
+	check("cvt.rn.f32.s32 %f2, %r1; mov.b32 %r2, %f2; cvt.u64.u32 %rd10, %r2;", 1, (uint64_t[]){16777217}, (uint64_t[]){fb(16777216.0f)});
+	check("cvt.rp.f32.s32 %f2, %r1; mov.b32 %r2, %f2; cvt.u64.u32 %rd10, %r2;", 1, (uint64_t[]){16777217}, (uint64_t[]){fb(16777218.0f)});
+	/* integer widths: s32 -1 -> s64 all ones; u64 -> u32 truncates; u32 -> u8 with .sat clamps to 255 */
+	check("cvt.s64.s32 %rd10, %r1;", 1, (uint64_t[]){0xffffffff}, (uint64_t[]){~0ull});
+	check("cvt.u32.u64 %r2, %rd5; cvt.u64.u32 %rd10, %r2;", 1, (uint64_t[]){0x123456789ull}, (uint64_t[]){0x23456789});
+	check("cvt.sat.u8.u32 %r2, %r1; cvt.u64.u32 %rd10, %r2;", 1, (uint64_t[]){300}, (uint64_t[]){255});
+	/* f64 -> f32 -> f64 round trip of 0.1 loses precision: (double)(float)0.1 */
+	check("cvt.rn.f32.f64 %f2, %fd1; cvt.f64.f32 %fd2, %f2; mov.b64 %rd10, %fd2;", 1,
+	      (uint64_t[]){db(0.1)}, (uint64_t[]){db((double)0.1f)});
+	/* half: 1.0f -> 0x3c00, 65520 overflows to inf 0x7c00, and back 0x3555 -> 0.333251953125 */
+	check("cvt.rn.f16.f32 %h1, %f1; cvt.u64.u16 %rd10, %h1;", 2, (uint64_t[]){fb(1.0f), fb(65520.0f)}, (uint64_t[]){0x3c00, 0x7c00});
+	check("mov.b16 %h1, %r1; cvt.f32.f16 %f2, %h1; mov.b32 %r2, %f2; cvt.u64.u32 %rd10, %r2;", 1,
+	      (uint64_t[]){0x3555}, (uint64_t[]){fb(0.333251953125f)});
+}
+
+Test(exec, shifts_and_bit_fields)
+{
+	check("shl.b32 %r2, %r1, 31; cvt.u64.u32 %rd10, %r2;", 1, (uint64_t[]){1}, (uint64_t[]){0x80000000});
+	check("shl.b32 %r2, %r1, 32; cvt.u64.u32 %rd10, %r2;", 1, (uint64_t[]){1}, (uint64_t[]){0}); /* clamps */
+	check("shr.s32 %r2, %r1, 1; cvt.s64.s32 %rd10, %r2;", 1, (uint64_t[]){(uint32_t)-8}, (uint64_t[]){(uint64_t)-4});
+	check("shr.s32 %r2, %r1, 40; cvt.s64.s32 %rd10, %r2;", 1, (uint64_t[]){(uint32_t)-1}, (uint64_t[]){~0ull});
+	check("shr.u32 %r2, %r1, 31; cvt.u64.u32 %rd10, %r2;", 1, (uint64_t[]){0x80000000}, (uint64_t[]){1});
+	/* bfe.u32 0xabcd1234 from bit 8, 8 bits = 0x12; bfe.s32 of 0xf000 bits 12..15 = 0xf -> -1 */
+	check("bfe.u32 %r2, %r1, 8, 8; cvt.u64.u32 %rd10, %r2;", 1, (uint64_t[]){0xabcd1234}, (uint64_t[]){0x12});
+	check("bfe.s32 %r2, %r1, 12, 4; cvt.s64.s32 %rd10, %r2;", 1, (uint64_t[]){0xf000}, (uint64_t[]){~0ull});
+	/* bfi: insert 0xf at bit 4, 4 bits, into 0x100 -> 0x1f0 */
+	check("bfi.b32 %r2, 15, %r1, 4, 4; cvt.u64.u32 %rd10, %r2;", 1, (uint64_t[]){0x100}, (uint64_t[]){0x1f0});
+	check("clz.b32 %r2, %r1; cvt.u64.u32 %rd10, %r2;", 2, (uint64_t[]){1, 0}, (uint64_t[]){31, 32});
+	check("popc.b64 %r2, %rd5; cvt.u64.u32 %rd10, %r2;", 1, (uint64_t[]){0xf0f0000000000001ull}, (uint64_t[]){9});
+	check("brev.b32 %r2, %r1; cvt.u64.u32 %rd10, %r2;", 1, (uint64_t[]){1}, (uint64_t[]){0x80000000});
+	/* prmt {b,a} = 0x77665544_33221100, selector 0x5410 picks bytes 0,1,4,5 -> 0x55441100 */
+	check("prmt.b32 %r2, %r1, 0x77665544, 0x5410; cvt.u64.u32 %rd10, %r2;", 1, (uint64_t[]){0x33221100}, (uint64_t[]){0x55441100});
+	/* lop3 0x96 = a ^ b ^ c: 0xff00 ^ 0x0ff0 ^ 0x000f = 0xf0ff */
+	check("lop3.b32 %r2, %r1, 0x0ff0, 0x000f, 0x96; cvt.u64.u32 %rd10, %r2;", 1, (uint64_t[]){0xff00}, (uint64_t[]){0xf0ff});
+	check("and.b32 %r2, %r1, 0xff; or.b32 %r2, %r2, 0x100; xor.b32 %r2, %r2, 1; not.b32 %r3, %r2; cvt.u64.u32 %rd10, %r3;",
+	      1, (uint64_t[]){0x1234}, (uint64_t[]){~0x135ull & 0xffffffffull});
+	/* shf.l.wrap: (hi:lo) = (0x1:0x80000000) << 1 -> high word 0x3 */
+	check("shf.l.wrap.b32 %r2, %r1, 1, 1; cvt.u64.u32 %rd10, %r2;", 1, (uint64_t[]){0x80000000}, (uint64_t[]){3});
+}
+
+Test(exec, carry_chain_adds_128_bits)
+{
+	/* (2^64 - 1) + 1 with add.cc/addc on 32-bit halves: low words 0, carry into the top */
+	check("mov.b64 {%r2, %r3}, %rd5;\n"
+	      "add.cc.u32 %r4, %r2, 1;\naddc.cc.u32 %r5, %r3, 0;\naddc.u32 %r6, 0, 0;\n"
+	      "mov.b64 %rd6, {%r4, %r5};\ncvt.u64.u32 %rd7, %r6;\nadd.u64 %rd10, %rd6, %rd7;", 1,
+	      (uint64_t[]){~0ull}, (uint64_t[]){1});
+	/* sub.cc borrow: 0 - 1 sets CF; subc 5 - 0 - 1 = 4 */
+	check("sub.cc.u32 %r2, 0, 1; subc.u32 %r3, 5, 0; cvt.u64.u32 %rd10, %r3;", 1, (uint64_t[]){0}, (uint64_t[]){4});
+}
+
+Test(exec, special_registers)
+{
+	/* 40 threads: laneid = t % 32, warpid = t / 32, ntid.x = 40 -> t%32 + 100*(t/32) + 1000*40 */
+	uint64_t in[40], want[40];
+	for (int t = 0; t < 40; t++) {
+		in[t] = 0;
+		want[t] = (uint64_t)(t % 32 + 100 * (t / 32) + 40000);
+	}
+	check("mov.u32 %r2, %laneid; mov.u32 %r3, %warpid; mov.u32 %r4, %ntid.x;\n"
+	      "mad.lo.u32 %r5, %r3, 100, %r2; mad.lo.u32 %r5, %r4, 1000, %r5; cvt.u64.u32 %rd10, %r5;",
+	      40, in, want);
+}
+
+Test(exec, vector_loads_and_local_memory)
+{
+	/* store 4 words to a .local array with st.local.v4, read back two with ld.local.v2 at +8 */
+	const char *body =
+		".local .align 16 .b8 buf[16];\n"
+		"mov.u64 %rd6, buf;\nadd.u32 %r2, %r1, 1; add.u32 %r3, %r1, 2; add.u32 %r4, %r1, 3;\n"
+		"st.local.v4.u32 [%rd6], {%r1, %r2, %r3, %r4};\n"
+		"ld.local.v2.u32 {%r5, %r6}, [%rd6+8];\n"
+		"mul.wide.u32 %rd7, %r5, 1000; cvt.u64.u32 %rd8, %r6; add.u64 %rd10, %rd7, %rd8;";
+	/* in = 10 -> words 10,11,12,13; r5 = 12, r6 = 13 -> 12013 */
+	check(body, 2, (uint64_t[]){10, 20}, (uint64_t[]){12013, 22023});
+}
+
+Test(exec, global_atomics_from_many_threads_give_exact_totals)
+{
+	const char *ptx =
+		HDR ".visible .entry k(.param .u64 p)\n{\n.reg .b32 %r<8>;\n.reg .b64 %rd<4>;\n"
+		"ld.param.u64 %rd1, [p];\nmov.u32 %r1, %tid.x;\nmov.u32 %r2, %ctaid.x;\n"
+		"mad.lo.u32 %r3, %r2, 256, %r1;\n"             /* global thread id g */
+		"atom.global.add.u32 %r4, [%rd1], %r3;\n"      /* sum of g */
+		"atom.global.max.s32 %r4, [%rd1+4], %r3;\n"    /* max g */
+		"atom.global.inc.u32 %r4, [%rd1+8], 9;\n"      /* counter mod 10 */
+		"red.global.add.u32 [%rd1+12], 1;\n"           /* count */
+		"atom.global.exch.b32 %r4, [%rd1+16], %r3;\n"
+		"atom.global.cas.b32 %r5, [%rd1+20], %r3, 77;\n" /* only g == 0 matches the initial 0 */
+		"ret;\n}\n";
+	struct fe_module *m = fe_t_load_str(ptx);
+	struct fe_memory *mem = fe_memory_create();
+	uint32_t init[6] = {0, 0, 0, 0, 0, 5};
+	uint64_t d = fe_t_buf(mem, init, sizeof init);
+	struct sim_error err;
+	uint64_t args[1] = {d};
+	cr_assert_eq(fe_t_launch(m, mem, "k", 4, 256, 0, args, 1, NULL, &err), 0, "%s", err.msg);
+	uint32_t r[6];
+	fe_t_read(mem, d, r, sizeof r);
+	/* 1024 threads: sum 0..1023 = 523776; max 1023; inc wraps at 9: 1024 mod 10 = 4; count 1024 */
+	cr_assert_eq(r[0], 523776);
+	cr_assert_eq(r[1], 1023);
+	cr_assert_eq(r[2], 4);
+	cr_assert_eq(r[3], 1024);
+	cr_assert_eq(r[4], 1023); /* lanes run in order, CTAs in order: the last exchange wins */
+	cr_assert_eq(r[5], 77);   /* initial 5: thread g = 5 swaps in 77; g = 77 then matches and rewrites 77 */
+	fe_memory_destroy(mem);
+	fe_module_destroy(m);
+}
+
+Test(exec, out_of_bounds_global_access_names_thread_pc_and_address)
+{
+	/* thread 5 reads in[5] which holds a bogus pointer 0x40 */
+	uint64_t in[8] = {0}, out[8];
+	for (int i = 0; i < 8; i++)
+		in[i] = 0;
+	in[5] = 0x40;
+	struct sim_error err;
+	sim_error_clear(&err);
+	int rc = run_body("@%p0 bra SKIP; SKIP: ld.global.u32 %r2, [%rd5];", 8, in, out, &err);
+	cr_assert_eq(rc, SIM_ERR_PROGRAM);
+	char msg[1024];
+	sim_error_format(&err, msg, sizeof msg);
+	/* thread 0 reads address 0 first: the first faulting lane is reported */
+	cr_assert(strstr(msg, "thread (0,0,0)"), "%s", msg);
+	cr_assert(strstr(msg, "global load of 4 bytes at 0x0 is out of bounds"), "%s", msg);
+	cr_assert(strstr(msg, "t.ptx:"), "%s", msg);
+	cr_assert(strstr(msg, "pc 12"), "%s", msg); /* 11 prologue instructions + bra */
+}
+
+Test(exec, misaligned_access_is_a_program_error)
+{
+	uint64_t in[1] = {0}, out[1];
+	struct sim_error err;
+	sim_error_clear(&err);
+	int rc = run_body("ld.global.u32 %r2, [%rd4+2];", 1, in, out, &err);
+	cr_assert_eq(rc, SIM_ERR_PROGRAM);
+	cr_assert(strstr(err.msg, "misaligned global load of 4 bytes"), "%s", err.msg);
+}
