@@ -69,6 +69,8 @@ struct mem_unit {
 		uint8_t mem_kind;       /* enum wi_mem_kind */
 		uint32_t n, next;
 		uint64_t last_cycle;    /* cycle an access was last processed (one per cycle) */
+		uint64_t stall_since;   /* first cycle of the current MSHR / queue stall, or UINT64_MAX */
+		enum st_result_kind { ST_NOT_STALLED, ST_ON_MSHR, ST_ON_QUEUE } stall_on;
 		struct coal_req *reqs;  /* [coal_max_reqs(WI_MAX_LANES)] */
 	} st;
 
@@ -348,18 +350,27 @@ static enum st_result stage_access(struct mem_unit *m, const struct coal_req *cr
 	return ST_DONE;
 }
 
+/* A stage stalled on the MSHRs is not polled: only a fill frees them, and replies wake the
+ * unit. Stall cycles are counted from the first refusal to the success. */
 static void stage_step(struct mem_unit *m, uint64_t now)
 {
 	if (!m->st.busy || m->st.last_cycle == now)
 		return;
 	enum st_result r = stage_access(m, &m->st.reqs[m->st.next], now);
-	if (r == ST_STALL_MSHR) {
-		m->stall_mshr_cycles++;
+	if (r != ST_DONE) {
+		if (m->st.stall_on == ST_NOT_STALLED) {
+			m->st.stall_since = now;
+			m->st.stall_on = r == ST_STALL_MSHR ? ST_ON_MSHR : ST_ON_QUEUE;
+		}
 		return;
 	}
-	if (r == ST_STALL_MISSQ) {
-		m->stall_missq_cycles++;
-		return;
+	if (m->st.stall_on != ST_NOT_STALLED) {
+		uint64_t n = now - m->st.stall_since;
+		if (m->st.stall_on == ST_ON_MSHR)
+			m->stall_mshr_cycles += n;
+		else
+			m->stall_missq_cycles += n;
+		m->st.stall_on = ST_NOT_STALLED;
 	}
 	m->st.last_cycle = now;
 	if (++m->st.next == m->st.n)
@@ -465,7 +476,9 @@ static bool eject_step(struct mem_unit *m, uint64_t now)
 
 static uint64_t mu_next_need(struct mem_unit *m, uint64_t cycle)
 {
-	if (m->st.busy || m->ring_n)
+	/* A stage waiting on the MSHRs sleeps until a reply wakes the unit; one waiting on the
+	 * queue is retried while the queue drains. */
+	if ((m->st.busy && m->st.stall_on != ST_ON_MSHR) || m->ring_n)
 		return cycle + 1;
 	if (m->ports.noc && noc_peek_eject(m->ports.noc, m->ports.noc_node, NOC_CLASS_REPLY))
 		return cycle + 1;

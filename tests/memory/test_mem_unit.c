@@ -535,6 +535,9 @@ Test(mem_unit, constant_cache_serialises_distinct_words)
 	run_to(60);
 	cr_assert_eq(H.n_done, 1);
 	cr_expect_eq(H.done_ps[0], 55 * 1000);
+	/* The unit sleeps while the stage waits on the MSHR: ticks at 11 and 12, then 51..55
+	 * (fill, word 2, word 3, completions at 54 and 55) - not once per cycle of the wait. */
+	cr_expect_leq(mem_unit_component(H.mu)->ticks, 8);
 	cr_assert(mem_unit_try_issue(H.mu, inst(WI_MEM_LOAD, WI_SPACE_CONST, 4, 0x200, 4), 2, 60));
 	run_all();
 	cr_expect_eq(H.done_ps[1], 66 * 1000);
