@@ -44,7 +44,7 @@ static void lrr_rank(struct sched *s, uint32_t si, uint64_t now, uint16_t *ids, 
 {
 	(void)now;
 	struct base_state *st = s->state;
-	uint64_t key[SCHED_MAX_WARPS];
+	uint64_t key[SCHED_MAX_WARPS] = {0};
 	sched_key_lrr(&st->last, si, ids, n, key);
 	sched_sort_by_key(ids, n, key);
 	s->rank_issuable = 0;
@@ -55,7 +55,7 @@ static void gto_rank(struct sched *s, uint32_t si, uint64_t now, uint16_t *ids, 
 {
 	(void)now;
 	struct base_state *st = s->state;
-	uint64_t key[SCHED_MAX_WARPS];
+	uint64_t key[SCHED_MAX_WARPS] = {0};
 	sched_key_gto(&st->last, s->core, si, ids, n, key);
 	sched_sort_by_key(ids, n, key);
 	s->rank_issuable = 0;
@@ -65,7 +65,7 @@ static void oldest_rank(struct sched *s, uint32_t si, uint64_t now, uint16_t *id
 {
 	(void)si;
 	(void)now;
-	uint64_t key[SCHED_MAX_WARPS];
+	uint64_t key[SCHED_MAX_WARPS] = {0};
 	for (uint32_t i = 0; i < n; i++)
 		key[ids[i]] = s->core->warps[ids[i]].age;
 	sched_sort_by_key(ids, n, key);
@@ -89,7 +89,7 @@ static void rr_fetch_rank(struct sched *s, uint32_t si, uint64_t now, uint16_t *
 	(void)si;
 	(void)now;
 	struct base_state *st = s->state;
-	uint64_t key[SCHED_MAX_WARPS];
+	uint64_t key[SCHED_MAX_WARPS] = {0};
 	uint32_t start = fetch_start(st);
 	for (uint32_t i = 0; i < n; i++)
 		key[ids[i]] = sched_rot(ids[i], start);
@@ -97,13 +97,15 @@ static void rr_fetch_rank(struct sched *s, uint32_t si, uint64_t now, uint16_t *
 	s->rank_issuable = 0;
 }
 
-/* FEF: fewest I-buffer entries first (BAWS Sec 6.2); ties in round-robin fetch order. */
+/* FEF: fewest I-buffer entries first (BAWS Sec 6.2); ties in round-robin fetch order. When
+ * the SM lets only warps with an empty I-buffer fetch (BAWS Sec 2.2), every eligible warp
+ * ties at 0 and FEF orders them exactly as rr does. */
 static void fef_fetch_rank(struct sched *s, uint32_t si, uint64_t now, uint16_t *ids, uint32_t n)
 {
 	(void)si;
 	(void)now;
 	struct base_state *st = s->state;
-	uint64_t key[SCHED_MAX_WARPS];
+	uint64_t key[SCHED_MAX_WARPS] = {0};
 	uint32_t start = fetch_start(st);
 	for (uint32_t i = 0; i < n; i++)
 		key[ids[i]] = ((uint64_t)s->core->warps[ids[i]].ibuf_count << 8) | sched_rot(ids[i], start);

@@ -100,7 +100,7 @@ static void mwf_rank(struct sched *s, uint32_t si, uint64_t now, uint16_t *ids, 
 			total_waiting++;
 		}
 	}
-	uint64_t key[SCHED_MAX_WARPS];
+	uint64_t key[SCHED_MAX_WARPS] = {0};
 	if (total_waiting == 0 && st->kind != MWF_SAWS && p->mwf_idle == SCHED_MWF_IDLE_BASE) {
 		if (st->kind == MWF_LRR)
 			sched_key_lrr(&st->last, si, ids, n, key);

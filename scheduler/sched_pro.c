@@ -60,7 +60,7 @@ static bool is_rem_state(uint8_t s)
 /* sortWarps: by warp progress, increasing (inc) or decreasing; ties keep current order. */
 static void sort_warps(const struct sched_core_view *core, struct pro_tb *tb, bool inc)
 {
-	uint64_t key[SCHED_MAX_WARPS];
+	uint64_t key[SCHED_MAX_WARPS] = {0};
 	for (uint32_t i = 0; i < tb->n_warps; i++) {
 		uint64_t p = core->warps[tb->warps[i]].progress;
 		key[tb->warps[i]] = inc ? p : UINT64_MAX - p;
@@ -72,7 +72,7 @@ static void sort_warps(const struct sched_core_view *core, struct pro_tb *tb, bo
  * TB id. Used by sortFinishWaitStateTBs and sortBarrierWaitStateTBs (Sec III-C 2, 3). */
 static void sort_tbs_by_count(struct pro_state *st, uint16_t *order, uint32_t n, bool fin)
 {
-	uint64_t key[SCHED_MAX_WARPS];
+	uint64_t key[SCHED_MAX_WARPS] = {0};
 	for (uint32_t i = 0; i < n; i++)
 		key[order[i]] = st->tb[order[i]].cta_id;
 	sched_sort_by_key(order, n, key);
@@ -144,7 +144,7 @@ static void pro_launch(struct pro_state *st, const struct sched_core_view *core,
 	struct pro_tb *tb = &st->tb[slot];
 	memset(tb, 0, sizeof *tb);
 	tb->state = st->fast ? SCHED_PRO_NOWAIT : SCHED_PRO_FINISHNOWAIT;
-	uint64_t key[SCHED_MAX_WARPS];
+	uint64_t key[SCHED_MAX_WARPS] = {0};
 	for (uint32_t w = 0; w < core->max_warps; w++) {
 		const struct sched_warp_view *v = &core->warps[w];
 		if (!v->valid || v->cta_slot != slot)
@@ -284,7 +284,7 @@ static void pro_event(struct sched *s, const struct sched_event *ev)
  * keeps a place in this order so one leaving a wait state returns to it. */
 static void pro_sort_rem(struct pro_state *st, const struct sched_core_view *core)
 {
-	uint64_t key[SCHED_MAX_WARPS];
+	uint64_t key[SCHED_MAX_WARPS] = {0};
 	for (uint32_t i = 0; i < st->n_rem; i++)
 		key[st->rem_order[i]] = st->tb[st->rem_order[i]].cta_id;
 	sched_sort_by_key(st->rem_order, st->n_rem, key);

@@ -80,7 +80,7 @@ static void q_sort_active(const struct sched *s, const struct q_state *st, struc
 	if (st->prio == Q_RR || q->n_active < 2)
 		return;
 	const struct sched_core_view *core = s->core;
-	uint64_t key[SCHED_MAX_WARPS];
+	uint64_t key[SCHED_MAX_WARPS] = {0};
 	for (uint32_t i = 0; i < q->n_active; i++) {
 		const struct sched_warp_view *w = &core->warps[q->active[i]];
 		if (st->prio == Q_GTO)
@@ -117,7 +117,7 @@ static void q_rank(struct sched *s, uint32_t si, uint64_t now, uint16_t *ids, ui
 	}
 	/* 2. New warps join the active queue in launch order. */
 	uint16_t fresh[SCHED_MAX_WARPS];
-	uint64_t key[SCHED_MAX_WARPS];
+	uint64_t key[SCHED_MAX_WARPS] = {0};
 	uint32_t nf = 0;
 	for (uint32_t i = 0; i < n; i++) {
 		const struct sched_warp_view *v = &core->warps[ids[i]];
@@ -220,7 +220,7 @@ static void paws_rank(struct sched *s, uint32_t si, uint64_t now, uint16_t *ids,
 {
 	(void)si;
 	(void)now;
-	uint64_t key[SCHED_MAX_WARPS];
+	uint64_t key[SCHED_MAX_WARPS] = {0};
 	for (uint32_t i = 0; i < n; i++)
 		key[ids[i]] = s->core->warps[ids[i]].age;
 	sched_sort_by_key(ids, n, key);
