@@ -193,7 +193,7 @@ int cta_dispatcher_launch_kernel_info(struct cta_dispatcher *d, struct fe_launch
 	}
 	if (d->info.n_ctas == 0) {
 		d->launch = NULL;
-		d->end_cycle = now_cycle;
+		d->end_cycle = now_cycle + 1;
 		for (uint32_t i = 0; i < d->n_cores; i++)
 			if (d->cores[i].ops->kernel_end)
 				d->cores[i].ops->kernel_end(d->cores[i].ctx, now_cycle);
@@ -226,7 +226,7 @@ int cta_dispatcher_cta_finished(struct cta_dispatcher *d, uint32_t core, uint32_
 		return launch_on(d, core, now_cycle, err);
 	if (d->finished == d->info.n_ctas) {
 		d->launch = NULL;
-		d->end_cycle = now_cycle;
+		d->end_cycle = now_cycle + 1;
 		for (uint32_t i = 0; i < d->n_cores; i++)
 			if (d->cores[i].ops->kernel_end)
 				d->cores[i].ops->kernel_end(d->cores[i].ctx, now_cycle);
@@ -265,11 +265,9 @@ const struct cta_dispatcher_record *cta_dispatcher_timeline(const struct cta_dis
 	return d->rec;
 }
 
-int cta_dispatcher_write_timeline_csv(const struct cta_dispatcher *d, FILE *out, struct sim_error *err)
+static int write_rows(const struct cta_dispatcher *d, FILE *out, uint64_t from, struct sim_error *err)
 {
-	if (fprintf(out, "kernel,cta,core,launch_seq,start_cycle,end_cycle\n") < 0)
-		goto fail;
-	for (uint64_t i = 0; i < d->n_rec; i++) {
+	for (uint64_t i = from; i < d->n_rec; i++) {
 		const struct cta_dispatcher_record *r = &d->rec[i];
 		int rc;
 		if (r->end_cycle == UINT64_MAX)
@@ -279,9 +277,19 @@ int cta_dispatcher_write_timeline_csv(const struct cta_dispatcher *d, FILE *out,
 			rc = fprintf(out, "%u,%u,%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", r->kernel_idx,
 				     r->cta_id, r->core, r->launch_seq, r->start_cycle, r->end_cycle);
 		if (rc < 0)
-			goto fail;
+			return sim_error_set(err, SIM_ERR_IO, NULL, 0, 0, NULL, "cannot write the CTA timeline");
 	}
 	return 0;
-fail:
-	return sim_error_set(err, SIM_ERR_IO, NULL, 0, 0, NULL, "cannot write the CTA timeline");
+}
+
+int cta_dispatcher_write_timeline_csv(const struct cta_dispatcher *d, FILE *out, struct sim_error *err)
+{
+	if (fprintf(out, "kernel,cta,core,launch_seq,start_cycle,end_cycle\n") < 0)
+		return sim_error_set(err, SIM_ERR_IO, NULL, 0, 0, NULL, "cannot write the CTA timeline");
+	return write_rows(d, out, 0, err);
+}
+
+int cta_dispatcher_write_kernel_timeline_csv(const struct cta_dispatcher *d, FILE *out, struct sim_error *err)
+{
+	return write_rows(d, out, d->rec_base, err);
 }

@@ -87,7 +87,8 @@ void cta_dispatcher_set_finish_hook(struct cta_dispatcher *d,
 bool cta_dispatcher_ctas_waiting(const void *d);
 /* True when no kernel runs (none launched yet, or all CTAs of the last one finished). */
 bool cta_dispatcher_kernel_done(const struct cta_dispatcher *d);
-/* Cycle the last kernel started / ended (end is UINT64_MAX while it runs). */
+/* First cycle of the last kernel, and the first cycle after it (one past the cycle its last
+ * CTA finished, UINT64_MAX while it runs): the kernel took end - start cycles. */
 uint64_t cta_dispatcher_kernel_start_cycle(const struct cta_dispatcher *d);
 uint64_t cta_dispatcher_kernel_end_cycle(const struct cta_dispatcher *d);
 /* Limits of the running (or last) kernel and how many of its CTAs fit on one core. */
@@ -98,7 +99,10 @@ uint32_t cta_dispatcher_core_ctas(const struct cta_dispatcher *d, uint32_t core)
 
 /* Timeline of every CTA launched so far, in launch order (valid until the next launch_kernel). */
 const struct cta_dispatcher_record *cta_dispatcher_timeline(const struct cta_dispatcher *d, uint64_t *n);
-/* CSV "kernel,cta,core,launch_seq,start_cycle,end_cycle" with a header line. */
+/* CSV "kernel,cta,core,launch_seq,start_cycle,end_cycle" with a header line, every kernel so far.
+ * end_cycle is the cycle the CTA's last warp left. */
 int cta_dispatcher_write_timeline_csv(const struct cta_dispatcher *d, FILE *out, struct sim_error *err);
+/* Only the rows of the last kernel, no header (to append after each launch). */
+int cta_dispatcher_write_kernel_timeline_csv(const struct cta_dispatcher *d, FILE *out, struct sim_error *err);
 
 #endif

@@ -153,7 +153,7 @@ Test(cta_dispatcher, refills_the_core_whose_cta_finished_and_ends_the_kernel)
 	cr_assert(cta_dispatcher_kernel_done(d));
 	cr_assert_eq(f[0].ends, 1);
 	cr_assert_eq(f[1].end_cycle, 120);
-	cr_assert_eq(cta_dispatcher_kernel_end_cycle(d), 120);
+	cr_assert_eq(cta_dispatcher_kernel_end_cycle(d), 121); /* one past the last CTA's cycle */
 	uint64_t n;
 	const struct cta_dispatcher_record *r = cta_dispatcher_timeline(d, &n);
 	cr_assert_eq(n, 4);
