@@ -80,8 +80,9 @@ bool mem_unit_try_issue(struct mem_unit *m, const struct warp_inst *wi, uint64_t
 			uint64_t now_cycle);
 /* Requests in flight (for quiescence / watchdog). */
 uint64_t mem_unit_outstanding(const struct mem_unit *m);
-/* The unit's engine component (registered by mem_unit_create on the core clock): the
- * assembly makes it the NoC sink of ports->noc_node (noc_set_sink), so replies wake it. */
+/* The unit's engine component (registered by mem_unit_create on the core clock). When the
+ * model uses the NoC (full, perfect-l2), mem_unit_create makes it the sink of ports->noc_node
+ * (as noc_set_sink would), so replies wake it; the assembly need not. */
 struct sim_component *mem_unit_component(struct mem_unit *m);
 /* Settings gpu.memory.* (model, L1D/L1C/L1T, MSHRs, miss queue, shared memory). */
 int mem_unit_cfg_define(struct cfg *c, struct sim_error *err);

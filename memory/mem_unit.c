@@ -805,6 +805,12 @@ struct mem_unit *mem_unit_create(const struct cfg *cfg, struct sim *sim, struct 
 	m->comp.clk = core_clk;
 	if (sim_component_add(sim, &m->comp, err))
 		goto fail;
+	if (m->have_addrmap) {
+		/* What noc_set_sink() does, set here so replies wake the unit whoever assembles it,
+		 * and memory/ links without noc/. */
+		SIM_ASSERT(ports->noc_node >= 0 && ports->noc_node < ports->noc->n_nodes);
+		ports->noc->sink[ports->noc_node] = &m->comp;
+	}
 	if (st)
 		mu_stats(m, st);
 	return m;

@@ -239,7 +239,8 @@ static void setup_text(const char *overrides, bool with_noc, const char *machine
 	struct mem_unit_ports ports = {.done = on_done, .sm_ctx = &H, .noc = with_noc ? &f->base : NULL, .noc_node = 0};
 	H.mu = mem_unit_create(H.cfg, H.sim, H.st, 0, &H.clk, &ports, &err);
 	cr_assert_not_null(H.mu, "%s", err.msg);
-	f->sinks[0] = mem_unit_component(H.mu);
+	if (with_noc)
+		cr_assert_eq(f->sinks[0], mem_unit_component(H.mu)); /* the unit made itself the sink */
 	if (with_channels) {
 		f->to_sinks = true;
 		for (int c = 0; c < 2; c++) {
