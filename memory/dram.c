@@ -55,6 +55,7 @@ int dram_mc_init(struct dram_mc *mc, const struct dram_cfg *cfg, const struct me
 	for (uint32_t i = 0; i < mc->pf_cap; i++)
 		mc->pf_free[i] = mc->pf_cap - 1 - i;
 	mc->pf_nfree = mc->pf_cap;
+	mc->ref_due = cfg->tREFI;
 	return 0;
 }
 
@@ -122,12 +123,30 @@ static bool req_is_write(const struct mem_req *r)
 	return r->kind == MEM_REQ_WRITE || r->kind == MEM_REQ_WRITEBACK;
 }
 
+/* Refreshes that fell due while the MC was empty happened on time: every bank was closed
+ * and its next ACT waits tRP + tRFC after the last of them. Done here rather than by waking
+ * an idle MC every tREFI, which would keep the simulation from ever going quiescent. */
+static void refresh_while_idle(struct dram_mc *mc, uint64_t now)
+{
+	const struct dram_cfg *c = &mc->cfg;
+	uint64_t n = (now - mc->ref_due) / c->tREFI + 1;
+	uint64_t t_last = mc->ref_due + (n - 1) * c->tREFI;
+	for (uint32_t b = 0; b < c->banks; b++) {
+		mc->bank[b].open = false;
+		mc->bank[b].act_ready = max64(mc->bank[b].act_ready, t_last + c->tRP + c->tRFC);
+	}
+	mc->ref_due = t_last + c->tREFI;
+	mc->refreshes += n;
+}
+
 bool dram_mc_try_enqueue(struct dram_mc *mc, struct mem_req *req, uint64_t now)
 {
 	if (mc->q_len >= mc->cfg.queue_size) {
 		mc->rejected++;
 		return false;
 	}
+	if (mc->cfg.tREFI && !mc->q_len && !mc->fly_len && !mc->ref_pending && now >= mc->ref_due)
+		refresh_while_idle(mc, now);
 	SIM_ASSERT(req->bank < mc->cfg.banks);
 	dram_mc_sync(mc, now);
 	struct dram_qent *e = &mc->q[mc->q_len++];
@@ -414,8 +433,41 @@ static void complete(struct dram_mc *mc, uint64_t now)
  * could not issue becomes ready. Priorities: (FR-FCFS) ready row hits oldest first, then
  * ready ACT/PRE oldest first, then close-row precharges, then prefetches. FCFS considers
  * only the oldest queued demand of each bank. */
+/* A due refresh: precharge every open bank, then one all-bank REF once tRP has passed. */
+static bool schedule_refresh(struct dram_mc *mc, uint64_t now, uint64_t *next)
+{
+	uint64_t ready = 0;
+	for (uint32_t bk = 0; bk < mc->cfg.banks; bk++) {
+		struct dram_bank *b = &mc->bank[bk];
+		if (b->open) {
+			if (b->pre_ready <= now) {
+				issue_pre(mc, bk, now);
+				return true;
+			}
+			*next = min64(*next, b->pre_ready);
+			ready = SIM_NEVER;
+		} else if (ready != SIM_NEVER) {
+			ready = max64(ready, b->act_ready); /* tRP after its PRE, tRC after its ACT */
+		}
+	}
+	if (ready == SIM_NEVER)
+		return false;
+	if (ready > now) {
+		*next = min64(*next, ready);
+		return false;
+	}
+	for (uint32_t bk = 0; bk < mc->cfg.banks; bk++)
+		mc->bank[bk].act_ready = now + mc->cfg.tRFC;
+	mc->ref_pending = false;
+	mc->ref_due += mc->cfg.tREFI;
+	mc->refreshes++;
+	return true;
+}
+
 static bool schedule(struct dram_mc *mc, uint64_t now, uint64_t *next)
 {
+	if (mc->ref_pending)
+		return schedule_refresh(mc, now, next);
 	bool fcfs = mc->cfg.sched == DRAM_SCHED_FCFS;
 	uint64_t seen_banks = 0; /* FCFS: banks whose oldest demand was looked at */
 	int best_row_cmd = -1;
@@ -494,15 +546,20 @@ uint64_t dram_mc_tick(struct dram_mc *mc, uint64_t now)
 	dram_mc_sync(mc, now);
 	complete(mc, now);
 	uint64_t next = SIM_NEVER;
+	if (mc->cfg.tREFI && !mc->ref_pending && now >= mc->ref_due)
+		mc->ref_pending = true;
 	if (!mc->cmd_issued_any || now > mc->last_cmd_cycle) {
 		if (schedule(mc, now, &next)) {
 			mc->cmd_issued_any = true;
 			mc->last_cmd_cycle = now;
 			next = now + 1; /* one command per cycle; look again next cycle */
 		}
-	} else if (mc->q_len || mc->cfg.prefetch) {
+	} else if (mc->q_len || mc->cfg.prefetch || mc->ref_pending) {
 		next = now + 1;
 	}
+	/* While busy, be there when the next refresh falls due (idle: see refresh_while_idle). */
+	if (mc->cfg.tREFI && !mc->ref_pending && (mc->q_len || mc->fly_len))
+		next = min64(next, mc->ref_due);
 	for (uint32_t i = 0; i < mc->fly_len; i++)
 		next = min64(next, mc->fly[i].done_cycle);
 	SIM_ASSERT(next > now || next == SIM_NEVER || mc->fly_len);
@@ -536,6 +593,8 @@ int dram_cfg_read(struct dram_cfg *o, const struct cfg *cfg, struct sim_error *e
 	o->tCCD = (uint32_t)cfg_int(cfg, "gpu.dram.timing.ccd_cycles");
 	o->tRTP = (uint32_t)cfg_int(cfg, "gpu.dram.timing.rtp_cycles");
 	o->tFAW = (uint32_t)cfg_int(cfg, "gpu.dram.timing.faw_cycles");
+	o->tREFI = (uint32_t)cfg_int(cfg, "gpu.dram.timing.refi_cycles");
+	o->tRFC = (uint32_t)cfg_int(cfg, "gpu.dram.timing.rfc_cycles");
 	/* One column command moves bus_bytes * burst_length bytes in burst_length / data_rate
 	 * command cycles; a line takes as many bursts as it needs. */
 	uint32_t bus = (uint32_t)cfg_int(cfg, "gpu.dram.bus_bytes");
@@ -580,6 +639,8 @@ void dram_mc_stats_register(struct dram_mc *mc, struct stats *st)
 		      "accesses that precharged another open row", "mc.%u.row_conflicts", c);
 	stats_counter(st, &mc->activates, "commands", "ACT commands", "mc.%u.activates", c);
 	stats_counter(st, &mc->precharges, "commands", "PRE commands", "mc.%u.precharges", c);
+	stats_counter(st, &mc->refreshes, "commands", "all-bank refreshes (0 when tREFI = 0)",
+		      "mc.%u.refreshes", c);
 	stats_counter(st, &mc->rejected, "attempts", "enqueues refused by a full queue",
 		      "mc.%u.queue_full", c);
 	stats_counter(st, &mc->bus_busy_cycles, "cycles", "DRAM cycles the data bus moved data",

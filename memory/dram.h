@@ -29,6 +29,7 @@ struct dram_cfg {
 	bool close_row;             /* precharge a row as soon as no queued request hits it */
 	uint32_t tRCD, tRP, tRAS, tRC, tRRD, tCL, tWL, tWR, tWTR, tRTW, tCCD, tRTP;
 	uint32_t tFAW;              /* 0 = no four-activate window */
+	uint32_t tREFI, tRFC;       /* refresh interval (0 = no refresh) and all-bank REF time */
 	uint32_t burst_cycles;      /* data-bus cycles to move one line (see mem_channel.c) */
 	/* Opportunistic prefetcher (OWL Sec 4.4). */
 	bool prefetch;
@@ -90,6 +91,8 @@ struct dram_mc {
 	uint64_t faw[DRAM_FAW_ACTS]; /* cycles of the last 4 ACTs (ring) */
 	uint32_t faw_head;
 	uint64_t bus_free;          /* data bus idle from this cycle */
+	uint64_t ref_due;           /* cycle the next refresh is due (tREFI) */
+	bool ref_pending;           /* due: precharging all banks, then REF; nothing else issues */
 	uint64_t last_cmd_cycle;    /* one command per cycle */
 	bool cmd_issued_any;
 	/* metrics accumulated as time-weighted sums between changes */
@@ -99,6 +102,7 @@ struct dram_mc {
 	uint64_t qlen_sum;          /* sum over cycles of q_len (average queue length) */
 	uint64_t bus_busy_cycles;
 	uint64_t reads, writes, row_hits, row_misses, row_conflicts, activates, precharges;
+	uint64_t refreshes;
 	uint64_t pf_issued, pf_filtered, pf_late, rejected; /* late: a demand came while its line's prefetch was in flight */
 	struct stat_avg queue_lat, service_lat; /* cycles: enqueue->first command, ->data done */
 };

@@ -70,6 +70,8 @@ static const struct cfg_key_def ch_keys[] = {
 	CFG_KEY_INT("gpu.dram.timing.ccd_cycles", "cycles", 2, 0, 1000, "tCCD: column to column"),
 	CFG_KEY_INT("gpu.dram.timing.rtp_cycles", "cycles", 2, 0, 1000, "tRTP: RD to PRE"),
 	CFG_KEY_INT("gpu.dram.timing.faw_cycles", "cycles", 0, 0, 10000, "tFAW: four-activate window (0 = none)"),
+	CFG_KEY_INT("gpu.dram.timing.refi_cycles", "cycles", 0, 0, 1000000, "tREFI: refresh interval (0 = refresh not modelled)"),
+	CFG_KEY_INT("gpu.dram.timing.rfc_cycles", "cycles", 0, 0, 100000, "tRFC: all-bank refresh time"),
 	CFG_KEY_INT("gpu.dram.addrmap.chan_interleave_bytes", "bytes", 2048, 64, 1 << 24,
 		    "consecutive bytes per channel before the next channel (power of two)"),
 	CFG_KEY_STR("gpu.dram.addrmap.local_map", "auto",

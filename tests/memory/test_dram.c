@@ -372,3 +372,40 @@ Test(dram, same_input_same_result)
 	cr_assert_eq(sig[0], sig[1]);
 	memset(&MC, 0, sizeof MC);
 }
+
+Test(dram, refresh_closes_rows_and_blocks_for_trfc)
+{
+	struct dram_cfg c = owl_cfg();
+	c.tREFI = 100;
+	c.tRFC = 20;
+	setup_mc(c);
+	dram_mc_try_enqueue(&MC, mk(&R, 1, 0, 5, 0, MEM_REQ_READ), 0);
+	run(&MC, 0, 94);
+	dram_mc_try_enqueue(&MC, mk(&R, 2, 0, 5, 1, MEM_REQ_READ), 95);
+	run(&MC, 95, 119);
+	/* (1) ACT@0 RD@12 -> 26. (2) arrives at 95, a row hit: RD@95 -> 109. The refresh falls
+	 * due at 100 while (2) is on the bus: PRE@100, REF@110 (tRP), banks blocked to 130. */
+	cr_assert_eq(R.done_cycle[2], 109);
+	dram_mc_try_enqueue(&MC, mk(&R, 3, 0, 5, 2, MEM_REQ_READ), 120);
+	run(&MC, 120, 1000);
+	/* row 5 was closed by the refresh: ACT@130 (tRFC after 110), RD@142 -> 156 */
+	cr_assert_eq(R.done_cycle[3], 156);
+	cr_assert_eq(MC.refreshes, 1);
+	cr_assert_eq(MC.row_misses, 2);
+}
+
+Test(dram, refreshes_due_while_idle_happen_on_time)
+{
+	struct dram_cfg c = owl_cfg();
+	c.tREFI = 100;
+	c.tRFC = 20;
+	setup_mc(c);
+	dram_mc_try_enqueue(&MC, mk(&R, 1, 0, 5, 0, MEM_REQ_READ), 0);
+	run(&MC, 0, 1000);
+	dram_mc_try_enqueue(&MC, mk(&R, 2, 0, 5, 1, MEM_REQ_READ), 1050);
+	run(&MC, 1050, 5000);
+	/* refreshes at 100, 200, ..., 1000 (10) while idle; the last one's bank block ends at
+	 * 1000 + tRP 10 + tRFC 20 = 1030 < 1050: ACT@1050, RD@1062 -> 1076 (a row miss) */
+	cr_assert_eq(MC.refreshes, 10);
+	cr_assert_eq(R.done_cycle[2], 1076);
+}
