@@ -1,0 +1,289 @@
+/* SPDX-License-Identifier: MIT */
+/* GPU assembly: builds clocks, cores, dispatcher, NoC and memory channels from configuration,
+ * wires them, runs launches, and keeps the machine-wide summary stats (gpu.*). */
+#include "gpu.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../memory/mem_channel.h"
+#include "../memory/mem_req.h"
+#include "../noc/noc.h"
+#include "../scheduler/policy.h"
+#include "cta_dispatcher.h"
+#include "sm/sm.h"
+
+struct gpu {
+	const struct cfg *cfg;
+	struct stats *st;
+	struct sim *sim;
+	struct sim_clock core_clk;
+	struct cta_dispatcher *disp;
+	struct noc *noc;                 /* NULL in perfect-l1 / fixed-latency modes */
+	struct sm **sms;
+	uint32_t n_cores;
+	struct mem_channel **chans;
+	uint32_t n_chans;
+	FILE *report;
+	FILE *timeline;
+	uint64_t max_cycles;             /* sim.max_cycles, 0 = none */
+	uint64_t max_warp_insts;         /* sim.max_warp_insts, 0 = none */
+	/* machine-wide summary counters (gpu.*), advanced at the end of each launch */
+	uint64_t cycles, warp_insts, thread_insts, kernels, ctas;
+	uint64_t core_cycles, issue_core_cycles, idle_core_cycles;
+	uint64_t sched_cycles, sched_class[SM_CYC_COUNT];
+	uint64_t memory_block_cycles, no_warp_cycles;
+	uint64_t rtru_wasted, rtru_total;
+	struct sm_counters *last;        /* [n_cores] counters at the previous launch end */
+};
+
+int gpu_cfg_define_all(struct cfg *c, struct sim_error *err)
+{
+	int rc;
+	if ((rc = engine_cfg_define(c, err)) || (rc = sm_cfg_define(c, err)) ||
+	    (rc = cta_dispatcher_cfg_define(c, err)) || (rc = sched_cfg_define(c, err)) ||
+	    (rc = mem_unit_cfg_define(c, err)) || (rc = mem_channel_cfg_define(c, err)) ||
+	    (rc = noc_cfg_define(c, err)))
+		return rc;
+	return 0;
+}
+
+static bool needs_noc(const struct cfg *c)
+{
+	const char *m = cfg_str(c, "gpu.memory.model");
+	return !strcmp(m, "full") || !strcmp(m, "perfect-l2");
+}
+
+int gpu_cfg_validate(const struct cfg *c, struct sim_error *err)
+{
+	/* Each module validates its own settings when it is built; here only what spans modules. */
+	(void)c;
+	(void)err;
+	return 0;
+}
+
+void gpu_destroy(struct gpu *g)
+{
+	if (!g)
+		return;
+	for (uint32_t i = 0; g->sms && i < g->n_cores; i++)
+		sm_destroy(g->sms[i]);
+	for (uint32_t i = 0; g->chans && i < g->n_chans; i++)
+		mem_channel_destroy(g->chans[i]);
+	if (g->noc)
+		noc_destroy(g->noc);
+	cta_dispatcher_destroy(g->disp);
+	sim_destroy(g->sim);
+	free(g->sms);
+	free(g->chans);
+	free(g->last);
+	free(g);
+}
+
+static void register_stats(struct gpu *g)
+{
+	struct stats *st = g->st;
+	stats_counter(st, &g->cycles, "core cycles", "core cycles spent in kernels", "gpu.cycles");
+	stats_counter(st, &g->warp_insts, "warp instructions", "warp instructions issued", "gpu.warp_insts");
+	stats_counter(st, &g->thread_insts, "thread instructions", "thread instructions executed", "gpu.thread_insts");
+	stats_counter(st, &g->kernels, "launches", "kernel launches", "gpu.kernels");
+	stats_counter(st, &g->ctas, "CTAs", "CTAs completed", "gpu.ctas");
+	stats_ratio(st, "gpu.thread_insts", "gpu.cycles", 1.0, "thread instructions/cycle",
+		    "IPC (GPGPU-Sim convention: thread instructions per core cycle, all cores)", "gpu.ipc");
+	stats_ratio(st, "gpu.warp_insts", "gpu.cycles", 1.0, "warp instructions/cycle",
+		    "warp instructions per core cycle, all cores", "gpu.warp_ipc");
+	stats_counter(st, &g->core_cycles, "core cycles", "cycles x cores inside kernels", "gpu.core_cycles");
+	stats_counter(st, &g->issue_core_cycles, "core cycles", "core cycles with at least one issue",
+		      "gpu.issue_core_cycles");
+	stats_counter(st, &g->idle_core_cycles, "core cycles", "core cycles with no issue", "gpu.idle_core_cycles");
+	stats_ratio(st, "gpu.idle_core_cycles", "gpu.core_cycles", 1.0, "fraction",
+		    "core inactive time CINV (OWL): cycles with no issue / total", "gpu.cinv");
+	stats_counter(st, &g->memory_block_cycles, "core cycles",
+		      "OWL MemoryBlockCycles: warps present, all waiting on memory", "gpu.memory_block_cycles");
+	stats_counter(st, &g->no_warp_cycles, "core cycles", "OWL NoWarpCycles: no warps, kernel running",
+		      "gpu.no_warp_cycles");
+	stats_counter(st, &g->sched_cycles, "scheduler cycles", "scheduler cycles (all schedulers, all cores)",
+		      "gpu.sched_cycles");
+	for (int k = 0; k < SM_CYC_COUNT; k++) {
+		char name[96];
+		snprintf(name, sizeof name, "gpu.stall.%s", sm_cycle_class_name((enum sm_cycle_class)k));
+		stats_counter(st, &g->sched_class[k], "scheduler cycles", "scheduler cycles of this class", "%s", name);
+		char frac[112];
+		snprintf(frac, sizeof frac, "%s_frac", name);
+		stats_ratio(st, name, "gpu.sched_cycles", 1.0, "fraction", "share of scheduler cycles", "%s", frac);
+	}
+	stats_counter(st, &g->rtru_wasted, "warp cycles", "BAWS Eq 1 numerator (warp cycles idle at barriers)",
+		      "gpu.rtru_wasted_warp_cycles");
+	stats_counter(st, &g->rtru_total, "warp cycles", "BAWS Eq 1 denominator (N x maxT summed over phases)",
+		      "gpu.rtru_phase_warp_cycles");
+	stats_ratio(st, "gpu.rtru_wasted_warp_cycles", "gpu.rtru_phase_warp_cycles", 1.0, "fraction",
+		    "RTRU (BAWS Eq 1): share of warp time wasted waiting at barriers", "gpu.rtru");
+}
+
+struct gpu *gpu_create(const struct cfg *c, struct stats *st, struct sim_error *err)
+{
+	struct gpu *g = calloc(1, sizeof *g);
+	if (!g) {
+		sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory");
+		return NULL;
+	}
+	g->cfg = c;
+	g->st = st;
+	g->report = stderr;
+	g->n_cores = (uint32_t)cfg_int(c, "gpu.core.count");
+	g->max_cycles = (uint64_t)cfg_int(c, "sim.max_cycles");
+	g->max_warp_insts = (uint64_t)cfg_int(c, "sim.max_warp_insts");
+	g->core_clk.name = "core";
+	g->core_clk.freq_mhz = (uint32_t)cfg_int(c, "gpu.core.clock_mhz");
+	struct sim_config sc = {
+		.seed = (uint64_t)cfg_int(c, "sim.seed"),
+		.watchdog_cycles = (uint64_t)cfg_int(c, "sim.watchdog_cycles"),
+		.watchdog_clk = &g->core_clk,
+	};
+	g->sim = sim_create(&sc, err);
+	if (!g->sim || sim_clock_add(g->sim, &g->core_clk, err))
+		goto fail;
+	g->disp = cta_dispatcher_create(c, st, g->n_cores, err);
+	if (!g->disp)
+		goto fail;
+	if (needs_noc(c)) {
+		g->n_chans = (uint32_t)cfg_int(c, "gpu.dram.channels");
+		g->noc = noc_create(c, g->sim, st, (int)g->n_cores, (int)g->n_chans, err);
+		if (!g->noc)
+			goto fail;
+		g->chans = calloc(g->n_chans, sizeof *g->chans);
+		if (!g->chans)
+			goto nomem;
+		for (uint32_t i = 0; i < g->n_chans; i++) {
+			g->chans[i] = mem_channel_create(c, g->sim, st, i, g->noc, g->noc->mc_node[i], err);
+			if (!g->chans[i])
+				goto fail;
+		}
+	}
+	g->sms = calloc(g->n_cores, sizeof *g->sms);
+	g->last = calloc(g->n_cores, sizeof *g->last);
+	if (!g->sms || !g->last)
+		goto nomem;
+	for (uint32_t i = 0; i < g->n_cores; i++) {
+		int node = g->noc ? g->noc->core_node[i] : -1;
+		g->sms[i] = sm_create(c, g->sim, st, i, g->n_cores, &g->core_clk, g->noc, node, g->disp, err);
+		if (!g->sms[i])
+			goto fail;
+	}
+	register_stats(g);
+	return g;
+nomem:
+	sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory");
+fail:
+	gpu_destroy(g);
+	return NULL;
+}
+
+void gpu_set_report(struct gpu *g, FILE *report)
+{
+	g->report = report;
+}
+
+void gpu_set_cta_timeline(struct gpu *g, FILE *csv)
+{
+	g->timeline = csv;
+	if (csv)
+		fprintf(csv, "kernel,cta,core,launch_seq,start_cycle,end_cycle\n");
+}
+
+/* Fold the SMs' counters since the last launch into the gpu.* summary. */
+static void account_launch(struct gpu *g, uint64_t kernel_cycles)
+{
+	g->kernels++;
+	g->cycles += kernel_cycles;
+	g->core_cycles += kernel_cycles * g->n_cores;
+	for (uint32_t i = 0; i < g->n_cores; i++) {
+		struct sm_counters now, *prev = &g->last[i];
+		sm_get_counters(g->sms[i], &now);
+		g->warp_insts += now.warp_insts - prev->warp_insts;
+		g->thread_insts += now.thread_insts - prev->thread_insts;
+		g->issue_core_cycles += now.issue_cycles - prev->issue_cycles;
+		g->ctas += now.ctas_finished - prev->ctas_finished;
+		g->memory_block_cycles += now.memory_block_cycles - prev->memory_block_cycles;
+		g->no_warp_cycles += now.no_warp_cycles - prev->no_warp_cycles;
+		g->rtru_wasted += now.rtru_wasted_warp_cycles - prev->rtru_wasted_warp_cycles;
+		g->rtru_total += now.rtru_phase_warp_cycles - prev->rtru_phase_warp_cycles;
+		for (int k = 0; k < SM_CYC_COUNT; k++) {
+			uint64_t d = now.sched_cycles[k] - prev->sched_cycles[k];
+			g->sched_class[k] += d;
+			g->sched_cycles += d;
+		}
+		uint64_t issued = now.issue_cycles - prev->issue_cycles;
+		g->idle_core_cycles += kernel_cycles > issued ? kernel_cycles - issued : 0;
+		*prev = now;
+	}
+}
+
+static uint64_t total_warp_insts(const struct gpu *g)
+{
+	uint64_t n = 0;
+	for (uint32_t i = 0; i < g->n_cores; i++) {
+		struct sm_counters c;
+		sm_get_counters(g->sms[i], &c);
+		n += c.warp_insts;
+	}
+	return n;
+}
+
+int gpu_run_launch(struct gpu *g, struct fe_launch *l, struct sim_error *err)
+{
+	struct fe_launch_info info;
+	fe_launch_get_info(l, &info);
+	stats_kernel_begin(g->st, info.kernel_name);
+	uint64_t start = sim_clock_cycle_at_or_after(&g->core_clk, sim_now_ps(gpu_sim(g)));
+	int rc = cta_dispatcher_launch_kernel(g->disp, l, start, err);
+	if (rc)
+		return rc;
+	uint64_t until = SIM_NEVER;
+	if (g->max_cycles) {
+		uint64_t limit_cycle = start + g->max_cycles;
+		until = sim_clock_edge_ps(&g->core_clk, limit_cycle);
+	}
+	enum sim_stop why = sim_run(g->sim, until, g->report, err);
+	for (uint32_t i = 0; i < g->n_cores; i++) {
+		const struct sim_error *e = sm_error(g->sms[i]);
+		if (e && e->code != SIM_OK) {
+			*err = *e;
+			return e->code;
+		}
+	}
+	if (why == SIM_STOP_DEADLOCK)
+		return err->code ? (int)err->code : SIM_ERR_FAULT;
+	if (why == SIM_STOP_TIME_LIMIT)
+		return sim_error_set(err, SIM_ERR_FAULT, NULL, 0, 0, "sim.max_cycles",
+				     "kernel %s did not finish within %llu core cycles", info.kernel_name,
+				     (unsigned long long)g->max_cycles);
+	if (!cta_dispatcher_kernel_done(g->disp))
+		return sim_error_set(err, SIM_ERR_FAULT, NULL, 0, 0, NULL,
+				     "simulation went quiet but kernel %s has unfinished CTAs", info.kernel_name);
+	uint64_t end = cta_dispatcher_kernel_end_cycle(g->disp);
+	account_launch(g, end - cta_dispatcher_kernel_start_cycle(g->disp));
+	stats_kernel_end(g->st);
+	if (g->timeline && (rc = cta_dispatcher_write_timeline_csv(g->disp, g->timeline, err)))
+		return rc;
+	if (g->max_warp_insts && total_warp_insts(g) >= g->max_warp_insts)
+		return sim_error_set(err, SIM_ERR_FAULT, NULL, 0, 0, "sim.max_warp_insts",
+				     "instruction limit reached after kernel %s", info.kernel_name);
+	return 0;
+}
+
+static int device_launch(void *ctx, struct fe_launch *l, struct sim_error *err)
+{
+	return gpu_run_launch(ctx, l, err);
+}
+
+struct fe_device gpu_device(struct gpu *g)
+{
+	struct fe_device d = {.launch = device_launch, .ctx = g};
+	return d;
+}
+
+uint64_t gpu_core_cycles(const struct gpu *g) { return g->cycles; }
+uint64_t gpu_warp_insts(const struct gpu *g) { return g->warp_insts; }
+uint64_t gpu_thread_insts(const struct gpu *g) { return g->thread_insts; }
+struct sim *gpu_sim(struct gpu *g) { return g->sim; }
