@@ -166,7 +166,7 @@ static int parse_reg_decl(struct parser *P)
 		bool ranged = false;
 		if (ptx_tok_punct(tok(P), '<')) {
 			next(P);
-			int64_t v;
+			int64_t v = 0;
 			if (expect_int(P, &v))
 				return P->err->code;
 			if (v < 0 || v > 60000)
@@ -308,7 +308,7 @@ static int parse_var(struct parser *P, bool is_extern)
 	while (tok(P)->kind == PTX_ID && tok(P)->s[0] == '.') {
 		if (ptx_tok_is(tok(P), ".align")) {
 			next(P);
-			int64_t a;
+			int64_t a = 0;
 			if (expect_int(P, &a))
 				return P->err->code;
 			if (a <= 0 || a > 4096 || (a & (a - 1)))
@@ -346,7 +346,7 @@ static int parse_var(struct parser *P, bool is_extern)
 				next(P);
 				continue;
 			}
-			int64_t d;
+			int64_t d = 0;
 			if (expect_int(P, &d))
 				return P->err->code;
 			if (d < 0 || d > (1 << 30))
@@ -783,7 +783,7 @@ static int parse_params(struct parser *P, struct fe_func *f, bool rets, bool ker
 			int t;
 			if (ptx_tok_is(tok(P), ".align")) {
 				next(P);
-				int64_t a;
+				int64_t a = 0;
 				if (expect_int(P, &a))
 					return P->err->code;
 				if (a <= 0 || a > 4096 || (a & (a - 1)))
@@ -805,7 +805,7 @@ static int parse_params(struct parser *P, struct fe_func *f, bool rets, bool ker
 		uint64_t elems = 1;
 		while (ptx_tok_punct(tok(P), '[')) {
 			next(P);
-			int64_t d;
+			int64_t d = 0;
 			if (expect_int(P, &d) || expect_punct(P, ']'))
 				return P->err->code;
 			elems *= (uint64_t)d;
@@ -983,7 +983,7 @@ static int parse_func(struct parser *P, bool entry)
 			continue;
 		}
 		for (uint32_t k = 0; k < cnt; k++) {
-			int64_t v;
+			int64_t v = 0;
 			if (expect_int(P, &v))
 				goto fail;
 			if (dst)
