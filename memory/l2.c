@@ -22,6 +22,7 @@ int l2_slice_init(struct l2_slice *l2, const struct l2_cfg *cfg, uint32_t channe
 	l2->mc_comp = mc_comp;
 	l2->noc = noc;
 	l2->node = node;
+	l2->blocked_since = UINT64_MAX;
 	if (cfg->mshr_entries == 0 || cfg->mshr_merges == 0 || cfg->reply_queue == 0)
 		return sim_error_set(err, SIM_ERR_CONFIG, NULL, 0, 0, "gpu.l2.mshr_entries",
 				     "MSHR entries, merges and the reply queue must be at least 1");
@@ -268,8 +269,13 @@ uint64_t l2_slice_tick(struct l2_slice *l2, uint64_t cycle)
 		if (st == L2_DONE) {
 			l2->pending = NULL;
 			sim_progress(l2->comp.sim);
-		} else {
-			l2->mshr_full_cycles++;
+			if (l2->blocked_since != UINT64_MAX) {
+				/* counted at the end: a slice blocked below is not ticked meanwhile */
+				l2->mshr_full_cycles += cycle - l2->blocked_since;
+				l2->blocked_since = UINT64_MAX;
+			}
+		} else if (l2->blocked_since == UINT64_MAX) {
+			l2->blocked_since = cycle;
 		}
 	}
 	/* next cycle with work: polling only for what no one will wake us for */

@@ -55,6 +55,7 @@ struct l2_slice {
 	struct mem_req **wbq;       /* ring [mshr_entries + 2]: dirty victims waiting for the MC */
 	uint32_t wbq_cap, wbq_head, wbq_n;
 	struct mem_req *pending;    /* input taken from the NoC that could not proceed yet */
+	uint64_t blocked_since;     /* L2 cycle pending first failed, UINT64_MAX if not blocked */
 	struct sim_pool wb_pool;    /* write-back requests the slice originates */
 	uint64_t next_id;
 	/* counters */

@@ -298,6 +298,7 @@ Test(mem_channel, full_mc_queue_back_pressures_the_slice)
 	cr_assert_eq(NOC.n[0][NOC_CLASS_REPLY], 12);
 	cr_assert_eq(stat("mc.0.reads"), 12);
 	cr_assert_eq(stat("mc.0.row_conflicts"), 11);
+	cr_assert_gt(stat("l2.0.stall_cycles"), 0);
 	cr_assert_eq(mem_channel_outstanding(CH), 0);
 }
 
