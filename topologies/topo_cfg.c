@@ -91,7 +91,7 @@ struct topo *topo_create(const struct cfg *c, struct sim_error *err)
 			       !strcmp(cfg_str(c, "gpu.noc.graph.vc_classes"), "hop"), lat, err);
 	} else if (!strcmp(kind, "simgrid")) {
 		blame = "gpu.noc.platform";
-#ifdef WARPSIM_HAVE_SIMGRID_LOADER
+#ifdef WARPSIM_HAVE_SIMGRID
 		const char *p = cfg_str(c, "gpu.noc.platform");
 		if (!p[0]) {
 			cfg_error(err, c, blame, "topology \"simgrid\" needs a platform file");
@@ -104,7 +104,7 @@ struct topo *topo_create(const struct cfg *c, struct sim_error *err)
 			snprintf(path, sizeof path, "%s/%s", cfg_base_dir(c), p);
 		t = topo_simgrid_load(path, 32, err);
 #else
-		cfg_error(err, c, "gpu.noc.topology", "the \"simgrid\" topology loader is not available in this build");
+		cfg_error(err, c, "gpu.noc.topology", "\"simgrid\" needs a build with -DWARPSIM_SIMGRID=ON");
 		return NULL;
 #endif
 	} else {

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: MIT */
+/* topologies/simgrid.c: SimGrid platforms as topologies (routes, inferred routers, VC classes).
+ * Criterion runs each test in its own process, which SimGrid's one-engine-per-process needs. */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "topologies/topology.h"
+
+#ifdef WARPSIM_HAVE_SIMGRID
+Test(simgrid, torus_platform_routes_agree_with_our_torus)
+{
+	struct sim_error err;
+	sim_error_clear(&err);
+	struct topo *sg = topo_simgrid_load("topologies/platforms/torus-4x4.xml", 32, &err);
+	cr_assert_not_null(sg, "%s", err.msg);
+	int dims[2] = {4, 4};
+	struct topo *ours = topo_torus(dims, 2, true, 1, NULL);
+	cr_assert_eq(sg->n_nodes, 16);
+	cr_assert_eq(sg->n_routers, 16);     /* torus routers are the hosts */
+	cr_assert_eq(sg->n_links, 64);       /* 16 routers x 2 dims x 2 directions */
+	cr_assert_eq(sg->n_vc_classes, 2);
+	cr_assert_eq(topo_validate_routes(sg, &err), 0, "%s", err.msg);
+	for (int s = 0; s < 16; s++)
+		for (int d = 0; d < 16; d++) {
+			cr_assert_eq(topo_route_len(sg, s, d), topo_route_len(ours, s, d), "%d->%d", s, d);
+			/* VC classes are not compared: on a tie (2 hops either way in a 4-ring)
+			 * SimGrid sometimes goes the other way, so the datelines fall elsewhere;
+			 * the deadlock check below is what matters. */
+		}
+	char cyc[512];
+	cr_assert(topo_cdg_acyclic(sg, cyc, sizeof cyc), "%s", cyc);
+	/* Latency 1 s = 1 cycle; 32 B/s = 32 bytes per cycle. */
+	cr_assert_eq(sg->links[0].latency_cycles, 1);
+	cr_assert_float_eq(sg->links[0].bandwidth_bytes_cycle, 32.0, 1e-9);
+	topo_destroy(ours);
+	topo_destroy(sg);
+}
+
+Test(simgrid, fat_tree_platform_loads)
+{
+	struct sim_error err;
+	struct topo *t = topo_simgrid_load("topologies/platforms/fat-tree-16.xml", 32, &err);
+	cr_assert_not_null(t, "%s", err.msg);
+	cr_assert_eq(t->n_nodes, 16);
+	cr_assert_eq(topo_validate_routes(t, &err), 0, "%s", err.msg);
+	/* Up-down routes: node up, switch up, switch down, node down. */
+	cr_assert_eq(topo_route_len(t, 0, 10), 4);
+	cr_assert(topo_cdg_acyclic(t, NULL, 0));
+	topo_destroy(t);
+}
+
+Test(simgrid, second_platform_in_one_process_is_refused)
+{
+	struct sim_error err;
+	struct topo *t = topo_simgrid_load("topologies/platforms/torus-4x4.xml", 32, &err);
+	cr_assert_not_null(t, "%s", err.msg);
+	cr_assert_null(topo_simgrid_load("topologies/platforms/torus-4x4.xml", 32, &err));
+	cr_assert(strstr(err.msg, "one engine per process") != NULL, "%s", err.msg);
+	topo_destroy(t);
+}
+
+Test(simgrid, missing_platform_is_a_config_error)
+{
+	struct sim_error err;
+	cr_assert_null(topo_simgrid_load("topologies/platforms/nope.xml", 32, &err));
+	cr_assert_eq(err.code, SIM_ERR_CONFIG);
+}
+#else
+Test(simgrid, simgrid_topology_needs_simgrid_build)
+{
+	struct sim_error err;
+	struct cfg *c = cfg_create();
+	cr_assert_eq(topo_cfg_define(c, &err), 0);
+	cr_assert_eq(cfg_set_override(c, "gpu.noc.topology=simgrid", &err), 0);
+	cr_assert_null(topo_create(c, &err));
+	cr_assert(strstr(err.msg, "WARPSIM_SIMGRID=ON") != NULL, "%s", err.msg);
+	cfg_destroy(c);
+}
+#endif
