@@ -73,7 +73,10 @@ double sim_rng_unit(struct sim_rng *r); /* [0,1) */
  * returns the next cycle at which it must be ticked even if nothing arrives
  * (cycle+1 while busy, a later cycle for a timer, SIM_NEVER when idle). A message
  * arriving on one of its input links, or sim_component_wake(), brings the tick
- * forward. The component embeds this struct. */
+ * forward. tick() must return a cycle > its argument or SIM_NEVER (SIM_ASSERT); a
+ * component is never ticked twice in one cycle, and a wake it receives during its
+ * own tick is merged with what tick() returns. The component embeds this struct and
+ * must not touch tick_ev. */
 struct sim_component;
 struct sim_component_ops {
 	uint64_t (*tick)(struct sim_component *c, uint64_t cycle);
@@ -111,7 +114,10 @@ uint64_t sim_component_cycle(const struct sim_component *c);
  * One-way FIFO from a sender to a receiver component. A message sent at t is
  * receivable from t + latency_ps. Capacity counts messages in flight plus those
  * delivered but not yet received: a full link refuses (try_send returns false)
- * and wakes the sender when the receiver frees a slot. Nothing is dropped. */
+ * and wakes the sender when the receiver frees a slot. Nothing is dropped.
+ * The receiver is woken at the first edge of its clock at or after t + latency_ps
+ * (by deliver_ev at SIM_PRIO_DELIVERY), even if it ticked before that and went
+ * idle; messages it leaves unreceived while returning SIM_NEVER do not wake it again. */
 struct sim_link {
 	const char *name;
 	struct sim_component *sender;   /* may be NULL (no wake on free) */
@@ -126,9 +132,12 @@ struct sim_link {
 	uint64_t announced;             /* messages (by send number) whose receiver was woken */
 	struct sim_event deliver_ev;    /* wakes the receiver when the next message is receivable */
 };
+/* receiver must already be added to its sim. SIM_ERR_CONFIG if capacity is 0,
+ * SIM_ERR_NOMEM if the ring cannot be allocated (l is then safe to fini). */
 int sim_link_init(struct sim_link *l, const char *name, struct sim_component *sender,
 		  struct sim_component *receiver, uint64_t latency_ps, uint32_t capacity,
 		  struct sim_error *err);
+/* Frees the ring; only once the simulation no longer runs (does not dequeue deliver_ev). */
 void sim_link_fini(struct sim_link *l);
 bool sim_link_try_send(struct sim *sim, struct sim_link *l, void *msg);
 /* Next receivable message or NULL; peek leaves it, recv removes it. */
