@@ -34,6 +34,8 @@ struct gpu {
 	uint64_t sched_cycles, sched_class[SM_CYC_COUNT];
 	uint64_t memory_block_cycles, no_warp_cycles;
 	uint64_t rtru_wasted, rtru_total;
+	uint64_t l1d_hits, l1d_accesses, dram_row_hits, dram_accesses, dram_reads, dram_writes;
+	uint64_t mem_prev[6];            /* the memory sums above at the previous launch end */
 	struct sm_counters *last;        /* [n_cores] counters at the previous launch end */
 };
 
@@ -120,6 +122,77 @@ static void register_stats(struct gpu *g)
 		    "RTRU (BAWS Eq 1): share of warp time wasted waiting at barriers", "gpu.rtru");
 }
 
+/* Sum of a per-SM or per-channel counter over all instances ("sm.%u.l1d.hits"). */
+static uint64_t sum_stat(const struct gpu *g, const char *fmt, uint32_t n)
+{
+	uint64_t total = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		char name[128];
+		uint64_t v;
+		snprintf(name, sizeof name, fmt, i);
+		if (stats_get_u64(g->st, name, &v))
+			total += v;
+	}
+	return total;
+}
+
+/* OWL's BLP over the whole GPU: the channels' BLPs averaged (each over its own busy cycles). */
+static double gpu_blp(const void *ctx)
+{
+	const struct gpu *g = ctx;
+	double sum = 0;
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < g->n_chans; i++) {
+		char name[64];
+		double v;
+		snprintf(name, sizeof name, "mc.%u.blp", i);
+		if (stats_get_double(g->st, name, &v) && v > 0) {
+			sum += v;
+			n++;
+		}
+	}
+	return n ? sum / n : 0.0;
+}
+
+static void register_mem_stats(struct gpu *g)
+{
+	struct stats *st = g->st;
+	stats_counter(st, &g->l1d_hits, "accesses", "L1D hits, all cores", "gpu.l1d.hits");
+	stats_counter(st, &g->l1d_accesses, "accesses", "L1D accesses, all cores", "gpu.l1d.accesses");
+	stats_ratio(st, "gpu.l1d.hits", "gpu.l1d.accesses", 1.0, "ratio", "L1D hit rate, all cores",
+		    "gpu.l1d.hit_rate");
+	stats_counter(st, &g->dram_row_hits, "requests", "DRAM row-buffer hits, all channels", "gpu.dram.row_hits");
+	stats_counter(st, &g->dram_accesses, "requests", "DRAM column accesses (hits + misses + conflicts)",
+		      "gpu.dram.accesses");
+	stats_ratio(st, "gpu.dram.row_hits", "gpu.dram.accesses", 1.0, "ratio",
+		    "RBL (OWL 2.2): row-buffer hit rate over all banks", "gpu.dram.rbl");
+	stats_counter(st, &g->dram_reads, "requests", "DRAM reads, all channels", "gpu.dram.reads");
+	stats_counter(st, &g->dram_writes, "requests", "DRAM writes, all channels", "gpu.dram.writes");
+	stats_derived(st, gpu_blp, g, "banks",
+		      "BLP (OWL 2.2): banks with an outstanding request over busy cycles, mean of channels",
+		      "gpu.dram.blp");
+}
+
+/* Fold the memory counters since the last launch into the gpu.* sums. */
+static void account_memory(struct gpu *g)
+{
+	uint64_t now[6] = {
+		sum_stat(g, "sm.%u.l1d.hits", g->n_cores),
+		sum_stat(g, "sm.%u.l1d.accesses", g->n_cores),
+		sum_stat(g, "mc.%u.row_hits", g->n_chans),
+		sum_stat(g, "mc.%u.row_hits", g->n_chans) + sum_stat(g, "mc.%u.row_misses", g->n_chans) +
+			sum_stat(g, "mc.%u.row_conflicts", g->n_chans),
+		sum_stat(g, "mc.%u.reads", g->n_chans),
+		sum_stat(g, "mc.%u.writes", g->n_chans),
+	};
+	uint64_t *dst[6] = {&g->l1d_hits, &g->l1d_accesses, &g->dram_row_hits, &g->dram_accesses,
+			    &g->dram_reads, &g->dram_writes};
+	for (int k = 0; k < 6; k++) {
+		*dst[k] += now[k] - g->mem_prev[k];
+		g->mem_prev[k] = now[k];
+	}
+}
+
 struct gpu *gpu_create(const struct cfg *c, struct stats *st, struct sim_error *err)
 {
 	struct gpu *g = calloc(1, sizeof *g);
@@ -171,6 +244,7 @@ struct gpu *gpu_create(const struct cfg *c, struct stats *st, struct sim_error *
 			goto fail;
 	}
 	register_stats(g);
+	register_mem_stats(g);
 	return g;
 nomem:
 	sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory");
@@ -263,6 +337,7 @@ int gpu_run_launch(struct gpu *g, struct fe_launch *l, struct sim_error *err)
 				     "simulation went quiet but kernel %s has unfinished CTAs", info.kernel_name);
 	uint64_t end = cta_dispatcher_kernel_end_cycle(g->disp);
 	account_launch(g, end - cta_dispatcher_kernel_start_cycle(g->disp));
+	account_memory(g);
 	stats_kernel_end(g->st);
 	if (g->timeline && (rc = cta_dispatcher_write_timeline_csv(g->disp, g->timeline, err)))
 		return rc;
