@@ -19,6 +19,7 @@ enum { MU_L1D, MU_L1C, MU_L1T, MU_NCACHES };
 static const char *const mu_cache_names[MU_NCACHES] = {"l1d", "l1c", "l1t"};
 
 #define MU_REQ_HDR_BYTES 8 /* header of a request / ack packet (mem_req.h protocol) */
+#define MU_HIST_BUCKETS 8  /* < 32, < 64, ..., < 2048, >= 2048 cycles */
 
 /* One accepted memory instruction until its done() call. */
 struct mu_slot {
@@ -91,7 +92,9 @@ struct mem_unit {
 	uint64_t inject_retry_cycles;
 	struct stat_avg reqs_per_inst;
 	struct stat_avg lat_total, lat_smq, lat_noc, lat_l2, lat_mcq, lat_dram, lat_store;
-	struct stat_hist lat_hist;
+	uint64_t lat_hist[MU_HIST_BUCKETS]; /* load round trips by power-of-two bucket (counters,
+	                                       not a stat_hist, so the unit and the registry may be
+	                                       torn down in either order) */
 };
 
 /* ---- settings -------------------------------------------------------------------- */
@@ -422,7 +425,11 @@ static void record_latency(struct mem_unit *m, const struct mem_req *r)
 	stat_avg_add(&m->lat_l2, ps_to_cycles(m, l2));
 	stat_avg_add(&m->lat_mcq, ps_to_cycles(m, mcq));
 	stat_avg_add(&m->lat_dram, ps_to_cycles(m, dram));
-	stat_hist_add(&m->lat_hist, (uint64_t)(ps_to_cycles(m, total) + 0.5));
+	uint64_t cyc = (uint64_t)(ps_to_cycles(m, total) + 0.5);
+	uint32_t b = 0;
+	while (b + 1 < MU_HIST_BUCKETS && cyc >= (32ull << b))
+		b++;
+	m->lat_hist[b]++;
 }
 
 /* Take one reply; false if none. */
@@ -731,7 +738,14 @@ static void mu_stats(struct mem_unit *m, struct stats *st)
 	stats_avg(st, &m->lat_mcq, "cycles", "part queued in the memory controller", "sm.%u.mem.lat.mc_queue", id);
 	stats_avg(st, &m->lat_dram, "cycles", "part in DRAM service", "sm.%u.mem.lat.dram", id);
 	stats_avg(st, &m->lat_store, "cycles", "write-through store round trip to the ack", "sm.%u.mem.lat.store", id);
-	stats_hist(st, &m->lat_hist, 64, 16, "cycles", "load miss round trip histogram", "sm.%u.mem.lat.hist", id);
+	for (uint32_t b = 0; b < MU_HIST_BUCKETS; b++) {
+		if (b + 1 < MU_HIST_BUCKETS)
+			stats_counter(st, &m->lat_hist[b], "requests", "load miss round trips below this many cycles",
+				      "sm.%u.mem.lat.hist.lt%llu", id, 32ull << b);
+		else
+			stats_counter(st, &m->lat_hist[b], "requests", "load miss round trips of at least this many cycles",
+				      "sm.%u.mem.lat.hist.ge%llu", id, 32ull << (b - 1));
+	}
 }
 
 struct mem_unit *mem_unit_create(const struct cfg *cfg, struct sim *sim, struct stats *st, uint32_t sm_id,
@@ -747,7 +761,6 @@ struct mem_unit *mem_unit_create(const struct cfg *cfg, struct sim *sim, struct 
 	m->clk = core_clk;
 	m->ports = *ports;
 	m->sm_id = sm_id;
-	m->lat_hist.bin_width = 1; /* stays without bins when no registry is given */
 	const char *model = cfg_str(cfg, "gpu.memory.model");
 	m->model = !strcmp(model, "perfect-l1") ? MU_PERFECT_L1 : !strcmp(model, "perfect-l2") ? MU_PERFECT_L2
 		   : !strcmp(model, "fixed-latency") ? MU_FIXED : MU_FULL;

@@ -339,6 +339,8 @@ Test(mem_unit, miss_round_trip_then_hit_after_hit_latency_exactly)
 	cr_expect_float_eq(statd("sm.0.mem.lat.sm_queue"), 1.0, 1e-9);
 	cr_expect_float_eq(statd("sm.0.mem.lat.noc"), 20.0, 1e-9);
 	cr_expect_float_eq(statd("sm.0.mem.lat.l2"), 20.0, 1e-9);
+	cr_expect_eq(stat("sm.0.mem.lat.hist.lt64"), 1); /* 41 cycles: the [32, 64) bucket */
+	cr_expect_eq(stat("sm.0.mem.lat.hist.lt32"), 0);
 }
 
 /* 32 lanes x 4 B with 64 B lines = 2 line accesses through one port: the first at 10, the
