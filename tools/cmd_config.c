@@ -5,6 +5,7 @@
 
 #include <jansson.h>
 
+#include "../components/gpu.h"
 #include "cli.h"
 
 static const char *const config_flags[] = {"--list", "--resolved", NULL};
@@ -52,6 +53,19 @@ int cmd_validate(int argc, char **argv, struct sim_error *err)
 		return sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, "-c", "validate needs -c CONFIG");
 	struct cfg *c;
 	rc = cli_build_cfg(&o, &c, err);
+	if (!rc) {
+		/* Build the whole machine once: every module checks its own settings when it is
+		 * built (policy names, placement, deadlock-free routing, cache geometry...). */
+		struct stats *st = stats_create();
+		struct gpu *g = st ? gpu_create(c, st, err) : NULL;
+		if (!g)
+			rc = st ? (err->code ? (int)err->code : SIM_ERR_CONFIG)
+				: sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory");
+		gpu_destroy(g);
+		stats_destroy(st);
+		if (rc)
+			cfg_destroy(c);
+	}
 	if (o.json) {
 		char line[1024] = "";
 		if (rc)
