@@ -157,7 +157,7 @@ struct fe_func {
 	struct fe_inst *insts;
 	uint32_t n_insts, cap_insts;
 	uint32_t n_regs;     /* registers declared (predicates included) */
-	uint32_t n_regs_b32, n_regs_b64; /* 32-bit / 64-bit register counts, for the estimate */
+	uint8_t *reg_bytes;        /* [n_regs] declared width: 0 predicate, 2, 4 or 8 */
 	struct fe_label *labels;
 	uint32_t n_labels, cap_labels;
 	uint32_t *params, *rets;   /* symbol indices, in order */

@@ -336,6 +336,75 @@ static void phase_analysis(struct fe_kernel *k, const struct cfg *g)
 	free(touched);
 }
 
+/* ---- register estimate -------------------------------------------------------------- */
+
+/* nvcc's PTX names a fresh virtual register for almost every value, so the declared count
+ * says little about what ptxas allocates. Estimate it as the largest number of 32-bit register
+ * units simultaneously live (64-bit values count two, predicates none: they have their own
+ * file), from a backward liveness data-flow over the CFG, plus 2 for ptxas's own temporaries,
+ * capped at 255. Calls are not nested into the estimate. */
+static uint32_t regs_estimate(const struct fe_kernel *k, const struct cfg *g, const uint8_t *reg_bytes)
+{
+	uint32_t W = (k->n_regs + 63) / 64 + 1, nb = g->nb;
+	uint64_t *in = xcalloc((size_t)nb * W + 1, sizeof *in), *out = xcalloc((size_t)nb * W + 1, sizeof *out);
+	uint64_t *live = xcalloc(W, sizeof *live);
+	bool changed = true;
+	uint32_t best = 0;
+	for (int final = 0; final < 2; final++) {
+		while (changed || final) {
+			changed = false;
+			for (uint32_t b = nb; b-- > 0;) {
+				uint64_t *bo = out + (size_t)b * W;
+				memset(bo, 0, W * sizeof *bo);
+				for (int s = 0; s < 2; s++) {
+					uint32_t t = g->succ[b][s];
+					if (t != UINT32_MAX && t < nb)
+						for (uint32_t w = 0; w < W; w++)
+							bo[w] |= in[(size_t)t * W + w];
+				}
+				memcpy(live, bo, W * sizeof *live);
+				uint32_t units = 0;
+				if (final)
+					for (uint32_t r = 0; r < k->n_regs; r++)
+						if ((live[r / 64] >> (r % 64)) & 1)
+							units += (reg_bytes[r] + 3) / 4;
+				uint32_t end = (b + 1 < nb ? g->start[b + 1] : k->n_insts);
+				for (uint32_t pc = end; pc-- > g->start[b];) {
+					const struct wi_static *ws = &k->wi[pc];
+					bool guarded = k->prog[pc].guard != FE_NO_REG;
+					for (int i = 0; i < ws->n_dst && !guarded; i++) {
+						uint16_t r = ws->dst[i];
+						if ((live[r / 64] >> (r % 64)) & 1) {
+							live[r / 64] &= ~(1ull << (r % 64));
+							units -= final ? (reg_bytes[r] + 3) / 4 : 0;
+						}
+					}
+					for (int i = 0; i < ws->n_src; i++) {
+						uint16_t r = ws->src[i];
+						if (!((live[r / 64] >> (r % 64)) & 1)) {
+							live[r / 64] |= 1ull << (r % 64);
+							units += final ? (reg_bytes[r] + 3) / 4 : 0;
+						}
+					}
+					if (units > best)
+						best = units;
+				}
+				if (memcmp(live, in + (size_t)b * W, W * sizeof *live)) {
+					memcpy(in + (size_t)b * W, live, W * sizeof *live);
+					changed = true;
+				}
+			}
+			if (final)
+				break;
+		}
+	}
+	free(in);
+	free(out);
+	free(live);
+	best += 2;
+	return best > 255 ? 255 : best;
+}
+
 /* ---- linking ------------------------------------------------------------------------ */
 
 static uint32_t align_up(uint32_t v, uint32_t a)
@@ -356,15 +425,13 @@ static int link_kernel(struct fe_module *m, uint32_t e, struct fe_kernel *k, str
 	for (uint32_t f = 0; f < m->n_funcs; f++)
 		k->func_start[f] = FE_PC_NONE;
 	uint32_t *reg_off = xcalloc(m->n_funcs, sizeof *reg_off);
-	uint32_t n = 0, regs = 0, b32 = 0, b64 = 0;
+	uint32_t n = 0, regs = 0;
 	for (uint32_t i = 0; i < n_order; i++) {
 		const struct fe_func *fn = &m->funcs[order[i]];
 		k->func_start[order[i]] = n;
 		reg_off[order[i]] = regs;
 		n += fn->n_insts;
 		regs += fn->n_regs;
-		b32 += fn->n_regs_b32;
-		b64 += fn->n_regs_b64;
 	}
 	if (regs >= FE_NO_REG) {
 		free(order);
@@ -374,8 +441,12 @@ static int link_kernel(struct fe_module *m, uint32_t e, struct fe_kernel *k, str
 	}
 	k->n_insts = n;
 	k->n_regs = regs;
-	uint32_t est = b32 + 2 * b64;
-	k->regs_estimate = est > 255 ? 255 : est < 1 ? 1 : est;
+	uint8_t *reg_bytes = xcalloc(regs + 1, 1);
+	for (uint32_t i = 0; i < n_order; i++) {
+		const struct fe_func *fn = &m->funcs[order[i]];
+		if (fn->n_regs)
+			memcpy(reg_bytes + reg_off[order[i]], fn->reg_bytes, fn->n_regs);
+	}
 	k->prog = xcalloc(n, sizeof *k->prog);
 	k->wi = xcalloc(n, sizeof *k->wi);
 	k->rpc = xcalloc(n, sizeof *k->rpc);
@@ -491,6 +562,8 @@ static int link_kernel(struct fe_module *m, uint32_t e, struct fe_kernel *k, str
 	}
 	k->n_blocks = g.nb;
 	phase_analysis(k, &g);
+	k->regs_estimate = regs_estimate(k, &g, reg_bytes);
+	free(reg_bytes);
 	cfg_free(&g);
 	/* param-scratch offsets of call arguments: kept on the kernel for the executor */
 	k->sym_off = sym_off;
@@ -546,6 +619,7 @@ void fe_module_free(struct fe_module *m)
 		free(fn->labels);
 		free(fn->params);
 		free(fn->rets);
+		free(fn->reg_bytes);
 	}
 	free(m->funcs);
 	for (uint32_t s = 0; s < m->n_syms; s++) {

@@ -184,14 +184,12 @@ static int parse_reg_decl(struct parser *P)
 		P->rr[P->n_rr].count = count;
 		P->rr[P->n_rr].ranged = ranged;
 		P->n_rr++;
+		uint8_t *rb = realloc(f->reg_bytes, f->n_regs + count + 1);
+		if (!rb)
+			abort();
+		f->reg_bytes = rb;
+		memset(rb + f->n_regs, type == FE_T_PRED ? 0 : (int)fe_type_bytes((enum fe_type)type), count);
 		f->n_regs += count;
-		uint32_t bytes = fe_type_bytes((enum fe_type)type);
-		if (type != FE_T_PRED) {
-			if (bytes == 8)
-				f->n_regs_b64 += count;
-			else
-				f->n_regs_b32 += count;
-		}
 		if (ptx_tok_punct(tok(P), ',')) {
 			next(P);
 			continue;
