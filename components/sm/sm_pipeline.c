@@ -574,8 +574,10 @@ uint64_t sm_tick(struct sim_component *comp, uint64_t now)
 	/* OWL Sec 3: warps present, all stalled on memory (warps at a barrier or finished wait for
 	 * those, so they do not break the condition). */
 	bool memblock = !issued && n_mem > 0 && n_other == 0;
-	if (issued)
+	if (issued) {
 		sm->c.issue_cycles++;
+		sim_progress(sm->sim); /* the watchdog counts cycles without any */
+	}
 	if (memblock)
 		sm->c.memory_block_cycles++;
 	if (nowarp)

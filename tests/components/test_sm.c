@@ -97,6 +97,8 @@ static const char *const base_ov[] = {
 	"gpu.memory.fixed_latency_cycles=100", NULL,
 };
 
+static uint64_t g_watchdog_cycles; /* 0: off */
+
 static void build(const char *ptx, uint32_t threads, uint32_t ctas, const char *const *ov)
 {
 	struct sim_error err = {0};
@@ -110,7 +112,7 @@ static void build(const char *ptx, uint32_t threads, uint32_t ctas, const char *
 		cr_assert_eq(cfg_set_override(H.cfg, *o, &err), 0, "%s: %s", *o, err.msg);
 	for (; ov && *ov; ov++)
 		cr_assert_eq(cfg_set_override(H.cfg, *ov, &err), 0, "%s: %s", *ov, err.msg);
-	struct sim_config sc = {.seed = 1};
+	struct sim_config sc = {.seed = 1, .watchdog_cycles = g_watchdog_cycles, .watchdog_clk = &H.clk};
 	H.sim = sim_create(&sc, &err);
 	cr_assert_not_null(H.sim);
 	H.clk.name = "core";
@@ -200,6 +202,25 @@ static void check_classes_sum(void)
 #define PTX_HEAD ".version 7.0\n.target sm_70\n.address_size 64\n"
 
 /* ---- timing ---------------------------------------------------------------------------- */
+
+Test(sm, issuing_counts_as_progress_for_the_watchdog)
+{
+	/* A 40-cycle ALU-only kernel under a 25-cycle watchdog: no memory traffic, so only the SM's
+	 * issues tell the engine it progresses (gaps here are at most 10 cycles). */
+	static const char ptx[] = PTX_HEAD
+		".visible .entry k()\n{\n .reg .b32 %r<8>;\n"
+		" mov.u32 %r1, 7;\n add.s32 %r2, %r1, 1;\n add.s32 %r3, %r2, 1;\n"
+		" add.s32 %r4, %r3, 1;\n add.s32 %r5, %r4, 1;\n exit;\n}\n";
+	const char *const ov[] = {"gpu.core.latency.int=10", NULL};
+	g_watchdog_cycles = 25;
+	build(ptx, 32, 1, ov);
+	g_watchdog_cycles = 0;
+	run();
+	struct sm_counters c;
+	sm_get_counters(H.sm, &c);
+	cr_assert_gt(c.cycles, 40);
+	teardown();
+}
 
 Test(sm, dependent_alu_chain_issues_exactly_latency_apart)
 {
