@@ -251,7 +251,7 @@ int fe_decode_opcode(const char *s, size_t n, struct fe_inst *in, char *bad, siz
 	return 0;
 }
 
-const char *fe_sreg_names[FE_SR_COUNT] = {
+const char *const fe_sreg_names[FE_SR_COUNT] = {
 	"%tid.x", "%tid.y", "%tid.z", "%ntid.x", "%ntid.y", "%ntid.z", "%ctaid.x", "%ctaid.y",
 	"%ctaid.z", "%nctaid.x", "%nctaid.y", "%nctaid.z", "%laneid", "%warpid", "%nwarpid",
 	"%smid", "%nsmid", "%clock", "%clock64", "%gridid", "%lanemask_eq", "%lanemask_lt",

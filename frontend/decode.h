@@ -14,7 +14,7 @@ int fe_decode_opcode(const char *s, size_t n, struct fe_inst *in, char *bad, siz
 int fe_type_from_name(const char *s, size_t n);
 /* enum fe_sreg of "%tid.x" etc., -1 if unknown. */
 int fe_sreg_from_name(const char *s, size_t n);
-extern const char *fe_sreg_names[FE_SR_COUNT];
+extern const char *const fe_sreg_names[FE_SR_COUNT];
 /* unit, lat_class, space, mem_kind, access_bytes, vec, flags of ws from in. */
 void fe_inst_classify(const struct fe_inst *in, struct wi_static *ws);
 

@@ -169,6 +169,9 @@ static uint64_t src(const struct fe_warp *w, const struct fe_opnd *o, uint32_t l
 	}
 	case FE_OK_IMM:
 		if (o->imm_is_f) {
+			/* a 0f/0d literal of the instruction's own width is used bit for bit (NaN payloads) */
+			if ((t == FE_T_F32 && o->n == 32) || (t == FE_T_F64 && o->n == 64))
+				return (uint64_t)o->imm;
 			if (t == FE_T_F32)
 				return f32_bits((float)o->fval);
 			if (t == FE_T_F64)
@@ -582,7 +585,9 @@ static uint8_t *mem_at(struct fe_warp *w, uint32_t lane, uint8_t sp, bool kparam
 	struct fe_cta *c = w->cta;
 	struct fe_launch *l = c->l;
 	uint32_t t = tid_linear(w, lane);
-	if (sp == WI_SPACE_NONE) { /* generic: find the window */
+	*tm = a; /* generic accesses show the timing model the generic address itself */
+	bool generic = sp == WI_SPACE_NONE;
+	if (generic) { /* find the window */
 		if (a >= FE_SHARED_WIN && a < FE_SHARED_WIN + FE_WIN_BYTES) {
 			sp = WI_SPACE_SHARED;
 			a -= FE_SHARED_WIN;
@@ -597,7 +602,8 @@ static uint8_t *mem_at(struct fe_warp *w, uint32_t lane, uint8_t sp, bool kparam
 			sp = WI_SPACE_GLOBAL;
 		}
 	}
-	*tm = a;
+	if (!generic)
+		*tm = a;
 	switch (sp) {
 	case WI_SPACE_GLOBAL: case WI_SPACE_CONST:
 		return fe_mem_ptr(l->mem, a, n);
@@ -609,7 +615,8 @@ static uint8_t *mem_at(struct fe_warp *w, uint32_t lane, uint8_t sp, bool kparam
 			return NULL;
 		/* local memory is interleaved in DRAM in hardware; give the timing model a
 		 * distinct address per thread */
-		*tm = FE_LOCAL_WIN + ((uint64_t)c->id * l->threads_per_cta + t) * lb + a;
+		if (!generic)
+			*tm = FE_LOCAL_WIN + ((uint64_t)c->id * l->threads_per_cta + t) * lb + a;
 		return c->local + (size_t)t * lb + a;
 	}
 	case WI_SPACE_PARAM:

@@ -426,6 +426,7 @@ static int parse_imm(struct parser *P, struct fe_opnd *o)
 		o->imm = neg ? -k->ival : k->ival;
 	} else if (k->kind == PTX_FLOAT) {
 		o->imm_is_f = 1;
+		o->n = k->fwidth; /* literal width: 32 for 0f, 64 for 0d, 0 decimal */
 		if (k->fwidth == 32) {
 			uint32_t b = (uint32_t)k->ival;
 			float f;
