@@ -254,3 +254,63 @@ Test(simt, large_warps_run_all_lanes_in_one_instruction)
 	fe_memory_destroy(mem);
 	fe_module_destroy(m);
 }
+
+/* A .func returning from two places on divergent paths plus a guarded early "@%p ret", and a
+ * kernel whose lanes exit at different points ("@%p exit" and exit on one side of a branch). */
+static const char *rets =
+	HDR ".func (.param .b32 r) f(.param .b32 x)\n{\n"
+	".reg .pred %p<3>;\n.reg .b32 %r<6>;\n"
+	"ld.param.b32 %r1, [x];\n"
+	"setp.eq.u32 %p1, %r1, 0;\n"
+	"mov.u32 %r2, 500;\n"
+	"@%p1 st.param.b32 [r], %r2;\n"
+	"@%p1 ret;\n"                       /* lane with x == 0 returns early */
+	"and.b32 %r3, %r1, 1;\n"
+	"setp.eq.u32 %p2, %r3, 0;\n"
+	"@%p2 bra EVEN;\n"
+	"mul.lo.u32 %r4, %r1, 3;\n"
+	"st.param.b32 [r], %r4;\n"
+	"ret;\n"                            /* odd x: 3x */
+	"EVEN:\n"
+	"add.u32 %r4, %r1, 100;\n"
+	"st.param.b32 [r], %r4;\n"
+	"ret;\n"                            /* even x: x + 100 */
+	"}\n"
+	".visible .entry k(.param .u64 out)\n{\n"
+	".reg .pred %p<3>;\n.reg .b32 %r<8>;\n.reg .b64 %rd<4>;\n"
+	"mov.u32 %r1, %tid.x;\n"
+	"ld.param.u64 %rd1, [out];\nmul.wide.u32 %rd2, %r1, 4;\nadd.s64 %rd3, %rd1, %rd2;\n"
+	"{ .param .b32 a; st.param.b32 [a], %r1; .param .b32 res;\n"
+	"  call.uni (res), f, (a); ld.param.b32 %r2, [res]; }\n"
+	"st.global.u32 [%rd3], %r2;\n"
+	"setp.eq.u32 %p1, %r1, 5;\n"
+	"@%p1 exit;\n"                      /* lane 5 leaves here */
+	"setp.lt.u32 %p2, %r1, 3;\n"
+	"@%p2 bra LOW;\n"
+	"add.u32 %r3, %r2, 1000;\n"
+	"st.global.u32 [%rd3], %r3;\n"
+	"exit;\n"                           /* lanes >= 3 (but 5) leave here */
+	"LOW:\n"
+	"add.u32 %r3, %r2, 2000;\n"
+	"st.global.u32 [%rd3], %r3;\n"
+	"ret;\n"                            /* ret from the entry ends lanes 0..2 */
+	"}\n";
+
+Test(simt, divergent_returns_and_exits)
+{
+	struct fe_module *m = fe_t_load_str(rets);
+	struct fe_memory *mem = fe_memory_create();
+	struct sim_error err;
+	uint64_t out = fe_t_buf(mem, NULL, 8 * 4);
+	uint64_t args[1] = {out};
+	cr_assert_eq(fe_t_launch(m, mem, "k", 1, 8, 0, args, 1, NULL, &err), 0, "%s", err.msg);
+	uint32_t r[8];
+	fe_t_read(mem, out, r, sizeof r);
+	/* f(0) = 500, f(odd) = 3x, f(even) = x + 100; then lanes < 3 add 2000, lane 5 stops,
+	 * the others add 1000 */
+	static const uint32_t want[8] = {2500, 2003, 2102, 1009, 1104, 15, 1106, 1021};
+	for (int t = 0; t < 8; t++)
+		cr_assert_eq(r[t], want[t], "lane %d: %u want %u", t, r[t], want[t]);
+	fe_memory_destroy(mem);
+	fe_module_destroy(m);
+}
