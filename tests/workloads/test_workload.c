@@ -97,6 +97,26 @@ Test(workload, struct_argument_by_value)
 	run_small("tests/workloads/data/structarg.cfg", 1, 1, 32);
 }
 
+/* a from a file, b a sequence: c = a + b checked against a file (arithmetic in the .cfg). */
+Test(workload, file_and_sequence_init) { run_small("tests/workloads/data/fileinit.cfg", 1, 1, 32); }
+
+Test(workload, same_run_gives_same_instruction_counts)
+{
+	/* blackjack's branches depend only on its seeded data, so two runs execute the same
+	 * warp and thread instructions. */
+	struct sim_error err = {0};
+	struct workload *w = workload_load("workloads/blackjack/blackjack.cfg", &err);
+	cr_assert_not_null(w, "%s", fmt_err(&err));
+	struct ws_func_stats a = {0}, b = {0};
+	struct fe_device da = workload_functional_device(&a), db = workload_functional_device(&b);
+	cr_assert_eq(workload_run(w, &da, NULL, &err), 0, "%s", fmt_err(&err));
+	cr_assert_eq(workload_run(w, &db, NULL, &err), 0, "%s", fmt_err(&err));
+	cr_expect_eq(a.warp_insts, b.warp_insts);
+	cr_expect_eq(a.thread_insts, b.thread_insts);
+	cr_expect_gt(a.warp_insts, 0);
+	workload_destroy(w);
+}
+
 Test(workload, second_run_starts_from_initial_data)
 {
 	/* hotspot swaps buffers each step: a second run must redo the same 3 steps from the
