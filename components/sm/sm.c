@@ -523,6 +523,8 @@ void sm_mem_done(void *v, uint64_t token, uint64_t now_ps)
 	}
 	w->mem_pending--;
 	w->sb_block_until = 0;
+	if (w->state == SM_W_DRAINING && w->mem_pending == 0)
+		sm->drain_ready = true;
 	if (e->long_lat) {
 		sm->views[slot].long_lat_pending--;
 		struct sched_event ev = {.kind = SCHED_EV_LONG_LAT_DONE, .warp_id = (uint16_t)slot,

@@ -119,6 +119,9 @@ struct sm {
 	uint32_t n_resident_ctas, n_resident_warps, n_live_warps;
 	/* tick state */
 	bool in_tick, activity;
+	bool drain_ready;                      /* a draining warp's last memory reply came */
+	bool finish_ready;                     /* some CTA has finish_pending */
+	bool fetch_wanted;                     /* some warp may be fetch-eligible this cycle */
 	uint64_t acct_next;                    /* first cycle not yet accounted */
 	uint8_t sleep_class[SM_MAX_SCHED];     /* class of each scheduler while asleep */
 	bool sleep_memblock, sleep_nowarp;

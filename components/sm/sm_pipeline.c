@@ -207,8 +207,10 @@ static void warp_exit(struct sm *sm, uint16_t slot)
 	struct sm_cta *cta = &sm->ctas[w->cta_slot];
 	w->state = SM_W_EXITED;
 	cta->n_exited++;
-	if (cta->n_exited == cta->n_warps)
+	if (cta->n_exited == cta->n_warps) {
 		cta->finish_pending = true;
+		sm->finish_ready = true;
+	}
 }
 
 /* The warp executed its last instruction (functionally done) at now. */
@@ -248,6 +250,9 @@ static void remove_from_sched(struct sm *sm, uint16_t slot)
 
 static void finish_ctas(struct sm *sm, uint64_t now)
 {
+	if (!sm->finish_ready)
+		return;
+	sm->finish_ready = false;
 	for (uint16_t cs = 0; cs < SCHED_MAX_CTAS; cs++) {
 		struct sm_cta *cta = &sm->ctas[cs];
 		if (!cta->used || !cta->finish_pending)
@@ -376,6 +381,8 @@ static bool issue_warp(struct sm *sm, uint16_t slot, uint64_t now)
 	notify(sm, SCHED_EV_WARP_ISSUE, slot, w->cta_slot, wi->n_active, now);
 	w->ib_head = (uint8_t)((w->ib_head + 1) % sm->ibuf_entries);
 	w->ib_count--;
+	if (w->ib_count == 0)
+		sm->fetch_wanted = true;
 	w->ctrl_flush = false;
 	w->sb_block_until = 0;
 	sm->activity = true;
@@ -398,6 +405,7 @@ static bool issue_warp(struct sm *sm, uint16_t slot, uint64_t now)
 		w->ctrl_flush = true;
 		if (w->ib_count && w->ib[w->ib_head].pc != npc) {
 			w->ib_count = 0;
+			sm->fetch_wanted = true;
 			sm->c.ibuf_flushes++;
 			notify(sm, SCHED_EV_BRANCH, slot, w->cta_slot, npc, now);
 		}
@@ -503,6 +511,8 @@ static void fetch_warp(struct sm *sm, uint16_t slot, uint64_t now)
  * is fetched per cycle, the first eligible one in the fetch policy's order. */
 static void fetch_stage(struct sm *sm, uint64_t now)
 {
+	if (!sm->fetch_wanted)
+		return;
 	uint32_t n = 0;
 	bool any = false;
 	for (uint16_t slot = 0; slot < sm->max_warps; slot++) {
@@ -536,11 +546,14 @@ uint64_t sm_tick(struct sim_component *comp, uint64_t now)
 	sm_account_skipped(sm, now);
 
 	/* Warps whose last memory instructions completed leave now. */
-	for (uint16_t slot = 0; slot < sm->max_warps; slot++) {
-		struct sm_warp *w = &sm->warps[slot];
-		if (w->state == SM_W_DRAINING && w->mem_pending == 0) {
-			warp_exit(sm, slot);
-			sm->activity = true;
+	if (sm->drain_ready) {
+		sm->drain_ready = false;
+		for (uint16_t slot = 0; slot < sm->max_warps; slot++) {
+			struct sm_warp *w = &sm->warps[slot];
+			if (w->state == SM_W_DRAINING && w->mem_pending == 0) {
+				warp_exit(sm, slot);
+				sm->activity = true;
+			}
 		}
 	}
 
@@ -548,11 +561,14 @@ uint64_t sm_tick(struct sim_component *comp, uint64_t now)
 	 * or a unit freed by this cycle's issue changes nothing until the next cycle. */
 	uint64_t wake = SIM_NEVER;
 	uint32_t n_other = 0, n_mem = 0;
+	sm->fetch_wanted = false;
 	for (uint32_t s = 0; s < sm->n_sched; s++)
 		for (uint32_t i = 0; i < sm->n_sched_warps[s]; i++) {
 			uint16_t slot = sm->sched_warps[s][i];
 			struct sm_warp *w = &sm->warps[slot];
 			w->status = warp_status(sm, slot, now, &wake);
+			if (w->ib_count == 0 && !w->replay && sm->views[slot].valid)
+				sm->fetch_wanted = true;
 			if (w->status == SM_WS_DATA && sm->views[slot].waiting_long_lat)
 				n_mem++;
 			else if (w->state == SM_W_DRAINING)
