@@ -135,6 +135,10 @@ struct noc *noc_create_from(const struct noc_params *p, struct topo *t, const in
 		b = noc_cycle_new(p, t, err);
 	else if (!strcmp(p->model, "flow"))
 		b = noc_flow_new(p, t, err);
+#ifdef WARPSIM_HAVE_SIMGRID
+	else if (!strcmp(p->model, "simgrid-flow"))
+		b = noc_sgflow_new(p, t, err);
+#endif
 	else {
 		sim_error_set(err, SIM_ERR_CONFIG, NULL, 0, 0, "gpu.noc.model", "model \"%s\" is not available in this build", p->model);
 		b = NULL;
@@ -183,7 +187,15 @@ struct noc *noc_create_from(const struct noc_params *p, struct topo *t, const in
 		}
 	}
 	if (st) {
-		int rc = !strcmp(p->model, "cycle") ? noc_cycle_stats(b, st) : noc_flow_stats(b, st);
+		int rc;
+		if (!strcmp(p->model, "cycle"))
+			rc = noc_cycle_stats(b, st);
+#ifdef WARPSIM_HAVE_SIMGRID
+		else if (!strcmp(p->model, "simgrid-flow"))
+			rc = noc_sgflow_stats(b, st);
+#endif
+		else
+			rc = noc_flow_stats(b, st);
 		if (rc) {
 			noc_destroy(n);
 			sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory registering NoC stats");

@@ -53,5 +53,10 @@ struct noc_base *noc_cycle_new(const struct noc_params *p, const struct topo *t,
 int noc_cycle_stats(struct noc_base *b, struct stats *st);
 struct noc_base *noc_flow_new(const struct noc_params *p, const struct topo *t, struct sim_error *err);
 int noc_flow_stats(struct noc_base *b, struct stats *st);
+#ifdef WARPSIM_HAVE_SIMGRID
+/* noc_sgflow.cc (C++): SimGrid does the sharing; one per process. */
+struct noc_base *noc_sgflow_new(const struct noc_params *p, const struct topo *t, struct sim_error *err);
+int noc_sgflow_stats(struct noc_base *b, struct stats *st);
+#endif
 
 #endif

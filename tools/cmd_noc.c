@@ -6,6 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <errno.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
@@ -169,6 +172,140 @@ static int run_one(struct tr_run *r, struct sim_error *err)
 	return 0;
 }
 
+struct noc_args {
+	enum traffic kind;
+	long flits, warmup, window, seed;
+	double hot;
+	int n_cores, n_mcs;
+};
+
+/* One offered load on a fresh NoC: a row of the table (printed, or returned as JSON in *row). */
+static int one_rate(const struct cfg *cfg, const struct noc_args *a, double rate, json_t **row, struct sim_error *err)
+{
+	struct noc *n = noc_create(cfg, NULL, NULL, a->n_cores, a->n_mcs, err);
+	if (!n)
+		return err->code;
+	int rc = 0;
+	int N = n->n_nodes;
+	struct tr_run r;
+	memset(&r, 0, sizeof r);
+	r.noc = n;
+	r.kind = a->kind;
+	r.rate = rate;
+	r.flits = (int)a->flits;
+	const struct topo *t = noc_topology(n);
+	uint32_t cb = (uint32_t)cfg_int(cfg, "gpu.noc.channel_bytes");
+	r.bytes = (uint32_t)a->flits * cb;
+	r.rng = (uint64_t)a->seed * 0x9E3779B97F4A7C15ULL + (uint64_t)(rate * 1e6);
+	r.warmup = (uint64_t)a->warmup;
+	r.window = (uint64_t)a->window;
+	r.drain_cap = (uint64_t)a->window * 5;
+	r.hotspot_fraction = a->hot;
+	r.hotspot_node = n->n_mcs ? n->mc_node[0] : 0;
+	r.src_nodes = calloc((size_t)N, sizeof(int));
+	r.dst_nodes = calloc((size_t)N, sizeof(int));
+	r.q = calloc((size_t)N, sizeof *r.q);
+	if (!r.src_nodes || !r.dst_nodes || !r.q) {
+		rc = sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory");
+	} else if (a->kind == TR_CORES_TO_MCS) {
+		if (!n->n_cores || !n->n_mcs)
+			rc = sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, "--traffic",
+					   "cores-to-mcs needs cores and memory channels in the placement");
+		r.n_src = n->n_cores;
+		memcpy(r.src_nodes, n->core_node, (size_t)n->n_cores * sizeof(int));
+		r.n_dst = n->n_mcs;
+		memcpy(r.dst_nodes, n->mc_node, (size_t)n->n_mcs * sizeof(int));
+	} else {
+		r.n_src = r.n_dst = N;
+		for (int i = 0; i < N; i++)
+			r.src_nodes[i] = r.dst_nodes[i] = i;
+		if (a->kind == TR_TRANSPOSE) {
+			r.side = (int)lround(sqrt((double)N));
+			if (r.side * r.side != N || t->n_routers != N)
+				rc = sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, "--traffic",
+						   "transpose needs a square 2-D grid of nodes (%d nodes)", N);
+		}
+	}
+	if (!rc)
+		rc = run_one(&r, err);
+	if (!rc) {
+		double lat = r.measured_done ? r.lat_sum / (double)r.measured_done : 0;
+		double net = r.measured_done ? r.net_sum / (double)r.measured_done : 0;
+		double acc = (double)r.flits_in_window / ((double)r.n_src * (double)r.window);
+		double pps = r.seconds > 0 ? (double)r.packets_total / r.seconds : 0;
+		*row = json_pack("{s:f, s:f, s:f, s:I, s:f, s:b, s:I, s:f}", "offered", r.rate, "latency_cycles", lat,
+				 "network_latency_cycles", net, "max_latency_cycles", (json_int_t)r.max_lat,
+				 "accepted_flits_node_cycle", acc, "saturated", r.saturated, "packets_measured",
+				 (json_int_t)r.measured_done, "packets_per_second", pps);
+	}
+	for (int i = 0; i < N && r.q; i++)
+		free(r.q[i].v);
+	free(r.q);
+	free(r.src_nodes);
+	free(r.dst_nodes);
+	free(r.pkt);
+	noc_destroy(n);
+	return rc;
+}
+
+/* simgrid-flow: SimGrid holds one platform per process, so each rate runs in a child that
+ * sends its row (JSON text) back through a pipe. */
+static int one_rate_forked(const struct cfg *cfg, const struct noc_args *a, double rate, json_t **row,
+			   struct sim_error *err)
+{
+	int fd[2];
+	if (pipe(fd))
+		return sim_error_set(err, SIM_ERR_IO, NULL, 0, 0, NULL, "pipe: %s", strerror(errno));
+	fflush(stdout);
+	pid_t pid = fork();
+	if (pid < 0)
+		return sim_error_set(err, SIM_ERR_IO, NULL, 0, 0, NULL, "fork: %s", strerror(errno));
+	if (pid == 0) {
+		close(fd[0]);
+		json_t *r = NULL;
+		int rc = one_rate(cfg, a, rate, &r, err);
+		char line[1024] = "";
+		if (rc)
+			sim_error_format(err, line, sizeof line);
+		json_t *doc = json_pack("{s:i, s:s, s:o?}", "rc", rc, "error", line, "row", r);
+		char *txt = json_dumps(doc, 0);
+		FILE *f = fdopen(fd[1], "w");
+		if (f && txt)
+			fputs(txt, f);
+		if (f)
+			fclose(f);
+		_exit(0);
+	}
+	close(fd[1]);
+	FILE *f = fdopen(fd[0], "r");
+	json_error_t je;
+	json_t *doc = f ? json_loadf(f, 0, &je) : NULL;
+	if (f)
+		fclose(f);
+	int status;
+	waitpid(pid, &status, 0);
+	if (!doc)
+		return sim_error_set(err, SIM_ERR_FAULT, NULL, 0, 0, NULL, "simgrid-flow child for rate %g failed", rate);
+	int rc = (int)json_integer_value(json_object_get(doc, "rc"));
+	if (rc)
+		sim_error_set(err, (enum sim_err)rc, NULL, 0, 0, NULL, "%s", json_string_value(json_object_get(doc, "error")));
+	else
+		*row = json_incref(json_object_get(doc, "row"));
+	json_decref(doc);
+	return rc;
+}
+
+static void print_row(const json_t *r)
+{
+	printf("%-8.3f %12.2f %12.2f %12lld %12.4f %10.0f%s\n", json_real_value(json_object_get(r, "offered")),
+	       json_real_value(json_object_get(r, "latency_cycles")), json_real_value(json_object_get(r, "network_latency_cycles")),
+	       (long long)json_integer_value(json_object_get(r, "max_latency_cycles")),
+	       json_real_value(json_object_get(r, "accepted_flits_node_cycle")),
+	       json_real_value(json_object_get(r, "packets_per_second")),
+	       json_is_true(json_object_get(r, "saturated")) ? "  saturated (did not drain)" : "");
+	fflush(stdout);
+}
+
 static const char *const noc_vals[] = {"--traffic", "--rate", "--packet-flits", "--sweep", "--warmup", "--cycles",
 				       "--seed", "--hotspot-fraction", NULL};
 
@@ -263,82 +400,19 @@ int cmd_noc(int argc, char **argv, struct sim_error *err)
 	int n_cores = cfg_is_defined(cfg, "gpu.core.count") ? (int)cfg_int(cfg, "gpu.core.count") : 0;
 
 	json_t *rows = json_array();
+	struct noc_args a = {kind, flits, warmup, window, seed, hot, n_cores, n_mcs};
+	bool fork_each = !strcmp(cfg_str(cfg, "gpu.noc.model"), "simgrid-flow");
 	if (!o.json)
 		printf("%-8s %12s %12s %12s %12s %10s\n", "offered", "latency", "network", "max_latency", "accepted",
 		       "pkts/s");
 	for (int ri = 0; ri < n_rates && !rc; ri++) {
-		struct noc *n = noc_create(cfg, NULL, NULL, n_cores, n_mcs, err);
-		if (!n) {
-			rc = err->code;
+		json_t *row = NULL;
+		rc = fork_each ? one_rate_forked(cfg, &a, rates[ri], &row, err) : one_rate(cfg, &a, rates[ri], &row, err);
+		if (rc)
 			break;
-		}
-		int N = n->n_nodes;
-		struct tr_run r;
-		memset(&r, 0, sizeof r);
-		r.noc = n;
-		r.kind = kind;
-		r.rate = rates[ri];
-		r.flits = (int)flits;
-		const struct topo *t = noc_topology(n);
-		uint32_t cb = (uint32_t)cfg_int(cfg, "gpu.noc.channel_bytes");
-		r.bytes = (uint32_t)flits * cb;
-		r.rng = (uint64_t)seed * 0x9E3779B97F4A7C15ULL + (uint64_t)ri;
-		r.warmup = (uint64_t)warmup;
-		r.window = (uint64_t)window;
-		r.drain_cap = (uint64_t)window * 5;
-		r.hotspot_fraction = hot;
-		r.hotspot_node = n->n_mcs ? n->mc_node[0] : 0;
-		r.src_nodes = calloc((size_t)N, sizeof(int));
-		r.dst_nodes = calloc((size_t)N, sizeof(int));
-		r.q = calloc((size_t)N, sizeof *r.q);
-		if (!r.src_nodes || !r.dst_nodes || !r.q) {
-			rc = sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory");
-		} else if (kind == TR_CORES_TO_MCS) {
-			if (!n->n_cores || !n->n_mcs)
-				rc = sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, "--traffic",
-						   "cores-to-mcs needs cores and memory channels in the placement");
-			r.n_src = n->n_cores;
-			memcpy(r.src_nodes, n->core_node, (size_t)n->n_cores * sizeof(int));
-			r.n_dst = n->n_mcs;
-			memcpy(r.dst_nodes, n->mc_node, (size_t)n->n_mcs * sizeof(int));
-		} else {
-			r.n_src = r.n_dst = N;
-			for (int i = 0; i < N; i++)
-				r.src_nodes[i] = r.dst_nodes[i] = i;
-			if (kind == TR_TRANSPOSE) {
-				r.side = (int)lround(sqrt((double)N));
-				if (r.side * r.side != N || t->n_routers != N)
-					rc = sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, "--traffic",
-							   "transpose needs a square 2-D grid of nodes (%d nodes)", N);
-			}
-		}
-		if (!rc)
-			rc = run_one(&r, err);
-		if (!rc) {
-			double lat = r.measured_done ? r.lat_sum / (double)r.measured_done : 0;
-			double net = r.measured_done ? r.net_sum / (double)r.measured_done : 0;
-			double acc = (double)r.flits_in_window / ((double)r.n_src * (double)r.window);
-			double pps = r.seconds > 0 ? (double)r.packets_total / r.seconds : 0;
-			if (o.json) {
-				json_array_append_new(rows, json_pack("{s:f, s:f, s:f, s:I, s:f, s:b, s:I, s:f}", "offered", r.rate,
-								      "latency_cycles", lat, "network_latency_cycles", net,
-								      "max_latency_cycles", (json_int_t)r.max_lat,
-								      "accepted_flits_node_cycle", acc, "saturated", r.saturated,
-								      "packets_measured", (json_int_t)r.measured_done,
-								      "packets_per_second", pps));
-			} else {
-				printf("%-8.3f %12.2f %12.2f %12llu %12.4f %10.0f%s\n", r.rate, lat, net,
-				       (unsigned long long)r.max_lat, acc, pps, r.saturated ? "  saturated (did not drain)" : "");
-				fflush(stdout);
-			}
-		}
-		for (int i = 0; i < N && r.q; i++)
-			free(r.q[i].v);
-		free(r.q);
-		free(r.src_nodes);
-		free(r.dst_nodes);
-		free(r.pkt);
-		noc_destroy(n);
+		if (!o.json)
+			print_row(row);
+		json_array_append_new(rows, row);
 	}
 	if (!rc && o.json) {
 		json_t *doc = json_pack("{s:s, s:s, s:s, s:i, s:o}", "model", cfg_str(cfg, "gpu.noc.model"), "topology",
