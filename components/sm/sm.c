@@ -234,12 +234,13 @@ static int read_settings(struct sm *sm, const struct cfg *cfg, struct sim_error 
 		{WI_LAT_INT, "gpu.core.latency.int"},       {WI_LAT_FP32, "gpu.core.latency.fp32"},
 		{WI_LAT_FP64, "gpu.core.latency.fp64"},     {WI_LAT_MUL, "gpu.core.latency.mul"},
 		{WI_LAT_DIV, "gpu.core.latency.div"},       {WI_LAT_SFU, "gpu.core.latency.sfu"},
-		{WI_LAT_SHARED, "gpu.core.latency.shared"}, {WI_LAT_CONST, "gpu.core.latency.const"},
 		{WI_LAT_CTRL, "gpu.core.latency.ctrl"},
 	};
 	for (size_t i = 0; i < SIM_ARRAY_LEN(lat_keys); i++)
 		sm->lat[lat_keys[i].cls] = (uint32_t)cfg_int(cfg, lat_keys[i].key);
-	sm->lat[WI_LAT_MEM] = 1; /* memory instructions release their registers on done() */
+	/* Shared, constant/param and global accesses all go to memory/, which times them
+	 * (gpu.memory.shared.*, l1c.*) and releases their registers through done(). */
+	sm->lat[WI_LAT_MEM] = sm->lat[WI_LAT_SHARED] = sm->lat[WI_LAT_CONST] = 1;
 	uint32_t simt = (uint32_t)cfg_int(cfg, "gpu.core.simt_width");
 	uint32_t sfu_w = (uint32_t)cfg_int(cfg, "gpu.core.units.sfu_width");
 	uint32_t ldst_w = (uint32_t)cfg_int(cfg, "gpu.core.units.ldst_width");
