@@ -44,10 +44,12 @@ __attribute__((format(printf, 4, 5))) static int wl_fail(struct wl_ld *ld,
 							  const config_setting_t *s,
 							  const char *setting, const char *fmt, ...)
 {
+	/* Messages name the setting's path themselves ("launches[0].args[2]: ..."), so the
+	 * error's setting field stays empty and the path is not printed twice. */
+	(void)setting;
 	va_list ap;
 	va_start(ap, fmt);
-	sim_error_vset(ld->err, SIM_ERR_INPUT, wl_src_file(ld, s), wl_src_line(s), 0, setting, fmt,
-		       ap);
+	sim_error_vset(ld->err, SIM_ERR_INPUT, wl_src_file(ld, s), wl_src_line(s), 0, NULL, fmt, ap);
 	va_end(ap);
 	return SIM_ERR_INPUT;
 }
