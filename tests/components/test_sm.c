@@ -28,6 +28,7 @@ static struct {
 	struct sim_clock clk;
 	struct cta_dispatcher *d;
 	struct sm *sm;
+	struct sm *sm1;       /* second core, when built with 2 */
 	struct fe_module *mod;
 	struct fe_memory *mem;
 	struct fe_launch *l;
@@ -99,7 +100,7 @@ static const char *const base_ov[] = {
 
 static uint64_t g_watchdog_cycles; /* 0: off */
 
-static void build(const char *ptx, uint32_t threads, uint32_t ctas, const char *const *ov)
+static void build_n(const char *ptx, uint32_t threads, uint32_t ctas, const char *const *ov, uint32_t n_cores)
 {
 	struct sim_error err = {0};
 	memset(&H, 0, sizeof H);
@@ -119,15 +120,19 @@ static void build(const char *ptx, uint32_t threads, uint32_t ctas, const char *
 	H.clk.freq_mhz = 1000;
 	cr_assert_eq(sim_clock_add(H.sim, &H.clk, &err), 0);
 	H.st = stats_create();
-	H.d = cta_dispatcher_create(H.cfg, H.st, 1, &err);
+	H.d = cta_dispatcher_create(H.cfg, H.st, n_cores, &err);
 	cr_assert_not_null(H.d, "%s", err.msg);
 	struct sm_hooks hk = {
 		.issue_ops = &wrap_issue_ops, .fetch_ops = &wrap_fetch_ops,
 		.mem_try_issue = mu_issue, .mem_outstanding = mu_out,
 		.mem_create = mu_create, .mem_destroy = mu_destroy,
 	};
-	H.sm = sm_create_hooked(H.cfg, H.sim, H.st, 0, 1, &H.clk, NULL, 0, H.d, &hk, &err);
+	H.sm = sm_create_hooked(H.cfg, H.sim, H.st, 0, n_cores, &H.clk, NULL, 0, H.d, &hk, &err);
 	cr_assert_not_null(H.sm, "%s", err.msg);
+	if (n_cores == 2) {
+		H.sm1 = sm_create_hooked(H.cfg, H.sim, H.st, 1, n_cores, &H.clk, NULL, 0, H.d, &hk, &err);
+		cr_assert_not_null(H.sm1, "%s", err.msg);
+	}
 	cr_assert_eq(fe_module_parse_string("t.ptx", ptx, &H.mod, &err), 0, "%s:%d: %s", err.file, err.line, err.msg);
 	H.mem = fe_memory_create();
 	uint64_t buf = fe_mem_alloc(H.mem, 4096);
@@ -136,6 +141,11 @@ static void build(const char *ptx, uint32_t threads, uint32_t ctas, const char *
 	cr_assert_eq(fe_kernel_params(H.mod, "k", &np, &err), 0, "%s", err.msg);
 	H.l = fe_launch_create(H.mod, H.mem, "k", grid, block, 0, &buf, np ? sizeof buf : 0, 16, &err);
 	cr_assert_not_null(H.l, "%s", err.msg);
+}
+
+static void build(const char *ptx, uint32_t threads, uint32_t ctas, const char *const *ov)
+{
+	build_n(ptx, threads, ctas, ov, 1);
 }
 
 static void run(void)
@@ -152,6 +162,7 @@ static void teardown(void)
 {
 	stats_destroy(H.st); /* it points into the components: goes first */
 	sm_destroy(H.sm);
+	sm_destroy(H.sm1);
 	cta_dispatcher_destroy(H.d);
 	if (H.l)
 		fe_launch_destroy(H.l);
@@ -452,17 +463,30 @@ Test(sm, memory_wait_is_memory_block_and_classes_sum_over_skipped_cycles)
 
 Test(sm, no_warp_cycles_count_while_the_kernel_runs_elsewhere)
 {
-	/* One CTA of 2 warps vs 3 CTAs: with max_ctas 1 the second and third CTAs run after the
-	 * first, never leaving the core empty except after the last: NoWarp stays 0, and the SM's
-	 * cycles still cover the whole kernel. */
+	/* 2 cores, 3 one-warp CTAs, max_ctas 1. A CTA of indep_ptx: fetch at its first cycle, its
+	 * 9 instructions issue in the 9 cycles after (interval 1, refetch ready the next cycle).
+	 * CTAs 0 and 1 run cycles 0..9 on cores 0 and 1; core 0 ticks first, so CTA 2 goes to core
+	 * 0 at cycle 9 and runs 10..19. Kernel: 20 cycles. Core 1 has no warp in 10..19: NoWarp 10. */
 	const char *const ov[] = {"gpu.core.max_ctas=1", "gpu.core.latency.int=1", NULL};
-	build(indep_ptx, 64, 3, ov);
+	build_n(indep_ptx, 32, 3, ov, 2);
 	run();
-	struct sm_counters c;
-	sm_get_counters(H.sm, &c);
-	cr_assert_eq(c.ctas_finished, 3);
-	cr_assert_eq(c.warp_insts, 3 * 2 * 9);
-	cr_assert_eq(c.no_warp_cycles, 0);
+	struct sm_counters c0, c1;
+	sm_get_counters(H.sm, &c0);
+	sm_get_counters(H.sm1, &c1);
+	cr_assert_eq(cta_dispatcher_kernel_end_cycle(H.d), 20);
+	cr_assert_eq(c0.ctas_finished, 2);
+	cr_assert_eq(c1.ctas_finished, 1);
+	cr_assert_eq(c0.cycles, 20);
+	cr_assert_eq(c1.cycles, 20);
+	cr_assert_eq(c0.no_warp_cycles, 0);
+	cr_assert_eq(c1.no_warp_cycles, 10);
+	cr_assert_eq(c1.sched_cycles[SM_CYC_NO_WARP], 10);
+	uint64_t n;
+	const struct cta_dispatcher_record *r = cta_dispatcher_timeline(H.d, &n);
+	cr_assert_eq(n, 3);
+	cr_assert_eq(r[2].core, 0);
+	cr_assert_eq(r[2].start_cycle, 9);
+	cr_assert_eq(r[2].end_cycle, 19);
 	check_classes_sum();
 	teardown();
 }
