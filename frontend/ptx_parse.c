@@ -772,9 +772,9 @@ static int parse_params(struct parser *P, struct fe_func *f, bool rets, bool ker
 	uint32_t off = f->param_bytes;
 	while (!ptx_tok_punct(tok(P), ')')) {
 		if (!ptx_tok_is(tok(P), ".param") && !ptx_tok_is(tok(P), ".reg"))
-			return perr_at(P, tok(P), "expected .param");
+			{ perr_at(P, tok(P), "expected .param"); goto fail; }
 		if (ptx_tok_is(tok(P), ".reg"))
-			return perr_at(P, tok(P), ".reg parameters are not supported");
+			{ perr_at(P, tok(P), ".reg parameters are not supported"); goto fail; }
 		next(P);
 		uint32_t align = 0;
 		int type = -1;
@@ -784,9 +784,9 @@ static int parse_params(struct parser *P, struct fe_func *f, bool rets, bool ker
 				next(P);
 				int64_t a = 0;
 				if (expect_int(P, &a))
-					return P->err->code;
+					goto fail;
 				if (a <= 0 || a > 4096 || (a & (a - 1)))
-					return perr_at(P, tok(P), "alignment must be a power of two");
+					{ perr_at(P, tok(P), "alignment must be a power of two"); goto fail; }
 				align = (uint32_t)a;
 				continue;
 			}
@@ -796,9 +796,9 @@ static int parse_params(struct parser *P, struct fe_func *f, bool rets, bool ker
 			next(P);
 		}
 		if (type < 0 || type == FE_T_PRED)
-			return perr_at(P, tok(P), "expected a parameter type");
+			{ perr_at(P, tok(P), "expected a parameter type"); goto fail; }
 		if (tok(P)->kind != PTX_ID)
-			return perr_at(P, tok(P), "expected a parameter name");
+			{ perr_at(P, tok(P), "expected a parameter name"); goto fail; }
 		struct ptx_token name = *tok(P);
 		next(P);
 		uint64_t elems = 1;
@@ -806,7 +806,7 @@ static int parse_params(struct parser *P, struct fe_func *f, bool rets, bool ker
 			next(P);
 			int64_t d = 0;
 			if (expect_int(P, &d) || expect_punct(P, ']'))
-				return P->err->code;
+				goto fail;
 			elems *= (uint64_t)d;
 		}
 		uint32_t tb = fe_type_bytes((enum fe_type)type);
@@ -823,7 +823,7 @@ static int parse_params(struct parser *P, struct fe_func *f, bool rets, bool ker
 		if (ptx_tok_punct(tok(P), ','))
 			next(P);
 		else if (!ptx_tok_punct(tok(P), ')'))
-			return perr_at(P, tok(P), "expected ',' or ')' in the parameter list");
+			{ perr_at(P, tok(P), "expected ',' or ')' in the parameter list"); goto fail; }
 	}
 	next(P);
 	f->param_bytes = off;
@@ -837,6 +837,9 @@ static int parse_params(struct parser *P, struct fe_func *f, bool rets, bool ker
 		f->n_params = n;
 	}
 	return 0;
+fail:
+	free(list);
+	return P->err->code;
 }
 
 static int parse_block(struct parser *P)
@@ -1005,9 +1008,26 @@ static int parse_func(struct parser *P, bool entry)
 	for (uint32_t i = 0; i < P->n_rr; i++)
 		free(P->rr[i].prefix);
 	P->n_rr = 0;
+	uint32_t close_line = 0;
 	if (parse_block(P))
 		goto fail;
+	close_line = 0; /* no source line: reports show an empty text for it */
 	f = &m->funcs[fi];
+	/* code that can run off the end of the body (no final ret, or a label on the closing
+	 * brace) gets an implicit ret, so every pc and branch target lies inside the function */
+	const struct fe_inst *last = f->n_insts ? &f->insts[f->n_insts - 1] : NULL;
+	bool ends = last && last->guard == FE_NO_REG &&
+		(last->op == FE_OP_RET || last->op == FE_OP_EXIT || last->op == FE_OP_BRA);
+	for (uint32_t i = 0; i < f->n_labels; i++)
+		ends = ends && f->labels[i].pc != f->n_insts;
+	if (!ends) {
+		struct fe_inst *r = func_add_inst(f);
+		memset(r, 0, sizeof *r);
+		r->op = FE_OP_RET;
+		r->vec = 1;
+		r->guard = FE_NO_REG;
+		r->line = close_line;
+	}
 	for (uint32_t i = 0; i < f->n_labels; i++) {
 		if (f->labels[i].pc == FE_PC_NONE)
 			return sim_error_set(P->err, SIM_ERR_INPUT, P->file, (int)f->labels[i].line,

@@ -314,3 +314,30 @@ Test(simt, divergent_returns_and_exits)
 	fe_memory_destroy(mem);
 	fe_module_destroy(m);
 }
+
+Test(simt, body_without_ret_ends_at_the_closing_brace)
+{
+	/* the branch target END labels the closing brace: an implicit ret is appended (pc 5) */
+	const char *ptx = HDR ".visible .entry k(.param .u64 out)\n{\n"
+		".reg .pred %p<2>;\n.reg .b32 %r<3>;\n.reg .b64 %rd<3>;\n"
+		"mov.u32 %r1, %tid.x;\nsetp.eq.u32 %p1, %r1, 0;\n@%p1 bra END;\n"
+		"ld.param.u64 %rd1, [out];\nst.global.u32 [%rd1], %r1;\nEND:\n}\n";
+	struct fe_module *m = fe_t_load_str(ptx);
+	struct fe_launch_info info;
+	struct sim_error err;
+	cr_assert_eq(fe_kernel_info(m, "k", &info, &err), 0);
+	cr_assert_eq(info.n_insts, 6);
+	cr_assert(info.insts[5].flags & WI_F_BRANCH); /* ret */
+	struct fe_memory *mem = fe_memory_create();
+	uint64_t out = fe_t_buf(mem, NULL, 4);
+	uint64_t args[1] = {out};
+	uint64_t wi = 0;
+	cr_assert_eq(fe_t_launch(m, mem, "k", 1, 2, 0, args, 1, &wi, &err), 0, "%s", err.msg);
+	uint32_t v;
+	fe_t_read(mem, out, &v, 4);
+	cr_assert_eq(v, 1); /* thread 1 stored its id; thread 0 skipped the store */
+	/* one warp: pcs 0,1,2 (diverges), 3,4 for lane 1, then 5 (ret) reconverged = 6 */
+	cr_assert_eq(wi, 6);
+	fe_memory_destroy(mem);
+	fe_module_destroy(m);
+}
