@@ -65,12 +65,13 @@ static uint64_t noc_tick(struct sim_component *c, uint64_t cycle)
 {
 	struct noc_base *b = SIM_CONTAINER_OF(c, struct noc_base, comp);
 	b->cycle = cycle;
+	uint64_t moves = b->moves;
 	b->drive->step(b, cycle);
-	if (b->drive->busy(b)) {
+	/* Progress only when something moved: flits stuck behind a consumer that never
+	 * ejects keep the NoC ticking, and the watchdog must still see the deadlock. */
+	if (b->moves != moves)
 		sim_progress(b->sim);
-		return cycle + 1;
-	}
-	return SIM_NEVER;
+	return b->drive->busy(b) ? cycle + 1 : SIM_NEVER;
 }
 
 static uint64_t noc_comp_outstanding(const struct sim_component *c)

@@ -357,6 +357,7 @@ static void router_step(struct noc_cyc *n, struct cyc_net *net, struct cyc_route
 
 		uint64_t t = c + (uint64_t)n->b.p.sw_alloc_delay_cycles + (uint64_t)n->b.p.st_delay_cycles + op->latency_cycles;
 		op->flits++;
+		n->b.moves++;
 		if (op->kind == PORT_LINK) {
 			struct cyc_router *d = &net->r[op->dst_router];
 			ivc_push(&d->in[op->dst_in_port].vc[iv->out_vc], depth, pi, seq, t);
@@ -416,6 +417,7 @@ static void source_step(struct noc_cyc *n, struct cyc_net *net, int node, uint64
 		r->flits++;
 		n->flits_in_routers++;
 		n->flits_injected++;
+		n->b.moves++;
 		if (++s->next_seq[m] == p->flits) {
 			s->next_seq[m] = 0;
 			s->cur_vc[m] = -1;

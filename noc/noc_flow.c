@@ -140,6 +140,8 @@ static void flow_step(struct noc_base *b, uint64_t c)
 			continue;
 		}
 		p->left_bytes -= p->rate;
+		if (p->rate > 0)
+			b->moves++;
 		if (p->left_bytes > 1e-9) {
 			i++;
 			continue;

@@ -27,6 +27,7 @@ struct noc_base {
 	uint64_t *inject_stall_cycles;  /* [n_nodes]: cycles with a refused try_inject */
 	uint64_t *last_refused_cycle;   /* [n_nodes] */
 	uint64_t refused;
+	uint64_t moves;                 /* flits (or flows) that advanced: progress for the watchdog */
 };
 
 static inline uint64_t noc_base_now(const struct noc_base *b)

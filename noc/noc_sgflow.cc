@@ -75,6 +75,7 @@ static void sgf_step(struct noc_base *b, uint64_t c)
 		sgf_pkt &p = m->pkt[pi];
 		if (!p.started && p.enq_cycle < c) {
 			p.started = true;
+			b->moves++;
 			p.comm = sg4::Comm::sendto_async(m->host[(size_t)(m->n_nets == 2 ? p.cls : 0) * (size_t)b->topo->n_nodes + (size_t)p.src],
 							 m->host[(size_t)(m->n_nets == 2 ? p.cls : 0) * (size_t)b->topo->n_nodes + (size_t)p.dst],
 							 p.bytes);
@@ -90,6 +91,7 @@ static void sgf_step(struct noc_base *b, uint64_t c)
 			m->active[keep++] = pi;
 			continue;
 		}
+		b->moves++;
 		double fin = p.comm->get_finish_time();
 		p.comm = nullptr;
 		uint64_t done = (uint64_t)std::ceil(fin - 1e-9) - 1;

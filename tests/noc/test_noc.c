@@ -209,3 +209,33 @@ Test(noc, deterministic)
 	cr_assert_eq(a.inject_refused, b.inject_refused);
 	cr_assert_float_eq(a.avg_network_cycles, b.avg_network_cycles, 1e-12);
 }
+
+/* A consumer that never ejects: the NoC keeps flits but stops moving them, so the engine's
+ * watchdog must report a deadlock (the NoC's tick does not claim progress while stuck). */
+Test(noc, stuck_consumer_is_reported_by_the_watchdog)
+{
+	struct sim_error err;
+	sim_error_clear(&err);
+	static struct sim_clock wd = {.name = "wd", .freq_mhz = 650};
+	struct sim_config sc = {.seed = 1, .watchdog_cycles = 2000, .watchdog_clk = &wd};
+	struct sim *sim = sim_create(&sc, &err);
+	cr_assert_eq(sim_clock_add(sim, &wd, &err), 0, "%s", err.msg);
+	struct cfg *c = owl28(NULL);
+	struct noc *n = noc_create(c, sim, NULL, 28, 8, &err);
+	cr_assert_not_null(n, "%s", err.msg);
+	static int tok;
+	int accepted = 0;
+	/* 35 sources x 8 queued packets x 4 flits toward node 35, whose 16-flit ejection queue
+	 * takes 4 packets and is never drained. */
+	for (int s = 0; s < 35; s++)
+		for (int k = 0; k < 8; k++)
+			accepted += noc_try_inject(n, s, 35, NOC_CLASS_REQ, 128, &tok);
+	cr_assert_eq(accepted, 280);
+	FILE *report = fopen("/dev/null", "w");
+	cr_assert_eq(sim_run(sim, SIM_NEVER, report, &err), SIM_STOP_DEADLOCK);
+	fclose(report);
+	cr_assert_eq(noc_outstanding(n), 280);
+	noc_destroy(n);
+	sim_destroy(sim);
+	cfg_destroy(c);
+}
