@@ -52,9 +52,12 @@ static int wl_px_atom(struct wl_px *x, struct wl_val *v)
 	if (*p == '-') {
 		x->p++;
 		int rc = wl_px_atom(x, v);
-		v->i = -v->i;
+		if (rc)
+			return rc;
+		if (__builtin_sub_overflow((int64_t)0, v->i, &v->i) && !v->is_float)
+			return wl_px_fail(x, "integer overflow");
 		v->f = -v->f;
-		return rc;
+		return 0;
 	}
 	if (isdigit((unsigned char)*p) || *p == '.') {
 		char *end;
@@ -115,7 +118,15 @@ static int wl_px_product(struct wl_px *x, struct wl_val *v)
 			v->is_float = true;
 			v->i = (int64_t)v->f;
 		} else {
-			v->i = op == '*' ? v->i * r.i : op == '/' ? v->i / r.i : v->i % r.i;
+			bool ovf = false;
+			if (op == '*')
+				ovf = __builtin_mul_overflow(v->i, r.i, &v->i);
+			else if (r.i == -1)
+				ovf = __builtin_sub_overflow((int64_t)0, op == '/' ? v->i : 0, &v->i);
+			else
+				v->i = op == '/' ? v->i / r.i : v->i % r.i;
+			if (ovf)
+				return wl_px_fail(x, "integer overflow");
 			v->f = (double)v->i;
 		}
 	}
@@ -141,7 +152,9 @@ static int wl_px_sum(struct wl_px *x, struct wl_val *v)
 			v->is_float = true;
 			v->i = (int64_t)v->f;
 		} else {
-			v->i = op == '+' ? v->i + r.i : v->i - r.i;
+			if (op == '+' ? __builtin_add_overflow(v->i, r.i, &v->i)
+				      : __builtin_sub_overflow(v->i, r.i, &v->i))
+				return wl_px_fail(x, "integer overflow");
 			v->f = (double)v->i;
 		}
 	}
