@@ -229,8 +229,10 @@ static uint32_t pf_next_line(struct dram_mc *mc, uint32_t bank)
 }
 
 /* Whether the prefetcher keeps bank's row open (OWL Sec 4.4): it prefetches once no demand hits
- * the open row; with no demand waiting for the bank it goes on through the row, with one
- * waiting it stops after C prefetches since the row was opened. */
+ * the open row; while no demand waits at the MC it goes on through the row, and once one waits
+ * (to another row: none hits this one) it stops after C prefetches since the row was opened.
+ * "Waits at the MC", not "for this bank": the prefetches hold the shared data bus, so any
+ * waiting demand is delayed by them; the idle-MC case is what makes it opportunistic. */
 static bool pf_wants(struct dram_mc *mc, uint32_t bank, bool demand_waits)
 {
 	struct dram_bank *b = &mc->bank[bank];
@@ -527,7 +529,7 @@ static bool schedule(struct dram_mc *mc, uint64_t now, uint64_t *next)
 	}
 	if (mc->cfg.prefetch && mc->pf_nfree) {
 		for (uint32_t bk = 0; bk < mc->cfg.banks; bk++) {
-			if (!pf_wants(mc, bk, mc->bank[bk].queued > 0))
+			if (!pf_wants(mc, bk, mc->q_len > 0))
 				continue;
 			uint64_t ready = col_ready(mc, bk, false);
 			if (ready > now) {

@@ -47,7 +47,7 @@ struct mt {
 	uint32_t line_bytes;
 	struct mem_req *reqs;            /* [outstanding] */
 	uint32_t *free_ids, n_free;
-	uint64_t issued, done, rng;
+	uint64_t issued, done, rng, rng_rw;
 	uint64_t first_ps, last_ps;
 	double lat_ps_sum;
 };
@@ -159,12 +159,13 @@ static uint64_t mt_tick(struct sim_component *c, uint64_t cycle)
 		memset(r, 0, sizeof *r);
 		r->addr = mt_addr(t, t->issued);
 		r->size_bytes = t->line_bytes;
-		r->kind = MEM_REQ_READ;
+		bool wr = t->o.write_percent && splitmix(&t->rng_rw) % 100 < t->o.write_percent;
+		r->kind = wr ? MEM_REQ_WRITE : MEM_REQ_READ;
 		r->src_sm = 0;
 		r->channel = 0;
 		r->id = t->issued;
 		r->t_ps[MEM_T_ISSUE] = now;
-		if (mt_inject(&t->noc, 0, 1, NOC_CLASS_REQ, 8, r)) {
+		if (mt_inject(&t->noc, 0, 1, NOC_CLASS_REQ, wr ? 8 + t->line_bytes : 8, r)) {
 			if (!t->issued)
 				t->first_ps = now;
 			t->n_free--;
@@ -197,6 +198,10 @@ int memtest_run(const struct cfg *cfg, const struct memtest_opts *o, struct memt
 		return sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "memtest");
 	t->o = *o;
 	t->rng = o->seed;
+	t->rng_rw = o->seed ^ 0x5DEECE66Dull;
+	if (o->write_percent > 100)
+		return free(t), sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, "--write-percent",
+					      "must be 0..100, got %u", o->write_percent);
 	t->line_bytes = (uint32_t)cfg_int(cfg, "gpu.l2.line_bytes");
 	if ((rc = mem_addrmap_init(&t->map, cfg, err)))
 		goto out;
@@ -275,6 +280,8 @@ int memtest_run(const struct cfg *cfg, const struct memtest_opts *o, struct memt
 	out->row_hits = cs.row_hits;
 	out->row_misses = cs.row_misses;
 	out->row_conflicts = cs.row_conflicts;
+	out->dram_reads = cs.reads;
+	out->dram_writes = cs.writes;
 	out->l2_hits = cs.l2_hits;
 	out->l2_misses = cs.l2_misses;
 	out->dram_clock_mhz = cs.dram_clock_mhz;

@@ -22,7 +22,8 @@ struct memtest_opts {
 	enum memtest_pattern pattern;
 	uint64_t requests;     /* line reads issued in all (distinct lines: L2 misses) */
 	uint32_t outstanding;  /* reads in flight at most (the generator's window) */
-	uint64_t seed;         /* random pattern */
+	uint64_t seed;         /* random pattern and the read/write draw */
+	uint32_t write_percent; /* share of line writes (write-allocate in L2; DRAM sees write-backs) */
 };
 
 struct memtest_result {
@@ -35,6 +36,7 @@ struct memtest_result {
 	double row_hit_rate, blp, bus_util, avg_queue_len;
 	double queue_latency_dram_cycles, service_latency_dram_cycles;
 	uint64_t row_hits, row_misses, row_conflicts;
+	uint64_t dram_reads, dram_writes;
 	uint64_t l2_hits, l2_misses;
 	uint32_t dram_clock_mhz;
 };

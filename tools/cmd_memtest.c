@@ -13,12 +13,13 @@
 static void usage(void)
 {
 	printf("usage: warpsim memtest -c CONFIG [-s key=value]... --pattern stream|random|rows\n"
-	       "                      [--requests N] [--outstanding N] [--seed N] [--json]\n"
+	       "                      [--requests N] [--outstanding N] [--seed N] [--write-percent P] [--json]\n"
 	       "  one channel (L2 slice + memory controller + DRAM) of CONFIG, fed line reads\n"
 	       "  through a zero-latency port, at most --outstanding (default 128) in flight;\n"
 	       "  --requests (default 20000) distinct lines, so every read misses in L2.\n"
 	       "  stream: consecutive lines (row hits); random: random lines over 1 GiB;\n"
-	       "  rows: line 0 of a new row each time, banks in turn (every access opens a row)\n");
+	       "  rows: line 0 of a new row each time, banks in turn (every access opens a row)\n"
+	       "  --write-percent: that share are line writes (L2 write-allocate; DRAM sees write-backs)\n");
 }
 
 static int parse_u64(const char *flag, const char *s, uint64_t lo, uint64_t *out, struct sim_error *err)
@@ -34,7 +35,7 @@ static int parse_u64(const char *flag, const char *s, uint64_t lo, uint64_t *out
 
 int cmd_memtest(int argc, char **argv, struct sim_error *err)
 {
-	static const char *const with_value[] = {"--pattern", "--requests", "--outstanding", "--seed", NULL};
+	static const char *const with_value[] = {"--pattern", "--requests", "--outstanding", "--seed", "--write-percent", NULL};
 	static const char *const flags[] = {NULL};
 	struct cli_opts o;
 	int rc = cli_parse(argc, argv, "cs", with_value, flags, &o, err);
@@ -73,6 +74,13 @@ int cmd_memtest(int argc, char **argv, struct sim_error *err)
 	}
 	if ((v = cli_long(&o, "--seed")) && (rc = parse_u64("--seed", v, 0, &mo.seed, err)))
 		return rc;
+	if ((v = cli_long(&o, "--write-percent"))) {
+		if ((rc = parse_u64("--write-percent", v, 0, &x, err)))
+			return rc;
+		if (x > 100)
+			return sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, "--write-percent", "at most 100");
+		mo.write_percent = (uint32_t)x;
+	}
 
 	struct cfg *c = NULL;
 	if ((rc = cli_build_cfg(&o, &c, err)))
@@ -83,7 +91,7 @@ int cmd_memtest(int argc, char **argv, struct sim_error *err)
 	if (rc)
 		return rc;
 	if (o.json) {
-		json_t *j = json_pack("{s:s, s:I, s:I, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:I, s:I, s:I, s:I, s:I}",
+		json_t *j = json_pack("{s:s, s:I, s:I, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:I, s:I, s:I, s:I, s:I, s:I, s:I}",
 				      "pattern", memtest_pattern_name(mo.pattern),
 				      "requests", (json_int_t)r.requests, "bytes", (json_int_t)r.bytes,
 				      "bandwidth_gbs", r.bandwidth_gbs, "peak_gbs", r.peak_gbs,
@@ -95,6 +103,7 @@ int cmd_memtest(int argc, char **argv, struct sim_error *err)
 				      "service_latency_dram_cycles", r.service_latency_dram_cycles,
 				      "row_hits", (json_int_t)r.row_hits, "row_misses", (json_int_t)r.row_misses,
 				      "row_conflicts", (json_int_t)r.row_conflicts,
+				      "dram_reads", (json_int_t)r.dram_reads, "dram_writes", (json_int_t)r.dram_writes,
 				      "l2_hits", (json_int_t)r.l2_hits, "l2_misses", (json_int_t)r.l2_misses);
 		char *s = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 		printf("%s\n", s);
@@ -113,6 +122,7 @@ int cmd_memtest(int argc, char **argv, struct sim_error *err)
 	printf("  row-hit rate     %8.3f (hits %llu, misses %llu, conflicts %llu)\n", r.row_hit_rate,
 	       (unsigned long long)r.row_hits, (unsigned long long)r.row_misses,
 	       (unsigned long long)r.row_conflicts);
-	printf("  BLP              %8.2f banks; data bus busy %.1f%%\n", r.blp, 100.0 * r.bus_util);
+	printf("  BLP              %8.2f banks; data bus busy %.1f%%; DRAM reads %llu, writes %llu\n", r.blp,
+	       100.0 * r.bus_util, (unsigned long long)r.dram_reads, (unsigned long long)r.dram_writes);
 	return 0;
 }
