@@ -409,3 +409,31 @@ Test(dram, refreshes_due_while_idle_happen_on_time)
 	cr_assert_eq(MC.refreshes, 10);
 	cr_assert_eq(R.done_cycle[2], 1076);
 }
+
+Test(dram, read_after_write_waits_twtr)
+{
+	setup_mc(owl_cfg());
+	dram_mc_try_enqueue(&MC, mk(&R, 1, 0, 5, 0, MEM_REQ_READ), 0);
+	run(&MC, 0, 1000);
+	dram_mc_try_enqueue(&MC, mk(&R, 2, 0, 5, 1, MEM_REQ_WRITEBACK), 100);
+	dram_mc_try_enqueue(&MC, mk(&R, 3, 0, 5, 2, MEM_REQ_READ), 100);
+	run(&MC, 100, 1000);
+	/* WR@100: data 107..111 (tWL 7, burst 4); RD waits tWTR 6 after the write data: RD@117,
+	 * done 117 + 10 + 4 = 131 */
+	cr_assert_eq(R.done_cycle[2], 111);
+	cr_assert_eq(R.done_cycle[3], 131);
+}
+
+Test(dram, write_after_read_waits_trtw)
+{
+	setup_mc(owl_cfg());
+	dram_mc_try_enqueue(&MC, mk(&R, 1, 0, 5, 0, MEM_REQ_READ), 0);
+	run(&MC, 0, 1000);
+	dram_mc_try_enqueue(&MC, mk(&R, 2, 0, 5, 1, MEM_REQ_READ), 100);
+	dram_mc_try_enqueue(&MC, mk(&R, 3, 0, 5, 2, MEM_REQ_WRITEBACK), 100);
+	run(&MC, 100, 1000);
+	/* RD@100 -> 114; WR no earlier than 100 + tRTW 9 = 109 (its data at 116 clears the read's
+	 * bus use ending 114): done 109 + 7 + 4 = 120 */
+	cr_assert_eq(R.done_cycle[2], 114);
+	cr_assert_eq(R.done_cycle[3], 120);
+}
