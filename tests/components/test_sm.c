@@ -100,7 +100,8 @@ static const char *const base_ov[] = {
 
 static uint64_t g_watchdog_cycles; /* 0: off */
 
-static void build_n(const char *ptx, uint32_t threads, uint32_t ctas, const char *const *ov, uint32_t n_cores)
+static void build_h(const char *ptx, uint32_t threads, uint32_t ctas, const char *const *ov, uint32_t n_cores,
+		    const struct sm_hooks *hooks)
 {
 	struct sim_error err = {0};
 	memset(&H, 0, sizeof H);
@@ -127,6 +128,8 @@ static void build_n(const char *ptx, uint32_t threads, uint32_t ctas, const char
 		.mem_try_issue = mu_issue, .mem_outstanding = mu_out,
 		.mem_create = mu_create, .mem_destroy = mu_destroy,
 	};
+	if (hooks)
+		hk = *hooks;
 	H.sm = sm_create_hooked(H.cfg, H.sim, H.st, 0, n_cores, &H.clk, NULL, 0, H.d, &hk, &err);
 	cr_assert_not_null(H.sm, "%s", err.msg);
 	if (n_cores == 2) {
@@ -141,6 +144,11 @@ static void build_n(const char *ptx, uint32_t threads, uint32_t ctas, const char
 	cr_assert_eq(fe_kernel_params(H.mod, "k", &np, &err), 0, "%s", err.msg);
 	H.l = fe_launch_create(H.mod, H.mem, "k", grid, block, 0, &buf, np ? sizeof buf : 0, 16, &err);
 	cr_assert_not_null(H.l, "%s", err.msg);
+}
+
+static void build_n(const char *ptx, uint32_t threads, uint32_t ctas, const char *const *ov, uint32_t n_cores)
+{
+	build_h(ptx, threads, ctas, ov, n_cores, NULL);
 }
 
 static void build(const char *ptx, uint32_t threads, uint32_t ctas, const char *const *ov)
@@ -580,4 +588,100 @@ Test(sm, same_configuration_gives_identical_stats)
 	cr_assert(strstr(a, "\"sm.0.ctas_finished\"") != NULL);
 	free(a);
 	free(b);
+}
+
+/* ---- I-cache and memory refusals ---------------------------------------------------------- */
+
+Test(sm, icache_misses_delay_fetch_by_the_miss_latency)
+{
+	/* 32-byte lines hold 4 instructions (8 B each), miss latency 10, fetch+decode 1:
+	 * c0 miss on line 0 (pc0,1 ready 11); c11,12 issue, refetch pc2,3 (hit) ready 13; c13,14,
+	 * pc4 misses line 1 (ready 25); c25,26, pc6,7 hit (27); c27,28, pc8 misses line 2 (39);
+	 * c39 exit. 40 cycles: 9 issued, 31 fetch; 3 misses, 2 hits. */
+	const char *const ov[] = {"gpu.core.icache.line_bytes=32", "gpu.core.icache.miss_latency_cycles=10",
+				  "gpu.core.latency.int=1", NULL};
+	build(indep_ptx, 32, 1, ov);
+	run();
+	struct sm_counters c;
+	sm_get_counters(H.sm, &c);
+	cr_assert_eq(c.cycles, 40);
+	cr_assert_eq(c.sched_cycles[SM_CYC_ISSUED], 9);
+	cr_assert_eq(c.sched_cycles[SM_CYC_FETCH], 31);
+	cr_assert_eq(c.icache_misses, 3);
+	cr_assert_eq(c.icache_hits, 2);
+	uint64_t cyc[16];
+	cr_assert_eq(issues(0, cyc, NULL, 16), 9);
+	cr_assert_eq(cyc[0], 11);
+	cr_assert_eq(cyc[4], 25);
+	cr_assert_eq(cyc[8], 39);
+	check_classes_sum();
+	teardown();
+}
+
+/* A memory double: refuses the first `refuse` offers, then completes each accepted
+ * instruction `lat` cycles after issue through an engine event. */
+static struct {
+	struct sim_event ev;
+	uint64_t token;
+	int refuse, offers;
+	uint32_t lat;
+	bool busy;
+} M;
+
+static void md_fire(struct sim *sim, struct sim_event *ev)
+{
+	(void)ev;
+	M.busy = false;
+	sm_mem_done(H.sm, M.token, sim_now_ps(sim));
+}
+static bool md_issue(void *ctx, const struct warp_inst *wi, uint64_t token, uint64_t now)
+{
+	(void)ctx, (void)wi;
+	M.offers++;
+	if (M.refuse > 0 || M.busy) {
+		M.refuse--;
+		return false;
+	}
+	M.busy = true;
+	M.token = token;
+	sim_event_schedule(H.sim, &M.ev, sim_clock_edge_ps(&H.clk, now + M.lat));
+	return true;
+}
+static uint64_t md_out(const void *ctx)
+{
+	(void)ctx;
+	return M.busy;
+}
+
+Test(sm, a_memory_refusal_is_a_structural_stall_and_the_instruction_is_retried_not_reexecuted)
+{
+	/* c0 fetch; c1-c3 ld.param refused (structural); c4 accepted, done at 9; c5-c8 the add
+	 * waits on it (data); c9 add, refetch (ready 10); c10 exit. 11 cycles: issued 3,
+	 * structural 3, data 4, fetch 1. */
+	static const char ptx[] = PTX_HEAD
+		".visible .entry k(.param .u32 p)\n{\n .reg .b32 %r<4>;\n"
+		" ld.param.u32 %r1, [p];\n add.s32 %r2, %r1, 1;\n exit;\n}\n";
+	memset(&M, 0, sizeof M);
+	M.refuse = 3;
+	M.lat = 5;
+	sim_event_init(&M.ev, SIM_PRIO_DELIVERY, md_fire);
+	struct sm_hooks hk = {.issue_ops = &wrap_issue_ops, .fetch_ops = &wrap_fetch_ops,
+			      .mem_try_issue = md_issue, .mem_outstanding = md_out};
+	build_h(ptx, 32, 1, NULL, 1, &hk);
+	run();
+	cr_assert_eq(M.offers, 4);
+	struct sm_counters c;
+	sm_get_counters(H.sm, &c);
+	cr_assert_eq(c.mem_refusals, 3);
+	cr_assert_eq(c.cycles, 11);
+	cr_assert_eq(c.sched_cycles[SM_CYC_ISSUED], 3);
+	cr_assert_eq(c.sched_cycles[SM_CYC_STRUCTURAL], 3);
+	cr_assert_eq(c.sched_cycles[SM_CYC_DATA], 4);
+	cr_assert_eq(c.sched_cycles[SM_CYC_FETCH], 1);
+	uint64_t cyc[4];
+	cr_assert_eq(issues(0, cyc, NULL, 4), 3);
+	cr_assert_eq(cyc[0], 4);
+	cr_assert_eq(cyc[1], 9);
+	check_classes_sum();
+	teardown();
 }
