@@ -6,15 +6,15 @@
 #include "memory/dram.h"
 
 /* owl-28 (OWL Table 1, GDDR3 800 MHz) plus GPGPU-Sim's GT200 values for what OWL omits:
- * tWL=7, tCCD=2; 64 B line over an 8-byte DDR bus with burst length 4: 2 bursts of
- * 4/2 = 2 cycles, so burst_cycles = 4. */
+ * tWL=7, tCCD=2, tRTP=2, tRTW = CL + 4 + 2 - WL = 9; a 64 B line over an 8-byte DDR bus
+ * with burst length 4 is 2 bursts of 4/2 = 2 cycles, so burst_cycles = 4. */
 static struct dram_cfg owl_cfg(void)
 {
 	struct dram_cfg c = {
 		.banks = 4, .row_bytes = 2048, .line_bytes = 64, .queue_size = 128,
 		.sched = DRAM_SCHED_FRFCFS,
 		.tRCD = 12, .tRP = 10, .tRAS = 25, .tRC = 35, .tRRD = 8, .tCL = 10, .tWL = 7,
-		.tWR = 11, .tWTR = 6, .tRTW = 7, .tCCD = 2, .tRTP = 2, .tFAW = 0, .burst_cycles = 4,
+		.tWR = 11, .tWTR = 6, .tRTW = 9, .tCCD = 2, .tRTP = 2, .tFAW = 0, .burst_cycles = 4,
 		.pf_lower = 8, .pf_higher = 16, .pf_threshold = -1,
 	};
 	return c;
@@ -435,5 +435,5 @@ Test(dram, write_after_read_waits_trtw)
 	/* RD@100 -> 114; WR no earlier than 100 + tRTW 9 = 109 (its data at 116 clears the read's
 	 * bus use ending 114): done 109 + 7 + 4 = 120 */
 	cr_assert_eq(R.done_cycle[2], 114);
-	cr_assert_eq(R.done_cycle[3], 120);
+	cr_assert_eq(R.done_cycle[3], 120, "got %llu", (unsigned long long)R.done_cycle[3]);
 }
