@@ -27,6 +27,7 @@ struct fake_noc {
 	struct fpkt pk[512];
 	bool refuse;
 	bool to_sinks;  /* requests go to the memory node's sink (a real mem_channel) */
+	bool early_wake; /* like the cycle NoC: wake the sink in advance for the arrival cycle */
 	uint64_t req_pkts[5], req_bytes[5]; /* per mem_req_kind, as injected by the SM */
 };
 
@@ -112,9 +113,11 @@ static uint64_t fn_tick(struct sim_component *c, uint64_t cycle)
 				p->cls = NOC_CLASS_REPLY;
 				p->dst = f->core_node[r->src_sm];
 				p->ready_cycle = cycle + L2_LAT + NOC_LAT;
+				if (f->early_wake && f->sinks[p->dst])
+					sim_component_wake_at_cycle(f->sinks[p->dst], p->ready_cycle);
 			} else {
 				p->arrived = true;
-				if (f->sinks[p->dst])
+				if (f->sinks[p->dst] && !f->early_wake)
 					sim_component_wake(f->sinks[p->dst]);
 				continue;
 			}
@@ -444,6 +447,29 @@ Test(mem_unit, stress_every_accepted_instruction_completes_once)
 	cr_expect_eq(H.fn.req_pkts[MEM_REQ_READ], stat("sm.0.mshr.allocs"));
 }
 
+/* A NoC that wakes the unit in advance for a reply's arrival (like the cycle NoC): the miss
+ * of 0xb000 at 50 is injected at 51, reaches the L2 at 61, which wakes the unit for 91. A hit
+ * issued at 70 then queues an earlier tick (75) and the engine keeps only that one; the unit
+ * must still see the reply at 91 (gpu.memory.poll_replies, on by default). */
+Test(mem_unit, reply_is_seen_when_the_nocs_early_wake_is_dropped)
+{
+	H.fn.early_wake = true;
+	run_to(5);
+	cr_assert(mem_unit_try_issue(H.mu, inst(WI_MEM_LOAD, WI_SPACE_GLOBAL, 1, 0xa000, 4), 1, 5));
+	run_to(50);
+	cr_assert_eq(H.n_done, 1);
+	cr_expect_eq(H.done_ps[0], 46 * 1000);
+	cr_assert(mem_unit_try_issue(H.mu, inst(WI_MEM_LOAD, WI_SPACE_GLOBAL, 1, 0xb000, 4), 2, 50));
+	run_to(70);
+	cr_assert(mem_unit_try_issue(H.mu, inst(WI_MEM_LOAD, WI_SPACE_GLOBAL, 1, 0xa000, 4), 3, 70));
+	run_all();
+	cr_assert_eq(H.n_done, 3);
+	cr_expect_eq(H.done_token[1], 3);
+	cr_expect_eq(H.done_ps[1], 75 * 1000);
+	cr_expect_eq(H.done_token[2], 2);
+	cr_expect_eq(H.done_ps[2], 91 * 1000);
+}
+
 /* Back-pressure: the NoC refuses for a while, the miss waits in the queue and goes when it
  * accepts: injected at 30 instead of 11, so done at 30 + 40 = 70. */
 Test(mem_unit, noc_back_pressure_delays_injection)
@@ -533,6 +559,8 @@ Test(mem_unit, param_loads_use_constant_cache)
  * words at 60..63, the last done at 63 + 3 = 66. */
 Test(mem_unit, constant_cache_serialises_distinct_words)
 {
+	teardown();
+	setup_with("gpu.memory.poll_replies=false", true); /* the fake NoC wakes at arrival */
 	run_to(10);
 	cr_assert(mem_unit_try_issue(H.mu, inst(WI_MEM_LOAD, WI_SPACE_CONST, 4, 0x200, 4), 1, 10));
 	run_to(60);
