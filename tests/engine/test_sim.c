@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Tests engine/sim.h: event order, clock edges, active-only ticks, timers, run stops, watchdog. */
 #include <criterion/criterion.h>
+#include <pthread.h>
 #include <string.h>
 
 #include "engine/sim.h"
@@ -166,7 +167,8 @@ Test(clock, edges_have_no_drift_after_1e9_cycles)
 {
 	/* floor(10^9 * 10^6 / f): 10^15/1300 = 769230769230.77, /650 = 1538461538461.54,
 	 * /800 = 1250000000000 exactly, /924 = 1082251082251.08. */
-	struct sim_clock c1300 = {.name = "a", .freq_mhz = 1300}, c650 = {.name = "b", .freq_mhz = 650}, c800 = {.name = "c", .freq_mhz = 800},
+	struct sim_clock c1300 = {.name = "a", .freq_mhz = 1300}, c650 = {.name = "b", .freq_mhz = 650},
+			 c800 = {.name = "c", .freq_mhz = 800},
 			 c924 = {.name = "d", .freq_mhz = 924};
 	cr_assert_eq(sim_clock_edge_ps(&c1300, 1000000000ull), 769230769230ull);
 	cr_assert_eq(sim_clock_edge_ps(&c650, 1000000000ull), 1538461538461ull);
@@ -186,7 +188,8 @@ Test(clock, edges_have_no_drift_after_1e9_cycles)
 
 Test(clock, cycle_lookups_invert_edges)
 {
-	struct sim_clock clks[4] = {{.name = "a", .freq_mhz = 1300}, {.name = "b", .freq_mhz = 650}, {.name = "c", .freq_mhz = 800, .period_ps = 1250}, {.name = "d", .freq_mhz = 924}};
+	struct sim_clock clks[4] = {{.name = "a", .freq_mhz = 1300}, {.name = "b", .freq_mhz = 650},
+				    {.name = "c", .freq_mhz = 800, .period_ps = 1250}, {.name = "d", .freq_mhz = 924}};
 	uint64_t cycles[] = {0, 1, 2, 12, 1299, 1300, 1301, 999999999ull, 1000000000ull, 123456789012ull};
 	for (int k = 0; k < 4; k++) {
 		for (size_t i = 0; i < SIM_ARRAY_LEN(cycles); i++) {
@@ -493,6 +496,34 @@ Test(determinism, same_seed_same_trace)
 	cr_assert_eq(h1, h2);
 	cr_assert_eq(e1, e2);
 	cr_assert_neq(h1, h3, "a different seed should give a different trace");
+}
+
+/* Simulations share no state: two running in threads give the single-threaded traces. */
+struct chaos_job {
+	uint64_t seed, hash, events;
+};
+
+static void *chaos_thread(void *arg)
+{
+	struct chaos_job *j = arg;
+	j->hash = run_chaos(j->seed, &j->events);
+	return NULL;
+}
+
+Test(determinism, simulations_in_threads_do_not_interfere)
+{
+	uint64_t e7, e8;
+	uint64_t h7 = run_chaos(7, &e7), h8 = run_chaos(8, &e8);
+	struct chaos_job jobs[2] = {{.seed = 7}, {.seed = 8}};
+	pthread_t th[2];
+	for (int i = 0; i < 2; i++)
+		cr_assert_eq(pthread_create(&th[i], NULL, chaos_thread, &jobs[i]), 0);
+	for (int i = 0; i < 2; i++)
+		pthread_join(th[i], NULL);
+	cr_assert_eq(jobs[0].hash, h7);
+	cr_assert_eq(jobs[0].events, e7);
+	cr_assert_eq(jobs[1].hash, h8);
+	cr_assert_eq(jobs[1].events, e8);
 }
 
 /* ---- watchdog ----------------------------------------------------------------------- */
