@@ -25,6 +25,7 @@ const char *const fe_op_names[FE_OP_COUNT] = {
 	[FE_OP_BAR_WARP] = "bar.warp", [FE_OP_MEMBAR] = "membar", [FE_OP_BRA] = "bra",
 	[FE_OP_CALL] = "call", [FE_OP_RET] = "ret", [FE_OP_EXIT] = "exit", [FE_OP_SHFL] = "shfl",
 	[FE_OP_VOTE] = "vote", [FE_OP_ACTIVEMASK] = "activemask", [FE_OP_NANOSLEEP] = "nanosleep",
+	[FE_OP_TEX] = "tex",
 };
 
 static const struct { const char *s; uint8_t t; } type_names[] = {
@@ -70,7 +71,7 @@ static const char *const op_base[] = {
 	"bfe", "clz", "popc", "brev", "prmt", "lop3", "shf", "copysign", "testp", "setp", "set",
 	"selp", "slct", "mov", "cvt", "cvta", "ld", "ldu", "st", "prefetch", "sqrt", "rcp",
 	"rsqrt", "sin", "cos", "ex2", "lg2", "tanh", "atom", "red", "bar", "bar.warp", "membar",
-	"bra", "call", "ret", "exit", "shfl", "vote", "activemask", "nanosleep",
+	"bra", "call", "ret", "exit", "shfl", "vote", "activemask", "nanosleep", "tex",
 };
 
 static bool eq(const char *s, size_t n, const char *lit)
@@ -148,6 +149,10 @@ static int modifier(struct fe_inst *in, const char *s, size_t n, int *n_types)
 	}
 	if (op == FE_OP_TESTP && (i = find(s, n, testp_names, SIM_ARRAY_LEN(testp_names))) >= 0) {
 		in->part = (uint8_t)i;
+		return 0;
+	}
+	if (op == FE_OP_TEX && (eq(s, n, "1d") || eq(s, n, "2d"))) {
+		in->part = (uint8_t)(s[0] - '0'); /* dimensions */
 		return 0;
 	}
 	if (op == FE_OP_SHF) {
@@ -243,6 +248,10 @@ int fe_decode_opcode(const char *s, size_t n, struct fe_inst *in, char *bad, siz
 			return -1;
 		}
 	}
+	if (in->op == FE_OP_TEX && (in->part == 0 || in->vec != 4)) {
+		snprintf(bad, bad_n, "%.*s", (int)n, s); /* only tex.1d/.2d.v4 */
+		return -1;
+	}
 	if (in->type == FE_T_F16 && in->op != FE_OP_CVT && in->op != FE_OP_LD && in->op != FE_OP_ST &&
 	    in->op != FE_OP_MOV) {
 		snprintf(bad, bad_n, "%.*s", (int)n, s);
@@ -314,6 +323,15 @@ void fe_inst_classify(const struct fe_inst *in, struct wi_static *ws)
 			ws->flags |= WI_F_LONG_LAT;
 		break;
 	}
+	case FE_OP_TEX:
+		ws->unit = WI_UNIT_LDST;
+		ws->space = WI_SPACE_TEX;
+		ws->mem_kind = WI_MEM_LOAD;
+		ws->access_bytes = 4;
+		ws->vec = 4;
+		ws->lat_class = WI_LAT_MEM;
+		ws->flags |= WI_F_LONG_LAT;
+		break;
 	case FE_OP_BRA:
 		ws->unit = WI_UNIT_NONE;
 		ws->lat_class = WI_LAT_CTRL;

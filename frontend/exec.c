@@ -750,6 +750,50 @@ static int exec_atom(struct fe_warp *w, uint32_t pc, const struct fe_inst *in, c
 	return 0;
 }
 
+/* tex.1d/.2d.v4.dtype.ctype with point sampling: texel = floor(coordinate) (scaled by the size
+ * for normalised coordinates), clamped to the edge; integer coordinates index directly. */
+static int exec_tex(struct fe_warp *w, uint32_t pc, const struct fe_inst *in, const uint64_t *mask,
+		    struct warp_inst *out, struct sim_error *err)
+{
+	const struct fe_opnd *ao = &in->o[1], *vo = &in->o[0];
+	const struct fe_memory *mem = w->cta->l->mem;
+	for (uint32_t lane = 0; lane < w->n_lanes; lane++) {
+		if (!fe_mask_test(mask, lane))
+			continue;
+		uint64_t h = *reg_slot(w, ao->reg, lane);
+		const struct fe_tex_desc *d = fe_mem_texture(mem, h);
+		if (!d)
+			return fe_exec_fault(w, lane, pc, err, "0x%llx is not a texture object",
+					     (unsigned long long)h);
+		int64_t xy[2] = {0, 0};
+		uint32_t size[2] = {d->width, d->height};
+		for (int k = 0; k < in->part && k < ao->n; k++) {
+			uint64_t v = *reg_slot(w, ao->vec[k], lane);
+			if (in->type2 == FE_T_F32) {
+				double c = as_f32(v);
+				if (d->normalized_coords)
+					c *= size[k];
+				xy[k] = isnan(c) ? 0 : c < -1e9 ? -1 : c > 1e9 ? (int64_t)size[k] : (int64_t)floor(c);
+			} else {
+				xy[k] = (int64_t)sext(v, 4);
+			}
+			xy[k] = xy[k] < 0 ? 0 : xy[k] >= size[k] ? size[k] - 1 : xy[k];
+		}
+		uint64_t a = d->addr + (uint64_t)xy[1] * d->pitch_bytes + (uint64_t)xy[0] * 4u * d->channels;
+		const uint8_t *p = fe_mem_ptr(mem, a, 4u * d->channels);
+		if (!p)
+			return fe_exec_fault(w, lane, pc, err, "texel at 0x%llx is not allocated",
+					     (unsigned long long)a);
+		if (out->addr)
+			out->addr[lane] = a;
+		for (int e = 0; e < 4; e++) {
+			uint64_t v = e < d->channels ? load_le(p + 4 * e, 4) : 0;
+			dst(w, vo->kind == FE_OK_VEC ? vo->vec[e] : FE_NO_REG, lane, v, (enum fe_type)in->type);
+		}
+	}
+	return 0;
+}
+
 /* ---- warp-synchronous ------------------------------------------------------------------ */
 
 /* shfl.sync (PTX ISA 9.7.8.6): lanes exchange within groups of 32, whatever the warp size. */
@@ -1090,6 +1134,8 @@ int fe_exec_inst(struct fe_warp *w, uint32_t pc, const uint64_t *mask, struct wa
 		return exec_ldst(w, pc, in, mask, out, err);
 	case FE_OP_ATOM: case FE_OP_RED:
 		return exec_atom(w, pc, in, mask, out, err);
+	case FE_OP_TEX:
+		return exec_tex(w, pc, in, mask, out, err);
 	case FE_OP_SHFL:
 		exec_shfl(w, in, mask);
 		return 0;

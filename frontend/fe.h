@@ -49,6 +49,20 @@ int fe_memory_bind_module(struct fe_memory *mem, const struct fe_module *m, stru
 int fe_symbol(const struct fe_memory *mem, const struct fe_module *m, const char *name,
 	      uint64_t *addr, uint64_t *size_bytes, struct sim_error *err);
 
+/* Texture objects (cudaTextureObject_t) for tex.1d / tex.2d: a 1D or 2D array of 32-bit
+ * channels in device memory, read with point sampling, coordinates clamped to the edge, and
+ * values returned as stored (cudaReadModeElementType). Channels a texel lacks read as 0. */
+struct fe_tex_desc {
+	uint64_t addr;           /* device address of texel (0,0) */
+	uint32_t width, height;  /* texels; height 1 for 1D */
+	uint32_t pitch_bytes;    /* bytes between rows; 0 = width * texel bytes */
+	uint8_t channels;        /* 1, 2 or 4 channels of 4 bytes each */
+	bool normalized_coords;  /* float coordinates in [0,1) scaled by width/height */
+};
+/* Register a texture object; returns its handle (pass it as the kernel's u64 argument), or 0
+ * with err (SIM_ERR_INPUT) when the description is invalid. */
+uint64_t fe_texture_create(struct fe_memory *mem, const struct fe_tex_desc *d, struct sim_error *err);
+
 /* A launch: kernel of module m over mem with grid/block, dynamic shared bytes and a parameter
  * buffer laid out per fe_kernel_param. regs_per_thread = 0 takes the module's own figure. */
 struct fe_launch *fe_launch_create(const struct fe_module *m, struct fe_memory *mem,

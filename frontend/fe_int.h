@@ -44,7 +44,7 @@ enum fe_op {
 	FE_OP_TANH,
 	FE_OP_ATOM, FE_OP_RED, FE_OP_BAR, FE_OP_BAR_WARP, FE_OP_MEMBAR, FE_OP_BRA, FE_OP_CALL,
 	FE_OP_RET, FE_OP_EXIT, FE_OP_SHFL, FE_OP_VOTE, FE_OP_ACTIVEMASK, FE_OP_NANOSLEEP,
-	FE_OP_COUNT
+	FE_OP_TEX, FE_OP_COUNT
 };
 extern const char *const fe_op_names[FE_OP_COUNT];
 
@@ -116,7 +116,8 @@ struct fe_opnd {
 	uint8_t kparam;      /* FE_OK_ADDR on a kernel parameter (param space = launch buffer) */
 	uint8_t imm_is_f;    /* FE_OK_IMM written as a float literal (fval holds it) */
 	uint16_t reg, reg2;  /* reg2: second destination of "a|b" */
-	uint16_t vec[4];     /* FE_OK_VEC: register ids (FE_NO_REG for '_' or immediates in vimm) */
+	uint16_t vec[4];     /* FE_OK_VEC: register ids (FE_NO_REG for '_' or immediates in vimm);
+	                        FE_OK_ADDR of tex: the n coordinate registers */
 	uint32_t sym;        /* FE_OK_ADDR symbol index; FE_OK_LABEL target (pc after linking) */
 	int64_t imm;         /* FE_OK_IMM value bits; FE_OK_ADDR byte offset */
 	double fval;
@@ -220,6 +221,8 @@ void fe_module_free(struct fe_module *m);
 
 /* memory.c: host pointer to n bytes at a global address, NULL if any byte is unallocated. */
 uint8_t *fe_mem_ptr(const struct fe_memory *mem, uint64_t addr, uint32_t n);
+/* memory.c: texture object of a handle, NULL if unknown. */
+const struct fe_tex_desc *fe_mem_texture(const struct fe_memory *mem, uint64_t handle);
 int fe_memory_sym_addr(const struct fe_memory *mem, const struct fe_module *m, uint32_t sym,
 		       uint64_t *addr);
 

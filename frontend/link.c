@@ -147,6 +147,8 @@ static void opnd_regs(struct wi_static *ws, const struct fe_opnd *o, bool dst)
 		break;
 	case FE_OK_ADDR:
 		add_src(ws, o->reg);
+		for (int k = 0; k < o->n; k++) /* texture coordinates */
+			add_src(ws, o->vec[k]);
 		break;
 	default:
 		break;
@@ -518,7 +520,7 @@ static int link_kernel(struct fe_module *m, uint32_t e, struct fe_kernel *k, str
 					op->reg = (uint16_t)(op->reg + ro);
 				if (op->reg2 != FE_NO_REG)
 					op->reg2 = (uint16_t)(op->reg2 + ro);
-				if (op->kind == FE_OK_VEC)
+				if (op->kind == FE_OK_VEC || op->kind == FE_OK_ADDR)
 					for (int v = 0; v < op->n; v++)
 						if (op->vec[v] != FE_NO_REG)
 							op->vec[v] = (uint16_t)(op->vec[v] + ro);

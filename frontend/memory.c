@@ -29,7 +29,12 @@ struct fe_memory {
 	uint64_t next_addr;
 	struct binding *binds;
 	uint32_t n_binds, cap_binds;
+	struct fe_tex_desc *texs;
+	uint32_t n_texs, cap_texs;
 };
+
+/* Texture handles carry a tag so that a stray integer is not taken for a texture. */
+#define TEX_HANDLE_TAG 0x7e5700000000ull
 
 struct fe_memory *fe_memory_create(void)
 {
@@ -55,6 +60,7 @@ void fe_memory_destroy(struct fe_memory *mem)
 	free(mem->blocks);
 	free(mem->tab);
 	free(mem->binds);
+	free(mem->texs);
 	free(mem);
 }
 
@@ -238,4 +244,56 @@ int fe_symbol(const struct fe_memory *mem, const struct fe_module *m, const char
 		return 0;
 	}
 	return sim_error_set(err, SIM_ERR_INPUT, m->path, 0, 0, name, "no .global or .const variable of that name");
+}
+
+/* Every byte of [a, a+n) in one allocation: all pages mapped and contiguous in host memory. */
+static bool range_in_one_block(const struct fe_memory *mem, uint64_t a, uint64_t n)
+{
+	uint8_t *first = page_find(mem, a >> PAGE_BITS);
+	if (!first || !n)
+		return first != NULL;
+	uint64_t last = (a + n - 1) >> PAGE_BITS;
+	for (uint64_t p = (a >> PAGE_BITS) + 1; p <= last; p++)
+		if (page_find(mem, p) != first + (p - (a >> PAGE_BITS)) * PAGE_BYTES)
+			return false;
+	return true;
+}
+
+uint64_t fe_texture_create(struct fe_memory *mem, const struct fe_tex_desc *d, struct sim_error *err)
+{
+	if (!d->width || !d->height || (d->channels != 1 && d->channels != 2 && d->channels != 4)) {
+		sim_error_set(err, SIM_ERR_INPUT, NULL, 0, 0, NULL,
+			      "texture needs width, height >= 1 and 1, 2 or 4 channels");
+		return 0;
+	}
+	uint64_t texel = 4ull * d->channels;
+	uint64_t pitch = d->pitch_bytes ? d->pitch_bytes : d->width * texel;
+	if (pitch < d->width * texel ||
+	    !range_in_one_block(mem, d->addr, pitch * (d->height - 1) + d->width * texel)) {
+		sim_error_set(err, SIM_ERR_INPUT, NULL, 0, 0, NULL,
+			      "texture of %ux%u texels at 0x%llx does not lie in allocated memory",
+			      d->width, d->height, (unsigned long long)d->addr);
+		return 0;
+	}
+	if (mem->n_texs == mem->cap_texs) {
+		uint32_t nc = mem->cap_texs ? mem->cap_texs * 2 : 8;
+		struct fe_tex_desc *nt = realloc(mem->texs, nc * sizeof *nt);
+		if (!nt) {
+			sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory");
+			return 0;
+		}
+		mem->texs = nt;
+		mem->cap_texs = nc;
+	}
+	mem->texs[mem->n_texs] = *d;
+	mem->texs[mem->n_texs].pitch_bytes = (uint32_t)pitch;
+	return TEX_HANDLE_TAG | ++mem->n_texs;
+}
+
+const struct fe_tex_desc *fe_mem_texture(const struct fe_memory *mem, uint64_t handle)
+{
+	uint64_t i = handle & ~TEX_HANDLE_TAG;
+	if ((handle & TEX_HANDLE_TAG) != TEX_HANDLE_TAG || i == 0 || i > mem->n_texs)
+		return NULL;
+	return &mem->texs[i - 1];
 }

@@ -539,6 +539,24 @@ static int parse_address(struct parser *P, struct fe_opnd *o)
 			if (parse_imm(P, &im))
 				return P->err->code;
 			o->imm = im.imm;
+		} else if (ptx_tok_punct(tok(P), ',') && o->reg != FE_NO_REG) {
+			/* texture: [handle, {x[, y]}] */
+			next(P);
+			if (expect_punct(P, '{'))
+				return P->err->code;
+			for (;;) {
+				struct ptx_token c = *tok(P);
+				int32_t cr = c.kind == PTX_ID ? reg_find(P, c.s, c.len) : -1;
+				if (cr < 0 || o->n >= 4)
+					return perr_at(P, &c, "expected a coordinate register");
+				o->vec[o->n++] = (uint16_t)cr;
+				next(P);
+				if (!ptx_tok_punct(tok(P), ','))
+					break;
+				next(P);
+			}
+			if (expect_punct(P, '}'))
+				return P->err->code;
 		}
 	} else if (t.kind == PTX_INT) {
 		o->imm = t.ival;
@@ -689,6 +707,7 @@ static void op_arity(enum fe_op op, int *lo, int *hi)
 	case FE_OP_SHFL: *lo = *hi = 5; break;
 	case FE_OP_VOTE: *lo = 2; *hi = 3; break;
 	case FE_OP_ACTIVEMASK: case FE_OP_NANOSLEEP: case FE_OP_PREFETCH: *lo = *hi = 1; break;
+	case FE_OP_TEX: *lo = *hi = 2; break;
 	default: break;
 	}
 }

@@ -212,3 +212,46 @@ Test(kernels, constant_and_global_variables_are_bound)
 	fe_memory_destroy(mem);
 	fe_module_destroy(m);
 }
+
+Test(kernels, texture_objects_point_sampled_and_clamped)
+{
+	struct fe_module *m = fe_t_load_file("tests/frontend/data/tex.ptx");
+	struct fe_memory *mem = fe_memory_create();
+	struct sim_error err;
+	/* t2: 4 x 3 texels of (x + 4y, 0.5); tf: {1, 2, 3}; ti: {10, 20, 30, 40, 50} */
+	float t2[3][4][2];
+	for (int y = 0; y < 3; y++)
+		for (int x = 0; x < 4; x++) {
+			t2[y][x][0] = (float)(x + 4 * y);
+			t2[y][x][1] = 0.5f;
+		}
+	float tf[3] = {1, 2, 3};
+	int ti[5] = {10, 20, 30, 40, 50};
+	struct fe_tex_desc d2 = {.addr = fe_t_buf(mem, t2, sizeof t2), .width = 4, .height = 3, .channels = 2};
+	struct fe_tex_desc df = {.addr = fe_t_buf(mem, tf, sizeof tf), .width = 3, .height = 1, .channels = 1};
+	struct fe_tex_desc di = {.addr = fe_t_buf(mem, ti, sizeof ti), .width = 5, .height = 1, .channels = 1};
+	uint64_t h2 = fe_texture_create(mem, &d2, &err), hf = fe_texture_create(mem, &df, &err),
+		 hi = fe_texture_create(mem, &di, &err);
+	cr_assert(h2 && hf && hi);
+	struct fe_tex_desc bad = {.addr = d2.addr, .width = 400, .height = 3, .channels = 4};
+	cr_assert_eq(fe_texture_create(mem, &bad, &err), 0); /* runs past the allocation */
+	float out[8];
+	uint64_t dout = fe_t_buf(mem, NULL, sizeof out);
+	uint64_t args[4] = {dout, h2, hf, hi};
+	cr_assert_eq(fe_t_launch(m, mem, "_Z4texkPfyyy", 1, 8, 0, args, 4, NULL, &err), 0, "%s", err.msg);
+	fe_t_read(mem, dout, out, sizeof out);
+	for (int i = 0; i < 8; i++) {
+		/* tex2D(i + 0.5, 1.5) -> texel (min(i,3), 1); tex1D(i * 0.5) -> tf[min(i/2, 2)];
+		 * tex1Dfetch(i) -> ti[min(i, 4)] */
+		int x = i < 3 ? i : 3;
+		float want = (float)(x + 4) + 0.5f * 10.0f + tf[i / 2 < 2 ? i / 2 : 2] * 100.0f +
+			     (float)ti[i < 4 ? i : 4] * 1000.0f;
+		cr_assert_float_eq(out[i], want, 0.0f, "thread %d: %f want %f", i, out[i], want);
+	}
+	/* a handle that is no texture object is a program error */
+	args[2] = 12345;
+	cr_assert_eq(fe_t_launch(m, mem, "_Z4texkPfyyy", 1, 8, 0, args, 4, NULL, &err), SIM_ERR_PROGRAM);
+	cr_assert(strstr(err.msg, "0x3039 is not a texture object"), "%s", err.msg);
+	fe_memory_destroy(mem);
+	fe_module_destroy(m);
+}

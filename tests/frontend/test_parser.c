@@ -47,6 +47,14 @@ Test(parser, unsupported_opcode_names_opcode_and_line)
 		     SIM_ERR_INPUT, "bad.ptx:7:3: suld:", "unsupported opcode");
 }
 
+Test(parser, unsupported_texture_geometry_is_refused)
+{
+	/* tex.1d/.2d with .v4 results are implemented; 3D textures are not */
+	expect_error(HDR ".visible .entry k()\n{\n.reg .f32 %f<5>;\n.reg .b64 %rd<2>;\n"
+		     "tex.3d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f1, %f2, %f3, %f4}];\nret;\n}\n",
+		     SIM_ERR_INPUT, "bad.ptx:8:1: tex.3d.v4.f32.f32:", "unsupported opcode");
+}
+
 Test(parser, unsupported_modifier_is_refused_at_load)
 {
 	expect_error(HDR ".visible .entry k()\n{\n.reg .b32 %r<2>;\nadd.bogus.s32 %r1, %r1, 1;\nret;\n}\n",
