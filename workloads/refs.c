@@ -439,7 +439,9 @@ static int ref_bucket_counts(const struct workload *w, void *out, uint64_t count
 	return ref_bucket(w, out, count, true, err);
 }
 
-/* viterbi.cu, line for line (8 states, 16 symbols, T <= 64). */
+/* viterbi.cu (8 states, 16 symbols, T <= 64): the kernel pushes from surviving states in
+ * ascending order with a strict compare, which picks the same smallest best predecessor as
+ * this pull form. Sequence i has length T - (obs[i*T] & 7), at least 1. */
 static int ref_viterbi(const struct workload *w, void *out, uint64_t count, bool want_path,
 		       struct sim_error *err)
 {
@@ -454,11 +456,12 @@ static int ref_viterbi(const struct workload *w, void *out, uint64_t count, bool
 		return sim_error_set(err, SIM_ERR_INPUT, NULL, 0, 0, "viterbi", "T must be 1..64");
 	for (int64_t i = 0; i < n; i++) {
 		const uint8_t *o = obs + i * T;
+		int64_t len = T - (o[0] & 7) > 1 ? T - (o[0] & 7) : 1;
 		int prev[S], cur[S];
 		uint8_t bp[TMAX][S];
 		for (int s = 0; s < S; s++)
 			prev[s] = emit[s * M + o[0]];
-		for (int64_t t = 1; t < T; t++) {
+		for (int64_t t = 1; t < len; t++) {
 			int top = prev[0];
 			for (int s = 1; s < S; s++)
 				top = prev[s] > top ? prev[s] : top;
@@ -490,7 +493,7 @@ static int ref_viterbi(const struct workload *w, void *out, uint64_t count, bool
 			continue;
 		}
 		uint8_t *path = out;
-		for (int64_t t = T - 1; t > 0; t--) {
+		for (int64_t t = len - 1; t > 0; t--) {
 			if ((uint64_t)(i * T + t) < count)
 				path[i * T + t] = (uint8_t)st;
 			st = bp[t][st];

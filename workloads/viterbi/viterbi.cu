@@ -15,31 +15,37 @@ extern "C" __global__ void viterbi(const unsigned char *obs, unsigned char *path
 	if (i >= n)
 		return;
 	const unsigned char *o = obs + i * T;
+	/* Data-dependent length T-7..T: threads of a warp leave the time loop at different steps. */
+	int len = max(T - (o[0] & 7), 1);
 	int prev[VT_S], cur[VT_S];
 	unsigned char bp[VT_T][VT_S];
 	for (int s = 0; s < VT_S; s++)
 		prev[s] = emit[s * VT_M + o[0]];
-	for (int t = 1; t < T; t++) {
+	for (int t = 1; t < len; t++) {
 		int top = prev[0];
 		for (int s = 1; s < VT_S; s++)
 			top = max(top, prev[s]);
-		int ot = o[t];
 		for (int s = 0; s < VT_S; s++) {
-			int best = -1000000000, arg = 0;
-			for (int p = 0; p < VT_S; p++) {
-				if (prev[p] < top - beam)
-					continue;
+			cur[s] = -1000000000;
+			bp[t][s] = 0;
+		}
+		/* Push from each surviving state; pruned states skip their whole successor loop
+		 * (too long to predicate, so the warp diverges). Ascending p with a strict compare
+		 * keeps the smallest best predecessor. */
+		for (int p = 0; p < VT_S; p++) {
+			if (prev[p] < top - beam)
+				continue;
+			for (int s = 0; s < VT_S; s++) {
 				int v = prev[p] + trans[p * VT_S + s];
-				if (v > best) {
-					best = v;
-					arg = p;
+				if (v > cur[s]) {
+					cur[s] = v;
+					bp[t][s] = (unsigned char)p;
 				}
 			}
-			cur[s] = best + emit[s * VT_M + ot];
-			bp[t][s] = (unsigned char)arg;
 		}
+		int ot = o[t];
 		for (int s = 0; s < VT_S; s++)
-			prev[s] = cur[s];
+			prev[s] = cur[s] + emit[s * VT_M + ot];
 	}
 	int best = prev[0], st = 0;
 	for (int s = 1; s < VT_S; s++)
@@ -48,7 +54,7 @@ extern "C" __global__ void viterbi(const unsigned char *obs, unsigned char *path
 			st = s;
 		}
 	score[i] = best;
-	for (int t = T - 1; t > 0; t--) {
+	for (int t = len - 1; t > 0; t--) {
 		path[i * T + t] = (unsigned char)st;
 		st = bp[t][st];
 	}
