@@ -119,10 +119,16 @@ static void build(const char *const *overrides)
 static void teardown(void)
 {
 	mem_channel_destroy(CH);
-	stats_destroy(ST);
-	sim_destroy(SIM);
-	cfg_destroy(CFG);
+	if (ST)
+		stats_destroy(ST);
+	if (SIM)
+		sim_destroy(SIM);
+	if (CFG)
+		cfg_destroy(CFG);
 	CH = NULL;
+	ST = NULL;
+	SIM = NULL;
+	CFG = NULL;
 }
 
 TestSuite(mem_channel, .fini = teardown);
@@ -484,4 +490,29 @@ Test(mem_channel_cfg, same_input_same_stats_dump)
 	cr_assert(strstr(a, "\"mc.0.blp\""));
 	free(a);
 	free(b);
+}
+
+Test(mem_channel, gpu_aggregates_match_the_one_channel)
+{
+	build(NULL);
+	struct sim_error err = {0};
+	struct mem_channel *chs[1] = {CH};
+	struct mem_channel_set *set = mem_channel_set_stats(chs, 1, ST, &err);
+	cr_assert(set);
+	/* bank 0 row 0 twice (a miss then a hit), bank 1 row 0 once (a miss): RBL 1/3 */
+	send(1, MEM_REQ_READ, 0x0);
+	send(2, MEM_REQ_READ, 0x800);
+	send(3, MEM_REQ_READ, 0x40);
+	run();
+	double a, b;
+	cr_assert(stats_get_double(ST, "gpu.dram.rbl", &a));
+	cr_assert_float_eq(a, 1.0 / 3.0, 1e-12);
+	cr_assert(stats_get_double(ST, "gpu.dram.blp", &a));
+	cr_assert(stats_get_double(ST, "mc.0.blp", &b));
+	cr_assert_float_eq(a, b, 1e-12);
+	cr_assert_gt(a, 1.0); /* both banks were busy at once for a while */
+	cr_assert(stats_get_double(ST, "gpu.dram.reads", &a));
+	cr_assert_float_eq(a, 3.0, 0);
+	teardown();
+	mem_channel_set_free(set);
 }
