@@ -255,3 +255,39 @@ Test(kernels, texture_objects_point_sampled_and_clamped)
 	fe_memory_destroy(mem);
 	fe_module_destroy(m);
 }
+
+Test(kernels, struct_argument_by_value_through_local_depot)
+{
+	struct fe_module *m = fe_t_load_file("tests/frontend/data/structarg.ptx");
+	struct fe_memory *mem = fe_memory_create();
+	struct sim_error err;
+	const char *k = "_Z2sk1PPfi";
+	uint32_t off, size, align;
+	cr_assert_eq(fe_kernel_param(m, k, 0, &off, &size, &align, &err), 0);
+	cr_assert(off == 0 && size == 32 && align == 8);
+	cr_assert_eq(fe_kernel_param(m, k, 1, &off, &size, &align, &err), 0);
+	cr_assert_eq(off, 32);
+	cr_assert_eq(fe_kernel_param(m, k, 2, &off, &size, &align, &err), 0);
+	cr_assert_eq(off, 40);
+	struct { int a; float b; double c; int arr[4]; } p = {3, 0.5f, 0.25, {10, 20, 30, 40}};
+	float out[8];
+	uint64_t dout = fe_t_buf(mem, NULL, sizeof out);
+	uint8_t buf[44];
+	int kk = 1;
+	memcpy(buf, &p, 32);
+	memcpy(buf + 32, &dout, 8);
+	memcpy(buf + 40, &kk, 4);
+	uint32_t grid[3] = {1, 1, 1}, block[3] = {8, 1, 1};
+	struct fe_launch *l = fe_launch_create(m, mem, k, grid, block, 0, buf, sizeof buf, 0, &err);
+	cr_assert_not_null(l, "%s", err.msg);
+	struct fe_launch_info info;
+	fe_launch_get_info(l, &info);
+	cr_assert_eq(info.local_bytes_per_thread, 32); /* __local_depot0[32] */
+	cr_assert_eq(fe_launch_run_functional(l, NULL, NULL, &err), 0, "%s", err.msg);
+	fe_launch_destroy(l);
+	fe_t_read(mem, dout, out, sizeof out);
+	for (int i = 0; i < 8; i++) /* a + b + c + arr[(i + k) & 3] */
+		cr_assert_float_eq(out[i], 3.75f + (float)p.arr[(i + 1) & 3], 0.0f, "out[%d]=%f", i, out[i]);
+	fe_memory_destroy(mem);
+	fe_module_destroy(m);
+}
