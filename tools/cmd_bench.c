@@ -11,6 +11,7 @@
 #include <jansson.h>
 
 #include "../engine/sim.h"
+#include "bench.h"
 #include "commands.h"
 
 #define BENCH_COMPONENTS 64
@@ -212,12 +213,17 @@ static void bench_usage(FILE *out)
 		     "  engine   events/s and ticks/s of the event engine: 64 components on 3 clock domains\n"
 		     "           (1300, 650, 800 MHz) passing %d messages round a ring of links\n"
 		     "  --events N  events to run (default 20000000)\n"
-		     "  (the full-GPU benchmark, plain `bench`, is not available yet)\n",
+		     "  (without `engine`: the full-GPU benchmark, see warpsim bench --help)\n",
 		BENCH_TOKENS);
 }
 
 int cmd_bench(int argc, char **argv, struct sim_error *err)
 {
+	bool is_engine = false;
+	for (int i = 1; i < argc; i++)
+		is_engine |= !strcmp(argv[i], "engine");
+	if (!is_engine)
+		return bench_gpu(argc, argv, err);
 	bool json = false, engine = false;
 	uint64_t n_events = 20000000, seed = 1;
 	for (int i = 1; i < argc; i++) {
