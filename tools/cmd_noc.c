@@ -414,6 +414,20 @@ int cmd_noc(int argc, char **argv, struct sim_error *err)
 			print_row(row);
 		json_array_append_new(rows, row);
 	}
+	if (!rc && !o.json && n_rates > 1) {
+		/* Saturation throughput: the most the network accepted at any offered load. */
+		double best = 0, at = 0;
+		size_t i;
+		json_t *r;
+		json_array_foreach(rows, i, r) {
+			double acc = json_real_value(json_object_get(r, "accepted_flits_node_cycle"));
+			if (acc > best) {
+				best = acc;
+				at = json_real_value(json_object_get(r, "offered"));
+			}
+		}
+		printf("saturation throughput: %.4f flits/node/cycle (highest accepted, at offered %.3f)\n", best, at);
+	}
 	if (!rc && o.json) {
 		json_t *doc = json_pack("{s:s, s:s, s:s, s:i, s:o}", "model", cfg_str(cfg, "gpu.noc.model"), "topology",
 					cfg_str(cfg, "gpu.noc.topology"), "traffic", tr ? tr : "uniform", "packet_flits",
