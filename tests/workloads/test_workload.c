@@ -143,6 +143,26 @@ Test(workload, large_size_is_selectable)
 	workload_destroy(w);
 }
 
+/* Every workload file has a large size that loads (data generated, arguments sized); running
+ * them is for experiments, not tests. */
+Test(workload, every_large_size_loads)
+{
+	static const char *const names[] = {"vecadd", "saxpy", "dot", "bfs", "spmv", "kmeans",
+					    "pagecount", "matmul", "reduce", "fwt", "histogram",
+					    "hotspot", "bitonic", "longcompute", "shortphases",
+					    "blackjack", "bucketsort", "viterbi"};
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		char path[128];
+		snprintf(path, sizeof path, "workloads/%s/%s.cfg", names[i], names[i]);
+		struct sim_error err = {0};
+		struct workload *w = workload_load_size(path, "large", &err);
+		cr_expect_not_null(w, "%s", fmt_err(&err));
+		if (w)
+			cr_expect_str_eq(workload_size(w), "large");
+		workload_destroy(w);
+	}
+}
+
 Test(workload, unknown_size_names_sizes_line)
 {
 	struct sim_error err = {0};
