@@ -59,6 +59,7 @@ struct mem_unit {
 	/* instruction slots and the completion heap (one entry per slot at most) */
 	struct mu_slot *slots;
 	uint32_t n_slots, slots_used;
+	uint32_t *slot_free;          /* stack of free slot indices (n_slots - slots_used of them) */
 	struct mu_heap_ent *heap;
 	uint32_t heap_n;
 	uint64_t heap_seq;
@@ -203,19 +204,23 @@ static struct mu_heap_ent heap_pop(struct mem_unit *m)
 
 static uint32_t slot_alloc(struct mem_unit *m, uint64_t token, uint64_t now_cycle)
 {
-	for (uint32_t i = 0; i < m->n_slots; i++) {
-		if (m->slots[i].used)
-			continue;
-		struct mu_slot *s = &m->slots[i];
-		memset(s, 0, sizeof *s);
-		s->used = true;
-		s->token = token;
-		s->issue_cycle = now_cycle;
-		m->slots_used++;
-		return i;
-	}
-	SIM_ASSERT(0 && "slot_alloc called with every slot in use");
-	return 0;
+	SIM_ASSERT(m->slots_used < m->n_slots);
+	uint32_t i = m->slot_free[m->n_slots - 1 - m->slots_used];
+	struct mu_slot *s = &m->slots[i];
+	SIM_ASSERT(!s->used);
+	memset(s, 0, sizeof *s);
+	s->used = true;
+	s->token = token;
+	s->issue_cycle = now_cycle;
+	m->slots_used++;
+	return i;
+}
+
+static void slot_free(struct mem_unit *m, uint32_t i)
+{
+	m->slots[i].used = false;
+	m->slots_used--;
+	m->slot_free[m->n_slots - 1 - m->slots_used] = i;
 }
 
 /* One access of slot done at ready; when none is left, queue the completion. */
@@ -515,9 +520,9 @@ static uint64_t mu_tick(struct sim_component *comp, uint64_t cycle)
 		struct mu_heap_ent e = heap_pop(m);
 		struct mu_slot *s = &m->slots[e.slot];
 		SIM_ASSERT(s->used && s->pending == 0);
-		s->used = false;
-		m->slots_used--;
-		m->ports.done(m->ports.sm_ctx, s->token, sim_now_ps(m->sim));
+		uint64_t token = s->token;
+		slot_free(m, e.slot);
+		m->ports.done(m->ports.sm_ctx, token, sim_now_ps(m->sim));
 		any = true;
 	}
 	if (any) {
@@ -812,11 +817,15 @@ struct mem_unit *mem_unit_create(const struct cfg *cfg, struct sim *sim, struct 
 	m->missq_cap = (uint32_t)cfg_int(cfg, "gpu.memory.miss_queue_entries");
 	m->ring_cap = m->missq_cap + mc.entries + 1;
 	m->slots = calloc(m->n_slots, sizeof *m->slots);
+	m->slot_free = calloc(m->n_slots, sizeof *m->slot_free);
+	if (m->slot_free)
+		for (uint32_t i = 0; i < m->n_slots; i++)
+			m->slot_free[i] = m->n_slots - 1 - i; /* top of the stack is slot 0 */
 	m->heap = calloc(m->n_slots, sizeof *m->heap);
 	m->ring = calloc(m->ring_cap, sizeof *m->ring);
 	m->st.reqs = calloc(coal_max_reqs(WI_MAX_LANES), sizeof *m->st.reqs);
 	m->shm_scratch = calloc(shmem_scratch_words(WI_MAX_LANES, 16, m->shm.bank_bytes), sizeof *m->shm_scratch);
-	if (!m->slots || !m->heap || !m->ring || !m->st.reqs || !m->shm_scratch) {
+	if (!m->slots || !m->slot_free || !m->heap || !m->ring || !m->st.reqs || !m->shm_scratch) {
 		sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "mem_unit buffers");
 		goto fail;
 	}
@@ -852,6 +861,7 @@ void mem_unit_destroy(struct mem_unit *m)
 	mshr_fini(&m->mshr);
 	sim_pool_fini(&m->req_pool);
 	free(m->slots);
+	free(m->slot_free);
 	free(m->heap);
 	free(m->ring);
 	free(m->st.reqs);
