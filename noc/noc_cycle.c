@@ -572,6 +572,17 @@ static void cyc_dump(const struct noc_base *b, FILE *out)
 							rt->in[i].vc[v].state, rt->in[i].vc[v].out_port, rt->in[i].vc[v].out_vc);
 			fprintf(out, "\n");
 		}
+	/* Packets that arrived but were not taken: who should have ejected them. */
+	for (int node = 0; node < b->pub.n_nodes; node++)
+		for (int cls = 0; cls < NOC_NUM_CLASSES; cls++) {
+			const struct cyc_ejq *q = &n->ejq[node * NOC_NUM_CLASSES + cls];
+			if (!q->count)
+				continue;
+			const struct sim_component *sink = b->pub.sink[node];
+			fprintf(out, "  node %d class %s: %u packets waiting for ejection (head ready at cycle %llu), sink %s\n",
+				node, cls == NOC_CLASS_REQ ? "request" : "reply", (unsigned)q->count,
+				(unsigned long long)q->tail_ready[q->head], sink ? sink->name : "(none)");
+		}
 }
 
 static const struct noc_ops cyc_ops = {
