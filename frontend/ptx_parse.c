@@ -5,37 +5,7 @@
 #include <string.h>
 
 #include "decode.h"
-#include "fe_int.h"
-#include "ptx_lex.h"
-
-/* Register names of a function: "%r<123>" is kept as one range so lookups stay cheap. */
-struct reg_range { char *prefix; uint32_t first_id, count; bool ranged; };
-
-struct parser {
-	struct ptx_lexer lx;
-	struct fe_module *m;
-	const char *file;
-	struct sim_error *err;
-	int32_t cur_func;
-	struct reg_range *rr;
-	uint32_t n_rr, cap_rr;
-};
-
-#define GROW(arr, n, cap)                                                          \
-	do {                                                                       \
-		if ((n) >= (cap)) {                                                \
-			uint32_t nc_ = (cap) ? (cap) * 2 : 16;                     \
-			void *np_ = realloc((arr), (size_t)nc_ * sizeof *(arr));   \
-			if (!np_)                                                  \
-				abort(); /* out of memory at load: nothing sensible to do */ \
-			(arr) = np_;                                               \
-			memset((arr) + (cap), 0, (size_t)(nc_ - (cap)) * sizeof *(arr)); \
-			(cap) = nc_;                                               \
-		}                                                                  \
-	} while (0)
-
-static struct ptx_token *tok(struct parser *P) { return &P->lx.tok; }
-static void next(struct parser *P) { ptx_lex_next(&P->lx); }
+#include "ptx_parse.h"
 
 static const char *tok_desc(const struct ptx_token *t, char *buf, size_t n)
 {
@@ -45,9 +15,7 @@ static const char *tok_desc(const struct ptx_token *t, char *buf, size_t n)
 	return buf;
 }
 
-static int perr_at(struct parser *P, const struct ptx_token *t, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static int perr_at(struct parser *P, const struct ptx_token *t, const char *fmt, ...)
+int ptxp_error(struct parser *P, const struct ptx_token *t, const char *fmt, ...)
 {
 	char msg[400], b[64];
 	va_list ap;
@@ -59,15 +27,15 @@ static int perr_at(struct parser *P, const struct ptx_token *t, const char *fmt,
 }
 
 /* "expected X" at the current token */
-static int expect_punct(struct parser *P, char c)
+int ptxp_expect_punct(struct parser *P, char c)
 {
 	if (!ptx_tok_punct(tok(P), c))
-		return perr_at(P, tok(P), "expected '%c'", c);
+		return ptxp_error(P, tok(P), "expected '%c'", c);
 	next(P);
 	return 0;
 }
 
-static char *tok_strdup(const struct ptx_token *t)
+char *ptxp_strdup(const struct ptx_token *t)
 {
 	char *s = malloc(t->len + 1);
 	if (!s)
@@ -77,10 +45,10 @@ static char *tok_strdup(const struct ptx_token *t)
 	return s;
 }
 
-static int expect_int(struct parser *P, int64_t *v)
+int ptxp_expect_int(struct parser *P, int64_t *v)
 {
 	if (tok(P)->kind != PTX_INT)
-		return perr_at(P, tok(P), "expected an integer");
+		return ptxp_error(P, tok(P), "expected an integer");
 	*v = tok(P)->ival;
 	next(P);
 	return 0;
@@ -88,7 +56,7 @@ static int expect_int(struct parser *P, int64_t *v)
 
 /* ---- symbols ------------------------------------------------------------------- */
 
-static int32_t sym_find(const struct parser *P, const char *s, uint32_t n)
+int32_t ptxp_sym_find(const struct parser *P, const char *s, uint32_t n)
 {
 	for (uint32_t i = P->m->n_syms; i-- > 0;) {
 		const struct fe_sym *y = &P->m->syms[i];
@@ -106,7 +74,7 @@ static uint32_t sym_add(struct parser *P, const struct ptx_token *name, uint8_t 
 	GROW(m->syms, m->n_syms, m->cap_syms);
 	struct fe_sym *y = &m->syms[m->n_syms];
 	memset(y, 0, sizeof *y);
-	y->name = tok_strdup(name);
+	y->name = ptxp_strdup(name);
 	y->kind = kind;
 	y->size_bytes = size;
 	y->align = align ? align : 1;
@@ -117,7 +85,7 @@ static uint32_t sym_add(struct parser *P, const struct ptx_token *name, uint8_t 
 
 /* ---- registers ------------------------------------------------------------------ */
 
-static int32_t reg_find(const struct parser *P, const char *s, uint32_t n)
+int32_t ptxp_reg_find(const struct parser *P, const char *s, uint32_t n)
 {
 	uint32_t d = n;
 	while (d > 0 && s[d - 1] >= '0' && s[d - 1] <= '9')
@@ -150,16 +118,16 @@ static int parse_reg_decl(struct parser *P)
 		else if (ptx_tok_is(tok(P), ".v4"))
 			vec = 4;
 		else if ((type = fe_type_from_name(tok(P)->s + 1, tok(P)->len - 1)) < 0)
-			return perr_at(P, tok(P), "expected a register type (.b32, .f64, .pred, ...)");
+			return ptxp_error(P, tok(P), "expected a register type (.b32, .f64, .pred, ...)");
 		next(P);
 	}
 	if (type < 0)
-		return perr_at(P, tok(P), "expected a register type");
+		return ptxp_error(P, tok(P), "expected a register type");
 	if (vec != 1)
-		return perr_at(P, tok(P), "vector registers (.reg .v%d) are not supported", vec);
+		return ptxp_error(P, tok(P), "vector registers (.reg .v%d) are not supported", vec);
 	for (;;) {
 		if (tok(P)->kind != PTX_ID || tok(P)->s[0] == '.')
-			return perr_at(P, tok(P), "expected a register name");
+			return ptxp_error(P, tok(P), "expected a register name");
 		struct ptx_token name = *tok(P);
 		next(P);
 		uint32_t count = 1;
@@ -167,19 +135,19 @@ static int parse_reg_decl(struct parser *P)
 		if (ptx_tok_punct(tok(P), '<')) {
 			next(P);
 			int64_t v = 0;
-			if (expect_int(P, &v))
+			if (ptxp_expect_int(P, &v))
 				return P->err->code;
 			if (v < 0 || v > 60000)
-				return perr_at(P, tok(P), "register count out of range");
-			if (expect_punct(P, '>'))
+				return ptxp_error(P, tok(P), "register count out of range");
+			if (ptxp_expect_punct(P, '>'))
 				return P->err->code;
 			count = (uint32_t)v;
 			ranged = true;
 		}
 		if (f->n_regs + count >= FE_NO_REG - 8)
-			return perr_at(P, &name, "too many registers in function");
+			return ptxp_error(P, &name, "too many registers in function");
 		GROW(P->rr, P->n_rr, P->cap_rr);
-		P->rr[P->n_rr].prefix = tok_strdup(&name);
+		P->rr[P->n_rr].prefix = ptxp_strdup(&name);
 		P->rr[P->n_rr].first_id = f->n_regs;
 		P->rr[P->n_rr].count = count;
 		P->rr[P->n_rr].ranged = ranged;
@@ -194,7 +162,7 @@ static int parse_reg_decl(struct parser *P)
 			next(P);
 			continue;
 		}
-		return expect_punct(P, ';');
+		return ptxp_expect_punct(P, ';');
 	}
 }
 
@@ -253,10 +221,10 @@ static int parse_init_value(struct parser *P, enum fe_type t, uint8_t *dst)
 		} else if (k->fwidth) {
 			put_le(dst, (uint64_t)k->ival, n); /* bit pattern into a .b32/.b64 */
 		} else {
-			return perr_at(P, k, "expected an integer initialiser for an integer variable");
+			return ptxp_error(P, k, "expected an integer initialiser for an integer variable");
 		}
 	} else {
-		return perr_at(P, k, "expected a numeric initialiser (addresses of symbols are not supported)");
+		return ptxp_error(P, k, "expected a numeric initialiser (addresses of symbols are not supported)");
 	}
 	next(P);
 	return 0;
@@ -274,11 +242,11 @@ static int parse_init_list(struct parser *P, enum fe_type t, uint8_t *buf, uint3
 				next(P);
 				continue;
 			}
-			return expect_punct(P, '}');
+			return ptxp_expect_punct(P, '}');
 		}
 	}
 	if (*n_elems >= cap_elems)
-		return perr_at(P, tok(P), "too many initialisers");
+		return ptxp_error(P, tok(P), "too many initialisers");
 	if (parse_init_value(P, t, buf + (size_t)*n_elems * fe_type_bytes(t)))
 		return P->err->code;
 	(*n_elems)++;
@@ -307,10 +275,10 @@ static int parse_var(struct parser *P, bool is_extern)
 		if (ptx_tok_is(tok(P), ".align")) {
 			next(P);
 			int64_t a = 0;
-			if (expect_int(P, &a))
+			if (ptxp_expect_int(P, &a))
 				return P->err->code;
 			if (a <= 0 || a > 4096 || (a & (a - 1)))
-				return perr_at(P, tok(P), "alignment must be a power of two");
+				return ptxp_error(P, tok(P), "alignment must be a power of two");
 			align = (uint32_t)a;
 			continue;
 		}
@@ -325,14 +293,14 @@ static int parse_var(struct parser *P, bool is_extern)
 		}
 		if (ptx_tok_is(tok(P), ".texref") || ptx_tok_is(tok(P), ".samplerref") ||
 		    ptx_tok_is(tok(P), ".surfref"))
-			return perr_at(P, tok(P), "texture/surface references are not supported");
-		return perr_at(P, tok(P), "expected a variable type (.b8, .u32, .f32, ...)");
+			return ptxp_error(P, tok(P), "texture/surface references are not supported");
+		return ptxp_error(P, tok(P), "expected a variable type (.b8, .u32, .f32, ...)");
 	}
 	if (type < 0 || type == FE_T_PRED)
-		return perr_at(P, tok(P), "expected a variable type");
+		return ptxp_error(P, tok(P), "expected a variable type");
 	for (;;) {
 		if (tok(P)->kind != PTX_ID || tok(P)->s[0] == '.')
-			return perr_at(P, tok(P), "expected a variable name");
+			return ptxp_error(P, tok(P), "expected a variable name");
 		struct ptx_token name = *tok(P);
 		next(P);
 		uint64_t elems = vec;
@@ -345,12 +313,12 @@ static int parse_var(struct parser *P, bool is_extern)
 				continue;
 			}
 			int64_t d = 0;
-			if (expect_int(P, &d))
+			if (ptxp_expect_int(P, &d))
 				return P->err->code;
 			if (d < 0 || d > (1 << 30))
-				return perr_at(P, tok(P), "array size out of range");
+				return ptxp_error(P, tok(P), "array size out of range");
 			elems *= (uint64_t)d;
-			if (expect_punct(P, ']'))
+			if (ptxp_expect_punct(P, ']'))
 				return P->err->code;
 		}
 		uint32_t tb = fe_type_bytes((enum fe_type)type);
@@ -358,7 +326,7 @@ static int parse_var(struct parser *P, bool is_extern)
 		uint32_t n_init = 0;
 		if (ptx_tok_punct(tok(P), '=')) {
 			if (kind != FE_SYM_GLOBAL && kind != FE_SYM_CONST)
-				return perr_at(P, tok(P), "only .global and .const variables take initialisers");
+				return ptxp_error(P, tok(P), "only .global and .const variables take initialisers");
 			next(P);
 			uint32_t cap = open_dim ? 1u << 20 : (uint32_t)elems;
 			init = calloc(cap ? cap : 1, tb);
@@ -376,7 +344,7 @@ static int parse_var(struct parser *P, bool is_extern)
 		uint64_t size = elems * tb;
 		if (size > (1ull << 31)) {
 			free(init);
-			return perr_at(P, &name, "variable too large");
+			return ptxp_error(P, &name, "variable too large");
 		}
 		uint32_t a = align ? align : tb * vec;
 		uint32_t s = sym_add(P, &name, kind, (uint32_t)size, a);
@@ -392,394 +360,8 @@ static int parse_var(struct parser *P, bool is_extern)
 			next(P);
 			continue;
 		}
-		return expect_punct(P, ';');
+		return ptxp_expect_punct(P, ';');
 	}
-}
-
-/* ---- operands ------------------------------------------------------------------------ */
-
-static int label_ref(struct parser *P, const struct ptx_token *t)
-{
-	struct fe_func *f = &P->m->funcs[P->cur_func];
-	for (uint32_t i = 0; i < f->n_labels; i++)
-		if (strlen(f->labels[i].name) == t->len && !memcmp(f->labels[i].name, t->s, t->len))
-			return (int)i;
-	GROW(f->labels, f->n_labels, f->cap_labels);
-	f->labels[f->n_labels].name = tok_strdup(t);
-	f->labels[f->n_labels].pc = FE_PC_NONE;
-	f->labels[f->n_labels].line = t->line;
-	f->labels[f->n_labels].col = t->col;
-	return (int)f->n_labels++;
-}
-
-/* An immediate, optionally negated. */
-static int parse_imm(struct parser *P, struct fe_opnd *o)
-{
-	bool neg = false;
-	if (ptx_tok_punct(tok(P), '-')) {
-		neg = true;
-		next(P);
-	}
-	struct ptx_token *k = tok(P);
-	o->kind = FE_OK_IMM;
-	if (k->kind == PTX_INT) {
-		o->imm = neg ? -k->ival : k->ival;
-	} else if (k->kind == PTX_FLOAT) {
-		o->imm_is_f = 1;
-		o->n = k->fwidth; /* literal width: 32 for 0f, 64 for 0d, 0 decimal */
-		if (k->fwidth == 32) {
-			uint32_t b = (uint32_t)k->ival;
-			float f;
-			memcpy(&f, &b, 4);
-			o->fval = f;
-		} else if (k->fwidth == 64) {
-			uint64_t b = (uint64_t)k->ival;
-			memcpy(&o->fval, &b, 8);
-		} else {
-			o->fval = k->fval;
-		}
-		if (neg)
-			o->fval = -o->fval;
-		/* keep the bit pattern for .b32/.b64 moves of 0f literals */
-		o->imm = k->fwidth ? k->ival : 0;
-		if (neg && k->fwidth)
-			o->imm ^= (int64_t)(k->fwidth == 32 ? 0x80000000ull : 0x8000000000000000ull);
-	} else {
-		return perr_at(P, k, "expected an operand");
-	}
-	next(P);
-	return 0;
-}
-
-static int parse_name_operand(struct parser *P, struct fe_opnd *o, bool allow_pipe)
-{
-	struct ptx_token t = *tok(P);
-	int32_t r;
-	int sr;
-	if (t.len == 1 && t.s[0] == '_') {
-		next(P);
-		o->kind = FE_OK_SINK;
-		o->reg = FE_NO_REG;
-		return 0;
-	}
-	if ((r = reg_find(P, t.s, t.len)) >= 0) {
-		next(P);
-		o->kind = FE_OK_REG;
-		o->reg = (uint16_t)r;
-		o->reg2 = FE_NO_REG;
-		if (allow_pipe && ptx_tok_punct(tok(P), '|')) {
-			next(P);
-			struct ptx_token t2 = *tok(P);
-			if (t2.kind != PTX_ID || (r = reg_find(P, t2.s, t2.len)) < 0)
-				return perr_at(P, &t2, "expected a predicate register after '|'");
-			o->reg2 = (uint16_t)r;
-			next(P);
-		}
-		return 0;
-	}
-	if ((sr = fe_sreg_from_name(t.s, t.len)) >= 0) {
-		next(P);
-		o->kind = FE_OK_SREG;
-		o->sreg = (uint8_t)sr;
-		return 0;
-	}
-	if (t.s[0] == '%')
-		return perr_at(P, &t, "undeclared register");
-	int32_t s = sym_find(P, t.s, t.len);
-	if (s >= 0) {
-		next(P);
-		o->kind = FE_OK_ADDR;
-		o->abase = FE_AB_SYM_UNLINKED;
-		o->sym = (uint32_t)s;
-		o->reg = FE_NO_REG;
-		if (ptx_tok_punct(tok(P), '+')) {
-			next(P);
-			struct fe_opnd im = {0};
-			if (parse_imm(P, &im))
-				return P->err->code;
-			o->imm = im.imm;
-		}
-		return 0;
-	}
-	/* otherwise a label (branch target), resolved when the function ends */
-	next(P);
-	o->kind = FE_OK_LABEL;
-	o->sym = (uint32_t)label_ref(P, &t);
-	return 0;
-}
-
-static int parse_address(struct parser *P, struct fe_opnd *o)
-{
-	next(P); /* [ */
-	o->kind = FE_OK_ADDR;
-	o->reg = FE_NO_REG;
-	o->abase = FE_AB_NONE;
-	struct ptx_token t = *tok(P);
-	if (t.kind == PTX_ID) {
-		int32_t r = reg_find(P, t.s, t.len), s;
-		if (r >= 0) {
-			o->reg = (uint16_t)r;
-		} else if ((s = sym_find(P, t.s, t.len)) >= 0) {
-			o->abase = FE_AB_SYM_UNLINKED;
-			o->sym = (uint32_t)s;
-		} else {
-			return perr_at(P, &t, "expected a register or variable in the address");
-		}
-		next(P);
-		if (ptx_tok_punct(tok(P), '+')) {
-			next(P);
-			struct fe_opnd im = {0};
-			if (parse_imm(P, &im))
-				return P->err->code;
-			if (im.imm_is_f)
-				return perr_at(P, tok(P), "expected an integer address offset");
-			o->imm = im.imm;
-		} else if (ptx_tok_punct(tok(P), '-')) {
-			struct fe_opnd im = {0};
-			if (parse_imm(P, &im))
-				return P->err->code;
-			o->imm = im.imm;
-		} else if (ptx_tok_punct(tok(P), ',') && o->reg != FE_NO_REG) {
-			/* texture: [handle, {x[, y]}] */
-			next(P);
-			if (expect_punct(P, '{'))
-				return P->err->code;
-			for (;;) {
-				struct ptx_token c = *tok(P);
-				int32_t cr = c.kind == PTX_ID ? reg_find(P, c.s, c.len) : -1;
-				if (cr < 0 || o->n >= 4)
-					return perr_at(P, &c, "expected a coordinate register");
-				o->vec[o->n++] = (uint16_t)cr;
-				next(P);
-				if (!ptx_tok_punct(tok(P), ','))
-					break;
-				next(P);
-			}
-			if (expect_punct(P, '}'))
-				return P->err->code;
-		}
-	} else if (t.kind == PTX_INT) {
-		o->imm = t.ival;
-		next(P);
-	} else {
-		return perr_at(P, &t, "expected an address ([reg], [reg+imm], [var], [imm])");
-	}
-	return expect_punct(P, ']');
-}
-
-static int parse_operand(struct parser *P, struct fe_opnd *o)
-{
-	memset(o, 0, sizeof *o);
-	o->reg = o->reg2 = FE_NO_REG;
-	struct ptx_token *t = tok(P);
-	if (ptx_tok_punct(t, '['))
-		return parse_address(P, o);
-	if (ptx_tok_punct(t, '{')) {
-		next(P);
-		o->kind = FE_OK_VEC;
-		for (;;) {
-			if (o->n >= 4)
-				return perr_at(P, tok(P), "vector operand has more than 4 elements");
-			struct fe_opnd e;
-			memset(&e, 0, sizeof e);
-			if (tok(P)->kind == PTX_ID) {
-				if (parse_name_operand(P, &e, false))
-					return P->err->code;
-				if (e.kind != FE_OK_REG && e.kind != FE_OK_SINK)
-					return perr_at(P, tok(P), "expected registers in a vector operand");
-				o->vec[o->n] = e.reg;
-			} else {
-				if (parse_imm(P, &e))
-					return P->err->code;
-				o->vec[o->n] = FE_NO_REG;
-				o->vimm[o->n] = e.imm;
-			}
-			o->n++;
-			if (ptx_tok_punct(tok(P), ',')) {
-				next(P);
-				continue;
-			}
-			return expect_punct(P, '}');
-		}
-	}
-	if (ptx_tok_punct(t, '!')) {
-		next(P);
-		if (parse_name_operand(P, o, false))
-			return P->err->code;
-		if (o->kind != FE_OK_REG)
-			return perr_at(P, tok(P), "expected a predicate after '!'");
-		o->neg = 1;
-		return 0;
-	}
-	if (t->kind == PTX_ID && t->s[0] != '.')
-		return parse_name_operand(P, o, true);
-	if (t->kind == PTX_INT || t->kind == PTX_FLOAT || ptx_tok_punct(t, '-'))
-		return parse_imm(P, o);
-	return perr_at(P, t, "expected an operand");
-}
-
-/* ---- instructions ---------------------------------------------------------------------- */
-
-static struct fe_inst *func_add_inst(struct fe_func *f)
-{
-	GROW(f->insts, f->n_insts, f->cap_insts);
-	return &f->insts[f->n_insts++];
-}
-
-static int parse_sym_list(struct parser *P, uint32_t **out, uint16_t *n)
-{
-	if (expect_punct(P, '('))
-		return P->err->code;
-	uint32_t cap = 0, cnt = 0;
-	uint32_t *v = NULL;
-	while (!ptx_tok_punct(tok(P), ')')) {
-		struct ptx_token t = *tok(P);
-		int32_t s = t.kind == PTX_ID ? sym_find(P, t.s, t.len) : -1;
-		if (s < 0) {
-			free(v);
-			return perr_at(P, &t, "expected a .param variable in the call's argument list");
-		}
-		GROW(v, cnt, cap);
-		v[cnt++] = (uint32_t)s;
-		next(P);
-		if (ptx_tok_punct(tok(P), ','))
-			next(P);
-		else if (!ptx_tok_punct(tok(P), ')')) {
-			free(v);
-			return perr_at(P, tok(P), "expected ',' or ')'");
-		}
-	}
-	next(P);
-	*out = v;
-	*n = (uint16_t)cnt;
-	return 0;
-}
-
-/* call[.uni] [(ret),] func[, (args)]; */
-static int parse_call(struct parser *P, struct fe_inst *in)
-{
-	struct fe_module *m = P->m;
-	GROW(m->calls, m->n_calls, m->cap_calls);
-	struct fe_call *c = &m->calls[m->n_calls];
-	memset(c, 0, sizeof *c);
-	in->call = m->n_calls++;
-	if (ptx_tok_punct(tok(P), '(')) {
-		if (parse_sym_list(P, &c->rets, &c->n_rets) || expect_punct(P, ','))
-			return P->err->code;
-	}
-	if (tok(P)->kind != PTX_ID || tok(P)->s[0] == '%')
-		return perr_at(P, tok(P), "expected a function name (indirect calls are not supported)");
-	c->func_name = tok_strdup(tok(P));
-	next(P);
-	if (ptx_tok_punct(tok(P), ',')) {
-		next(P);
-		if (parse_sym_list(P, &c->args, &c->n_args))
-			return P->err->code;
-		if (ptx_tok_punct(tok(P), ','))
-			return perr_at(P, tok(P), "call prototypes (indirect calls) are not supported");
-	}
-	return expect_punct(P, ';');
-}
-
-/* Operand count limits per op: [min, max]. */
-static void op_arity(enum fe_op op, int *lo, int *hi)
-{
-	*lo = *hi = 3;
-	switch (op) {
-	case FE_OP_MAD: case FE_OP_FMA: case FE_OP_MADC: case FE_OP_MAD24: case FE_OP_SAD:
-	case FE_OP_SELP: case FE_OP_SLCT: case FE_OP_BFE: case FE_OP_PRMT: case FE_OP_SET:
-		*lo = *hi = 4; break;
-	case FE_OP_SETP: *lo = 3; *hi = 4; break;
-	case FE_OP_BFI: case FE_OP_LOP3: *lo = *hi = 5; break;
-	case FE_OP_SHF: *lo = *hi = 4; break;
-	case FE_OP_NEG: case FE_OP_ABS: case FE_OP_NOT: case FE_OP_CNOT: case FE_OP_CLZ:
-	case FE_OP_POPC: case FE_OP_BREV: case FE_OP_MOV: case FE_OP_CVT: case FE_OP_CVTA:
-	case FE_OP_LD: case FE_OP_LDU: case FE_OP_ST: case FE_OP_SQRT: case FE_OP_RCP:
-	case FE_OP_RSQRT: case FE_OP_SIN: case FE_OP_COS: case FE_OP_EX2: case FE_OP_LG2:
-	case FE_OP_TANH: case FE_OP_TESTP:
-		*lo = *hi = 2; break;
-	case FE_OP_ATOM: *lo = 3; *hi = 4; break;
-	case FE_OP_RED: *lo = *hi = 2; break;
-	case FE_OP_BAR: *lo = 1; *hi = 2; break;
-	case FE_OP_BAR_WARP: *lo = *hi = 1; break;
-	case FE_OP_MEMBAR: case FE_OP_RET: case FE_OP_EXIT: *lo = *hi = 0; break;
-	case FE_OP_BRA: *lo = *hi = 1; break;
-	case FE_OP_SHFL: *lo = *hi = 5; break;
-	case FE_OP_VOTE: *lo = 2; *hi = 3; break;
-	case FE_OP_ACTIVEMASK: case FE_OP_NANOSLEEP: case FE_OP_PREFETCH: *lo = *hi = 1; break;
-	case FE_OP_TEX: *lo = *hi = 2; break;
-	default: break;
-	}
-}
-
-static int parse_instruction(struct parser *P)
-{
-	struct fe_func *f = &P->m->funcs[P->cur_func];
-	struct ptx_token start = *tok(P);
-	uint16_t guard = FE_NO_REG;
-	uint8_t gneg = 0;
-	if (ptx_tok_punct(tok(P), '@')) {
-		next(P);
-		if (ptx_tok_punct(tok(P), '!')) {
-			gneg = 1;
-			next(P);
-		}
-		int32_t r = tok(P)->kind == PTX_ID ? reg_find(P, tok(P)->s, tok(P)->len) : -1;
-		if (r < 0)
-			return perr_at(P, tok(P), "expected a predicate register after '@'");
-		guard = (uint16_t)r;
-		next(P);
-	}
-	struct ptx_token opc = *tok(P);
-	if (opc.kind != PTX_ID || opc.s[0] == '.' || opc.s[0] == '%')
-		return perr_at(P, &opc, "expected an instruction");
-	struct fe_inst tmp;
-	char bad[96];
-	if (fe_decode_opcode(opc.s, opc.len, &tmp, bad, sizeof bad)) {
-		return sim_error_set(P->err, SIM_ERR_INPUT, P->file, (int)opc.line, (int)opc.col, bad,
-				     "unsupported opcode or modifier in '%.*s'", (int)opc.len, opc.s);
-	}
-	next(P);
-	tmp.guard = guard;
-	tmp.guard_neg = gneg;
-	tmp.line = start.line;
-	tmp.col = start.col;
-	if (tmp.op == FE_OP_CALL) {
-		struct fe_inst *in = func_add_inst(f);
-		*in = tmp;
-		return parse_call(P, in);
-	}
-	int lo, hi;
-	op_arity(tmp.op, &lo, &hi);
-	while (!ptx_tok_punct(tok(P), ';')) {
-		if (tmp.n_opnd >= FE_MAX_OPNDS || tmp.n_opnd >= hi)
-			return perr_at(P, tok(P), "too many operands for %s (expected %d)",
-				       fe_op_names[tmp.op], hi);
-		if (parse_operand(P, &tmp.o[tmp.n_opnd]))
-			return P->err->code;
-		tmp.n_opnd++;
-		if (ptx_tok_punct(tok(P), ','))
-			next(P);
-		else if (!ptx_tok_punct(tok(P), ';'))
-			return perr_at(P, tok(P), "expected ',' or ';' after an operand");
-	}
-	if (tmp.n_opnd < lo)
-		return perr_at(P, tok(P), "%s expects %d operands, found %d", fe_op_names[tmp.op], lo,
-			       tmp.n_opnd);
-	next(P); /* ; */
-	/* bra's target is a label; everything else must not name one */
-	for (int i = 0; i < tmp.n_opnd; i++) {
-		bool want_label = tmp.op == FE_OP_BRA && i == 0;
-		if ((tmp.o[i].kind == FE_OK_LABEL) != want_label) {
-			const struct fe_label *lb = tmp.o[i].kind == FE_OK_LABEL ? &f->labels[tmp.o[i].sym] : NULL;
-			return sim_error_set(P->err, SIM_ERR_INPUT, P->file, (int)start.line, (int)start.col,
-					     NULL, want_label ? "%s: expected a label as branch target" :
-					     "%s: operand %d: undeclared name '%s'",
-					     fe_op_names[tmp.op], i + 1, lb ? lb->name : "?");
-		}
-	}
-	*func_add_inst(f) = tmp;
-	return 0;
 }
 
 /* ---- functions ---------------------------------------------------------------------- */
@@ -791,9 +373,9 @@ static int parse_params(struct parser *P, struct fe_func *f, bool rets, bool ker
 	uint32_t off = f->param_bytes;
 	while (!ptx_tok_punct(tok(P), ')')) {
 		if (!ptx_tok_is(tok(P), ".param") && !ptx_tok_is(tok(P), ".reg"))
-			{ perr_at(P, tok(P), "expected .param"); goto fail; }
+			{ ptxp_error(P, tok(P), "expected .param"); goto fail; }
 		if (ptx_tok_is(tok(P), ".reg"))
-			{ perr_at(P, tok(P), ".reg parameters are not supported"); goto fail; }
+			{ ptxp_error(P, tok(P), ".reg parameters are not supported"); goto fail; }
 		next(P);
 		uint32_t align = 0;
 		int type = -1;
@@ -802,10 +384,10 @@ static int parse_params(struct parser *P, struct fe_func *f, bool rets, bool ker
 			if (ptx_tok_is(tok(P), ".align")) {
 				next(P);
 				int64_t a = 0;
-				if (expect_int(P, &a))
+				if (ptxp_expect_int(P, &a))
 					goto fail;
 				if (a <= 0 || a > 4096 || (a & (a - 1)))
-					{ perr_at(P, tok(P), "alignment must be a power of two"); goto fail; }
+					{ ptxp_error(P, tok(P), "alignment must be a power of two"); goto fail; }
 				align = (uint32_t)a;
 				continue;
 			}
@@ -815,16 +397,16 @@ static int parse_params(struct parser *P, struct fe_func *f, bool rets, bool ker
 			next(P);
 		}
 		if (type < 0 || type == FE_T_PRED)
-			{ perr_at(P, tok(P), "expected a parameter type"); goto fail; }
+			{ ptxp_error(P, tok(P), "expected a parameter type"); goto fail; }
 		if (tok(P)->kind != PTX_ID)
-			{ perr_at(P, tok(P), "expected a parameter name"); goto fail; }
+			{ ptxp_error(P, tok(P), "expected a parameter name"); goto fail; }
 		struct ptx_token name = *tok(P);
 		next(P);
 		uint64_t elems = 1;
 		while (ptx_tok_punct(tok(P), '[')) {
 			next(P);
 			int64_t d = 0;
-			if (expect_int(P, &d) || expect_punct(P, ']'))
+			if (ptxp_expect_int(P, &d) || ptxp_expect_punct(P, ']'))
 				goto fail;
 			elems *= (uint64_t)d;
 		}
@@ -842,7 +424,7 @@ static int parse_params(struct parser *P, struct fe_func *f, bool rets, bool ker
 		if (ptx_tok_punct(tok(P), ','))
 			next(P);
 		else if (!ptx_tok_punct(tok(P), ')'))
-			{ perr_at(P, tok(P), "expected ',' or ')' in the parameter list"); goto fail; }
+			{ ptxp_error(P, tok(P), "expected ',' or ')' in the parameter list"); goto fail; }
 	}
 	next(P);
 	f->param_bytes = off;
@@ -869,7 +451,7 @@ static int parse_block(struct parser *P)
 		f = &P->m->funcs[P->cur_func];
 		struct ptx_token *t = tok(P);
 		if (t->kind == PTX_EOF)
-			return perr_at(P, t, "expected '}' to close the function body");
+			return ptxp_error(P, t, "expected '}' to close the function body");
 		if (ptx_tok_punct(t, '}')) {
 			next(P);
 			return 0;
@@ -891,14 +473,14 @@ static int parse_block(struct parser *P)
 			} else if (ptx_tok_is(t, ".pragma")) {
 				next(P);
 				if (tok(P)->kind != PTX_STR)
-					return perr_at(P, tok(P), "expected a string after .pragma");
+					return ptxp_error(P, tok(P), "expected a string after .pragma");
 				next(P);
-				if (expect_punct(P, ';'))
+				if (ptxp_expect_punct(P, ';'))
 					return P->err->code;
 			} else if (ptx_tok_is(t, ".loc") || ptx_tok_is(t, ".file")) {
 				ptx_lex_skip_line(&P->lx);
 			} else {
-				return perr_at(P, t, "expected an instruction, label or declaration");
+				return ptxp_error(P, t, "expected an instruction, label or declaration");
 			}
 			continue;
 		}
@@ -909,9 +491,9 @@ static int parse_block(struct parser *P)
 			next(P);
 			if (ptx_tok_punct(tok(P), ':')) {
 				next(P);
-				int li = label_ref(P, &name);
+				int li = ptxp_label_ref(P, &name);
 				if (f->labels[li].pc != FE_PC_NONE)
-					return perr_at(P, &name, "label defined twice");
+					return ptxp_error(P, &name, "label defined twice");
 				f->labels[li].pc = f->n_insts;
 				f->labels[li].line = name.line;
 				f->labels[li].col = name.col;
@@ -919,7 +501,7 @@ static int parse_block(struct parser *P)
 			}
 			P->lx = save;
 		}
-		if (parse_instruction(P))
+		if (ptxp_parse_instruction(P))
 			return P->err->code;
 	}
 }
@@ -945,7 +527,7 @@ static int parse_func(struct parser *P, bool entry)
 			goto fail;
 	}
 	if (tok(P)->kind != PTX_ID || tok(P)->s[0] == '.') {
-		perr_at(P, tok(P), "expected a function name");
+		ptxp_error(P, tok(P), "expected a function name");
 		goto fail;
 	}
 	struct ptx_token name = *tok(P);
@@ -954,9 +536,9 @@ static int parse_func(struct parser *P, bool entry)
 		GROW(m->funcs, m->n_funcs, m->cap_funcs);
 		fi = (int32_t)m->n_funcs++;
 		memset(&m->funcs[fi], 0, sizeof m->funcs[fi]);
-		m->funcs[fi].name = tok_strdup(&name);
+		m->funcs[fi].name = ptxp_strdup(&name);
 	} else if (m->funcs[fi].defined) {
-		perr_at(P, &name, "function defined twice");
+		ptxp_error(P, &name, "function defined twice");
 		goto fail;
 	}
 	struct fe_func *f = &m->funcs[fi];
@@ -993,7 +575,7 @@ static int parse_func(struct parser *P, bool entry)
 			continue;
 		else if (!ptx_tok_is(&d, ".maxnreg") && !ptx_tok_is(&d, ".maxnctapersm") &&
 			 !ptx_tok_is(&d, ".pragma")) {
-			perr_at(P, &d, "expected a performance directive (.maxntid, .minnctapersm, ...) or '{'");
+			ptxp_error(P, &d, "expected a performance directive (.maxntid, .minnctapersm, ...) or '{'");
 			goto fail;
 		}
 		if (ptx_tok_is(&d, ".pragma")) {
@@ -1005,7 +587,7 @@ static int parse_func(struct parser *P, bool entry)
 		}
 		for (uint32_t k = 0; k < cnt; k++) {
 			int64_t v = 0;
-			if (expect_int(P, &v))
+			if (ptxp_expect_int(P, &v))
 				goto fail;
 			if (dst)
 				dst[k] = (uint32_t)v;
@@ -1020,7 +602,7 @@ static int parse_func(struct parser *P, bool entry)
 		return 0;
 	}
 	if (!ptx_tok_punct(tok(P), '{')) {
-		perr_at(P, tok(P), "expected '{' or ';' after the function header");
+		ptxp_error(P, tok(P), "expected '{' or ';' after the function header");
 		goto fail;
 	}
 	f->defined = true;
@@ -1040,7 +622,7 @@ static int parse_func(struct parser *P, bool entry)
 	for (uint32_t i = 0; i < f->n_labels; i++)
 		ends = ends && f->labels[i].pc != f->n_insts;
 	if (!ends) {
-		struct fe_inst *r = func_add_inst(f);
+		struct fe_inst *r = ptxp_add_inst(f);
 		memset(r, 0, sizeof *r);
 		r->op = FE_OP_RET;
 		r->vec = 1;
@@ -1074,13 +656,13 @@ static int parse_module(struct parser *P)
 		if (ptx_tok_is(t, ".version") || ptx_tok_is(t, ".address_size")) {
 			next(P);
 			if (tok(P)->kind != PTX_INT && tok(P)->kind != PTX_FLOAT)
-				return perr_at(P, tok(P), "expected a number");
+				return ptxp_error(P, tok(P), "expected a number");
 			next(P);
 		} else if (ptx_tok_is(t, ".target")) {
 			next(P);
 			for (;;) {
 				if (tok(P)->kind != PTX_ID)
-					return perr_at(P, tok(P), "expected a target name (sm_75, ...)");
+					return ptxp_error(P, tok(P), "expected a target name (sm_75, ...)");
 				next(P);
 				if (!ptx_tok_punct(tok(P), ','))
 					break;
@@ -1091,9 +673,9 @@ static int parse_module(struct parser *P)
 		} else if (ptx_tok_is(t, ".pragma")) {
 			next(P);
 			if (tok(P)->kind != PTX_STR)
-				return perr_at(P, tok(P), "expected a string after .pragma");
+				return ptxp_error(P, tok(P), "expected a string after .pragma");
 			next(P);
-			if (expect_punct(P, ';'))
+			if (ptxp_expect_punct(P, ';'))
 				return P->err->code;
 		} else if (ptx_tok_is(t, ".visible") || ptx_tok_is(t, ".weak") ||
 			   ptx_tok_is(t, ".common")) {
@@ -1112,7 +694,7 @@ static int parse_module(struct parser *P)
 			if (parse_var(P, is_extern))
 				return P->err->code;
 		} else {
-			return perr_at(P, t, "expected a directive (.version, .target, .entry, .func, .global, ...)");
+			return ptxp_error(P, t, "expected a directive (.version, .target, .entry, .func, .global, ...)");
 		}
 		is_extern = false;
 	}
