@@ -141,6 +141,13 @@ static uint8_t warp_status(struct sm *sm, uint16_t slot, uint64_t now, uint64_t 
 			*wake = min_u64(*wake, w->sb_block_until);
 			return SM_WS_DATA;
 		}
+		/* membar: the warp's earlier memory instructions must complete first (as GPGPU-Sim's
+		 * memory barrier); the last reply resets sb_block_until. */
+		if ((si->flags & WI_F_MEMBAR) && w->mem_pending) {
+			w->sb_block_until = UINT64_MAX;
+			v->waiting_long_lat = v->long_lat_pending > 0;
+			return SM_WS_DATA;
+		}
 		bool ll;
 		uint64_t until = sb_check(w, si, now, &ll);
 		if (until) {

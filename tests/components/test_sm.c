@@ -685,3 +685,21 @@ Test(sm, a_memory_refusal_is_a_structural_stall_and_the_instruction_is_retried_n
 	check_classes_sum();
 	teardown();
 }
+
+Test(sm, membar_waits_for_the_warps_outstanding_stores)
+{
+	/* fixed-latency memory, 100 cycles. c0 fetch; c1 ld.param (done 101); c101 st.global
+	 * (acked at 201; pc2,3 fetched, ready 102); membar waits for the ack; c201 membar; c202 exit. */
+	static const char ptx[] = PTX_HEAD
+		".visible .entry k(.param .u64 p)\n{\n .reg .b32 %r<4>;\n .reg .b64 %rd<4>;\n"
+		" ld.param.u64 %rd1, [p];\n st.global.u32 [%rd1], 5;\n membar.sys;\n exit;\n}\n";
+	build(ptx, 32, 1, NULL);
+	run();
+	uint64_t cyc[8];
+	cr_assert_eq(issues(0, cyc, NULL, 8), 4);
+	cr_assert_eq(cyc[1], 101);
+	cr_assert_eq(cyc[2], 201);
+	cr_assert_eq(cyc[3], 202);
+	check_classes_sum();
+	teardown();
+}
