@@ -552,6 +552,20 @@ Test(mem_unit, param_loads_use_constant_cache)
 	cr_expect_eq(stat("sm.0.l1d.misses"), 0);
 }
 
+/* .local behaves like global: cached in L1D (miss at 10 -> 51, hit at 60 -> 65). */
+Test(mem_unit, local_accesses_are_cached_in_l1d)
+{
+	run_to(10);
+	cr_assert(mem_unit_try_issue(H.mu, inst(WI_MEM_LOAD, WI_SPACE_LOCAL, 8, 0x300, 4), 1, 10));
+	run_to(60);
+	cr_assert(mem_unit_try_issue(H.mu, inst(WI_MEM_LOAD, WI_SPACE_LOCAL, 8, 0x300, 4), 2, 60));
+	run_all();
+	cr_expect_eq(H.done_ps[0], 51 * 1000);
+	cr_expect_eq(H.done_ps[1], 65 * 1000);
+	cr_expect_eq(stat("sm.0.l1d.hits"), 1);
+	cr_expect_eq(stat("sm.0.l1d.misses"), 1);
+}
+
 /* The constant cache serves one word per cycle (Fermi): 32 lanes reading words 0..3 of one
  * line = 4 accesses. Cold at 10: word 0 misses (MSHR alloc, injected 11, filled 51), word 1
  * merges at 11, word 2 finds the entry full (2 targets) and waits; at 51 the fill comes first,
