@@ -283,10 +283,17 @@ uint64_t l2_slice_tick(struct l2_slice *l2, uint64_t cycle)
 	if (more_in || (l2->pending && st == L2_BLOCKED) || refused ||
 	    (l2->wbq_n && !dram_mc_full(l2->mc)) || (l2->pending && st == L2_DONE))
 		return cycle + 1;
+	/* Why poll: the NoC wakes its sink at the future cycle a packet will be ejectable, and the
+	 * engine drops a wake later than a tick already queued (sim_component_wake_at_cycle), so
+	 * that wake cannot be trusted to arrive. While any packet is in the NoC, look every cycle
+	 * (a peek); gpu.l2.poll_noc = false once the engine keeps such wakes. */
+	bool poll = l2->cfg.poll_noc && !l2->pending && l2->noc && noc_outstanding(l2->noc) > 0;
 	if (l2->rq_n) {
 		uint64_t r = l2->rq[l2->rq_head].ready_cycle;
-		return r > cycle ? r : cycle + 1;
+		return r > cycle && !poll ? r : cycle + 1;
 	}
+	if (poll)
+		return cycle + 1;
 	return SIM_NEVER; /* blocked below: the MC wakes us when it frees room or fills */
 }
 

@@ -22,6 +22,7 @@ struct l2_cfg {
 	uint32_t mshr_merges;       /* requests per line (the first included) */
 	uint32_t reply_queue;       /* replies waiting for the NoC (hits in the pipe included) */
 	bool perfect;               /* gpu.memory.model = perfect-l2: every access hits */
+	bool poll_noc;              /* tick every cycle while the NoC holds packets (see l2.c) */
 };
 
 struct l2_mshr {

@@ -25,6 +25,7 @@ struct fake_noc {
 	struct fake_pkt q[2][NOC_NUM_CLASSES][FQ];
 	uint32_t n[2][NOC_NUM_CLASSES];
 	uint32_t cap;     /* packets per queue accepted */
+	uint64_t delay_ps; /* a packet is ejectable this long after injection; its sink is woken then */
 	int core_node[1], mc_node[1];
 	enum noc_node_kind kind[2];
 	struct sim_component *sinks[2];
@@ -38,20 +39,22 @@ static bool fk_inject(struct noc *n, int src, int dst, enum noc_class cls, uint3
 		return false;
 	f->q[dst][cls][f->n[dst][cls]++] = (struct fake_pkt){p, size, sim_now_ps(f->sim)};
 	if (n->sink[dst])
-		sim_component_wake(n->sink[dst]);
+		sim_component_wake_at_ps(n->sink[dst], sim_now_ps(f->sim) + f->delay_ps);
 	return true;
 }
 
 static void *fk_peek(struct noc *n, int node, enum noc_class cls)
 {
 	struct fake_noc *f = (struct fake_noc *)n;
-	return f->n[node][cls] ? f->q[node][cls][0].payload : NULL;
+	if (!f->n[node][cls] || f->q[node][cls][0].t_ps + f->delay_ps > sim_now_ps(f->sim))
+		return NULL;
+	return f->q[node][cls][0].payload;
 }
 
 static void *fk_eject(struct noc *n, int node, enum noc_class cls)
 {
 	struct fake_noc *f = (struct fake_noc *)n;
-	if (!f->n[node][cls])
+	if (!fk_peek(n, node, cls))
 		return NULL;
 	void *p = f->q[node][cls][0].payload;
 	memmove(&f->q[node][cls][0], &f->q[node][cls][1], (f->n[node][cls] - 1) * sizeof(struct fake_pkt));
@@ -59,10 +62,11 @@ static void *fk_eject(struct noc *n, int node, enum noc_class cls)
 	return p;
 }
 
+/* Requests on their way to the channel (replies to the core are never ejected here). */
 static uint64_t fk_outstanding(const struct noc *n)
 {
-	(void)n;
-	return 0;
+	const struct fake_noc *f = (const struct fake_noc *)n;
+	return f->n[1][NOC_CLASS_REQ];
 }
 
 static const struct noc_ops fk_ops = {"fake", fk_inject, fk_eject, fk_peek, fk_outstanding, NULL};
@@ -515,4 +519,22 @@ Test(mem_channel, gpu_aggregates_match_the_one_channel)
 	cr_assert_float_eq(a, 3.0, 0);
 	teardown();
 	mem_channel_set_free(set);
+}
+
+Test(mem_channel, request_ejectable_after_a_queued_tick_is_not_lost)
+{
+	build(NULL);
+	NOC.delay_ps = 5000;
+	send(1, MEM_REQ_WRITE, 0x0);
+	/* ejectable at 5000 ps: L2 cycle ceil(5000 x 650 / 10^6) = 4; the ack waits 20 cycles,
+	 * so the slice's next tick is queued at cycle 24 (36923 ps) */
+	struct sim_error err = {0};
+	cr_assert_eq(sim_run(SIM, 30000, stderr, &err), SIM_STOP_TIME_LIMIT);
+	NOC.delay_ps = 10000;
+	struct mem_req *r = send(2, MEM_REQ_WRITE, 0x40);
+	/* ejectable at 40000 ps = L2 cycle 26, later than the tick queued at 24: the engine keeps
+	 * only the earlier tick, so the slice must look again by itself */
+	run();
+	cr_assert_eq(NOC.n[0][NOC_CLASS_REPLY], 2);
+	cr_assert_eq(r->t_ps[MEM_T_L2_ARRIVE], 40000);
 }
