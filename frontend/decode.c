@@ -25,7 +25,7 @@ const char *const fe_op_names[FE_OP_COUNT] = {
 	[FE_OP_BAR_WARP] = "bar.warp", [FE_OP_MEMBAR] = "membar", [FE_OP_BRA] = "bra",
 	[FE_OP_CALL] = "call", [FE_OP_RET] = "ret", [FE_OP_EXIT] = "exit", [FE_OP_SHFL] = "shfl",
 	[FE_OP_VOTE] = "vote", [FE_OP_ACTIVEMASK] = "activemask", [FE_OP_NANOSLEEP] = "nanosleep",
-	[FE_OP_TEX] = "tex",
+	[FE_OP_TEX] = "tex", [FE_OP_TRAP] = "trap",
 };
 
 static const struct { const char *s; uint8_t t; } type_names[] = {
@@ -71,7 +71,7 @@ static const char *const op_base[] = {
 	"bfe", "clz", "popc", "brev", "prmt", "lop3", "shf", "copysign", "testp", "setp", "set",
 	"selp", "slct", "mov", "cvt", "cvta", "ld", "ldu", "st", "prefetch", "sqrt", "rcp",
 	"rsqrt", "sin", "cos", "ex2", "lg2", "tanh", "atom", "red", "bar", "bar.warp", "membar",
-	"bra", "call", "ret", "exit", "shfl", "vote", "activemask", "nanosleep", "tex",
+	"bra", "call", "ret", "exit", "shfl", "vote", "activemask", "nanosleep", "tex", "trap",
 };
 
 static bool eq(const char *s, size_t n, const char *lit)
@@ -101,7 +101,7 @@ static const char *const ignored[] = {"volatile", "relaxed", "acquire", "release
 	"weak", "sys", "gpu", "cta", "cluster", "ca", "cg", "cs", "lu", "cv", "wb", "wt",
 	"aligned", "sync", "L1::no_allocate", "L1::evict_last", "L1::evict_first",
 	"L1::evict_normal", "L2::64B", "L2::128B", "L2::256B", "L1::evict_unchanged",
-	"shared::cta", "noftz", "clamp", "L2", "L1", "mmio"};
+	"shared::cta", "noftz", "clamp", "L2", "L1", "mmio", "gl", "sc"};
 
 static int modifier(struct fe_inst *in, const char *s, size_t n, int *n_types)
 {
@@ -367,7 +367,7 @@ void fe_inst_classify(const struct fe_inst *in, struct wi_static *ws)
 	case FE_OP_SHFL: case FE_OP_VOTE: case FE_OP_ACTIVEMASK:
 		ws->flags |= WI_F_WARP_SYNC;
 		break;
-	case FE_OP_NANOSLEEP:
+	case FE_OP_NANOSLEEP: case FE_OP_TRAP:
 		ws->unit = WI_UNIT_NONE;
 		ws->lat_class = WI_LAT_CTRL;
 		break;

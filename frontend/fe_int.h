@@ -44,7 +44,7 @@ enum fe_op {
 	FE_OP_TANH,
 	FE_OP_ATOM, FE_OP_RED, FE_OP_BAR, FE_OP_BAR_WARP, FE_OP_MEMBAR, FE_OP_BRA, FE_OP_CALL,
 	FE_OP_RET, FE_OP_EXIT, FE_OP_SHFL, FE_OP_VOTE, FE_OP_ACTIVEMASK, FE_OP_NANOSLEEP,
-	FE_OP_TEX, FE_OP_COUNT
+	FE_OP_TEX, FE_OP_TRAP, FE_OP_COUNT
 };
 extern const char *const fe_op_names[FE_OP_COUNT];
 
@@ -142,8 +142,12 @@ struct fe_inst {
 	struct fe_opnd o[FE_MAX_OPNDS];
 };
 
+/* Library functions nvcc calls but never defines: printf and assert. */
+enum fe_builtin { FE_BUILTIN_NONE, FE_BUILTIN_VPRINTF, FE_BUILTIN_ASSERTFAIL };
+
 struct fe_call {
 	uint32_t func;       /* callee (after linking) */
+	uint8_t builtin;     /* enum fe_builtin: the callee is only declared (.extern) */
 	char *func_name;
 	uint16_t n_args, n_rets;
 	uint32_t *args;      /* caller-side param symbols */

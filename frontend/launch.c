@@ -402,6 +402,21 @@ int fe_warp_execute(struct fe_warp *w, struct warp_inst *out, struct sim_error *
 		const struct fe_module *m = w->cta->l->m;
 		const struct fe_call *c = &m->calls[in->call];
 		const struct fe_func *callee = &m->funcs[c->func];
+		if (c->builtin == FE_BUILTIN_ASSERTFAIL) {
+			for (uint32_t lane = 0; lane < w->n_lanes; lane++)
+				if (fe_mask_test(active, lane))
+					return fe_exec_fault(w, lane, pc, err, "assertion failed (__assertfail)");
+		}
+		if (c->builtin == FE_BUILTIN_VPRINTF) {
+			/* printf output is not simulated; it returns 0 (no characters) */
+			for (uint32_t lane = 0; lane < w->n_lanes && c->n_rets; lane++) {
+				if (!fe_mask_test(active, lane))
+					continue;
+				uint8_t *fp = w->cta->fparam + (size_t)(w->id * w->n_lanes + lane) * k->fparam_bytes;
+				memset(fp + k->sym_off[c->rets[0]], 0, m->syms[c->rets[0]].size_bytes);
+			}
+			break;
+		}
 		for (uint32_t lane = 0; lane < w->n_lanes; lane++) {
 			if (!fe_mask_test(active, lane))
 				continue;
@@ -457,6 +472,14 @@ int fe_warp_execute(struct fe_warp *w, struct warp_inst *out, struct sim_error *
 		top->pc = pc + 1;
 		lanes_leave(w, 0, active);
 		break;
+	case FE_OP_TRAP:
+		if (out->n_active == 0) {
+			top->pc = pc + 1;
+			break;
+		}
+		for (uint32_t lane = 0;; lane++)
+			if (fe_mask_test(active, lane))
+				return fe_exec_fault(w, lane, pc, err, "trap executed");
 	case FE_OP_BAR:
 		/* arrival only: the timing model (or fe_launch_run_functional) holds the warp */
 		top->pc = pc + 1;

@@ -48,7 +48,11 @@ static int resolve_calls(struct fe_module *m, struct sim_error *err)
 			for (g = 0; g < m->n_funcs; g++)
 				if (!strcmp(m->funcs[g].name, c->func_name))
 					break;
-			if (g == m->n_funcs || !m->funcs[g].defined || m->funcs[g].is_entry)
+			if (g < m->n_funcs && !m->funcs[g].defined && !strcmp(c->func_name, "vprintf"))
+				c->builtin = FE_BUILTIN_VPRINTF;
+			else if (g < m->n_funcs && !m->funcs[g].defined && !strcmp(c->func_name, "__assertfail"))
+				c->builtin = FE_BUILTIN_ASSERTFAIL;
+			else if (g == m->n_funcs || !m->funcs[g].defined || m->funcs[g].is_entry)
 				return sim_error_set(err, SIM_ERR_INPUT, m->path, (int)in->line, (int)in->col,
 						     c->func_name, "call of an undefined function");
 			if (c->n_args != m->funcs[g].n_params || c->n_rets != m->funcs[g].n_rets)
@@ -83,7 +87,7 @@ static int reachable(const struct fe_module *m, uint32_t e, uint32_t *order, uin
 			continue;
 		}
 		const struct fe_inst *in = &fn->insts[pos[f]++];
-		if (in->op != FE_OP_CALL)
+		if (in->op != FE_OP_CALL || m->calls[in->call].builtin)
 			continue;
 		uint32_t g = m->calls[in->call].func;
 		if (state[g] == 1)

@@ -313,7 +313,7 @@ static void op_arity(enum fe_op op, int *lo, int *hi)
 	case FE_OP_RED: *lo = *hi = 2; break;
 	case FE_OP_BAR: *lo = 1; *hi = 2; break;
 	case FE_OP_BAR_WARP: *lo = *hi = 1; break;
-	case FE_OP_MEMBAR: case FE_OP_RET: case FE_OP_EXIT: *lo = *hi = 0; break;
+	case FE_OP_MEMBAR: case FE_OP_RET: case FE_OP_EXIT: case FE_OP_TRAP: *lo = *hi = 0; break;
 	case FE_OP_BRA: *lo = *hi = 1; break;
 	case FE_OP_SHFL: *lo = *hi = 5; break;
 	case FE_OP_VOTE: *lo = 2; *hi = 3; break;

@@ -306,3 +306,13 @@ Test(exec, misaligned_access_is_a_program_error)
 	cr_assert_eq(rc, SIM_ERR_PROGRAM);
 	cr_assert(strstr(err.msg, "misaligned global load of 4 bytes"), "%s", err.msg);
 }
+
+Test(exec, trap_is_a_program_error_naming_the_thread)
+{
+	uint64_t in[4] = {0}, out[4];
+	struct sim_error err;
+	sim_error_clear(&err);
+	int rc = run_body("setp.eq.u32 %p1, %r0, 2; @%p1 trap;", 4, in, out, &err);
+	cr_assert_eq(rc, SIM_ERR_PROGRAM);
+	cr_assert(strstr(err.msg, "thread (2,0,0)") && strstr(err.msg, "trap executed"), "%s", err.msg);
+}

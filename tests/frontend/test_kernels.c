@@ -291,3 +291,24 @@ Test(kernels, struct_argument_by_value_through_local_depot)
 	fe_memory_destroy(mem);
 	fe_module_destroy(m);
 }
+
+Test(kernels, printf_is_a_no_op_and_a_failed_assert_is_a_program_error)
+{
+	struct fe_module *m = fe_t_load_file("tests/frontend/data/assert.ptx");
+	struct fe_memory *mem = fe_memory_create();
+	struct sim_error err;
+	int out[8];
+	uint64_t dout = fe_t_buf(mem, NULL, sizeof out);
+	/* n = 8: assert(i < n) holds for the 8 threads; thread 3 calls printf */
+	uint64_t args[2] = {dout, 8};
+	cr_assert_eq(fe_t_launch(m, mem, "_Z2akPii", 1, 8, 0, args, 2, NULL, &err), 0, "%s", err.msg);
+	fe_t_read(mem, dout, out, sizeof out);
+	for (int i = 0; i < 8; i++)
+		cr_assert_eq(out[i], i);
+	/* n = 5: threads 5..7 fail the assertion; the first of them is named */
+	args[1] = 5;
+	cr_assert_eq(fe_t_launch(m, mem, "_Z2akPii", 1, 8, 0, args, 2, NULL, &err), SIM_ERR_PROGRAM);
+	cr_assert(strstr(err.msg, "thread (5,0,0)") && strstr(err.msg, "assertion failed"), "%s", err.msg);
+	fe_memory_destroy(mem);
+	fe_module_destroy(m);
+}
