@@ -125,6 +125,18 @@ static void register_stats(struct sm *sm, struct stats *st)
 		      "sm.%u.ibuf_flushes", id);
 	stats_counter(st, &c->mem_refusals, "refusals", "memory instructions refused by memory (retried)",
 		      "sm.%u.mem_refusals", id);
+	stats_counter(st, &c->alu_busy_cycles, "cycles", "cycles with an SP/SFU instruction in flight (PAWS Fig 10)",
+		      "sm.%u.pipe.alu_busy_cycles", id);
+	stats_counter(st, &c->mem_busy_cycles, "cycles", "cycles with a memory instruction in flight (PAWS Fig 10)",
+		      "sm.%u.pipe.mem_busy_cycles", id);
+	stats_counter(st, &c->alu_mem_overlap_cycles, "cycles", "cycles with both in flight (PAWS Fig 10)",
+		      "sm.%u.pipe.overlap_cycles", id);
+	stats_counter(st, &c->alu_inflight_inst_cycles, "inst-cycles",
+		      "SP/SFU instructions in flight summed over cycles (PAWS Fig 11 load x cycles)",
+		      "sm.%u.pipe.alu_inflight_inst_cycles", id);
+	stats_counter(st, &c->mem_inflight_inst_cycles, "inst-cycles",
+		      "memory instructions in flight summed over cycles (PAWS Fig 11 load x cycles)",
+		      "sm.%u.pipe.mem_inflight_inst_cycles", id);
 }
 
 /* ---- dispatcher hooks -------------------------------------------------------------- */
@@ -517,6 +529,12 @@ void sm_mem_done(void *v, uint64_t token, uint64_t now_ps)
 	struct sm_sb_entry *e = &w->sb[idx];
 	SIM_ASSERT(e->used && e->mem && e->release_cycle == UINT64_MAX);
 	uint64_t cyc = sim_clock_cycle_at_or_after(sm->comp.clk, now_ps);
+	/* Close the sleep interval with the state that held during it (memory in flight). */
+	if (!sm->in_tick)
+		sm_account_skipped(sm, cyc);
+	SIM_ASSERT(sm->mem_inflight > 0);
+	sm->mem_inflight--;
+	sm->c.mem_inflight_inst_cycles += cyc - e->issue_cycle;
 	e->release_cycle = cyc;
 	if (e->wi) {
 		sim_pool_free(&sm->wi_pool, e->wi);

@@ -97,6 +97,10 @@ struct sm_counters {
 	uint64_t rtru_phase_warp_cycles;     /* BAWS Eq 1 denominator N * maxT, summed */
 	uint64_t barriers_released, ctas_finished, warps_exited;
 	uint64_t icache_hits, icache_misses, ibuf_flushes, mem_refusals;
+	/* PAWS Sec V (Fig 10/11): cycles with at least one ALU (SP/SFU) / memory instruction in
+	 * flight, both at once, and the in-flight instruction-cycles (load = these / cycles). */
+	uint64_t alu_busy_cycles, mem_busy_cycles, alu_mem_overlap_cycles;
+	uint64_t alu_inflight_inst_cycles, mem_inflight_inst_cycles;
 };
 void sm_get_counters(const struct sm *sm, struct sm_counters *out);
 uint32_t sm_schedulers(const struct sm *sm);

@@ -33,6 +33,7 @@ struct sm_ibuf_entry {
 struct sm_sb_entry {
 	uint64_t release_cycle; /* its writes are visible from this cycle; UINT64_MAX while in memory */
 	struct warp_inst *wi;   /* memory instruction, kept (pool) until done */
+	uint64_t issue_cycle;
 	uint16_t dst[WI_MAX_DST];
 	uint8_t n_dst;
 	bool used, mem, long_lat;
@@ -127,6 +128,8 @@ struct sm {
 	bool sleep_memblock, sleep_nowarp;
 	struct sim_error err;
 	bool failed;
+	uint64_t alu_busy_until;        /* first cycle with no ALU instruction in flight */
+	uint32_t mem_inflight;          /* memory instructions accepted, not completed */
 	/* stats */
 	struct sm_counters c;
 	uint64_t sched_cyc[SM_MAX_SCHED][SM_CYC_COUNT];

@@ -45,6 +45,14 @@ void sm_account_skipped(struct sm *sm, uint64_t end)
 		sm->c.memory_block_cycles += k;
 	if (sm->sleep_nowarp)
 		sm->c.no_warp_cycles += k;
+	/* Pipeline occupancy: memory in flight is constant while asleep (a completion wakes the
+	 * SM after accounting up to it); the ALU drains by alu_busy_until. */
+	uint64_t alu = sm->alu_busy_until > sm->acct_next ? min_u64(sm->alu_busy_until, end) - sm->acct_next : 0;
+	sm->c.alu_busy_cycles += alu;
+	if (sm->mem_inflight) {
+		sm->c.mem_busy_cycles += k;
+		sm->c.alu_mem_overlap_cycles += alu;
+	}
 	sm->acct_next = end;
 }
 
@@ -340,11 +348,13 @@ static bool issue_warp(struct sm *sm, uint16_t slot, uint64_t now)
 		se->mem = true;
 		se->long_lat = long_lat;
 		se->release_cycle = UINT64_MAX;
+		se->issue_cycle = now;
 		se->wi = wi;
 		se->n_dst = si->n_dst;
 		memcpy(se->dst, si->dst, sizeof se->dst);
 		w->sb_used++;
 		w->mem_pending++;
+		sm->mem_inflight++; /* before try_issue: done() may come from inside it */
 		if (long_lat)
 			v->long_lat_pending++;
 		uint64_t token = ((uint64_t)slot << 8) | (uint64_t)idx;
@@ -353,6 +363,7 @@ static bool issue_warp(struct sm *sm, uint16_t slot, uint64_t now)
 			se->wi = NULL;
 			w->sb_used--;
 			w->mem_pending--;
+			sm->mem_inflight--;
 			if (long_lat)
 				v->long_lat_pending--;
 			w->replay = wi;
@@ -379,6 +390,12 @@ static bool issue_warp(struct sm *sm, uint16_t slot, uint64_t now)
 	}
 	if (unit >= 0)
 		sm->units[si->unit].next_free[unit] = now + sm->units[si->unit].ii_cycles;
+	if (si->unit == WI_UNIT_SP || si->unit == WI_UNIT_SFU) {
+		uint64_t end = now + sm->lat[si->lat_class];
+		sm->c.alu_inflight_inst_cycles += sm->lat[si->lat_class];
+		if (end > sm->alu_busy_until)
+			sm->alu_busy_until = end;
+	}
 
 	uint32_t pc = e->pc;
 	sm->c.warp_insts++;
@@ -593,6 +610,12 @@ uint64_t sm_tick(struct sim_component *comp, uint64_t now)
 		sm->c.sched_cycles[cls[s]]++;
 	}
 	sm->c.cycles++;
+	bool alu_busy = sm->alu_busy_until > now;
+	sm->c.alu_busy_cycles += alu_busy;
+	if (sm->mem_inflight) {
+		sm->c.mem_busy_cycles++;
+		sm->c.alu_mem_overlap_cycles += alu_busy;
+	}
 	bool nowarp = sm->n_resident_warps == 0;
 	/* OWL Sec 3: warps present, all stalled on memory (warps at a barrier or finished wait for
 	 * those, so they do not break the condition). */

@@ -464,6 +464,14 @@ Test(sm, memory_wait_is_memory_block_and_classes_sum_over_skipped_cycles)
 	cr_assert_eq(c.sched_cycles[SM_CYC_DATA], 198);
 	cr_assert_eq(c.memory_block_cycles, 99);
 	cr_assert_eq(c.issue_cycles, 4);
+	/* PAWS pipeline occupancy: memory in flight over [1, 201) = 200 cycles (100 + 100
+	 * instruction-cycles); the add (int latency 4) keeps the ALU busy at 201 and 202 of the
+	 * kernel, no overlap. */
+	cr_assert_eq(c.mem_busy_cycles, 200);
+	cr_assert_eq(c.mem_inflight_inst_cycles, 200);
+	cr_assert_eq(c.alu_busy_cycles, 2);
+	cr_assert_eq(c.alu_inflight_inst_cycles, 4);
+	cr_assert_eq(c.alu_mem_overlap_cycles, 0);
 	cr_assert_lt(sm_component(H.sm)->ticks, 20, "ticked %lu times", (unsigned long)sm_component(H.sm)->ticks);
 	check_classes_sum();
 	teardown();
@@ -700,6 +708,28 @@ Test(sm, membar_waits_for_the_warps_outstanding_stores)
 	cr_assert_eq(cyc[1], 101);
 	cr_assert_eq(cyc[2], 201);
 	cr_assert_eq(cyc[3], 202);
+	check_classes_sum();
+	teardown();
+}
+
+Test(sm, alu_and_memory_occupancy_overlap_is_counted)
+{
+	/* fixed-latency 100, int latency 4. c1 ld.param (memory 1..100); c101 ld.global (101..200);
+	 * c102, c103 two independent movs keep the ALU busy 102..106 while the load is out;
+	 * c201 the add (busy 201, 202 of the kernel); c202 exit. */
+	static const char ptx[] = PTX_HEAD
+		".visible .entry k(.param .u64 p)\n{\n .reg .b32 %r<6>;\n .reg .b64 %rd<4>;\n"
+		" ld.param.u64 %rd1, [p];\n ld.global.u32 %r1, [%rd1];\n mov.u32 %r2, 2;\n mov.u32 %r3, 3;\n"
+		" add.s32 %r4, %r1, 1;\n exit;\n}\n";
+	build(ptx, 32, 1, NULL);
+	run();
+	struct sm_counters c;
+	sm_get_counters(H.sm, &c);
+	cr_assert_eq(c.cycles, 203);
+	cr_assert_eq(c.mem_busy_cycles, 200);
+	cr_assert_eq(c.alu_busy_cycles, 5 + 2);
+	cr_assert_eq(c.alu_mem_overlap_cycles, 5);
+	cr_assert_eq(c.alu_inflight_inst_cycles, 3 * 4);
 	check_classes_sum();
 	teardown();
 }
