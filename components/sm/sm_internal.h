@@ -53,6 +53,7 @@ struct sm_warp {
 	uint8_t sb_used;
 	uint64_t sb_block_until;        /* head blocked by the scoreboard before this cycle (cache);
 	                                   UINT64_MAX: until a memory reply; 0: unknown */
+	bool sb_block_ll;               /* ...and by a long-latency load (view.waiting_long_lat) */
 	uint16_t mem_pending;           /* memory instructions not completed */
 	uint64_t mark_cycle;            /* barrier arrival / finish cycle in the current warp-phase */
 	bool marked;

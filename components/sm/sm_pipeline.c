@@ -145,7 +145,7 @@ static uint8_t warp_status(struct sm *sm, uint16_t slot, uint64_t now, uint64_t 
 	uint64_t free_at = UINT64_MAX;
 	if (!w->replay) {
 		if (now < w->sb_block_until) {
-			v->waiting_long_lat = w->sb_block_until == UINT64_MAX && v->long_lat_pending;
+			v->waiting_long_lat = w->sb_block_ll;
 			*wake = min_u64(*wake, w->sb_block_until);
 			return SM_WS_DATA;
 		}
@@ -153,14 +153,14 @@ static uint8_t warp_status(struct sm *sm, uint16_t slot, uint64_t now, uint64_t 
 		 * memory barrier); the last reply resets sb_block_until. */
 		if ((si->flags & WI_F_MEMBAR) && w->mem_pending) {
 			w->sb_block_until = UINT64_MAX;
-			v->waiting_long_lat = v->long_lat_pending > 0;
+			w->sb_block_ll = v->waiting_long_lat = v->long_lat_pending > 0;
 			return SM_WS_DATA;
 		}
 		bool ll;
 		uint64_t until = sb_check(w, si, now, &ll);
 		if (until) {
 			w->sb_block_until = until;
-			v->waiting_long_lat = ll;
+			w->sb_block_ll = v->waiting_long_lat = ll;
 			*wake = min_u64(*wake, until);
 			return SM_WS_DATA;
 		}
