@@ -33,8 +33,9 @@ int l2_slice_init(struct l2_slice *l2, const struct l2_cfg *cfg, uint32_t channe
 	l2->wbq_cap = cfg->mshr_entries + 2;
 	l2->mshr = calloc(cfg->mshr_entries, sizeof *l2->mshr);
 	l2->rq = calloc(rq_cap, sizeof *l2->rq);
+	l2->mq = calloc(cfg->mshr_entries, sizeof *l2->mq);
 	l2->wbq = calloc(l2->wbq_cap, sizeof *l2->wbq);
-	if (!l2->mshr || !l2->rq || !l2->wbq)
+	if (!l2->mshr || !l2->rq || !l2->wbq || !l2->mq)
 		goto nomem;
 	for (uint32_t i = 0; i < cfg->mshr_entries; i++) {
 		l2->mshr[i].targets = calloc(cfg->mshr_merges, sizeof *l2->mshr[i].targets);
@@ -60,6 +61,8 @@ void l2_slice_fini(struct l2_slice *l2)
 	free(l2->mshr);
 	free(l2->rq);
 	free(l2->wbq);
+	free(l2->mq);
+	l2->mq = NULL;
 	l2->mshr = NULL;
 	l2->rq = NULL;
 	l2->wbq = NULL;
@@ -144,8 +147,11 @@ static bool mc_enqueue(struct l2_slice *l2, struct mem_req *r)
 	r->bank = (uint16_t)d.bank;
 	r->row = d.row;
 	r->col = d.col;
-	r->t_ps[MEM_T_MC_ENQUEUE] = sim_now_ps(l2->comp.sim);
-	bool ok = dram_mc_try_enqueue(l2->mc, r, sim_component_cycle(l2->mc_comp));
+	uint64_t now = sim_now_ps(l2->comp.sim);
+	r->t_ps[MEM_T_MC_ENQUEUE] = now;
+	/* It is in the queue from the MC's next edge (an MC that already ticked at an edge equal
+	 * to now sees it at its next tick, which the engine guarantees is later). */
+	bool ok = dram_mc_try_enqueue(l2->mc, r, sim_clock_cycle_at_or_after(l2->mc_comp->clk, now));
 	SIM_ASSERT(ok);
 	sim_component_wake(l2->mc_comp);
 	return true;
@@ -197,8 +203,7 @@ static enum l2_step process(struct l2_slice *l2, struct mem_req *r, uint64_t now
 		m->targets[m->n++] = r;
 		l2->mshr_merges++;
 	} else {
-		if (!cache_probe(&l2->cache, line, 0) &&
-		    (l2->mshr_used == l2->cfg.mshr_entries || dram_mc_full(l2->mc)))
+		if (!cache_probe(&l2->cache, line, 0) && l2->mshr_used == l2->cfg.mshr_entries)
 			return L2_BLOCKED_BELOW;
 		struct cache_outcome o = cache_lookup(&l2->cache, line, atomic, 0);
 		if (o.hit) {
@@ -210,8 +215,11 @@ static enum l2_step process(struct l2_slice *l2, struct mem_req *r, uint64_t now
 		} else {
 			m = mshr_alloc(l2, line);
 			m->targets[m->n++] = r;
-			bool ok = mc_enqueue(l2, r);
-			SIM_ASSERT(ok);
+			/* the MC sees it once the tag lookup is over; mq has a slot per MSHR entry */
+			SIM_ASSERT(l2->mq_n < l2->cfg.mshr_entries);
+			l2->mq[(l2->mq_head + l2->mq_n) % l2->cfg.mshr_entries] =
+				(struct l2_reply){r, now + l2->cfg.miss_latency_cycles};
+			l2->mq_n++;
 		}
 	}
 	l2->accesses++;
@@ -234,6 +242,12 @@ uint64_t l2_slice_tick(struct l2_slice *l2, uint64_t cycle)
 	while (l2->wbq_n && mc_enqueue(l2, l2->wbq[l2->wbq_head])) {
 		l2->wbq_head = (l2->wbq_head + 1) % l2->wbq_cap;
 		l2->wbq_n--;
+	}
+	/* 1b. misses whose tag lookup is over, in order, while the MC has room */
+	while (l2->mq_n && l2->mq[l2->mq_head].ready_cycle <= cycle &&
+	       mc_enqueue(l2, l2->mq[l2->mq_head].req)) {
+		l2->mq_head = (l2->mq_head + 1) % l2->cfg.mshr_entries;
+		l2->mq_n--;
 	}
 	/* 2. replies whose hit latency has passed, while the NoC takes them */
 	uint32_t cap = rq_cap(l2);
@@ -283,6 +297,9 @@ uint64_t l2_slice_tick(struct l2_slice *l2, uint64_t cycle)
 	if (more_in || (l2->pending && st == L2_BLOCKED) || refused ||
 	    (l2->wbq_n && !dram_mc_full(l2->mc)) || (l2->pending && st == L2_DONE))
 		return cycle + 1;
+	uint64_t next = SIM_NEVER;
+	if (l2->mq_n && !dram_mc_full(l2->mc)) /* a full MC wakes us when it takes one */
+		next = l2->mq[l2->mq_head].ready_cycle > cycle ? l2->mq[l2->mq_head].ready_cycle : cycle + 1;
 	/* Why poll: the NoC wakes its sink at the future cycle a packet will be ejectable, and the
 	 * engine drops a wake later than a tick already queued (sim_component_wake_at_cycle), so
 	 * that wake cannot be trusted to arrive. While any packet is in the NoC, look every cycle
@@ -290,11 +307,11 @@ uint64_t l2_slice_tick(struct l2_slice *l2, uint64_t cycle)
 	bool poll = l2->cfg.poll_noc && !l2->pending && l2->noc && noc_outstanding(l2->noc) > 0;
 	if (l2->rq_n) {
 		uint64_t r = l2->rq[l2->rq_head].ready_cycle;
-		return r > cycle && !poll ? r : cycle + 1;
+		next = r < next ? r : next;
 	}
-	if (poll)
+	if (poll || next <= cycle)
 		return cycle + 1;
-	return SIM_NEVER; /* blocked below: the MC wakes us when it frees room or fills */
+	return next; /* SIM_NEVER when blocked below: the MC wakes us when it frees room or fills */
 }
 
 void l2_slice_dram_done(struct l2_slice *l2, struct mem_req *r, uint64_t now_ps)
@@ -343,7 +360,7 @@ bool l2_slice_pf_filter(void *p, uint64_t addr)
 
 uint64_t l2_slice_outstanding(const struct l2_slice *l2)
 {
-	return l2->rq_n + l2->wbq_n + l2->mshr_used + (l2->pending != NULL);
+	return l2->rq_n + l2->wbq_n + l2->mshr_used + (l2->pending != NULL); /* mq: in mshr_used */
 }
 
 static double st_pf_accuracy(const void *p)

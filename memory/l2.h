@@ -21,6 +21,7 @@ struct l2_cfg {
 	uint32_t mshr_entries;      /* distinct lines missing at once */
 	uint32_t mshr_merges;       /* requests per line (the first included) */
 	uint32_t reply_queue;       /* replies waiting for the NoC (hits in the pipe included) */
+	uint32_t miss_latency_cycles; /* arrival to the MC queue on a miss (tag lookup) */
 	bool perfect;               /* gpu.memory.model = perfect-l2: every access hits */
 	bool poll_noc;              /* tick every cycle while the NoC holds packets (see l2.c) */
 };
@@ -53,6 +54,8 @@ struct l2_slice {
 	uint32_t mshr_used;
 	struct l2_reply *rq;        /* ring [reply_queue]: ready cycles non-decreasing */
 	uint32_t rq_head, rq_n;
+	struct l2_reply *mq;        /* ring [mshr_entries]: misses on their way to the MC */
+	uint32_t mq_head, mq_n;
 	struct mem_req **wbq;       /* ring [mshr_entries + 2]: dirty victims waiting for the MC */
 	uint32_t wbq_cap, wbq_head, wbq_n;
 	struct mem_req *pending;    /* input taken from the NoC that could not proceed yet */

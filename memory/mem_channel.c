@@ -45,6 +45,7 @@ static const struct cfg_key_def ch_keys[] = {
 	CFG_KEY_INT("gpu.l2.line_bytes", "bytes", 64, 16, 4096, "L2 line = DRAM request size (OWL: 64)"),
 	CFG_KEY_ENUM("gpu.l2.replacement", "lru", ch_repl, "L2 replacement: lru | fifo"),
 	CFG_KEY_INT("gpu.l2.hit_latency_cycles", "cycles", 20, 1, 100000, "L2 tag+data latency (L2 cycles; assumed)"),
+	CFG_KEY_INT("gpu.l2.miss_latency_cycles", "cycles", 20, 0, 100000, "L2 cycles from arrival to the MC queue on a miss (tag lookup; assumed)"),
 	CFG_KEY_INT("gpu.l2.mshr_entries", "entries", 32, 1, 4096, "L2 lines missing at once per slice"),
 	CFG_KEY_INT("gpu.l2.mshr_merges", "requests", 4, 1, 1024, "requests per missing line, the first included"),
 	CFG_KEY_INT("gpu.l2.reply_queue", "replies", 16, 1, 4096, "replies waiting for the NoC before the slice stalls"),
@@ -120,7 +121,7 @@ static uint64_t ch_mc_tick(struct sim_component *c, uint64_t cycle)
 	struct mem_channel *ch = SIM_CONTAINER_OF(c, struct mem_channel, mc_comp);
 	uint64_t next = dram_mc_tick(&ch->mc, cycle);
 	/* The slice waits without polling for room in the queue. */
-	if ((ch->l2.pending || ch->l2.wbq_n) && !dram_mc_full(&ch->mc))
+	if ((ch->l2.pending || ch->l2.wbq_n || ch->l2.mq_n) && !dram_mc_full(&ch->mc))
 		sim_component_wake(&ch->l2.comp);
 	return next;
 }
@@ -211,6 +212,7 @@ struct mem_channel *mem_channel_create(const struct cfg *cfg, struct sim *sim, s
 	lc.mshr_entries = (uint32_t)cfg_int(cfg, "gpu.l2.mshr_entries");
 	lc.mshr_merges = (uint32_t)cfg_int(cfg, "gpu.l2.mshr_merges");
 	lc.reply_queue = (uint32_t)cfg_int(cfg, "gpu.l2.reply_queue");
+	lc.miss_latency_cycles = (uint32_t)cfg_int(cfg, "gpu.l2.miss_latency_cycles");
 	lc.poll_noc = cfg_bool(cfg, "gpu.l2.poll_noc");
 	lc.perfect = cfg_is_defined(cfg, "gpu.memory.model") &&
 		     strcmp(cfg_str(cfg, "gpu.memory.model"), "perfect-l2") == 0;

@@ -177,17 +177,20 @@ Test(mem_channel, read_miss_goes_to_dram_and_replies_with_data)
 	build(NULL);
 	struct mem_req *r = send(1, MEM_REQ_READ, 0x0);
 	run();
-	/* L2 cycle 0 misses, MC cycle 0: ACT, RD@12, data done at 12 + 10 + 4 = 26 DRAM cycles
-	 * = 26 x 1250 ps = 32500 ps; the slice's next edge is L2 cycle ceil(32500 x 650 / 10^6)
-	 * = ceil(21.125) = 22, at 22 x 10^6 / 650 = 33846 ps. Reply = 8 B header + 64 B line. */
+	/* L2 cycle 0 misses; after the 20-cycle tag lookup (gpu.l2.miss_latency_cycles) it goes
+	 * to the MC at L2 cycle 20 = 30769 ps, i.e. from MC cycle ceil(30769 / 1250) = 25:
+	 * ACT@25, RD@37 (tRCD 12), data done at 37 + 10 + 4 = 51 = 63750 ps; the slice's next
+	 * edge is L2 cycle ceil(63750 x 650 / 10^6) = ceil(41.44) = 42, at 42 x 10^6 / 650 =
+	 * 64615 ps. Reply = 8 B header + 64 B line. */
 	cr_assert_eq(NOC.n[0][NOC_CLASS_REPLY], 1);
 	cr_assert_eq(reply(0)->payload, r);
 	cr_assert_eq(reply(0)->size, 72);
 	cr_assert(r->is_reply);
-	cr_assert_eq(r->t_ps[MEM_T_DRAM_DONE], 32500);
-	cr_assert_eq(r->t_ps[MEM_T_DRAM_ISSUE], 12 * 1250);
-	cr_assert_eq(r->t_ps[MEM_T_L2_REPLY], sim_clock_edge_ps(&L2CLK, 22));
-	cr_assert_eq(r->t_ps[MEM_T_L2_REPLY], 33846);
+	cr_assert_eq(r->t_ps[MEM_T_MC_ENQUEUE], sim_clock_edge_ps(&L2CLK, 20));
+	cr_assert_eq(r->t_ps[MEM_T_DRAM_DONE], 63750);
+	cr_assert_eq(r->t_ps[MEM_T_DRAM_ISSUE], 37 * 1250);
+	cr_assert_eq(r->t_ps[MEM_T_L2_REPLY], sim_clock_edge_ps(&L2CLK, 42));
+	cr_assert_eq(r->t_ps[MEM_T_L2_REPLY], 64615);
 	cr_assert_eq(stat("mc.0.reads"), 1);
 	cr_assert_eq(stat("l2.0.misses"), 1);
 	cr_assert_eq(mem_channel_outstanding(CH), 0);
@@ -298,10 +301,11 @@ Test(mem_channel, prefetched_line_used_later_counts_as_useful)
 
 Test(mem_channel, full_mc_queue_back_pressures_the_slice)
 {
-	const char *ov[] = {"gpu.dram.queue_size=2", "gpu.l2.mshr_entries=32", NULL};
+	const char *ov[] = {"gpu.dram.queue_size=2", "gpu.l2.mshr_entries=4", NULL};
 	build(ov);
 	/* 12 misses to distinct lines in different rows of bank 0 (row = addr / 8 KB with one
-	 * channel and 4 banks): the MC holds 2 at a time, the rest wait in the NoC; none lost */
+	 * channel and 4 banks): the MC holds 2 at a time, the slice's 4 MSHRs hold the other
+	 * misses on their way, and the rest wait in the NoC while the slice stalls; none lost */
 	for (int i = 0; i < 12; i++)
 		send(i, MEM_REQ_READ, (uint64_t)i * 8192);
 	run();
