@@ -25,7 +25,7 @@ const char *const fe_op_names[FE_OP_COUNT] = {
 	[FE_OP_BAR_WARP] = "bar.warp", [FE_OP_MEMBAR] = "membar", [FE_OP_BRA] = "bra",
 	[FE_OP_CALL] = "call", [FE_OP_RET] = "ret", [FE_OP_EXIT] = "exit", [FE_OP_SHFL] = "shfl",
 	[FE_OP_VOTE] = "vote", [FE_OP_ACTIVEMASK] = "activemask", [FE_OP_NANOSLEEP] = "nanosleep",
-	[FE_OP_TEX] = "tex", [FE_OP_TRAP] = "trap",
+	[FE_OP_TEX] = "tex", [FE_OP_TRAP] = "trap", [FE_OP_BFIND] = "bfind",
 };
 
 static const struct { const char *s; uint8_t t; } type_names[] = {
@@ -71,7 +71,7 @@ static const char *const op_base[] = {
 	"bfe", "clz", "popc", "brev", "prmt", "lop3", "shf", "copysign", "testp", "setp", "set",
 	"selp", "slct", "mov", "cvt", "cvta", "ld", "ldu", "st", "prefetch", "sqrt", "rcp",
 	"rsqrt", "sin", "cos", "ex2", "lg2", "tanh", "atom", "red", "bar", "bar.warp", "membar",
-	"bra", "call", "ret", "exit", "shfl", "vote", "activemask", "nanosleep", "tex", "trap",
+	"bra", "call", "ret", "exit", "shfl", "vote", "activemask", "nanosleep", "tex", "trap", "bfind",
 };
 
 static bool eq(const char *s, size_t n, const char *lit)
@@ -149,6 +149,10 @@ static int modifier(struct fe_inst *in, const char *s, size_t n, int *n_types)
 	}
 	if (op == FE_OP_TESTP && (i = find(s, n, testp_names, SIM_ARRAY_LEN(testp_names))) >= 0) {
 		in->part = (uint8_t)i;
+		return 0;
+	}
+	if (op == FE_OP_BFIND && eq(s, n, "shiftamt")) {
+		in->flags |= FE_IF_SHIFTAMT;
 		return 0;
 	}
 	if (op == FE_OP_TEX && (eq(s, n, "1d") || eq(s, n, "2d"))) {
@@ -231,10 +235,23 @@ int fe_decode_opcode(const char *s, size_t n, struct fe_inst *in, char *bad, siz
 		size_t q = p;
 		while (q < n && s[q] != '.')
 			q++;
-		/* bar.sync / barrier.sync take an optional ".aligned"; "bar.arrive" and "bar.red" are not modelled */
-		if (in->op == FE_OP_BAR && !(eq(s + p, q - p, "sync") || eq(s + p, q - p, "aligned"))) {
-			snprintf(bad, bad_n, "%.*s", (int)n, s);
-			return -1;
+		/* bar.sync / barrier.sync [.aligned] and bar.red.{popc,and,or}; bar.arrive is not modelled */
+		if (in->op == FE_OP_BAR) {
+			const char *mod = s + p;
+			size_t ml = q - p;
+			if (eq(mod, ml, "red") && in->part == FE_BAR_SYNC) {
+				in->part = FE_BAR_RED_POPC; /* the reduction follows */
+				in->cmp = 1;
+			} else if (in->cmp == 1 && (eq(mod, ml, "popc") || eq(mod, ml, "and") || eq(mod, ml, "or"))) {
+				in->part = eq(mod, ml, "popc") ? FE_BAR_RED_POPC : eq(mod, ml, "and") ? FE_BAR_RED_AND : FE_BAR_RED_OR;
+				in->cmp = 2;
+			} else if (!(eq(mod, ml, "sync") || eq(mod, ml, "aligned") ||
+				     (in->cmp == 2 && (eq(mod, ml, "u32") || eq(mod, ml, "pred"))))) {
+				snprintf(bad, bad_n, "%.*s", (int)n, s);
+				return -1;
+			}
+			p = q;
+			continue;
 		}
 		if (modifier(in, s + p, q - p, &n_types)) {
 			snprintf(bad, bad_n, "%.*s", (int)n, s);
@@ -247,6 +264,14 @@ int fe_decode_opcode(const char *s, size_t n, struct fe_inst *in, char *bad, siz
 			snprintf(bad, bad_n, "%.*s", (int)n, s);
 			return -1;
 		}
+	}
+	if (in->op == FE_OP_BAR && in->cmp == 1) { /* "bar.red" without its reduction */
+		snprintf(bad, bad_n, "%.*s", (int)n, s);
+		return -1;
+	}
+	if (in->op == FE_OP_BAR) {
+		in->type = in->part == FE_BAR_RED_POPC ? FE_T_U32 : FE_T_PRED;
+		in->cmp = 0;
 	}
 	if (in->op == FE_OP_TEX && (in->part == 0 || in->vec != 4)) {
 		snprintf(bad, bad_n, "%.*s", (int)n, s); /* only tex.1d/.2d.v4 */

@@ -200,6 +200,16 @@ static void dst(struct fe_warp *w, uint16_t r, uint32_t lane, uint64_t v, enum f
 		*reg_slot(w, r, lane) = norm(v, t);
 }
 
+bool fe_exec_read_pred(const struct fe_warp *w, const struct fe_opnd *o, uint32_t lane)
+{
+	return src(w, o, lane, FE_T_PRED) != 0;
+}
+
+void fe_exec_write(struct fe_warp *w, uint16_t reg, uint32_t lane, uint64_t v, enum fe_type t)
+{
+	dst(w, reg, lane, v, t);
+}
+
 int fe_exec_fault(const struct fe_warp *w, uint32_t lane, uint32_t pc, struct sim_error *err,
 		  const char *fmt, ...)
 {
@@ -999,6 +1009,18 @@ static void exec_lane(struct fe_warp *w, const struct fe_inst *in, uint32_t lane
 	case FE_OP_BFI: {
 		uint64_t pos = src(w, &o[3], lane, FE_T_U32) & 0xff, len = src(w, &o[4], lane, FE_T_U32) & 0xff;
 		r = bfi(a, b, (uint32_t)pos, (uint32_t)len, bits);
+		break;
+	}
+	case FE_OP_BFIND: {
+		/* most significant bit that differs from the sign (signed) or is set (unsigned) */
+		uint64_t v = zext(sg && (int64_t)sext(a, n) < 0 ? ~a : a, n);
+		if (!v) {
+			r = 0xffffffffu;
+		} else {
+			uint32_t pos = 63 - (uint32_t)__builtin_clzll(v);
+			r = (in->flags & FE_IF_SHIFTAMT) ? bits - 1 - pos : pos;
+		}
+		t = FE_T_U32;
 		break;
 	}
 	case FE_OP_CLZ:

@@ -44,7 +44,7 @@ enum fe_op {
 	FE_OP_TANH,
 	FE_OP_ATOM, FE_OP_RED, FE_OP_BAR, FE_OP_BAR_WARP, FE_OP_MEMBAR, FE_OP_BRA, FE_OP_CALL,
 	FE_OP_RET, FE_OP_EXIT, FE_OP_SHFL, FE_OP_VOTE, FE_OP_ACTIVEMASK, FE_OP_NANOSLEEP,
-	FE_OP_TEX, FE_OP_TRAP, FE_OP_COUNT
+	FE_OP_TEX, FE_OP_TRAP, FE_OP_BFIND, FE_OP_COUNT
 };
 extern const char *const fe_op_names[FE_OP_COUNT];
 
@@ -62,13 +62,15 @@ enum fe_atom { FE_ATOM_ADD, FE_ATOM_MIN, FE_ATOM_MAX, FE_ATOM_EXCH, FE_ATOM_CAS,
 enum fe_shfl { FE_SHFL_UP, FE_SHFL_DOWN, FE_SHFL_BFLY, FE_SHFL_IDX };
 enum fe_vote { FE_VOTE_ALL, FE_VOTE_ANY, FE_VOTE_UNI, FE_VOTE_BALLOT };
 enum fe_cvta { FE_CVTA_TO_GENERIC, FE_CVTA_FROM_GENERIC };
+/* bar: plain barrier or bar.red with its reduction */
+enum fe_bar { FE_BAR_SYNC, FE_BAR_RED_POPC, FE_BAR_RED_AND, FE_BAR_RED_OR };
 enum fe_testp { FE_TESTP_FINITE, FE_TESTP_INFINITE, FE_TESTP_NUMBER, FE_TESTP_NOTANUMBER,
 		FE_TESTP_NORMAL, FE_TESTP_SUBNORMAL };
 
 enum fe_iflag {
 	FE_IF_FTZ = 1u << 0, FE_IF_SAT = 1u << 1, FE_IF_APPROX = 1u << 2, FE_IF_CC = 1u << 3,
 	FE_IF_UNI = 1u << 4, FE_IF_FULL = 1u << 5, FE_IF_SHF_L = 1u << 6, FE_IF_SHF_WRAP = 1u << 7,
-	FE_IF_ZERO_CC_IN = 1u << 8,   /* add.cc etc. have no carry-in: only addc/subc/madc read CF */
+	FE_IF_SHIFTAMT = 1u << 8,     /* bfind.shiftamt */
 };
 
 enum fe_sreg {

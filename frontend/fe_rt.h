@@ -41,6 +41,12 @@ struct fe_warp {
 	struct fe_simt_entry *stack;
 	uint32_t sp, cap;              /* depth and capacity (grows by doubling, rarely) */
 	uint64_t n_insts;              /* warp instructions executed (also %clock) */
+	/* bar.red: the result is written when the warp next executes, i.e. after the barrier
+	 * released it, when every warp of the CTA has contributed */
+	bool red_pending;
+	uint32_t red_pc;               /* the bar.red instruction */
+	uint32_t red_gen;              /* bar.red instructions executed so far */
+	uint64_t red_mask[WI_MASK_WORDS];
 };
 
 struct fe_cta {
@@ -51,12 +57,19 @@ struct fe_cta {
 	uint8_t *local;                /* [threads][local_bytes] */
 	uint8_t *fparam;               /* [threads][fparam_bytes] call scratch */
 	struct fe_warp *warps;
+	/* bar.red accumulators, double-buffered by generation: when a warp reaches reduction
+	 * g+1, every warp has already read g-1 (it had to pass barrier g) */
+	uint32_t red_gen[2];
+	uint32_t red_true[2], red_n[2];
 };
 
 /* exec.c: execute the non-control instruction at pc for the lanes in mask (guard already
  * applied), recording per-lane addresses in out. */
 int fe_exec_inst(struct fe_warp *w, uint32_t pc, const uint64_t *mask, struct warp_inst *out,
 		 struct sim_error *err);
+/* exec.c: operand value as a predicate (0/1, negation applied) / register write by type. */
+bool fe_exec_read_pred(const struct fe_warp *w, const struct fe_opnd *o, uint32_t lane);
+void fe_exec_write(struct fe_warp *w, uint16_t reg, uint32_t lane, uint64_t v, enum fe_type t);
 /* exec.c: lanes of mask whose guard predicate holds. */
 void fe_exec_guard(const struct fe_warp *w, const struct fe_inst *in, const uint64_t *mask,
 		   uint64_t *out);

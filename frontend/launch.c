@@ -353,6 +353,18 @@ int fe_warp_execute(struct fe_warp *w, struct warp_inst *out, struct sim_error *
 	uint32_t pc = top->pc;
 	SIM_ASSERT(pc < k->n_insts);
 	const struct fe_inst *in = &k->prog[pc];
+	if (w->red_pending) {
+		/* the barrier of a bar.red has released this warp: deliver the CTA's reduction */
+		struct fe_cta *c = w->cta;
+		const struct fe_inst *ri = &k->prog[w->red_pc];
+		uint32_t s = (w->red_gen - 1) & 1;
+		uint64_t v = ri->part == FE_BAR_RED_POPC ? c->red_true[s] :
+			ri->part == FE_BAR_RED_AND ? c->red_true[s] == c->red_n[s] : c->red_true[s] > 0;
+		for (uint32_t lane = 0; lane < w->n_lanes; lane++)
+			if (fe_mask_test(w->red_mask, lane))
+				fe_exec_write(w, ri->o[0].reg, lane, v, (enum fe_type)ri->type);
+		w->red_pending = false;
+	}
 	uint64_t active[WI_MASK_WORDS];
 	fe_exec_guard(w, in, top->mask, active);
 	out->si = &k->wi[pc];
@@ -483,6 +495,24 @@ int fe_warp_execute(struct fe_warp *w, struct warp_inst *out, struct sim_error *
 	case FE_OP_BAR:
 		/* arrival only: the timing model (or fe_launch_run_functional) holds the warp */
 		top->pc = pc + 1;
+		if (in->part != FE_BAR_SYNC) {
+			struct fe_cta *c = w->cta;
+			uint32_t g = w->red_gen++, s = g & 1;
+			if (c->red_gen[s] != g) { /* a calloc'd CTA starts at generation 0 */
+				c->red_gen[s] = g;
+				c->red_true[s] = c->red_n[s] = 0;
+			}
+			const struct fe_opnd *po = &in->o[in->n_opnd - 1];
+			for (uint32_t lane = 0; lane < w->n_lanes; lane++) {
+				if (!fe_mask_test(active, lane))
+					continue;
+				c->red_n[s]++;
+				c->red_true[s] += fe_exec_read_pred(w, po, lane);
+			}
+			w->red_pending = true;
+			w->red_pc = pc;
+			memcpy(w->red_mask, active, sizeof w->red_mask);
+		}
 		break;
 	default: {
 		int rc = fe_exec_inst(w, pc, active, out, err);

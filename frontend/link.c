@@ -122,10 +122,12 @@ static void add_dst(struct wi_static *ws, uint16_t r)
 		ws->dst[ws->n_dst++] = r;
 }
 
-static bool has_dst(enum fe_op op)
+static bool has_dst(const struct fe_inst *in)
 {
-	switch (op) {
-	case FE_OP_ST: case FE_OP_RED: case FE_OP_BAR: case FE_OP_BAR_WARP: case FE_OP_MEMBAR:
+	switch (in->op) {
+	case FE_OP_BAR:
+		return in->part != FE_BAR_SYNC; /* bar.red writes its reduction */
+	case FE_OP_ST: case FE_OP_RED: case FE_OP_BAR_WARP: case FE_OP_MEMBAR:
 	case FE_OP_BRA: case FE_OP_CALL: case FE_OP_RET: case FE_OP_EXIT: case FE_OP_PREFETCH:
 	case FE_OP_NANOSLEEP:
 		return false;
@@ -168,7 +170,7 @@ static void fill_static(const struct fe_module *m, const struct fe_inst *in, uin
 	fe_inst_classify(in, ws);
 	add_src(ws, in->guard);
 	for (int i = 0; i < in->n_opnd; i++)
-		opnd_regs(ws, &in->o[i], i == 0 && has_dst(in->op));
+		opnd_regs(ws, &in->o[i], i == 0 && has_dst(in));
 	ws->phase_id = WI_NO_PHASE;
 	ws->src_line = in->line;
 	ws->text = (in->line >= 1 && in->line <= m->n_lines) ? m->lines[in->line - 1] : "";

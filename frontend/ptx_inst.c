@@ -303,7 +303,7 @@ static void op_arity(enum fe_op op, int *lo, int *hi)
 	case FE_OP_SETP: *lo = 3; *hi = 4; break;
 	case FE_OP_BFI: case FE_OP_LOP3: *lo = *hi = 5; break;
 	case FE_OP_SHF: *lo = *hi = 4; break;
-	case FE_OP_NEG: case FE_OP_ABS: case FE_OP_NOT: case FE_OP_CNOT: case FE_OP_CLZ:
+	case FE_OP_NEG: case FE_OP_ABS: case FE_OP_NOT: case FE_OP_CNOT: case FE_OP_CLZ: case FE_OP_BFIND:
 	case FE_OP_POPC: case FE_OP_BREV: case FE_OP_MOV: case FE_OP_CVT: case FE_OP_CVTA:
 	case FE_OP_LD: case FE_OP_LDU: case FE_OP_ST: case FE_OP_SQRT: case FE_OP_RCP:
 	case FE_OP_RSQRT: case FE_OP_SIN: case FE_OP_COS: case FE_OP_EX2: case FE_OP_LG2:
@@ -311,7 +311,7 @@ static void op_arity(enum fe_op op, int *lo, int *hi)
 		*lo = *hi = 2; break;
 	case FE_OP_ATOM: *lo = 3; *hi = 4; break;
 	case FE_OP_RED: *lo = *hi = 2; break;
-	case FE_OP_BAR: *lo = 1; *hi = 2; break;
+	case FE_OP_BAR: *lo = 1; *hi = 4; break; /* bar.red: d, id, [count,] p */
 	case FE_OP_BAR_WARP: *lo = *hi = 1; break;
 	case FE_OP_MEMBAR: case FE_OP_RET: case FE_OP_EXIT: case FE_OP_TRAP: *lo = *hi = 0; break;
 	case FE_OP_BRA: *lo = *hi = 1; break;
@@ -374,6 +374,10 @@ int ptxp_parse_instruction(struct parser *P)
 		else if (!ptx_tok_punct(tok(P), ';'))
 			return ptxp_error(P, tok(P), "expected ',' or ';' after an operand");
 	}
+	if (tmp.op == FE_OP_BAR && tmp.part != FE_BAR_SYNC && tmp.n_opnd < 3)
+		lo = 3;
+	if (tmp.op == FE_OP_BAR && tmp.part == FE_BAR_SYNC && tmp.n_opnd > 2)
+		return ptxp_error(P, tok(P), "bar.sync takes a barrier and an optional thread count");
 	if (tmp.n_opnd < lo)
 		return ptxp_error(P, tok(P), "%s expects %d operands, found %d", fe_op_names[tmp.op], lo,
 			       tmp.n_opnd);

@@ -316,3 +316,13 @@ Test(exec, trap_is_a_program_error_naming_the_thread)
 	cr_assert_eq(rc, SIM_ERR_PROGRAM);
 	cr_assert(strstr(err.msg, "thread (2,0,0)") && strstr(err.msg, "trap executed"), "%s", err.msg);
 }
+
+Test(exec, bfind_finds_the_most_significant_bit)
+{
+	/* 0x10000 -> bit 16 (shift amount 31-16 = 15); 0 -> none (0xffffffff);
+	 * s32 -2 = 0xfffffffe: highest bit differing from the sign is bit 0; s32 -1: none */
+	check("bfind.u32 %r2, %r1; cvt.u64.u32 %rd10, %r2;", 2, (uint64_t[]){0x10000, 0}, (uint64_t[]){16, 0xffffffff});
+	check("bfind.shiftamt.u32 %r2, %r1; cvt.u64.u32 %rd10, %r2;", 1, (uint64_t[]){0x10000}, (uint64_t[]){15});
+	check("bfind.s32 %r2, %r1; cvt.u64.u32 %rd10, %r2;", 2, (uint64_t[]){0xfffffffe, 0xffffffff}, (uint64_t[]){0, 0xffffffff});
+	check("bfind.u64 %r2, %rd5; cvt.u64.u32 %rd10, %r2;", 1, (uint64_t[]){1ull << 40}, (uint64_t[]){40});
+}

@@ -312,3 +312,21 @@ Test(kernels, printf_is_a_no_op_and_a_failed_assert_is_a_program_error)
 	fe_memory_destroy(mem);
 	fe_module_destroy(m);
 }
+
+Test(kernels, syncthreads_count_and_or_reduce_over_the_cta)
+{
+	struct fe_module *m = fe_t_load_file("tests/frontend/data/syncred.ptx");
+	struct fe_memory *mem = fe_memory_create();
+	struct sim_error err;
+	int out[200];
+	uint64_t dout = fe_t_buf(mem, NULL, sizeof out);
+	uint64_t args[1] = {dout};
+	/* 2 CTAs of 100 threads (4 warps, the last with 4 lanes): per CTA count(t%3==0) = 34,
+	 * and(t<1000) = 1, or(t==77) = 1, count(t&1) = 50 */
+	cr_assert_eq(fe_t_launch(m, mem, "_Z7syncredPi", 2, 100, 0, args, 1, NULL, &err), 0, "%s", err.msg);
+	fe_t_read(mem, dout, out, sizeof out);
+	for (int i = 0; i < 200; i++)
+		cr_assert_eq(out[i], 34 + 1000 + 10000 + 100000 * 50, "out[%d] = %d", i, out[i]);
+	fe_memory_destroy(mem);
+	fe_module_destroy(m);
+}
