@@ -2,7 +2,6 @@
 /* Memory channel assembly: settings, the L2-slice and MC components, their clocks and stats. */
 #include "mem_channel.h"
 
-#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -293,97 +292,3 @@ void mem_channel_summary(struct mem_channel *ch, struct mem_channel_summary *o)
 	o->dram_clock_mhz = ch->dram_clk.freq_mhz;
 	o->peak_bytes_per_s = ch->peak_bytes_per_s;
 }
-
-/* ---- whole-GPU aggregates -------------------------------------------------------------------- */
-
-struct mem_channel_set {
-	uint32_t n;
-	struct mem_channel *ch[];
-};
-
-static double set_blp(const void *p)
-{
-	const struct mem_channel_set *s = p;
-	double sum = 0;
-	uint32_t k = 0;
-	for (uint32_t i = 0; i < s->n; i++)
-		if (s->ch[i]->mc.blp_cycles) {
-			sum += dram_mc_blp(&s->ch[i]->mc);
-			k++;
-		}
-	return k ? sum / k : 0.0;
-}
-
-static double set_rbl(const void *p)
-{
-	const struct mem_channel_set *s = p;
-	uint64_t hits = 0, all = 0;
-	for (uint32_t i = 0; i < s->n; i++) {
-		const struct dram_mc *mc = &s->ch[i]->mc;
-		hits += mc->row_hits;
-		all += mc->row_hits + mc->row_misses + mc->row_conflicts;
-	}
-	return all ? (double)hits / (double)all : 0.0;
-}
-
-static double set_bus(const void *p)
-{
-	const struct mem_channel_set *s = p;
-	double sum = 0;
-	for (uint32_t i = 0; i < s->n; i++)
-		sum += st_bus_util(s->ch[i]);
-	return s->n ? sum / s->n : 0.0;
-}
-
-static uint64_t set_sum(const struct mem_channel_set *s, size_t off)
-{
-	uint64_t v = 0;
-	for (uint32_t i = 0; i < s->n; i++)
-		v += *(const uint64_t *)((const char *)s->ch[i] + off);
-	return v;
-}
-
-#define SET_SUM_FN(name, field)                                                                     \
-	static double name(const void *p)                                                           \
-	{                                                                                           \
-		return (double)set_sum(p, offsetof(struct mem_channel, field));                     \
-	}
-SET_SUM_FN(set_reads, mc.reads)
-SET_SUM_FN(set_writes, mc.writes)
-SET_SUM_FN(set_pf_useful, l2.pf_useful)
-SET_SUM_FN(set_pf_fills, l2.pf_fills)
-
-static double set_l2_hit_rate(const void *p)
-{
-	const struct mem_channel_set *s = p;
-	double h = (double)set_sum(s, offsetof(struct mem_channel, l2.cache.hits));
-	double m = (double)set_sum(s, offsetof(struct mem_channel, l2.cache.misses));
-	return h + m > 0 ? h / (h + m) : 0.0;
-}
-
-struct mem_channel_set *mem_channel_set_stats(struct mem_channel *const *ch, uint32_t n,
-					      struct stats *st, struct sim_error *err)
-{
-	struct mem_channel_set *s = malloc(sizeof *s + n * sizeof s->ch[0]);
-	if (!s) {
-		sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "memory channel set");
-		return NULL;
-	}
-	s->n = n;
-	memcpy(s->ch, ch, n * sizeof s->ch[0]);
-	stats_derived(st, set_blp, s, "banks",
-		      "BLP (OWL 2.2): banks busy while any is, mean over channels with traffic", "gpu.dram.blp");
-	stats_derived(st, set_rbl, s, "ratio", "RBL (OWL 2.2): row-buffer hit rate, all banks", "gpu.dram.rbl");
-	stats_derived(st, set_bus, s, "ratio", "DRAM data-bus utilisation, mean over channels",
-		      "gpu.dram.bus_util");
-	stats_derived(st, set_reads, s, "requests", "DRAM reads, all channels", "gpu.dram.reads");
-	stats_derived(st, set_writes, s, "requests", "DRAM writes, all channels", "gpu.dram.writes");
-	stats_derived(st, set_l2_hit_rate, s, "ratio", "L2 hit rate, all slices", "gpu.l2.hit_rate");
-	stats_derived(st, set_pf_useful, s, "lines", "prefetched lines used by a demand (OWL 4.4)",
-		      "gpu.l2.prefetch.useful");
-	stats_derived(st, set_pf_fills, s, "lines", "prefetched lines installed in L2",
-		      "gpu.l2.prefetch.fills");
-	return s;
-}
-
-void mem_channel_set_free(struct mem_channel_set *s) { free(s); }

@@ -45,14 +45,4 @@ struct mem_channel_summary {
 };
 void mem_channel_summary(struct mem_channel *ch, struct mem_channel_summary *out);
 
-/* Whole-GPU memory metrics over channels ch[0..n-1] (kept by pointer, must outlive st's use):
- * gpu.dram.blp (mean over channels that saw traffic of each one's BLP), gpu.dram.rbl (row hits
- * / demand column accesses, all banks), gpu.dram.bus_util (mean), gpu.dram.reads/.writes,
- * gpu.l2.hit_rate, gpu.l2.prefetch.useful/.fills. Returns an object to free with
- * mem_channel_set_free() after the last dump, or NULL (SIM_ERR_NOMEM). */
-struct mem_channel_set;
-struct mem_channel_set *mem_channel_set_stats(struct mem_channel *const *ch, uint32_t n,
-					      struct stats *st, struct sim_error *err);
-void mem_channel_set_free(struct mem_channel_set *s);
-
 #endif

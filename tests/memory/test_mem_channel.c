@@ -500,31 +500,6 @@ Test(mem_channel_cfg, same_input_same_stats_dump)
 	free(b);
 }
 
-Test(mem_channel, gpu_aggregates_match_the_one_channel)
-{
-	build(NULL);
-	struct sim_error err = {0};
-	struct mem_channel *chs[1] = {CH};
-	struct mem_channel_set *set = mem_channel_set_stats(chs, 1, ST, &err);
-	cr_assert(set);
-	/* bank 0 row 0 twice (a miss then a hit), bank 1 row 0 once (a miss): RBL 1/3 */
-	send(1, MEM_REQ_READ, 0x0);
-	send(2, MEM_REQ_READ, 0x800);
-	send(3, MEM_REQ_READ, 0x40);
-	run();
-	double a, b;
-	cr_assert(stats_get_double(ST, "gpu.dram.rbl", &a));
-	cr_assert_float_eq(a, 1.0 / 3.0, 1e-12);
-	cr_assert(stats_get_double(ST, "gpu.dram.blp", &a));
-	cr_assert(stats_get_double(ST, "mc.0.blp", &b));
-	cr_assert_float_eq(a, b, 1e-12);
-	cr_assert_gt(a, 1.0); /* both banks were busy at once for a while */
-	cr_assert(stats_get_double(ST, "gpu.dram.reads", &a));
-	cr_assert_float_eq(a, 3.0, 0);
-	teardown();
-	mem_channel_set_free(set);
-}
-
 Test(mem_channel, request_ejectable_after_a_queued_tick_is_not_lost)
 {
 	build(NULL);
