@@ -29,6 +29,7 @@ struct sched_warp_view {
 	uint32_t pc;                /* next PC */
 	uint8_t ibuf_count;         /* valid I-buffer entries */
 	bool ready;                 /* could issue this cycle: I-buffer valid, no hazard, unit free */
+	bool unit_busy;             /* not ready only because its functional unit / LD-ST port is busy */
 	bool at_barrier;            /* waiting at bar.sync */
 	uint16_t long_lat_pending;  /* outstanding long-latency (global/local/tex/atomic) loads */
 	bool waiting_long_lat;      /* its next instruction waits on one of those (scoreboard) */

@@ -35,6 +35,7 @@ void sched_params_default(struct sched_params *p)
 	p->ready_queue_warps = 6;     /* PAWS Sec I / Gebhart: ready queue of 6 */
 	p->pro_threshold_cycles = 1000; /* PRO Sec III-C */
 	p->strict_groups = true;
+	p->strict_free_units = true;
 	p->tl_switch = SCHED_TL_SWITCH_LONG_LAT;
 	p->mwf_idle = SCHED_MWF_IDLE_TB_ORDER;
 	p->paws_key = SCHED_PAWS_KEY_ENTERING;

@@ -23,6 +23,8 @@ static const struct cfg_key_def sched_keys[] = {
 		    "PRO: re-sort noWait TBs and their warps after this many cycles (PRO Sec III-C)"),
 	CFG_KEY_BOOL("gpu.core.scheduler.strict_groups", 1,
 		     "two-level policies issue only from the chosen group / ready queue (off: lower groups fill idle slots)"),
+	CFG_KEY_BOOL("gpu.core.scheduler.strict_free_units", 1,
+		     "tl/owl-* with strict_groups: when no warp of the chosen group is ready and one waits for a busy unit, other groups may use the free units"),
 	CFG_KEY_ENUM("gpu.core.scheduler.tl.switch_on", "long-latency", tl_switch_choices,
 		     "tl: switch fetch group when all its warps wait on long latency, or on any stall"),
 	CFG_KEY_ENUM("gpu.core.scheduler.mwf.no_barrier_order", "tb-order", mwf_idle_choices,
@@ -81,6 +83,7 @@ int sched_params_from_cfg(struct sched_params *p, const struct cfg *cfg, struct 
 	p->ready_queue_warps = (uint32_t)cfg_int(cfg, "gpu.core.scheduler.ready_queue_warps");
 	p->pro_threshold_cycles = (uint64_t)cfg_int(cfg, "gpu.core.scheduler.pro.threshold_cycles");
 	p->strict_groups = cfg_bool(cfg, "gpu.core.scheduler.strict_groups");
+	p->strict_free_units = cfg_bool(cfg, "gpu.core.scheduler.strict_free_units");
 	p->tl_switch = (enum sched_tl_switch)pick(tl_switch_choices, cfg_str(cfg, "gpu.core.scheduler.tl.switch_on"));
 	p->mwf_idle = (enum sched_mwf_idle)pick(mwf_idle_choices, cfg_str(cfg, "gpu.core.scheduler.mwf.no_barrier_order"));
 	p->paws_key = (enum sched_paws_key)pick(paws_key_choices, cfg_str(cfg, "gpu.core.scheduler.paws.sort_key"));

@@ -48,6 +48,28 @@ static uint32_t next_live_group(uint64_t mask, uint32_t from, uint32_t n_groups)
 	return from;
 }
 
+/* How many leading entries of a ranking may issue when the chosen group holds the first
+ * `count` places (live: it has a warp not blocked). With strict_free_units, a chosen group
+ * none of whose warps is ready while one waits only for a busy unit does not keep the other
+ * groups from the free units: OWL and Narasiman assume one pipeline that a busy unit stops
+ * for every group alike, which separate SP/SFU/LD-ST units here are not. */
+static uint32_t group_limit(const struct sched_params *p, const struct sched_core_view *core,
+			    const uint16_t *ids, uint32_t count, bool live)
+{
+	if (!p->strict_groups || !live)
+		return 0;
+	if (p->strict_free_units) {
+		bool any_ready = false, any_busy = false;
+		for (uint32_t i = 0; i < count; i++) {
+			any_ready |= core->warps[ids[i]].ready;
+			any_busy |= core->warps[ids[i]].unit_busy;
+		}
+		if (!any_ready && any_busy)
+			return 0;
+	}
+	return count;
+}
+
 /* ---- tl: Narasiman two-level round-robin ----
  * Fetch groups are fixed by slot: the scheduler's j-th slot (warp_id / n_schedulers) is in
  * group j / group_size. Inside the current group round-robin; the group changes only when
@@ -95,7 +117,7 @@ static void tl_rank(struct sched *s, uint32_t si, uint64_t now, uint16_t *ids, u
 		key[ids[i]] = ((uint64_t)gd << 8) | sched_rot(ids[i], start);
 	}
 	sched_sort_by_key(ids, n, key);
-	s->rank_issuable = p->strict_groups && (live & (1ull << cur)) ? in_cur : 0;
+	s->rank_issuable = group_limit(p, core, ids, in_cur, (live & (1ull << cur)) != 0);
 }
 
 const struct sched_ops sched_tl_ops = { "tl", group_init, group_event, tl_rank, group_fini };
@@ -242,7 +264,7 @@ static void owl_rank(struct sched *s, enum sched_owl_kind kind, uint32_t si, uin
 	sched_sort_by_key(ids, n, key);
 	/* Algorithm 1: "the scheduler cannot choose warps from different group(s) unless all
 	 * warps of the already-chosen group are blocked". */
-	s->rank_issuable = p->strict_groups && chosen_pos < og.g_core ? upto : 0;
+	s->rank_issuable = group_limit(p, core, ids, upto, chosen_pos < og.g_core);
 }
 
 static void owl_cta_rank(struct sched *s, uint32_t si, uint64_t now, uint16_t *ids, uint32_t n)

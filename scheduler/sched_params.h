@@ -37,13 +37,14 @@ struct sched_params {
 	uint32_t ready_queue_warps;      /* tl-rr, tl-gto, paws-tl ready queue size */
 	uint64_t pro_threshold_cycles;   /* PRO re-sort interval */
 	bool strict_groups;              /* only the chosen group / ready queue may issue */
+	bool strict_free_units;          /* tl/OWL: a chosen group waiting only on busy units lets others use free ones */
 	enum sched_tl_switch tl_switch;
 	enum sched_mwf_idle mwf_idle;
 	enum sched_paws_key paws_key;
 };
 
-/* The defaults of sched_cfg_define(): lrr, rr, 8, 6, 1000, strict, long-latency,
- * tb-order, entering-phase. */
+/* The defaults of sched_cfg_define(): lrr, rr, 8, 6, 1000, strict, free units,
+ * long-latency, tb-order, entering-phase. */
 void sched_params_default(struct sched_params *p);
 
 /* Read gpu.core.scheduler.* (sched_cfg_define must have run). Unknown policy or fetch

@@ -203,6 +203,31 @@ Test(tl, switches_only_when_whole_group_stalls_on_long_latency)
 	sched_destroy(s);
 }
 
+Test(tl, busy_unit_lets_other_groups_use_free_units)
+{
+	/* G0's warps all wait for data except w7, whose instruction waits for a busy unit. By
+	 * default (strict_free_units) G1 may then issue on a free unit; without it G0 holds
+	 * the scheduler (Algorithm 1 read literally). The group itself does not switch. */
+	struct tcore t;
+	tcore_init(&t, 0, 1, 1, 16, 16);
+	tcore_add_cta(&t, 0, 0, 0, 0, 16);
+	struct sched_params p;
+	sched_params_default(&p);
+	strcpy(p.policy, "tl");
+	struct sched *s = tmake(&t, &p, false, NULL);
+	for (uint16_t w = 0; w < 7; w++)
+		tblock(&t, w, true);
+	t.w[7].ready = false;
+	t.w[7].unit_busy = true;
+	cr_expect_eq(tstep(s, &t, 0, 0), 8);
+	cr_expect_eq(group_of_first(s, &t, 1), 0, "G0 stays the current group");
+	sched_destroy(s);
+	p.strict_free_units = false;
+	s = tmake(&t, &p, false, NULL);
+	cr_expect_eq(tstep(s, &t, 0, 0), -1);
+	sched_destroy(s);
+}
+
 Test(tl, any_stall_option_and_lenient_mode)
 {
 	struct tcore t;
