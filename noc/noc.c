@@ -30,6 +30,8 @@ static const struct cfg_key_def noc_keys[] = {
 		     "requests and replies on two physical networks (GPGPU-Sim's subnets) or on disjoint VCs of one"),
 	CFG_KEY_INT("gpu.noc.inject_queue_packets", "packets", 8, 1, 65535, "injection queue per node and class (back-pressure beyond)"),
 	CFG_KEY_INT("gpu.noc.eject_queue_flits", "flits", 16, 1, 65535, "ejection queue per node and class; must hold the largest packet"),
+	CFG_KEY_BOOL("gpu.noc.flow_exact", 1,
+		     "flow model: re-share bandwidth at every completion (exact max-min, as SimGrid) or once per cycle (faster)"),
 	CFG_KEY_INT_LIST("gpu.noc.placement.mc_nodes", "nodes", "3,7,10,12,23,25,28,32", 0, 65535,
 			 "node of each memory channel (default: GPGPU-Sim's 6x6 map for 28 SMs + 8 MCs)"),
 	CFG_KEY_INT_LIST("gpu.noc.placement.core_nodes", "nodes", "", 0, 65535,
@@ -57,6 +59,7 @@ void noc_params_default(struct noc_params *p)
 	p->islip = false;
 	p->inject_queue_packets = 8;
 	p->eject_queue_flits = 16;
+	p->flow_exact = true;
 }
 
 /* ---- engine hookup ------------------------------------------------------------------ */
@@ -284,6 +287,7 @@ struct noc *noc_create(const struct cfg *cfg, struct sim *sim, struct stats *st,
 	p.separate_networks = !strcmp(cfg_str(cfg, "gpu.noc.class_separation"), "networks");
 	p.inject_queue_packets = (int)cfg_int(cfg, "gpu.noc.inject_queue_packets");
 	p.eject_queue_flits = (int)cfg_int(cfg, "gpu.noc.eject_queue_flits");
+	p.flow_exact = cfg_bool(cfg, "gpu.noc.flow_exact");
 
 	struct topo *t = topo_create(cfg, err);
 	if (!t)

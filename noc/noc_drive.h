@@ -24,6 +24,7 @@ struct noc_params {
 	bool islip;                    /* iSLIP pointer update (else plain round-robin) */
 	int inject_queue_packets;      /* per node and class */
 	int eject_queue_flits;         /* per node and class; >= largest packet */
+	bool flow_exact;               /* flow model: re-share at each completion (else per cycle) */
 };
 void noc_params_default(struct noc_params *p);
 

@@ -17,8 +17,8 @@ struct flow_pkt {
 	double left_bytes, rate;      /* bytes still to send, bytes/cycle */
 	uint32_t bytes;
 	uint64_t enq_cycle, done_cycle, arrive_cycle;
-	uint32_t next;                /* free list / ejection list / active list */
-	uint32_t prev;
+	uint32_t next;                /* free list / ejection list */
+	uint16_t n_res;               /* resources crossed: injection channel, links, ejection */
 };
 
 struct noc_flow {
@@ -37,7 +37,13 @@ struct noc_flow {
 	uint64_t outstanding, injected, ejected, bytes_ejected, recomputes;
 	struct stat_avg lat_queue, lat_net, lat_total;
 	uint32_t *hops_prop;          /* [pairs] fixed part of the latency, cycles */
-	int32_t *res;                 /* scratch: resources of one flow (longest route + 2) */
+	int32_t *res;                 /* [n_pkt * stride]: each packet's resources */
+	int stride;                   /* longest route + 2 */
+	/* recompute scratch, [n_res] each */
+	uint8_t *mark;
+	uint32_t *touch, *start, *fill, *count;
+	uint32_t *heap, *hpos;        /* min-heap of resources by fair share left/users */
+	uint32_t *list;               /* [n_pkt * stride] flows per resource (CSR) */
 };
 
 #define FLOW_NONE UINT32_MAX
@@ -56,52 +62,167 @@ static int res_count(const struct noc_flow *n, const struct flow_pkt *p, int32_t
 	return k;
 }
 
-/* Progressive filling (max-min fairness): repeatedly saturate the resource with the smallest
- * fair share and freeze the flows crossing it. O(resources * (resources + flow hops)). */
+static inline double share_of(const struct noc_flow *n, uint32_t r) { return n->left[r] / n->users[r]; }
+
+static inline void heap_swap(struct noc_flow *n, uint32_t i, uint32_t j)
+{
+	uint32_t a = n->heap[i], b = n->heap[j];
+	n->heap[i] = b;
+	n->heap[j] = a;
+	n->hpos[b] = i;
+	n->hpos[a] = j;
+}
+
+/* Ties break on resource number so the order is deterministic. */
+static inline bool heap_less(const struct noc_flow *n, uint32_t a, uint32_t b)
+{
+	double x = share_of(n, a), y = share_of(n, b);
+	return x < y || (x == y && a < b);
+}
+
+static void heap_up(struct noc_flow *n, uint32_t i)
+{
+	while (i && heap_less(n, n->heap[i], n->heap[(i - 1) / 2])) {
+		heap_swap(n, i, (i - 1) / 2);
+		i = (i - 1) / 2;
+	}
+}
+
+static void heap_down(struct noc_flow *n, uint32_t hn, uint32_t i)
+{
+	for (;;) {
+		uint32_t l = 2 * i + 1, m = i;
+		if (l < hn && heap_less(n, n->heap[l], n->heap[m]))
+			m = l;
+		if (l + 1 < hn && heap_less(n, n->heap[l + 1], n->heap[m]))
+			m = l + 1;
+		if (m == i)
+			return;
+		heap_swap(n, i, m);
+		i = m;
+	}
+}
+
+static void heap_remove(struct noc_flow *n, uint32_t *hn, uint32_t r)
+{
+	uint32_t i = n->hpos[r];
+	(*hn)--;
+	if (i == *hn)
+		return;
+	/* The last element fills the hole and may need to move either way. */
+	uint32_t moved = n->heap[*hn];
+	n->heap[i] = moved;
+	n->hpos[moved] = i;
+	heap_up(n, i);
+	heap_down(n, *hn, n->hpos[moved]);
+}
+
+/* Progressive filling (max-min fairness) over the flows that have started: raise every
+ * unfrozen rate together; the resources whose fair share is the smallest saturate first and
+ * freeze the flows crossing them (all resources tied at that share in the same round, so
+ * rounds = distinct share levels). O(rounds * touched resources + flow hops). Flows not
+ * started yet get rate 0. */
 static void recompute_rates(struct noc_flow *n)
 {
-	int32_t *res = n->res;
-	memcpy(n->left, n->cap, (size_t)n->n_res * sizeof *n->left);
-	memset(n->users, 0, (size_t)n->n_res * sizeof *n->users);
+	uint32_t n_touch = 0, started = 0;
 	for (uint32_t i = 0; i < n->n_active; i++) {
 		struct flow_pkt *p = &n->pkt[n->active[i]];
-		p->rate = -1;
-		int k = res_count(n, p, res);
-		for (int j = 0; j < k; j++)
-			n->users[res[j]]++;
-	}
-	uint32_t frozen = 0;
-	while (frozen < n->n_active) {
-		int best = -1;
-		double share = 0;
-		for (int r = 0; r < n->n_res; r++)
-			if (n->users[r] && (best < 0 || n->left[r] / n->users[r] < share)) {
-				best = r;
-				share = n->left[r] / n->users[r];
+		p->rate = p->active ? -1 : 0;
+		if (!p->active)
+			continue;
+		started++;
+		const int32_t *res = &n->res[(size_t)n->active[i] * (size_t)n->stride];
+		for (int j = 0; j < p->n_res; j++) {
+			int32_t r = res[j];
+			if (!n->mark[r]) {
+				n->mark[r] = 1;
+				n->touch[n_touch++] = (uint32_t)r;
+				n->count[r] = 0;
+				n->left[r] = n->cap[r];
 			}
-		SIM_ASSERT(best >= 0);
-		for (uint32_t i = 0; i < n->n_active; i++) {
-			struct flow_pkt *p = &n->pkt[n->active[i]];
-			if (p->rate >= 0)
-				continue;
-			int k = res_count(n, p, res);
-			bool crosses = false;
-			for (int j = 0; j < k; j++)
-				crosses |= res[j] == best;
-			if (!crosses)
-				continue;
-			p->rate = share;
-			frozen++;
-			for (int j = 0; j < k; j++) {
-				n->left[res[j]] -= share;
-				n->users[res[j]]--;
+			n->count[r]++;
+		}
+	}
+	uint32_t pos = 0;
+	for (uint32_t k = 0; k < n_touch; k++) {
+		uint32_t r = n->touch[k];
+		n->start[r] = n->fill[r] = pos;
+		n->users[r] = n->count[r];
+		pos += n->count[r];
+	}
+	for (uint32_t i = 0; i < n->n_active; i++) {
+		struct flow_pkt *p = &n->pkt[n->active[i]];
+		if (!p->active)
+			continue;
+		const int32_t *res = &n->res[(size_t)n->active[i] * (size_t)n->stride];
+		for (int j = 0; j < p->n_res; j++)
+			n->list[n->fill[res[j]]++] = n->active[i];
+	}
+	/* Heap of resources by share; freezing a flow at the minimum share s never lowers
+	 * another resource's share (left - s)/(users - 1) >= left/users when left/users >= s,
+	 * so keys only grow: sift down. */
+	uint32_t hn = 0;
+	for (uint32_t k = 0; k < n_touch; k++) {
+		uint32_t r = n->touch[k];
+		n->heap[hn] = r;
+		n->hpos[r] = hn++;
+		heap_up(n, n->hpos[r]);
+	}
+	while (hn) {
+		uint32_t top = n->heap[0];
+		double share = n->left[top] / n->users[top];
+		double thr = share * (1 + 1e-9);
+		while (hn && n->left[n->heap[0]] / n->users[n->heap[0]] <= thr) {
+			uint32_t r = n->heap[0];
+			for (uint32_t e = n->start[r]; e < n->start[r] + n->count[r]; e++) {
+				struct flow_pkt *p = &n->pkt[n->list[e]];
+				if (p->rate >= 0)
+					continue;
+				p->rate = share;
+				const int32_t *res = &n->res[(size_t)n->list[e] * (size_t)n->stride];
+				for (int j = 0; j < p->n_res; j++) {
+					uint32_t r2 = (uint32_t)res[j];
+					n->left[r2] -= share;
+					if (--n->users[r2] == 0)
+						heap_remove(n, &hn, r2);
+					else
+						heap_down(n, hn, n->hpos[r2]);
+				}
 			}
 		}
 	}
+	(void)started;
+	for (uint32_t k = 0; k < n_touch; k++)
+		n->mark[n->touch[k]] = 0;
 	n->recomputes++;
 	n->dirty = false;
 }
 
+/* Sent whole in cycle c: leaves the active set, arrives after the fixed latency. */
+static void flow_done(struct noc_flow *n, uint32_t i, uint64_t c)
+{
+	uint32_t pi = n->active[i];
+	struct flow_pkt *p = &n->pkt[pi];
+	n->active[i] = n->active[--n->n_active];
+	n->dirty = true;
+	n->src_count[p->src * NOC_NUM_CLASSES + p->cls]--;
+	p->done_cycle = c;
+	p->arrive_cycle = c + n->hops_prop[(size_t)p->src * (size_t)n->b.topo->n_nodes + (size_t)p->dst];
+	uint32_t *at = &n->ejq[p->dst * NOC_NUM_CLASSES + p->cls];
+	while (*at != FLOW_NONE && n->pkt[*at].arrive_cycle <= p->arrive_cycle)
+		at = &n->pkt[*at].next;
+	p->next = *at;
+	*at = pi;
+	stat_avg_add(&n->lat_queue, 1.0);
+	stat_avg_add(&n->lat_net, (double)(p->arrive_cycle - p->enq_cycle - 1));
+	stat_avg_add(&n->lat_total, (double)(p->arrive_cycle - p->enq_cycle));
+	noc_base_wake_sink(&n->b, p->dst, p->arrive_cycle);
+}
+
+/* One cycle of fluid flow. With flow_exact, rates are exact max-min between events: when a
+ * flow finishes inside the cycle, the others are re-shared from that instant (as SimGrid
+ * does), so no bandwidth is lost to the cycle grid; a flow that ends anywhere in cycle c is
+ * done in c. Cost: one recompute per completion. */
 static void flow_step(struct noc_base *b, uint64_t c)
 {
 	struct noc_flow *n = (struct noc_flow *)b;
@@ -113,54 +234,37 @@ static void flow_step(struct noc_base *b, uint64_t c)
 			n->dirty = true;
 		}
 	}
-	if (n->dirty) {
-		/* Flows not started yet must not take bandwidth: park them at rate 0 by
-		 * computing over started ones only. */
-		uint32_t waiting = 0;
-		for (uint32_t i = 0; i < n->n_active; i++)
-			if (!n->pkt[n->active[i]].active) {
-				uint32_t t = n->active[i];
-				n->active[i] = n->active[waiting];
-				n->active[waiting++] = t;
+	double t = 0; /* fraction of the cycle elapsed */
+	while (t < 1.0 - 1e-12 && n->n_active) {
+		if (n->dirty)
+			recompute_rates(n);
+		double dt = 1.0 - t;
+		/* Approximate mode: rates hold for the whole cycle (one recompute per cycle; a
+		 * flow that ends early leaves its share unused until the next cycle). */
+		for (uint32_t i = 0; n->b.p.flow_exact && i < n->n_active; i++) {
+			struct flow_pkt *p = &n->pkt[n->active[i]];
+			if (p->rate > 0 && p->left_bytes / p->rate < dt)
+				dt = p->left_bytes / p->rate;
+		}
+		bool any = false;
+		for (uint32_t i = 0; i < n->n_active;) {
+			struct flow_pkt *p = &n->pkt[n->active[i]];
+			if (p->rate <= 0) {
+				i++;
+				continue;
 			}
-		uint32_t *save = n->active;
-		n->active += waiting;
-		n->n_active -= waiting;
-		recompute_rates(n);
-		n->active = save;
-		n->n_active += waiting;
-		for (uint32_t i = 0; i < waiting; i++)
-			n->pkt[n->active[i]].rate = 0;
-	}
-	for (uint32_t i = 0; i < n->n_active;) {
-		uint32_t pi = n->active[i];
-		struct flow_pkt *p = &n->pkt[pi];
-		if (!p->active) {
-			i++;
-			continue;
+			any = true;
+			p->left_bytes -= p->rate * dt;
+			if (p->left_bytes > 1e-9 * p->bytes) {
+				i++;
+				continue;
+			}
+			flow_done(n, i, c);
 		}
-		p->left_bytes -= p->rate;
-		if (p->rate > 0)
-			b->moves++;
-		if (p->left_bytes > 1e-9) {
-			i++;
-			continue;
-		}
-		/* Sent whole: leaves the active set, arrives after the fixed latency. */
-		n->active[i] = n->active[--n->n_active];
-		n->dirty = true;
-		n->src_count[p->src * NOC_NUM_CLASSES + p->cls]--;
-		p->done_cycle = c;
-		p->arrive_cycle = c + n->hops_prop[(size_t)p->src * (size_t)b->topo->n_nodes + (size_t)p->dst];
-		uint32_t *at = &n->ejq[p->dst * NOC_NUM_CLASSES + p->cls];
-		while (*at != FLOW_NONE && n->pkt[*at].arrive_cycle <= p->arrive_cycle)
-			at = &n->pkt[*at].next;
-		p->next = *at;
-		*at = pi;
-		stat_avg_add(&n->lat_queue, 1.0);
-		stat_avg_add(&n->lat_net, (double)(p->arrive_cycle - p->enq_cycle - 1));
-		stat_avg_add(&n->lat_total, (double)(p->arrive_cycle - p->enq_cycle));
-		noc_base_wake_sink(b, p->dst, p->arrive_cycle);
+		if (!any)
+			break;
+		b->moves++;
+		t += dt;
 	}
 }
 
@@ -194,6 +298,7 @@ static bool flow_try_inject(struct noc *pub, int src, int dst, enum noc_class cl
 	p->left_bytes = p->bytes;
 	p->enq_cycle = now;
 	p->next = FLOW_NONE;
+	p->n_res = (uint16_t)res_count(n, p, &n->res[(size_t)pi * (size_t)n->stride]);
 	n->active[n->n_active++] = pi;
 	(*cnt)++;
 	n->outstanding++;
@@ -253,6 +358,14 @@ static void flow_destroy(struct noc *pub)
 	free(n->src_count);
 	free(n->hops_prop);
 	free(n->res);
+	free(n->mark);
+	free(n->touch);
+	free(n->start);
+	free(n->fill);
+	free(n->count);
+	free(n->list);
+	free(n->heap);
+	free(n->hpos);
 	free(n);
 }
 
@@ -311,8 +424,18 @@ struct noc_base *noc_flow_new(const struct noc_params *p, const struct topo *t, 
 	for (size_t i = 0; i < pairs; i++)
 		if (t->route_len[i] > max_len)
 			max_len = t->route_len[i];
-	n->res = calloc((size_t)max_len + 2, sizeof *n->res);
-	if (!n->cap || !n->left || !n->users || !n->pkt || !n->active || !n->ejq || !n->src_count || !n->hops_prop || !n->res) {
+	n->stride = max_len + 2;
+	n->res = calloc((size_t)n->n_pkt * (size_t)n->stride, sizeof *n->res);
+	n->list = calloc((size_t)n->n_pkt * (size_t)n->stride, sizeof *n->list);
+	n->mark = calloc((size_t)n->n_res, 1);
+	n->touch = calloc((size_t)n->n_res, sizeof *n->touch);
+	n->start = calloc((size_t)n->n_res, sizeof *n->start);
+	n->fill = calloc((size_t)n->n_res, sizeof *n->fill);
+	n->count = calloc((size_t)n->n_res, sizeof *n->count);
+	n->heap = calloc((size_t)n->n_res, sizeof *n->heap);
+	n->hpos = calloc((size_t)n->n_res, sizeof *n->hpos);
+	if (!n->heap || !n->hpos ||!n->cap || !n->left || !n->users || !n->pkt || !n->active || !n->ejq || !n->src_count || !n->hops_prop ||
+	    !n->res || !n->list || !n->mark || !n->touch || !n->start || !n->fill || !n->count) {
 		flow_destroy(&n->b.pub);
 		goto nomem;
 	}
