@@ -33,6 +33,7 @@ static const struct { const char *s; uint8_t t; } type_names[] = {
 	{"b64", FE_T_B64}, {"u8", FE_T_U8}, {"u16", FE_T_U16}, {"u32", FE_T_U32},
 	{"u64", FE_T_U64}, {"s8", FE_T_S8}, {"s16", FE_T_S16}, {"s32", FE_T_S32},
 	{"s64", FE_T_S64}, {"f16", FE_T_F16}, {"f32", FE_T_F32}, {"f64", FE_T_F64},
+	{"f16x2", FE_T_F16X2},
 };
 
 int fe_type_from_name(const char *s, size_t n)
@@ -49,7 +50,7 @@ uint32_t fe_type_bytes(enum fe_type t)
 	case FE_T_PRED: return 1;
 	case FE_T_B8: case FE_T_U8: case FE_T_S8: return 1;
 	case FE_T_B16: case FE_T_U16: case FE_T_S16: case FE_T_F16: return 2;
-	case FE_T_B32: case FE_T_U32: case FE_T_S32: case FE_T_F32: return 4;
+	case FE_T_B32: case FE_T_U32: case FE_T_S32: case FE_T_F32: case FE_T_F16X2: return 4;
 	case FE_T_B64: case FE_T_U64: case FE_T_S64: case FE_T_F64: return 8;
 	default: return 0;
 	}
@@ -277,8 +278,15 @@ int fe_decode_opcode(const char *s, size_t n, struct fe_inst *in, char *bad, siz
 		snprintf(bad, bad_n, "%.*s", (int)n, s); /* only tex.1d/.2d.v4 */
 		return -1;
 	}
-	if (in->type == FE_T_F16 && in->op != FE_OP_CVT && in->op != FE_OP_LD && in->op != FE_OP_ST &&
-	    in->op != FE_OP_MOV) {
+	bool half_arith = in->op == FE_OP_ADD || in->op == FE_OP_SUB || in->op == FE_OP_MUL ||
+		in->op == FE_OP_FMA || in->op == FE_OP_NEG || in->op == FE_OP_ABS ||
+		in->op == FE_OP_MIN || in->op == FE_OP_MAX;
+	bool half_move = in->op == FE_OP_CVT || in->op == FE_OP_LD || in->op == FE_OP_ST ||
+		in->op == FE_OP_MOV;
+	if ((in->type == FE_T_F16 && !half_arith && !half_move && in->op != FE_OP_SETP) ||
+	    (in->type == FE_T_F16X2 && !half_arith && !half_move) ||
+	    (in->type == FE_T_F16X2 && in->op == FE_OP_CVT) || in->type2 == FE_T_F16X2 ||
+	    ((in->type == FE_T_F16 || in->type == FE_T_F16X2) && in->rnd > FE_RND_RN)) {
 		snprintf(bad, bad_n, "%.*s", (int)n, s);
 		return -1;
 	}
@@ -405,7 +413,7 @@ void fe_inst_classify(const struct fe_inst *in, struct wi_static *ws)
 	default:
 		if (f64)
 			ws->lat_class = WI_LAT_FP64;
-		else if (flt)
+		else if (flt || in->type == FE_T_F16X2)
 			ws->lat_class = WI_LAT_FP32;
 		break;
 	}

@@ -77,27 +77,47 @@ static float half_to_f32(uint16_t h)
 	return as_f32(b);
 }
 
-static uint16_t f32_to_half(float f)
+/* Round a double to the nearest half (ties to even); exact for every float input. */
+static uint16_t double_to_half(double f)
 {
-	uint32_t b = (uint32_t)f32_bits(f);
-	uint16_t s = (uint16_t)((b >> 16) & 0x8000);
-	float a = fabsf(f);
+	uint16_t s = signbit(f) ? 0x8000 : 0;
+	double a = fabs(f);
 	if (isnan(f))
 		return s | 0x7e00;
-	if (a >= 65520.0f)
+	if (a >= 65520.0)
 		return s | 0x7c00;
-	if (a < ldexpf(1.0f, -14)) { /* subnormal half: multiples of 2^-24 */
-		float q = nearbyintf(a * ldexpf(1.0f, 24));
-		return s | (uint16_t)q;
-	}
+	if (a < ldexp(1.0, -14)) /* subnormal half: multiples of 2^-24 */
+		return s | (uint16_t)nearbyint(a * ldexp(1.0, 24));
 	int e;
-	float fr = frexpf(a, &e); /* a = fr * 2^e, fr in [0.5,1) */
-	float mant = nearbyintf((fr * 2.0f - 1.0f) * 1024.0f);
-	if (mant >= 1024.0f) {
+	double fr = frexp(a, &e); /* a = fr * 2^e, fr in [0.5,1) */
+	double mant = nearbyint((fr * 2.0 - 1.0) * 1024.0);
+	if (mant >= 1024.0) {
 		mant = 0;
 		e++;
 	}
+	if (e - 1 + 15 >= 31)
+		return s | 0x7c00;
 	return s | (uint16_t)(((e - 1 + 15) << 10) | (uint16_t)mant);
+}
+
+/* One f16 operation, computed in double (exact for add/sub/mul of halves) and rounded once. */
+static uint64_t half_op(const struct fe_inst *in, uint64_t a, uint64_t b, uint64_t c)
+{
+	double x = half_to_f32((uint16_t)a), y = half_to_f32((uint16_t)b), z = half_to_f32((uint16_t)c), d;
+	switch (in->op) {
+	case FE_OP_ADD: d = x + y; break;
+	case FE_OP_SUB: d = x - y; break;
+	case FE_OP_MUL: d = x * y; break;
+	case FE_OP_FMA: d = fma(x, y, z); break;
+	case FE_OP_NEG: return (a ^ 0x8000) & 0xffff;
+	case FE_OP_ABS: return a & 0x7fff;
+	case FE_OP_MIN: d = fmin(x, y); break;
+	case FE_OP_MAX: d = fmax(x, y); break;
+	default: d = 0; break;
+	}
+	if (in->flags & FE_IF_SAT)
+		d = isnan(d) ? 0.0 : d < 0.0 ? 0.0 : d > 1.0 ? 1.0 : d;
+	return double_to_half(d);
 }
 
 static float ftz32(float f, bool ftz)
@@ -177,7 +197,7 @@ static uint64_t src(const struct fe_warp *w, const struct fe_opnd *o, uint32_t l
 			if (t == FE_T_F64)
 				return f64_bits(o->fval);
 			if (t == FE_T_F16)
-				return f32_to_half((float)o->fval);
+				return double_to_half(o->fval);
 			return (uint64_t)o->imm;   /* 0f bit pattern into .b32 */
 		}
 		if (t == FE_T_F32)
@@ -393,6 +413,8 @@ static bool icmp(uint8_t cmp, uint64_t a, uint64_t b, enum fe_type t)
 
 static bool compare(uint8_t cmp, enum fe_type t, uint64_t a, uint64_t b)
 {
+	if (t == FE_T_F16)
+		return fcmp(cmp, half_to_f32((uint16_t)a), half_to_f32((uint16_t)b));
 	if (t == FE_T_F32)
 		return fcmp(cmp, as_f32(a), as_f32(b));
 	if (t == FE_T_F64)
@@ -560,7 +582,7 @@ static uint64_t convert(const struct fe_inst *in, uint64_t a)
 			res = f64_bits(d);
 		} else {
 			volatile float f = ssig ? (float)(int64_t)sext(a, sb) : (float)zext(a, sb);
-			res = dt == FE_T_F16 ? f32_to_half(f) : f32_bits(ftz32(f, ftz));
+			res = dt == FE_T_F16 ? double_to_half(f) : f32_bits(ftz32(f, ftz));
 		}
 	} else if (dt == FE_T_F64) {
 		volatile double d = x;
@@ -579,7 +601,7 @@ static uint64_t convert(const struct fe_inst *in, uint64_t a)
 			f = isnan(f) ? 0.0f : f < 0.0f ? 0.0f : f > 1.0f ? 1.0f : f;
 		res = f32_bits(f);
 	} else {
-		res = f32_to_half((float)x);
+		res = double_to_half(x);
 	}
 	fesetround(old);
 	return res;
@@ -900,6 +922,14 @@ static void exec_lane(struct fe_warp *w, const struct fe_inst *in, uint32_t lane
 					in->op == FE_OP_SET) ? FE_T_PRED :
 			(in->part == FE_PART_WIDE && in->op != FE_OP_MUL24) ? t : st);
 	uint8_t *cf = &w->carry[lane];
+	if ((t == FE_T_F16 || t == FE_T_F16X2) && in->op != FE_OP_MOV && in->op != FE_OP_CVT &&
+	    in->op != FE_OP_SETP) {
+		r = half_op(in, a, b, c);
+		if (t == FE_T_F16X2) /* the high halves, independently */
+			r |= half_op(in, a >> 16, b >> 16, c >> 16) << 16;
+		dst(w, d, lane, r, t);
+		return;
+	}
 	switch (in->op) {
 	case FE_OP_ADD: case FE_OP_SUB:
 		if (flt) {

@@ -29,6 +29,7 @@ enum fe_type {
 	FE_T_U8, FE_T_U16, FE_T_U32, FE_T_U64,
 	FE_T_S8, FE_T_S16, FE_T_S32, FE_T_S64,
 	FE_T_F16, FE_T_F32, FE_T_F64,
+	FE_T_F16X2,           /* two halves packed in 32 bits (add/sub/mul/fma/neg/abs/min/max) */
 	FE_T_COUNT
 };
 

@@ -326,3 +326,21 @@ Test(exec, bfind_finds_the_most_significant_bit)
 	check("bfind.s32 %r2, %r1; cvt.u64.u32 %rd10, %r2;", 2, (uint64_t[]){0xfffffffe, 0xffffffff}, (uint64_t[]){0, 0xffffffff});
 	check("bfind.u64 %r2, %rd5; cvt.u64.u32 %rd10, %r2;", 1, (uint64_t[]){1ull << 40}, (uint64_t[]){40});
 }
+
+Test(exec, half_precision_arithmetic)
+{
+	/* halves: 1.0 = 0x3c00, 2.0 = 0x4000, 3.0 = 0x4200, 0.5 = 0x3800, 65504 = 0x7bff (max) */
+	check("mov.b16 %h1, %r1; add.f16 %h2, %h1, %h1; cvt.u64.u16 %rd10, %h2;", 1, (uint64_t[]){0x3c00}, (uint64_t[]){0x4000});
+	/* 65504 + 65504 overflows to +inf (0x7c00); fma(2, 0.5, 3) = 4 (0x4400) */
+	check("mov.b16 %h1, %r1; add.f16 %h2, %h1, %h1; cvt.u64.u16 %rd10, %h2;", 1, (uint64_t[]){0x7bff}, (uint64_t[]){0x7c00});
+	check("mov.b16 %h1, %r1; mov.b16 %h3, 0x3800; mov.b16 %h4, 0x4200; fma.rn.f16 %h2, %h1, %h3, %h4; cvt.u64.u16 %rd10, %h2;",
+	      1, (uint64_t[]){0x4000}, (uint64_t[]){0x4400});
+	/* 1 + 2^-11 rounds to even (1.0): 2^-11 = 0x1000 */
+	check("mov.b16 %h1, %r1; mov.b16 %h3, 0x1000; add.f16 %h2, %h1, %h3; cvt.u64.u16 %rd10, %h2;", 1, (uint64_t[]){0x3c00}, (uint64_t[]){0x3c00});
+	/* f16x2: (1, 2) * (3, 0.5) = (3, 1) -> 0x3c00_4200 */
+	check("mov.b32 %r3, 0x38004200; mul.f16x2 %r2, %r1, %r3; cvt.u64.u32 %rd10, %r2;", 1,
+	      (uint64_t[]){0x40003c00}, (uint64_t[]){0x3c004200});
+	/* setp.lt.f16 2 < 3 */
+	check("mov.b16 %h1, %r1; mov.b16 %h3, 0x4200; setp.lt.f16 %p1, %h1, %h3; selp.u64 %rd10, 1, 0, %p1;", 1,
+	      (uint64_t[]){0x4000}, (uint64_t[]){1});
+}

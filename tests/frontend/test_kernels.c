@@ -330,3 +330,45 @@ Test(kernels, syncthreads_count_and_or_reduce_over_the_cta)
 	fe_memory_destroy(mem);
 	fe_module_destroy(m);
 }
+
+/* nvcc expands expf, powf, erff, atan2f, fmodf, cbrtf, exp, pow, ... into long PTX sequences
+ * (range reduction, polynomials, bit tricks, fma, ex2.approx): their results must agree with
+ * the host's libm to a few ulp. */
+Test(kernels, libdevice_math_matches_host_libm)
+{
+	struct fe_module *m = fe_t_load_file("tests/frontend/data/mathlib.ptx");
+	struct fe_memory *mem = fe_memory_create();
+	struct sim_error err;
+	enum { N = 128 };
+	float in[N], out[N * 12];
+	double ind[N], outd[N * 6];
+	for (int i = 0; i < N; i++) {
+		in[i] = -1.9f + 3.8f * (float)i / N;
+		ind[i] = -1.9 + 3.8 * i / N;
+	}
+	uint64_t di = fe_t_buf(mem, in, sizeof in), dout = fe_t_buf(mem, NULL, sizeof out);
+	uint64_t did = fe_t_buf(mem, ind, sizeof ind), doutd = fe_t_buf(mem, NULL, sizeof outd);
+	uint64_t a[2] = {di, dout}, ad[2] = {did, doutd};
+	cr_assert_eq(fe_t_launch(m, mem, "mathf", N / 64, 64, 0, a, 2, NULL, &err), 0, "%s", err.msg);
+	cr_assert_eq(fe_t_launch(m, mem, "mathd", N / 64, 64, 0, ad, 2, NULL, &err), 0, "%s", err.msg);
+	fe_t_read(mem, dout, out, sizeof out);
+	fe_t_read(mem, doutd, outd, sizeof outd);
+	for (int i = 0; i < N; i++) {
+		float x = in[i];
+		double r[12] = {expf(x), logf(x + 2), sinf(x), cosf(x * 3), tanhf(x), powf(x + 2, 1.7f),
+				erff(x), atan2f(x, 2), fmodf(x * 10, 0.3f), sqrtf(x + 2), roundf(x * 7), cbrtf(x)};
+		for (int k = 0; k < 12; k++) {
+			/* relative error against max(|r|, 1e-3): 4e-7 is about 3 ulp of a float */
+			double e = fabs(out[i * 12 + k] - r[k]) / fmax(fabs(r[k]), 1e-3);
+			cr_assert_leq(e, 4e-7, "function %d at x=%g: %.9g vs %.9g", k, x, out[i * 12 + k], r[k]);
+		}
+		double y = ind[i];
+		double rd[6] = {exp(y), log(y + 2), sin(y), pow(y + 2, 1.7), y / (y + 3), sqrt(y + 2)};
+		for (int k = 0; k < 6; k++) {
+			double e = fabs(outd[i * 6 + k] - rd[k]) / fmax(fabs(rd[k]), 1e-3);
+			cr_assert_leq(e, 1e-15, "double function %d at x=%g: %.17g vs %.17g", k, y, outd[i * 6 + k], rd[k]);
+		}
+	}
+	fe_memory_destroy(mem);
+	fe_module_destroy(m);
+}
