@@ -158,11 +158,6 @@ bool dram_mc_try_enqueue(struct dram_mc *mc, struct mem_req *req, uint64_t now)
 	e->row = req->row;
 	e->line = req->col / mc->cfg.line_bytes;
 	e->is_write = req_is_write(req);
-	if (!e->is_write)
-		for (uint32_t i = 0; i < mc->fly_len; i++)
-			if (!mc->fly[i].req && mc->fly[i].bank == e->bank && mc->fly[i].row == e->row &&
-			    mc->fly[i].line == e->line)
-				mc->pf_late++;
 	struct dram_bank *b = &mc->bank[e->bank];
 	b->queued++;
 	if (b->outstanding++ == 0)
@@ -651,8 +646,6 @@ void dram_mc_stats_register(struct dram_mc *mc, struct stats *st)
 		      "mc.%u.prefetch.issued", c);
 	stats_counter(st, &mc->pf_filtered, "lines", "row lines skipped: already in the L2",
 		      "mc.%u.prefetch.skipped", c);
-	stats_counter(st, &mc->pf_late, "lines", "demands that arrived while their line's prefetch was in flight",
-		      "mc.%u.prefetch.late", c);
 	stats_avg(st, &mc->queue_lat, "cycles", "DRAM cycles from enqueue to the first command",
 		  "mc.%u.queue_latency", c);
 	stats_avg(st, &mc->service_lat, "cycles", "DRAM cycles from the first command to data done",

@@ -103,7 +103,7 @@ struct dram_mc {
 	uint64_t bus_busy_cycles;
 	uint64_t reads, writes, row_hits, row_misses, row_conflicts, activates, precharges;
 	uint64_t refreshes;
-	uint64_t pf_issued, pf_filtered, pf_late, rejected; /* late: a demand came while its line's prefetch was in flight */
+	uint64_t pf_issued, pf_filtered, rejected;
 	struct stat_avg queue_lat, service_lat; /* cycles: enqueue->first command, ->data done */
 };
 

@@ -325,7 +325,12 @@ void l2_slice_dram_done(struct l2_slice *l2, struct mem_req *r, uint64_t now_ps)
 			l2->pf_dropped++; /* present already, or no room to write a victim back */
 			return;
 		}
-		cache_fill(&l2->cache, line, 0, false, mshr_find(l2, line) == NULL, &v);
+		/* The prefetcher skips lines with a miss pending, so a pending miss now means the
+		 * demand came while the prefetch was on its way: late (the demand's own fetch
+		 * serves it; the line is not marked). */
+		bool late = mshr_find(l2, line) != NULL;
+		l2->pf_late += late;
+		cache_fill(&l2->cache, line, 0, false, !late, &v);
 		victim(l2, &v);
 		l2->pf_fills++;
 		return;
@@ -391,6 +396,9 @@ void l2_slice_stats_register(struct l2_slice *l2, struct stats *st)
 		      "l2.%u.prefetch.fills", c);
 	stats_counter(st, &l2->pf_useful, "lines", "prefetched lines later used by a demand",
 		      "l2.%u.prefetch.useful", c);
+	stats_counter(st, &l2->pf_late, "lines",
+		      "prefetches that arrived after a demand for the line had missed",
+		      "l2.%u.prefetch.late", c);
 	stats_counter(st, &l2->pf_unused_evicted, "lines", "prefetched lines evicted unused",
 		      "l2.%u.prefetch.unused_evicted", c);
 	stats_counter(st, &l2->pf_dropped, "lines", "prefetches that found the line present",

@@ -65,7 +65,7 @@ struct l2_slice {
 	/* counters */
 	uint64_t accesses, reads, writes, atomics, mshr_merges, mshr_full_cycles, mc_full_cycles;
 	uint64_t noc_refused, writebacks, fills;
-	uint64_t pf_fills, pf_useful, pf_unused_evicted, pf_dropped;
+	uint64_t pf_fills, pf_useful, pf_late, pf_unused_evicted, pf_dropped;
 };
 
 /* Builds the tag store, MSHRs and queues; comp.ops/clk/name must be set and registered by the

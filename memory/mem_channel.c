@@ -288,7 +288,7 @@ void mem_channel_summary(struct mem_channel *ch, struct mem_channel_summary *o)
 	o->l2_misses = ch->l2.cache.misses;
 	o->pf_issued = mc->pf_issued;
 	o->pf_useful = ch->l2.pf_useful;
-	o->pf_late = mc->pf_late;
+	o->pf_late = ch->l2.pf_late;
 	o->dram_clock_mhz = ch->dram_clk.freq_mhz;
 	o->peak_bytes_per_s = ch->peak_bytes_per_s;
 }

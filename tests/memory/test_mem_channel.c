@@ -517,3 +517,24 @@ Test(mem_channel, request_ejectable_after_a_queued_tick_is_not_lost)
 	cr_assert_eq(NOC.n[0][NOC_CLASS_REPLY], 2);
 	cr_assert_eq(r->t_ps[MEM_T_L2_ARRIVE], 40000);
 }
+
+Test(mem_channel, demand_behind_its_own_prefetch_counts_as_late)
+{
+	const char *ov[] = {"gpu.dram.prefetch=opportunistic", NULL};
+	build(ov);
+	send(1, MEM_REQ_READ, 0x0);
+	/* line 0 reaches the MC at cycle 25 (see read_miss_goes_to_dram...): ACT@25, RD@37; no
+	 * demand waits, so line 1 is prefetched at 41 (bus free at 51 - tCL) and fills the slice
+	 * at 55 = 68750 ps. A read of line 1 sent at 52000 ps is taken at L2 cycle
+	 * ceil(52000 x 650 / 10^6) = 34 (52308 ps), after the prefetch left the MC and before it
+	 * arrived: it misses, so the prefetch is late and the line is not marked. */
+	struct sim_error err = {0};
+	cr_assert_eq(sim_run(SIM, 52000, stderr, &err), SIM_STOP_TIME_LIMIT);
+	struct mem_req *r = send(2, MEM_REQ_READ, 0x40);
+	run();
+	cr_assert_eq(r->t_ps[MEM_T_L2_ARRIVE], 52307);
+	cr_assert_eq(stat("l2.0.prefetch.late"), 1);
+	cr_assert_eq(stat("l2.0.prefetch.useful"), 0);
+	cr_assert_eq(stat("mc.0.reads"), 2);
+	cr_assert_eq(NOC.n[0][NOC_CLASS_REPLY], 2);
+}
