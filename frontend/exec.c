@@ -1001,13 +1001,13 @@ static void exec_lane(struct fe_warp *w, const struct fe_inst *in, uint32_t lane
 		r = idiv(in, a, b, true);
 		break;
 	case FE_OP_NEG:
-		r = flt ? funary(in, a) : (uint64_t)(-(int64_t)a);
+		r = flt ? funary(in, a) : 0 - a; /* wraps: -INT_MIN = INT_MIN */
 		break;
 	case FE_OP_ABS:
 		if (flt)
 			r = funary(in, a);
 		else
-			r = (int64_t)sext(a, n) < 0 ? (uint64_t)(-(int64_t)sext(a, n)) : a;
+			r = (int64_t)sext(a, n) < 0 ? 0 - sext(a, n) : a;
 		break;
 	case FE_OP_MIN: case FE_OP_MAX:
 		if (flt) {

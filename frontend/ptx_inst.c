@@ -34,7 +34,7 @@ static int parse_imm(struct parser *P, struct fe_opnd *o)
 	struct ptx_token *k = tok(P);
 	o->kind = FE_OK_IMM;
 	if (k->kind == PTX_INT) {
-		o->imm = neg ? -k->ival : k->ival;
+		o->imm = neg ? (int64_t)(0 - (uint64_t)k->ival) : k->ival; /* -INT64_MIN wraps */
 	} else if (k->kind == PTX_FLOAT) {
 		o->imm_is_f = 1;
 		o->n = k->fwidth; /* literal width: 32 for 0f, 64 for 0d, 0 decimal */

@@ -185,7 +185,7 @@ static int parse_init_value(struct parser *P, enum fe_type t, uint8_t *dst)
 	}
 	uint32_t n = fe_type_bytes(t);
 	if (k->kind == PTX_INT) {
-		uint64_t v = (uint64_t)(neg ? -k->ival : k->ival);
+		uint64_t v = neg ? 0 - (uint64_t)k->ival : (uint64_t)k->ival;
 		if (t == FE_T_F32) {
 			float f = (float)(neg ? -(double)k->ival : (double)k->ival);
 			uint32_t b;

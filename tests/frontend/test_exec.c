@@ -344,3 +344,10 @@ Test(exec, half_precision_arithmetic)
 	check("mov.b16 %h1, %r1; mov.b16 %h3, 0x4200; setp.lt.f16 %p1, %h1, %h3; selp.u64 %rd10, 1, 0, %p1;", 1,
 	      (uint64_t[]){0x4000}, (uint64_t[]){1});
 }
+
+Test(exec, negation_and_abs_of_the_most_negative_value_wrap)
+{
+	check("neg.s64 %rd10, %rd5;", 1, (uint64_t[]){1ull << 63}, (uint64_t[]){1ull << 63});
+	check("abs.s32 %r2, %r1; cvt.u64.u32 %rd10, %r2;", 2, (uint64_t[]){0x80000000, (uint32_t)-5}, (uint64_t[]){0x80000000, 5});
+	check("mov.u64 %rd10, -9223372036854775808;", 1, (uint64_t[]){0}, (uint64_t[]){1ull << 63});
+}
