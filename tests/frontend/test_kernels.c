@@ -372,3 +372,60 @@ Test(kernels, libdevice_math_matches_host_libm)
 	fe_memory_destroy(mem);
 	fe_module_destroy(m);
 }
+
+/* host copy of tests/frontend/data/ctrl.cu */
+static int ctrl_classify(int v)
+{
+	switch (v & 7) {
+	case 0: return v * 3;
+	case 1: return v + 11;
+	case 2: return v - 4;
+	case 3: return v ^ 0x55;
+	case 4: return (int)((unsigned)v << 2);
+	case 5: return v >> 1;
+	case 6: return -v;
+	default: return 7;
+	}
+}
+
+static int ctrl_host(int t, int n)
+{
+	int acc = 0;
+	if (t % 17 == 16)
+		return -1;
+	for (int i = 0; i < n; i++) {
+		if ((i + t) % 5 == 0)
+			continue;
+		for (int j = 0; j < i; j++) {
+			if (((t ^ j) & 3) == 3)
+				break;
+			acc += ctrl_classify(t + i * j);
+			if (acc > 100000)
+				return acc;
+		}
+		if (acc & 1)
+			acc = acc * 3 + 1;
+		else
+			acc >>= 1;
+		while (acc > 5000)
+			acc -= 777;
+	}
+	return acc;
+}
+
+Test(kernels, nested_loops_break_continue_early_return_and_switch)
+{
+	struct fe_module *m = fe_t_load_file("tests/frontend/data/ctrl.ptx");
+	struct fe_memory *mem = fe_memory_create();
+	struct sim_error err;
+	enum { T = 192, NN = 12 };
+	int out[T];
+	uint64_t dout = fe_t_buf(mem, NULL, sizeof out);
+	uint64_t args[2] = {dout, NN};
+	cr_assert_eq(fe_t_launch(m, mem, "ctrl", 3, 64, 0, args, 2, NULL, &err), 0, "%s", err.msg);
+	fe_t_read(mem, dout, out, sizeof out);
+	for (int t = 0; t < T; t++)
+		cr_assert_eq(out[t], ctrl_host(t, NN), "thread %d: %d want %d", t, out[t], ctrl_host(t, NN));
+	fe_memory_destroy(mem);
+	fe_module_destroy(m);
+}
