@@ -36,6 +36,7 @@ struct sgf_pkt {
 	uint32_t bytes;
 	uint64_t enq_cycle, arrive_cycle;
 	uint32_t next;
+	double self_finish;           /* loaded platforms have no host-to-itself route */
 	sg4::CommPtr comm;
 };
 
@@ -50,6 +51,7 @@ struct sgf_impl {
 	std::vector<uint32_t> src_count;
 	std::vector<uint32_t> prop;         /* [pairs] fixed latency, cycles */
 	int n_nets = 1;
+	bool reuse = false;                 /* the platform came from a SimGrid file */
 	uint64_t outstanding = 0, injected = 0, ejected = 0, bytes_ejected = 0;
 	struct stat_avg lat_net = {0, 0}, lat_total = {0, 0};
 };
@@ -76,6 +78,10 @@ static void sgf_step(struct noc_base *b, uint64_t c)
 		if (!p.started && p.enq_cycle < c) {
 			p.started = true;
 			b->moves++;
+			if (m->reuse && p.src == p.dst) {
+				p.self_finish = (double)c + (double)p.bytes / (double)b->p.channel_bytes;
+				continue;
+			}
 			p.comm = sg4::Comm::sendto_async(m->host[(size_t)(m->n_nets == 2 ? p.cls : 0) * (size_t)b->topo->n_nodes + (size_t)p.src],
 							 m->host[(size_t)(m->n_nets == 2 ? p.cls : 0) * (size_t)b->topo->n_nodes + (size_t)p.dst],
 							 p.bytes);
@@ -87,12 +93,13 @@ static void sgf_step(struct noc_base *b, uint64_t c)
 	for (size_t i = 0; i < m->active.size(); i++) {
 		uint32_t pi = m->active[i];
 		sgf_pkt &p = m->pkt[pi];
-		if (!p.started || !p.comm->test()) {
+		bool self = m->reuse && p.src == p.dst;
+		if (!p.started || (self ? p.self_finish > (double)(c + 1) : !p.comm->test())) {
 			m->active[keep++] = pi;
 			continue;
 		}
 		b->moves++;
-		double fin = p.comm->get_finish_time();
+		double fin = self ? p.self_finish : p.comm->get_finish_time();
 		p.comm = nullptr;
 		uint64_t done = (uint64_t)std::ceil(fin - 1e-9) - 1;
 		m->src_count[(size_t)p.src * NOC_NUM_CLASSES + p.cls]--;
@@ -258,11 +265,16 @@ extern "C" struct noc_base *noc_sgflow_new(const struct noc_params *p, const str
 	n->b.p = *p;
 	int N = t->n_nodes;
 	m->n_nets = reuse ? 1 : (p->separate_networks ? 2 : 1);
+	m->reuse = reuse;
 	if (reuse) {
 		/* The loader sealed SimGrid's platform already: use its hosts and its routes. */
 		std::vector<sg4::Host *> all = sg4::Engine::get_instance()->get_all_hosts();
 		std::sort(all.begin(), all.end(), [](sg4::Host *x, sg4::Host *y) { return natural_less(x->get_name(), y->get_name()); });
 		m->host = all;
+		/* Latency is the fixed part we add per route (the topology kept it); in SimGrid
+		 * it would also weigh CM02's sharing, so zero it. */
+		for (sg4::Link *l : sg4::Engine::get_instance()->get_all_links())
+			l->set_latency(0);
 	} else {
 		int ac = 6;
 		char a0[] = "warpsim", a1[] = "--cfg=network/model:CM02", a2[] = "--cfg=network/crosstraffic:0",

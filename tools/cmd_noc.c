@@ -248,8 +248,8 @@ static int one_rate(const struct cfg *cfg, const struct noc_args *a, double rate
 	return rc;
 }
 
-/* simgrid-flow: SimGrid holds one platform per process, so each rate runs in a child that
- * sends its row (JSON text) back through a pipe. */
+/* simgrid-flow or a SimGrid topology: SimGrid holds one platform per process, so each rate
+ * runs in a child that sends its row (JSON text) back through a pipe. */
 static int one_rate_forked(const struct cfg *cfg, const struct noc_args *a, double rate, json_t **row,
 			   struct sim_error *err)
 {
@@ -401,7 +401,8 @@ int cmd_noc(int argc, char **argv, struct sim_error *err)
 
 	json_t *rows = json_array();
 	struct noc_args a = {kind, flits, warmup, window, seed, hot, n_cores, n_mcs};
-	bool fork_each = !strcmp(cfg_str(cfg, "gpu.noc.model"), "simgrid-flow");
+	bool fork_each = n_rates > 1 && (!strcmp(cfg_str(cfg, "gpu.noc.model"), "simgrid-flow") ||
+					 !strcmp(cfg_str(cfg, "gpu.noc.topology"), "simgrid"));
 	if (!o.json)
 		printf("%-8s %12s %12s %12s %12s %10s\n", "offered", "latency", "network", "max_latency", "accepted",
 		       "pkts/s");

@@ -110,9 +110,12 @@ struct topo *topo_simgrid_load(const char *platform_xml, uint32_t channel_bytes,
 		return NULL;
 	}
 	simgrid_loaded = 1;
-	int argc = 2;
-	char a0[] = "warpsim", a1[] = "--log=root.thres:critical";
-	char *argv[] = {a0, a1, NULL};
+	/* The network model must be chosen before loading: the simgrid-flow backend, which
+	 * reuses this platform, wants CM02 max-min without cross traffic or TCP window. */
+	int argc = 6;
+	char a0[] = "warpsim", a1[] = "--log=root.thres:critical", a2[] = "--cfg=network/model:CM02",
+	     a3[] = "--cfg=network/crosstraffic:0", a4[] = "--cfg=network/optim:Full", a5[] = "--cfg=network/TCP-gamma:0";
+	char *argv[] = {a0, a1, a2, a3, a4, a5, NULL};
 	simgrid_init(&argc, argv);
 	simgrid_load_platform(platform_xml);
 	simgrid_run_until(0); /* seals the platform */
