@@ -239,3 +239,36 @@ Test(noc, stuck_consumer_is_reported_by_the_watchdog)
 	sim_destroy(sim);
 	cfg_destroy(c);
 }
+
+Test(noc, graph_and_fat_tree_from_config)
+{
+	struct sim_error err;
+	/* A 6-node ring as a graph with shortest paths and one VC class: the 2-hop routes chain
+	 * around the ring, so it is refused, naming the setting to change. */
+	struct cfg *c = cfg_from("g.cfg", "gpu: { noc: {\n topology = \"graph\";\n graph: {\n nodes = 6;\n"
+					  " links = [0,1, 1,2, 2,3, 3,4, 4,5, 5,0];\n vc_classes = \"single\";\n };\n"
+					  " placement: { mc_nodes = [5]; }; }; };\n");
+	cr_assert_null(noc_create(c, NULL, NULL, 5, 1, &err));
+	cr_assert_str_eq(err.setting, "gpu.noc.graph.vc_classes");
+	cr_assert_eq(err.line, 6); /* the vc_classes line */
+	cfg_destroy(c);
+	/* One class per hop (diameter 3 -> 3 classes): accepted with 2 networks x 3 VCs. */
+	c = cfg_from("g.cfg", "gpu: { noc: { topology = \"graph\"; vcs = 3; graph: { nodes = 6;"
+			      " links = [0,1, 1,2, 2,3, 3,4, 4,5, 5,0]; vc_classes = \"hop\"; };"
+			      " placement: { mc_nodes = [5]; }; }; };\n");
+	struct noc *n = noc_create(c, NULL, NULL, 5, 1, &err);
+	cr_assert_not_null(n, "%s", err.msg);
+	/* 0 -> 3: 3 hops, R = 4: 5*4 + 2 = 22. */
+	cr_assert_eq(lone_packet(n, 0, 3, 8), 22);
+	noc_destroy(n);
+	cfg_destroy(c);
+	/* 4-ary 2-tree: 16 nodes; 0 -> 15 goes up to the top and down: 2 links, R = 3 -> 17. */
+	c = cfg_from("f.cfg", "gpu: { noc: { topology = \"fat-tree\"; fat_tree: { k = 4; levels = 2; };"
+			      " placement: { mc_nodes = [15]; }; }; };\n");
+	n = noc_create(c, NULL, NULL, 15, 1, &err);
+	cr_assert_not_null(n, "%s", err.msg);
+	cr_assert_eq(n->n_nodes, 16);
+	cr_assert_eq(lone_packet(n, 0, 15, 8), 17);
+	noc_destroy(n);
+	cfg_destroy(c);
+}
