@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: MIT */
+/* tools/cmd_noc.c end to end (`warpsim noc`, the binary CMake passes in WARPSIM_BIN): the
+ * BookSim low-load point of the 6x6 mesh and the cores-to-mcs ejection bound. */
+#include <criterion/criterion.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <math.h>
+#include <stdlib.h>
+
+static json_t *run_json(const char *args)
+{
+	const char *bin = getenv("WARPSIM_BIN");
+	cr_assert_not_null(bin, "WARPSIM_BIN is set by CMake to the warpsim binary");
+	char cmd[1024];
+	snprintf(cmd, sizeof cmd, "%s noc -c configs/owl-28.cfg --json %s", bin, args);
+	FILE *p = popen(cmd, "r");
+	cr_assert_not_null(p);
+	json_error_t je;
+	json_t *doc = json_loadf(p, 0, &je);
+	cr_assert_eq(pclose(p), 0, "%s failed", cmd);
+	cr_assert_not_null(doc, "%s: %s", cmd, je.text);
+	return doc;
+}
+
+Test(cmd_noc, uniform_low_load_matches_booksim_within_5_percent, .timeout = 120)
+{
+	json_t *doc = run_json("--traffic uniform --rate 0.02 --warmup 2000 --cycles 20000");
+	json_t *row = json_array_get(json_object_get(doc, "rows"), 0);
+	double lat = json_real_value(json_object_get(row, "latency_cycles"));
+	double acc = json_real_value(json_object_get(row, "accepted_flits_node_cycle"));
+	/* BookSim: 26.5 cycles; zero load here is 5 * (1 + 70/18) + 2 = 26.44. */
+	cr_assert(lat > 26.44 - 0.01 && lat < 26.5 * 1.05, "latency %.3f", lat);
+	cr_assert(fabs(acc - 0.02) < 0.002, "accepted %.4f", acc);
+	json_decref(doc);
+}
+
+Test(cmd_noc, cores_to_mcs_saturates_at_the_mc_ejection_bound, .timeout = 120)
+{
+	json_t *doc = run_json("--traffic cores-to-mcs --rate 0.6 --warmup 2000 --cycles 5000");
+	json_t *row = json_array_get(json_object_get(doc, "rows"), 0);
+	double acc = json_real_value(json_object_get(row, "accepted_flits_node_cycle"));
+	/* 8 MC nodes eject at most 1 flit/cycle each: 8 / 28 = 0.2857 per core. */
+	cr_assert(acc <= 8.0 / 28.0 + 1e-9 && acc > 0.25, "accepted %.4f", acc);
+	cr_assert(json_is_true(json_object_get(row, "saturated")) ||
+		  json_real_value(json_object_get(row, "latency_cycles")) > 500);
+	json_decref(doc);
+}
