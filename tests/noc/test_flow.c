@@ -43,9 +43,9 @@ static void two_flows(const char *model)
 
 Test(noc_flow, max_min_sharing_and_fixed_latency) { two_flows("flow"); }
 
-Test(noc_flow, lone_packet_matches_cycle_model_formula)
+static void lone_packet(const char *model)
 {
-	struct noc *n = line3("flow");
+	struct noc *n = line3(model);
 	static int x;
 	/* 0 -> 2: R = 3, 2 flits (33..64 B): 5*3 + 2 + 1 = 18. */
 	cr_assert(noc_try_inject(n, 0, 2, NOC_CLASS_REPLY, 64, &x));
@@ -54,6 +54,8 @@ Test(noc_flow, lone_packet_matches_cycle_model_formula)
 	cr_assert_eq(noc_now_cycle(n), 18);
 	noc_destroy(n);
 }
+
+Test(noc_flow, lone_packet_matches_cycle_model_formula) { lone_packet("flow"); }
 
 /* Uniform random traffic (fixed generator) at 0.15 packets/node/cycle of 2 flits on a 4x4
  * mesh; returns the average packet latency. */
@@ -95,6 +97,7 @@ static double uniform_latency(const char *model)
 
 #ifdef WARPSIM_HAVE_SIMGRID
 Test(noc_flow, simgrid_flow_shares_like_the_native_model) { two_flows("simgrid-flow"); }
+Test(noc_flow, simgrid_flow_lone_packet_matches_formula) { lone_packet("simgrid-flow"); }
 
 Test(noc_flow, simgrid_flow_agrees_with_flow_within_1_percent_below_saturation)
 {
