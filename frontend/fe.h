@@ -35,6 +35,9 @@ int fe_kernel_info(const struct fe_module *m, const char *kernel, struct fe_laun
 		   struct sim_error *err);
 /* `warpsim ptx-info`: kernels, registers, shared/local memory, phases. */
 void fe_module_print_info(const struct fe_module *m, FILE *out, bool json);
+/* `warpsim ptx-info --phases`: every phase of every kernel (first pc and PTX line, instruction
+ * count, length in cycles). */
+void fe_module_print_phases(const struct fe_module *m, FILE *out);
 
 /* Device memory. Addresses are device virtual addresses (global space), never host pointers. */
 struct fe_memory *fe_memory_create(void);

@@ -102,3 +102,20 @@ void fe_module_print_info(const struct fe_module *m, FILE *out, bool json)
 		fprintf(out, "\n");
 	}
 }
+
+void fe_module_print_phases(const struct fe_module *m, FILE *out)
+{
+	for (uint32_t i = 0; i < m->n_kernels; i++) {
+		const struct fe_kernel *k = &m->kernels[i];
+		fprintf(out, "kernel %s: %u phases\n", m->funcs[k->func].name, k->n_phases);
+		fprintf(out, "  phase  first_pc  line  insts  cycles  first instruction\n");
+		uint32_t pc = 0;
+		while (pc < k->n_insts) {
+			uint32_t p = k->wi[pc].phase_id, first = pc;
+			while (pc < k->n_insts && k->wi[pc].phase_id == p)
+				pc++;
+			fprintf(out, "  %5u  %8u  %4u  %5u  %6u  %s\n", p, first, k->wi[first].src_line,
+				pc - first, k->phase_len[p], k->wi[first].text);
+		}
+	}
+}

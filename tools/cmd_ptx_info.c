@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* `warpsim ptx-info FILE [--json]`: load a PTX file and print its kernels, resources and phases. */
+/* `warpsim ptx-info FILE [--json | --phases]`: load a PTX file and print its kernels, resources and phases. */
 #include <stdio.h>
 #include <string.h>
 
@@ -10,13 +10,16 @@ int cmd_ptx_info(int argc, char **argv, struct sim_error *err);
 int cmd_ptx_info(int argc, char **argv, struct sim_error *err)
 {
 	const char *path = NULL;
-	bool json = false;
+	bool json = false, phases = false;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--json")) {
 			json = true;
+		} else if (!strcmp(argv[i], "--phases")) {
+			phases = true;
 		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			printf("usage: warpsim ptx-info FILE.ptx [--json]\n"
-			       "  kernels, parameters, registers, shared/local memory and PAWS phases\n");
+			printf("usage: warpsim ptx-info FILE.ptx [--json | --phases]\n"
+			       "  kernels, parameters, registers, shared/local memory and PAWS phases;\n"
+			       "  --phases lists every phase (first pc and line, instructions, cycles)\n");
 			return 0;
 		} else if (argv[i][0] == '-' || path) {
 			return sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, argv[i],
@@ -32,7 +35,10 @@ int cmd_ptx_info(int argc, char **argv, struct sim_error *err)
 	int rc = fe_module_load(path, &m, err);
 	if (rc)
 		return rc;
-	fe_module_print_info(m, stdout, json);
+	if (phases)
+		fe_module_print_phases(m, stdout);
+	else
+		fe_module_print_info(m, stdout, json);
 	fe_module_destroy(m);
 	return 0;
 }

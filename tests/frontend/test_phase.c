@@ -136,3 +136,20 @@ Test(phase, ptx_info_prints_kernels_resources_and_phases)
 	free(buf);
 	fe_module_destroy(m);
 }
+
+Test(phase, phase_listing_names_first_pc_line_and_length)
+{
+	struct fe_module *m = fe_t_load_str(fig4);
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&buf, &n);
+	fe_module_print_phases(m, f);
+	fclose(f);
+	/* the first instruction is on line 9 (3 header lines, .entry, '{', 3 .reg lines); phase 1
+	 * starts at pc 12, line 9 + 12 = 21, with 4 instructions and 16 cycles */
+	cr_assert(strstr(buf, "kernel vadd: 2 phases"), "%s", buf);
+	cr_assert(strstr(buf, "      0         0     9     12      60  ld.param.u64 %rd1, [a];"), "%s", buf);
+	cr_assert(strstr(buf, "      1        12    21      4      16  add.f32 %f3, %f1, %f2;"), "%s", buf);
+	free(buf);
+	fe_module_destroy(m);
+}
