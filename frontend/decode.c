@@ -44,28 +44,6 @@ int fe_type_from_name(const char *s, size_t n)
 	return -1;
 }
 
-uint32_t fe_type_bytes(enum fe_type t)
-{
-	switch (t) {
-	case FE_T_PRED: return 1;
-	case FE_T_B8: case FE_T_U8: case FE_T_S8: return 1;
-	case FE_T_B16: case FE_T_U16: case FE_T_S16: case FE_T_F16: return 2;
-	case FE_T_B32: case FE_T_U32: case FE_T_S32: case FE_T_F32: case FE_T_F16X2: return 4;
-	case FE_T_B64: case FE_T_U64: case FE_T_S64: case FE_T_F64: return 8;
-	default: return 0;
-	}
-}
-
-bool fe_type_is_float(enum fe_type t)
-{
-	return t == FE_T_F16 || t == FE_T_F32 || t == FE_T_F64;
-}
-
-bool fe_type_is_signed(enum fe_type t)
-{
-	return t == FE_T_S8 || t == FE_T_S16 || t == FE_T_S32 || t == FE_T_S64;
-}
-
 static const char *const op_base[] = {
 	"add", "sub", "mul", "mad", "fma", "div", "rem", "neg", "abs", "min", "max", "addc", "subc",
 	"madc", "mul24", "mad24", "sad", "and", "or", "xor", "not", "cnot", "shl", "shr", "bfi",

@@ -271,16 +271,31 @@ void fe_exec_guard(const struct fe_warp *w, const struct fe_inst *in, const uint
 
 /* Apply a directed rounding mode around a float operation (PTX .rz/.rm/.rp); .rn is the
  * default environment. The FP environment is per thread, so parallel simulations are safe. */
+static bool directed(uint8_t rnd)
+{
+	return rnd == FE_RND_RZ || rnd == FE_RND_RM || rnd == FE_RND_RP || rnd == FE_RND_RZI ||
+	       rnd == FE_RND_RMI || rnd == FE_RND_RPI;
+}
+
+/* Returns the mode to restore; only directed modes touch the FP environment (it costs two
+ * libc calls, and round-to-nearest is the default). */
 static int set_round(uint8_t rnd)
 {
+	if (!directed(rnd))
+		return -1;
 	int old = fegetround();
 	switch (rnd) {
 	case FE_RND_RZ: case FE_RND_RZI: fesetround(FE_TOWARDZERO); break;
 	case FE_RND_RM: case FE_RND_RMI: fesetround(FE_DOWNWARD); break;
-	case FE_RND_RP: case FE_RND_RPI: fesetround(FE_UPWARD); break;
-	default: break;
+	default: fesetround(FE_UPWARD); break;
 	}
 	return old;
+}
+
+static void restore_round(int old)
+{
+	if (old != -1)
+		fesetround(old);
 }
 
 static uint64_t fbin(enum fe_op op, const struct fe_inst *in, uint64_t a, uint64_t b, uint64_t c)
@@ -319,7 +334,7 @@ static uint64_t fbin(enum fe_op op, const struct fe_inst *in, uint64_t a, uint64
 			e = isnan(e) ? 0.0f : e < 0.0f ? 0.0f : e > 1.0f ? 1.0f : e;
 		r = f32_bits(e);
 	}
-	fesetround(old);
+	restore_round(old);
 	return r;
 }
 
@@ -364,7 +379,7 @@ static uint64_t funary(const struct fe_inst *in, uint64_t a)
 			e = isnan(e) ? 0.0f : e < 0.0f ? 0.0f : e > 1.0f ? 1.0f : e;
 		r = f32_bits(e);
 	}
-	fesetround(old);
+	restore_round(old);
 	return r;
 }
 
@@ -603,7 +618,7 @@ static uint64_t convert(const struct fe_inst *in, uint64_t a)
 	} else {
 		res = double_to_half(x);
 	}
-	fesetround(old);
+	restore_round(old);
 	return res;
 }
 

@@ -217,9 +217,27 @@ struct fe_module {
  * link.c; the timing model has its own configured latencies. */
 extern const uint32_t fe_phase_latency_cycles[WI_LAT_COUNT];
 
-uint32_t fe_type_bytes(enum fe_type t);
-bool fe_type_is_float(enum fe_type t);
-bool fe_type_is_signed(enum fe_type t);
+/* Type properties; inline because the executor asks per lane. */
+static inline uint32_t fe_type_bytes(enum fe_type t)
+{
+	static const uint8_t bytes[FE_T_COUNT] = {
+		[FE_T_PRED] = 1, [FE_T_B8] = 1, [FE_T_U8] = 1, [FE_T_S8] = 1,
+		[FE_T_B16] = 2, [FE_T_U16] = 2, [FE_T_S16] = 2, [FE_T_F16] = 2,
+		[FE_T_B32] = 4, [FE_T_U32] = 4, [FE_T_S32] = 4, [FE_T_F32] = 4, [FE_T_F16X2] = 4,
+		[FE_T_B64] = 8, [FE_T_U64] = 8, [FE_T_S64] = 8, [FE_T_F64] = 8,
+	};
+	return (unsigned)t < FE_T_COUNT ? bytes[t] : 0;
+}
+
+static inline bool fe_type_is_float(enum fe_type t)
+{
+	return t == FE_T_F16 || t == FE_T_F32 || t == FE_T_F64;
+}
+
+static inline bool fe_type_is_signed(enum fe_type t)
+{
+	return t == FE_T_S8 || t == FE_T_S16 || t == FE_T_S32 || t == FE_T_S64;
+}
 
 /* link.c: build kernels, CFG, post-dominators, phases, wi_static. */
 int fe_module_link(struct fe_module *m, struct sim_error *err);

@@ -275,10 +275,10 @@ static bool mask_eq(const struct fe_warp *w, const uint64_t *a, const uint64_t *
 	return !memcmp(a, b, w->mask_words * sizeof *a);
 }
 
-static uint32_t mask_count(const uint64_t *m)
+static uint32_t mask_count(const struct fe_warp *w, const uint64_t *m)
 {
 	uint32_t n = 0;
-	for (uint32_t i = 0; i < WI_MASK_WORDS; i++)
+	for (uint32_t i = 0; i < w->mask_words; i++)
 		n += (uint32_t)__builtin_popcountll(m[i]);
 	return n;
 }
@@ -371,7 +371,7 @@ int fe_warp_execute(struct fe_warp *w, struct warp_inst *out, struct sim_error *
 	out->pc = pc;
 	out->n_lanes = w->n_lanes;
 	memcpy(out->mask, active, sizeof out->mask);
-	out->n_active = mask_count(active);
+	out->n_active = mask_count(w, active);
 	out->diverged = false;
 	out->taken = false;
 	out->access_bytes = (uint32_t)k->wi[pc].access_bytes * k->wi[pc].vec;
