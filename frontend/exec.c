@@ -626,6 +626,11 @@ static uint64_t convert(const struct fe_inst *in, uint64_t a)
 
 /* Host pointer for an access of n bytes at address a in space sp for lane; tm gets the
  * address the timing model sees. NULL when outside the space. */
+static bool fits(uint64_t a, uint32_t n, uint64_t size)
+{
+	return a <= size && n <= size - a;
+}
+
 static uint8_t *mem_at(struct fe_warp *w, uint32_t lane, uint8_t sp, bool kparam, uint64_t a,
 		       uint32_t n, uint64_t *tm)
 {
@@ -655,10 +660,10 @@ static uint8_t *mem_at(struct fe_warp *w, uint32_t lane, uint8_t sp, bool kparam
 	case WI_SPACE_GLOBAL: case WI_SPACE_CONST:
 		return fe_mem_ptr(l->mem, a, n);
 	case WI_SPACE_SHARED:
-		return (a + n <= c->shared_bytes) ? c->shared + a : NULL;
+		return fits(a, n, c->shared_bytes) ? c->shared + a : NULL;
 	case WI_SPACE_LOCAL: {
 		uint32_t lb = l->k->local_bytes;
-		if (a + n > lb)
+		if (!fits(a, n, lb))
 			return NULL;
 		/* local memory is interleaved in DRAM in hardware; give the timing model a
 		 * distinct address per thread */
@@ -668,13 +673,14 @@ static uint8_t *mem_at(struct fe_warp *w, uint32_t lane, uint8_t sp, bool kparam
 	}
 	case WI_SPACE_PARAM:
 		if (kparam)
-			return (a + n <= l->param_bytes) ? l->params + a : NULL;
-		return (a + n <= l->k->fparam_bytes) ? c->fparam + (size_t)t * l->k->fparam_bytes + a : NULL;
+			return fits(a, n, l->param_bytes) ? l->params + a : NULL;
+		return fits(a, n, l->k->fparam_bytes) ? c->fparam + (size_t)t * l->k->fparam_bytes + a : NULL;
 	default:
 		return NULL;
 	}
 }
 
+/* [a, a+n) inside an area of size bytes, without overflow for huge (negative) a. */
 static const char *space_name(uint8_t sp)
 {
 	static const char *const n[] = {"generic", "global", "shared", "local", "const", "param", "tex"};

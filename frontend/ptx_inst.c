@@ -393,6 +393,20 @@ int ptxp_parse_instruction(struct parser *P)
 					     fe_op_names[tmp.op], i + 1, lb ? lb->name : "?");
 		}
 	}
+	/* memory operands must be addresses, texture operands [handle, {coords}] */
+	int addr_i = -1;
+	if (tmp.op == FE_OP_LD || tmp.op == FE_OP_LDU || tmp.op == FE_OP_ATOM || tmp.op == FE_OP_TEX)
+		addr_i = 1;
+	else if (tmp.op == FE_OP_ST || tmp.op == FE_OP_RED || tmp.op == FE_OP_PREFETCH)
+		addr_i = 0;
+	if (addr_i >= 0 && tmp.o[addr_i].kind != FE_OK_ADDR)
+		return sim_error_set(P->err, SIM_ERR_INPUT, P->file, (int)start.line, (int)start.col, NULL,
+				     "%s: operand %d must be an address in [ ]", fe_op_names[tmp.op], addr_i + 1);
+	if (tmp.op == FE_OP_TEX &&
+	    (tmp.o[0].kind != FE_OK_VEC || tmp.o[0].n != 4 || tmp.o[1].reg == FE_NO_REG ||
+	     tmp.o[1].n < tmp.part))
+		return sim_error_set(P->err, SIM_ERR_INPUT, P->file, (int)start.line, (int)start.col, NULL,
+				     "tex: expected {d0, d1, d2, d3}, [handle, {coordinates}]");
 	*ptxp_add_inst(f) = tmp;
 	return 0;
 }

@@ -351,3 +351,14 @@ Test(exec, negation_and_abs_of_the_most_negative_value_wrap)
 	check("abs.s32 %r2, %r1; cvt.u64.u32 %rd10, %r2;", 2, (uint64_t[]){0x80000000, (uint32_t)-5}, (uint64_t[]){0x80000000, 5});
 	check("mov.u64 %rd10, -9223372036854775808;", 1, (uint64_t[]){0}, (uint64_t[]){1ull << 63});
 }
+
+Test(exec, shared_access_below_zero_is_out_of_bounds)
+{
+	/* s + (-8) wraps to a huge offset: must be refused, not wrap into the array */
+	uint64_t in[1] = {0}, out[1];
+	struct sim_error err;
+	sim_error_clear(&err);
+	int rc = run_body(".shared .align 4 .b8 s[16];\nmov.u32 %r2, s;\nld.shared.u32 %r3, [%r2+-8];", 1, in, out, &err);
+	cr_assert_eq(rc, SIM_ERR_PROGRAM);
+	cr_assert(strstr(err.msg, "shared load of 4 bytes at 0xfffffffffffffff8 is out of bounds"), "%s", err.msg);
+}

@@ -189,3 +189,9 @@ Test(parser, wi_static_describes_registers_and_memory)
 	cr_assert_eq(info.insts[info.n_insts - 1].flags & WI_F_BRANCH, WI_F_BRANCH); /* ret */
 	fe_module_destroy(m);
 }
+
+Test(parser, memory_operand_must_be_an_address)
+{
+	expect_error(HDR ".visible .entry k()\n{\n.reg .b32 %r<3>;\n.reg .b64 %rd<2>;\nld.global.u32 %r1, %rd1;\nret;\n}\n",
+		     SIM_ERR_INPUT, "bad.ptx:8:1:", "ld: operand 2 must be an address");
+}
