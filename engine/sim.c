@@ -201,6 +201,8 @@ static inline void component_queue_tick_at(struct sim *sim, struct sim_component
 		event_requeue(sim, &c->tick_ev, when);
 }
 
+static void component_defer_wake(struct sim *sim, struct sim_component *c, uint64_t cycle);
+
 /* Tick c, whose event is at the head of the queue and stays queued meanwhile (wakes of c
  * during its tick only lower next_tick_cycle: sim->ticking == c). */
 static inline void component_tick_in_place(struct sim *sim, struct sim_component *c)
@@ -214,6 +216,8 @@ static inline void component_tick_in_place(struct sim *sim, struct sim_component
 	sim->ticking = NULL;
 	if (c->next_tick_cycle < next)
 		next = c->next_tick_cycle;
+	else if (c->next_tick_cycle != SIM_NEVER && c->next_tick_cycle > next)
+		component_defer_wake(sim, c, c->next_tick_cycle); /* woken during tick() for later */
 	if (next == SIM_NEVER) {
 		c->next_tick_cycle = SIM_NEVER;
 		heap_remove(sim, c->tick_ev.heap_idx);
@@ -259,6 +263,31 @@ int sim_component_add(struct sim *sim, struct sim_component *c, struct sim_error
 	return 0;
 }
 
+/* A wake for a cycle after the component's queued tick. The tick alone would not come back
+ * for it (the component may go idle at the earlier tick), so it is kept as an event that
+ * wakes the component when its time comes. */
+struct deferred_wake {
+	struct sim_event ev;
+	struct sim_component *c;
+};
+
+static void deferred_wake_fire(struct sim *sim, struct sim_event *ev)
+{
+	struct deferred_wake *w = SIM_CONTAINER_OF(ev, struct deferred_wake, ev);
+	struct sim_component *c = w->c;
+	sim_pool_free(&sim->wake_pool, w);
+	sim_component_wake(c);
+}
+
+static void component_defer_wake(struct sim *sim, struct sim_component *c, uint64_t cycle)
+{
+	struct deferred_wake *w = sim_pool_alloc(&sim->wake_pool);
+	SIM_ASSERT(w != NULL);
+	w->c = c;
+	sim_event_init(&w->ev, SIM_PRIO_DELIVERY, deferred_wake_fire);
+	sim_event_schedule(sim, &w->ev, clock_edge_ps(c->clk, cycle));
+}
+
 /* Bring c's tick forward to `cycle` (>= min_next_cycle, edge `when` >= now). */
 static inline void component_wake_to(struct sim *sim, struct sim_component *c, uint64_t cycle,
 				     uint64_t when)
@@ -267,6 +296,8 @@ static inline void component_wake_to(struct sim *sim, struct sim_component *c, u
 		c->next_tick_cycle = cycle; /* component_tick_in_place queues it on return */
 		return;
 	}
+	if (c->next_tick_cycle != SIM_NEVER)
+		component_defer_wake(sim, c, c->next_tick_cycle); /* the tick moved earlier is still wanted */
 	component_queue_tick_at(sim, c, cycle, when);
 }
 
@@ -275,8 +306,13 @@ void sim_component_wake_at_cycle(struct sim_component *c, uint64_t cycle)
 	struct sim *sim = c->sim;
 	if (cycle < c->min_next_cycle)
 		cycle = c->min_next_cycle;
-	if (cycle >= c->next_tick_cycle)
-		return; /* already due at or before that cycle */
+	if (cycle >= c->next_tick_cycle) {
+		/* Already due at that cycle, or earlier: an earlier tick may end idle, so a
+		 * strictly later wake is kept as an event of its own. */
+		if (cycle > c->next_tick_cycle && c->next_tick_cycle != SIM_NEVER)
+			component_defer_wake(sim, c, cycle);
+		return;
+	}
 	uint64_t when = clock_edge_ps(c->clk, cycle);
 	if (when < sim->now_ps) {
 		cycle = clock_cycle_at_or_after(c->clk, sim->now_ps);
@@ -358,6 +394,10 @@ struct sim *sim_create(const struct sim_config *cfg, struct sim_error *err)
 	}
 	sim->cfg = *cfg;
 	sim_event_init(&sim->watchdog_ev, SIM_PRIO_STATS, watchdog_fire);
+	if (sim_pool_init(&sim->wake_pool, sizeof(struct deferred_wake), 64, err)) {
+		sim_destroy(sim);
+		return NULL;
+	}
 	if (sim_event_reserve(sim, 1, err) != 0) {
 		sim_destroy(sim);
 		return NULL;
@@ -369,6 +409,7 @@ void sim_destroy(struct sim *sim)
 {
 	if (!sim)
 		return;
+	sim_pool_fini(&sim->wake_pool);
 	free(sim->heap);
 	free(sim->clocks);
 	free(sim->comps);

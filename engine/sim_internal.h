@@ -77,6 +77,10 @@ struct sim {
 	struct sim_component **comps;
 	uint32_t n_comps, cap_comps;
 
+	/* Wakes asked for a cycle later than a component's queued tick: each becomes an event
+	 * of its own so no wake request is ever lost (pooled; rare on the hot path). */
+	struct sim_pool wake_pool;
+
 	struct sim_event watchdog_ev;
 	uint64_t last_progress_ps; /* time of the last sim_progress() (or of an idle watchdog check) */
 	uint64_t progress_calls;
