@@ -272,24 +272,37 @@ static void post_dominators(struct cfg *g)
 			}
 		}
 	}
+	/* Blocks that cannot reach the exit (infinite loops) keep the initial full set: give them
+	 * no reconvergence point (lanes that split there never meet again). */
+	uint8_t *reach = xcalloc(N, 1);
+	reach[g->nb] = 1;
+	for (changed = true; changed;) {
+		changed = false;
+		for (uint32_t b = g->nb; b-- > 0;)
+			for (int s = 0; s < 2 && !reach[b]; s++)
+				if (g->succ[b][s] != UINT32_MAX && reach[g->succ[b][s]])
+					reach[b] = 1, changed = true;
+	}
+	uint32_t *cnt = xcalloc(N, sizeof *cnt);
+	for (uint32_t b = 0; b < N; b++)
+		for (uint32_t w = 0; w < W; w++)
+			cnt[b] += (uint32_t)__builtin_popcountll(set[(size_t)b * W + w]);
 	/* ipdom(b): the strict post-dominator whose own set is exactly one smaller */
 	for (uint32_t b = 0; b < g->nb; b++) {
-		uint32_t cnt = 0;
-		for (uint32_t w = 0; w < W; w++)
-			cnt += (uint32_t)__builtin_popcountll(set[(size_t)b * W + w]);
 		g->ipdom[b] = g->nb;
+		if (!reach[b])
+			continue;
 		for (uint32_t d = 0; d < N; d++) {
-			if (d == b || !((set[(size_t)b * W + d / 64] >> (d % 64)) & 1))
+			if (d == b || !reach[d] || !((set[(size_t)b * W + d / 64] >> (d % 64)) & 1))
 				continue;
-			uint32_t cd = 0;
-			for (uint32_t w = 0; w < W; w++)
-				cd += (uint32_t)__builtin_popcountll(set[(size_t)d * W + w]);
-			if (cd + 1 == cnt) {
+			if (cnt[d] + 1 == cnt[b]) {
 				g->ipdom[b] = d;
 				break;
 			}
 		}
 	}
+	free(reach);
+	free(cnt);
 	free(set);
 	free(tmp);
 }
