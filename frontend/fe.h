@@ -62,9 +62,10 @@ struct fe_tex_desc {
 	uint8_t channels;        /* 1, 2 or 4 channels of 4 bytes each */
 	bool normalized_coords;  /* float coordinates in [0,1) scaled by width/height */
 };
-/* Register a texture object; returns its handle (pass it as the kernel's u64 argument), or 0
- * with err (SIM_ERR_INPUT) when the description is invalid. */
-uint64_t fe_texture_create(struct fe_memory *mem, const struct fe_tex_desc *d, struct sim_error *err);
+/* Register a texture object in mem; *handle (nonzero) is what the kernel's u64 argument gets.
+ * SIM_ERR_INPUT when the description is invalid or the texels are not all in one allocation. */
+int fe_texture_create(struct fe_memory *mem, const struct fe_tex_desc *d, uint64_t *handle,
+		      struct sim_error *err);
 
 /* A launch: kernel of module m over mem with grid/block, dynamic shared bytes and a parameter
  * buffer laid out per fe_kernel_param. regs_per_thread = 0 takes the module's own figure. */

@@ -259,35 +259,34 @@ static bool range_in_one_block(const struct fe_memory *mem, uint64_t a, uint64_t
 	return true;
 }
 
-uint64_t fe_texture_create(struct fe_memory *mem, const struct fe_tex_desc *d, struct sim_error *err)
+int fe_texture_create(struct fe_memory *mem, const struct fe_tex_desc *d, uint64_t *handle,
+		      struct sim_error *err)
 {
+	*handle = 0;
 	if (!d->width || !d->height || (d->channels != 1 && d->channels != 2 && d->channels != 4)) {
-		sim_error_set(err, SIM_ERR_INPUT, NULL, 0, 0, NULL,
-			      "texture needs width, height >= 1 and 1, 2 or 4 channels");
-		return 0;
+		return sim_error_set(err, SIM_ERR_INPUT, NULL, 0, 0, NULL,
+				     "texture needs width, height >= 1 and 1, 2 or 4 channels");
 	}
 	uint64_t texel = 4ull * d->channels;
 	uint64_t pitch = d->pitch_bytes ? d->pitch_bytes : d->width * texel;
 	if (pitch < d->width * texel ||
 	    !range_in_one_block(mem, d->addr, pitch * (d->height - 1) + d->width * texel)) {
-		sim_error_set(err, SIM_ERR_INPUT, NULL, 0, 0, NULL,
-			      "texture of %ux%u texels at 0x%llx does not lie in allocated memory",
-			      d->width, d->height, (unsigned long long)d->addr);
-		return 0;
+		return sim_error_set(err, SIM_ERR_INPUT, NULL, 0, 0, NULL,
+				     "texture of %ux%u texels at 0x%llx does not lie in one allocation",
+				     d->width, d->height, (unsigned long long)d->addr);
 	}
 	if (mem->n_texs == mem->cap_texs) {
 		uint32_t nc = mem->cap_texs ? mem->cap_texs * 2 : 8;
 		struct fe_tex_desc *nt = realloc(mem->texs, nc * sizeof *nt);
-		if (!nt) {
-			sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory");
-			return 0;
-		}
+		if (!nt)
+			return sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory");
 		mem->texs = nt;
 		mem->cap_texs = nc;
 	}
 	mem->texs[mem->n_texs] = *d;
 	mem->texs[mem->n_texs].pitch_bytes = (uint32_t)pitch;
-	return TEX_HANDLE_TAG | ++mem->n_texs;
+	*handle = TEX_HANDLE_TAG | ++mem->n_texs;
+	return 0;
 }
 
 const struct fe_tex_desc *fe_mem_texture(const struct fe_memory *mem, uint64_t handle)

@@ -230,11 +230,14 @@ Test(kernels, texture_objects_point_sampled_and_clamped)
 	struct fe_tex_desc d2 = {.addr = fe_t_buf(mem, t2, sizeof t2), .width = 4, .height = 3, .channels = 2};
 	struct fe_tex_desc df = {.addr = fe_t_buf(mem, tf, sizeof tf), .width = 3, .height = 1, .channels = 1};
 	struct fe_tex_desc di = {.addr = fe_t_buf(mem, ti, sizeof ti), .width = 5, .height = 1, .channels = 1};
-	uint64_t h2 = fe_texture_create(mem, &d2, &err), hf = fe_texture_create(mem, &df, &err),
-		 hi = fe_texture_create(mem, &di, &err);
+	uint64_t h2, hf, hi, hb;
+	cr_assert_eq(fe_texture_create(mem, &d2, &h2, &err), 0);
+	cr_assert_eq(fe_texture_create(mem, &df, &hf, &err), 0);
+	cr_assert_eq(fe_texture_create(mem, &di, &hi, &err), 0);
 	cr_assert(h2 && hf && hi);
 	struct fe_tex_desc bad = {.addr = d2.addr, .width = 400, .height = 3, .channels = 4};
-	cr_assert_eq(fe_texture_create(mem, &bad, &err), 0); /* runs past the allocation */
+	cr_assert_eq(fe_texture_create(mem, &bad, &hb, &err), SIM_ERR_INPUT); /* past the allocation */
+	cr_assert(strstr(err.msg, "does not lie in one allocation"), "%s", err.msg);
 	float out[8];
 	uint64_t dout = fe_t_buf(mem, NULL, sizeof out);
 	uint64_t args[4] = {dout, h2, hf, hi};
