@@ -25,7 +25,7 @@ const char *const fe_op_names[FE_OP_COUNT] = {
 	[FE_OP_BAR_WARP] = "bar.warp", [FE_OP_MEMBAR] = "membar", [FE_OP_BRA] = "bra",
 	[FE_OP_CALL] = "call", [FE_OP_RET] = "ret", [FE_OP_EXIT] = "exit", [FE_OP_SHFL] = "shfl",
 	[FE_OP_VOTE] = "vote", [FE_OP_ACTIVEMASK] = "activemask", [FE_OP_NANOSLEEP] = "nanosleep",
-	[FE_OP_TEX] = "tex", [FE_OP_TRAP] = "trap", [FE_OP_BFIND] = "bfind",
+	[FE_OP_TEX] = "tex", [FE_OP_TRAP] = "trap", [FE_OP_BFIND] = "bfind", [FE_OP_DP4A] = "dp4a",
 };
 
 static const struct { const char *s; uint8_t t; } type_names[] = {
@@ -50,7 +50,7 @@ static const char *const op_base[] = {
 	"bfe", "clz", "popc", "brev", "prmt", "lop3", "shf", "copysign", "testp", "setp", "set",
 	"selp", "slct", "mov", "cvt", "cvta", "ld", "ldu", "st", "prefetch", "sqrt", "rcp",
 	"rsqrt", "sin", "cos", "ex2", "lg2", "tanh", "atom", "red", "bar", "bar.warp", "membar",
-	"bra", "call", "ret", "exit", "shfl", "vote", "activemask", "nanosleep", "tex", "trap", "bfind",
+	"bra", "call", "ret", "exit", "shfl", "vote", "activemask", "nanosleep", "tex", "trap", "bfind", "dp4a",
 };
 
 static bool eq(const char *s, size_t n, const char *lit)
@@ -302,7 +302,7 @@ void fe_inst_classify(const struct fe_inst *in, struct wi_static *ws)
 	ws->flags = 0;
 	switch (op) {
 	case FE_OP_MUL: case FE_OP_MAD: case FE_OP_MUL24: case FE_OP_MAD24: case FE_OP_MADC:
-	case FE_OP_FMA: case FE_OP_SAD:
+	case FE_OP_FMA: case FE_OP_SAD: case FE_OP_DP4A:
 		ws->lat_class = f64 ? WI_LAT_FP64 : flt ? WI_LAT_FP32 : WI_LAT_MUL;
 		break;
 	case FE_OP_DIV: case FE_OP_REM:

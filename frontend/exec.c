@@ -1062,6 +1062,18 @@ static void exec_lane(struct fe_warp *w, const struct fe_inst *in, uint32_t lane
 		r = bfi(a, b, (uint32_t)pos, (uint32_t)len, bits);
 		break;
 	}
+	case FE_OP_DP4A: {
+		/* c + sum of the four byte products, bytes signed or not per .atype/.btype */
+		int64_t s = (int32_t)c;
+		bool as = in->type == FE_T_S32, bs = in->type2 == FE_T_S32;
+		for (int i = 0; i < 4; i++) {
+			uint64_t x = (a >> (8 * i)) & 0xff, y = (b >> (8 * i)) & 0xff;
+			s += (as ? (int64_t)sext(x, 1) : (int64_t)x) * (bs ? (int64_t)sext(y, 1) : (int64_t)y);
+		}
+		r = (uint64_t)s;
+		t = (as || bs) ? FE_T_S32 : FE_T_U32;
+		break;
+	}
 	case FE_OP_BFIND: {
 		/* most significant bit that differs from the sign (signed) or is set (unsigned) */
 		uint64_t v = zext(sg && (int64_t)sext(a, n) < 0 ? ~a : a, n);

@@ -298,7 +298,7 @@ static void op_arity(enum fe_op op, int *lo, int *hi)
 	*lo = *hi = 3;
 	switch (op) {
 	case FE_OP_MAD: case FE_OP_FMA: case FE_OP_MADC: case FE_OP_MAD24: case FE_OP_SAD:
-	case FE_OP_SELP: case FE_OP_SLCT: case FE_OP_BFE: case FE_OP_PRMT: case FE_OP_SET:
+	case FE_OP_SELP: case FE_OP_SLCT: case FE_OP_BFE: case FE_OP_PRMT: case FE_OP_SET: case FE_OP_DP4A:
 		*lo = *hi = 4; break;
 	case FE_OP_SETP: *lo = 3; *hi = 4; break;
 	case FE_OP_BFI: case FE_OP_LOP3: *lo = *hi = 5; break;

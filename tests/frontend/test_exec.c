@@ -362,3 +362,11 @@ Test(exec, shared_access_below_zero_is_out_of_bounds)
 	cr_assert_eq(rc, SIM_ERR_PROGRAM);
 	cr_assert(strstr(err.msg, "shared load of 4 bytes at 0xfffffffffffffff8 is out of bounds"), "%s", err.msg);
 }
+
+Test(exec, dp4a_byte_dot_product)
+{
+	/* a = bytes (1, 2, 3, 0xff), b = bytes (4, 5, 6, 2), c = 10:
+	 * unsigned: 4 + 10 + 18 + 255*2 = 542 -> 552; a signed (0xff = -1): 32 - 2 = 30 -> 40 */
+	check("dp4a.u32.u32 %r2, %r1, 0x02060504, 10; cvt.u64.u32 %rd10, %r2;", 1, (uint64_t[]){0xff030201}, (uint64_t[]){552});
+	check("dp4a.s32.u32 %r2, %r1, 0x02060504, 10; cvt.u64.u32 %rd10, %r2;", 1, (uint64_t[]){0xff030201}, (uint64_t[]){40});
+}
