@@ -300,16 +300,12 @@ uint64_t l2_slice_tick(struct l2_slice *l2, uint64_t cycle)
 	uint64_t next = SIM_NEVER;
 	if (l2->mq_n && !dram_mc_full(l2->mc)) /* a full MC wakes us when it takes one */
 		next = l2->mq[l2->mq_head].ready_cycle > cycle ? l2->mq[l2->mq_head].ready_cycle : cycle + 1;
-	/* Why poll: the NoC wakes its sink at the future cycle a packet will be ejectable, and the
-	 * engine drops a wake later than a tick already queued (sim_component_wake_at_cycle), so
-	 * that wake cannot be trusted to arrive. While any packet is in the NoC, look every cycle
-	 * (a peek); gpu.l2.poll_noc = false once the engine keeps such wakes. */
-	bool poll = l2->cfg.poll_noc && !l2->pending && l2->noc && noc_outstanding(l2->noc) > 0;
+	/* New requests in the NoC wake the slice (noc sink) when they become ejectable. */
 	if (l2->rq_n) {
 		uint64_t r = l2->rq[l2->rq_head].ready_cycle;
 		next = r < next ? r : next;
 	}
-	if (poll || next <= cycle)
+	if (next <= cycle)
 		return cycle + 1;
 	return next; /* SIM_NEVER when blocked below: the MC wakes us when it frees room or fills */
 }

@@ -23,7 +23,6 @@ struct l2_cfg {
 	uint32_t reply_queue;       /* replies waiting for the NoC (hits in the pipe included) */
 	uint32_t miss_latency_cycles; /* arrival to the MC queue on a miss (tag lookup) */
 	bool perfect;               /* gpu.memory.model = perfect-l2: every access hits */
-	bool poll_noc;              /* tick every cycle while the NoC holds packets (see l2.c) */
 };
 
 struct l2_mshr {

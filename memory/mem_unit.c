@@ -45,7 +45,6 @@ struct mem_unit {
 	uint32_t sm_id;
 	enum mu_model model;
 	uint32_t fixed_latency_cycles;
-	bool poll_replies;            /* gpu.memory.poll_replies: see mu_next_need */
 	bool have_addrmap;
 	struct mem_addrmap amap;
 
@@ -114,8 +113,6 @@ static const struct cfg_key_def mu_keys[] = {
 		     "full | perfect-l1 (every access hits L1: OWL's PMEM) | perfect-l2 | fixed-latency"),
 	CFG_KEY_INT("gpu.memory.fixed_latency_cycles", "cycles", 120, 1, 1000000,
 		    "fixed-latency model: every global/local/const/tex access completes this many core cycles after issue (OWL Sec 3: minimum L2 miss latency 120)"),
-	CFG_KEY_BOOL("gpu.memory.poll_replies", true,
-		     "tick every core cycle while requests are below L1 instead of trusting the NoC's future-dated wake (the engine drops wakes later than a queued tick)"),
 	CFG_KEY_INT("gpu.memory.max_inflight_insts", "instructions", 256, 1, 65536,
 		    "memory instructions one SM may have in flight (bookkeeping bound, not a hardware structure)"),
 	CFG_KEY_INT("gpu.memory.miss_queue_entries", "requests", 8, 1, 4096,
@@ -497,13 +494,7 @@ static uint64_t mu_next_need(struct mem_unit *m, uint64_t cycle)
 		return cycle + 1;
 	if (m->ports.noc && noc_peek_eject(m->ports.noc, m->ports.noc_node, NOC_CLASS_REPLY))
 		return cycle + 1;
-	/* Replies are polled while any request is below L1. Why: the NoC wakes its sink at the
-	 * future cycle a packet's tail will arrive, and the engine drops a wake later than a tick
-	 * already queued (sim_component_wake_at_cycle), so relying on that wake can lose a reply
-	 * for good (seen as deadlocks in warpsim run). Costs one cheap tick per cycle while
-	 * misses are outstanding; gpu.memory.poll_replies = false once the engine keeps them. */
-	if (m->poll_replies && m->reqs_live)
-		return cycle + 1;
+	/* Replies still in the NoC wake the unit (noc sink) when they become ejectable. */
 	if (m->heap_n)
 		return m->heap[0].cycle > cycle ? m->heap[0].cycle : cycle + 1;
 	return SIM_NEVER;
@@ -780,7 +771,6 @@ struct mem_unit *mem_unit_create(const struct cfg *cfg, struct sim *sim, struct 
 	m->model = !strcmp(model, "perfect-l1") ? MU_PERFECT_L1 : !strcmp(model, "perfect-l2") ? MU_PERFECT_L2
 		   : !strcmp(model, "fixed-latency") ? MU_FIXED : MU_FULL;
 	m->fixed_latency_cycles = (uint32_t)cfg_int(cfg, "gpu.memory.fixed_latency_cycles");
-	m->poll_replies = cfg_bool(cfg, "gpu.memory.poll_replies");
 	if (!ports->done) {
 		sim_error_set(err, SIM_ERR_FAULT, NULL, 0, 0, NULL, "mem_unit: no done callback");
 		goto fail;

@@ -449,8 +449,8 @@ Test(mem_unit, stress_every_accepted_instruction_completes_once)
 
 /* A NoC that wakes the unit in advance for a reply's arrival (like the cycle NoC): the miss
  * of 0xb000 at 50 is injected at 51, reaches the L2 at 61, which wakes the unit for 91. A hit
- * issued at 70 then queues an earlier tick (75) and the engine keeps only that one; the unit
- * must still see the reply at 91 (gpu.memory.poll_replies, on by default). */
+ * issued at 70 then queues an earlier tick (75); the engine keeps the later wake as a deferred
+ * wake event, so the unit still sees the reply at 91. */
 Test(mem_unit, reply_is_seen_when_the_nocs_early_wake_is_dropped)
 {
 	H.fn.early_wake = true;
@@ -574,7 +574,7 @@ Test(mem_unit, local_accesses_are_cached_in_l1d)
 Test(mem_unit, constant_cache_serialises_distinct_words)
 {
 	teardown();
-	setup_with("gpu.memory.poll_replies=false", true); /* the fake NoC wakes at arrival */
+	setup_with(NULL, true);
 	run_to(10);
 	cr_assert(mem_unit_try_issue(H.mu, inst(WI_MEM_LOAD, WI_SPACE_CONST, 4, 0x200, 4), 1, 10));
 	run_to(60);
