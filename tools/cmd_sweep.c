@@ -30,6 +30,7 @@ struct spec {
 	config_t lc;
 	const char *path;
 	const char *name;
+	const char *size;            /* workload size for every run ("small" when absent = the files' own) */
 	const char *configs[SWEEP_MAX_ITEMS];
 	int n_configs;
 	const char *workloads[SWEEP_MAX_ITEMS];
@@ -115,12 +116,16 @@ static int spec_load(struct spec *s, const char *path, struct sim_error *err)
 	config_setting_t *root = config_lookup(&s->lc, "sweep");
 	if (!root || config_setting_type(root) != CONFIG_TYPE_GROUP)
 		return spec_err(err, s, NULL, "sweep", "missing group 'sweep = { ... };'");
-	static const char *const top_keys[] = {"name", "configs", "workloads", "variants", "overrides", NULL};
+	static const char *const top_keys[] = {"name", "size", "configs", "workloads", "variants", "overrides", NULL};
 	int rc = check_keys(s, root, top_keys, "sweep", err);
 	if (rc)
 		return rc;
 	if (!config_setting_lookup_string(root, "name", &s->name) || !safe_name(s->name))
 		return spec_err(err, s, root, "sweep.name", "missing, or not a plain name ([A-Za-z0-9._-])");
+	config_setting_t *sz = config_setting_get_member(root, "size");
+	if (sz && (config_setting_type(sz) != CONFIG_TYPE_STRING || !safe_name(config_setting_get_string(sz))))
+		return spec_err(err, s, sz, "sweep.size", "expected a size name such as \"medium\"");
+	s->size = sz ? config_setting_get_string(sz) : NULL;
 	if ((rc = read_strings(s, root, "configs", s->configs, SWEEP_MAX_ITEMS, &s->n_configs, true, err)) ||
 	    (rc = read_strings(s, root, "workloads", s->workloads, SWEEP_MAX_ITEMS, &s->n_workloads, true, err)) ||
 	    (rc = read_strings(s, root, "overrides", s->overrides, 32, &s->n_overrides, false, err)))
@@ -208,6 +213,10 @@ static int build_runs(const struct spec *s, const char *outroot, const char *sel
 				}
 				a[i++] = "-w";
 				a[i++] = (char *)s->workloads[w];
+				if (s->size) {
+					a[i++] = "--size";
+					a[i++] = (char *)s->size;
+				}
 				a[i++] = "-o";
 				a[i++] = x->dir;
 				a[i++] = "--quiet";
