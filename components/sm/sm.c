@@ -2,6 +2,7 @@
 /* SM build and bookkeeping: settings, stats, policies and memory wiring, CTA launch, kernel
  * begin/end hooks for the dispatcher, memory completions. The per-cycle work is sm_pipeline.c. */
 #include "sm_internal.h"
+#include "sm_lwm.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -147,6 +148,8 @@ static void hook_kernel_begin(void *v, const struct fe_launch_info *in, uint64_t
 	SIM_ASSERT(sm->n_resident_ctas == 0);
 	sm->insts = in->insts;
 	sm->n_insts = in->n_insts;
+	if (sm->lwm)
+		sm->warp_size = sm_lwm_kernel_warp_size(sm, in->threads_per_cta);
 	sm->warps_per_cta = (in->threads_per_cta + sm->warp_size - 1) / sm->warp_size;
 	sm->threads_per_cta = in->threads_per_cta;
 	sm->regs_per_thread = in->regs_per_thread;
@@ -264,6 +267,10 @@ static int read_settings(struct sm *sm, const struct cfg *cfg, struct sim_error 
 	sm->units[WI_UNIT_SP].ii_cycles = ii_of(sm->warp_size, simt);
 	sm->units[WI_UNIT_SFU].ii_cycles = ii_of(sm->warp_size, sfu_w ? sfu_w : simt);
 	sm->units[WI_UNIT_LDST].ii_cycles = ii_of(sm->warp_size, ldst_w ? ldst_w : simt);
+	/* LWM: a sub-warp is warp_size wide and occupies a unit like a warp; then warp_size
+	 * becomes the large size (sm_lwm.c). */
+	if (sm_lwm_create(sm, cfg, err))
+		return err->code;
 	uint32_t ic_size = (uint32_t)cfg_int(cfg, "gpu.core.icache.size_bytes");
 	sm->ic_assoc = (uint32_t)cfg_int(cfg, "gpu.core.icache.assoc");
 	sm->ic_line_bytes = (uint32_t)cfg_int(cfg, "gpu.core.icache.line_bytes");
@@ -374,8 +381,13 @@ struct sm *sm_create_hooked(const struct cfg *cfg, struct sim *sim, struct stats
 			goto fail;
 		sm->mem_destroy = h->mem_destroy;
 	}
-	if (st)
+	if (st) {
 		register_stats(sm, st);
+		if (sm_lwm_register_stats(sm, st)) {
+			sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory (LWM stats)");
+			goto fail;
+		}
+	}
 	if (d)
 		cta_dispatcher_attach_core(d, core_id, &sm_disp_ops, sm);
 	return sm;
@@ -408,6 +420,7 @@ void sm_destroy(struct sm *sm)
 	free(sm->ic_tag);
 	free(sm->ic_lru);
 	free(sm->ic_fill);
+	sm_lwm_destroy(sm);
 	free(sm);
 }
 
@@ -523,6 +536,8 @@ int sm_launch_cta(struct sm *sm, struct fe_launch *l, uint32_t cta_id, uint64_t 
 void sm_mem_done(void *v, uint64_t token, uint64_t now_ps)
 {
 	struct sm *sm = v;
+	if (sm->lwm && (token & SM_LWM_PART_TOKEN) && !sm_lwm_part_done(sm, &token))
+		return; /* more sub-warp parts of the instruction to come */
 	uint32_t slot = (uint32_t)(token >> 8), idx = (uint32_t)(token & 0xff);
 	SIM_ASSERT(slot < sm->max_warps && idx < SM_SB_ENTRIES);
 	struct sm_warp *w = &sm->warps[slot];

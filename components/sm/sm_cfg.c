@@ -42,6 +42,13 @@ static const struct cfg_key_def sm_keys[] = {
 	CFG_KEY_INT("gpu.core.units.sfu_width", "lanes", 4, 0, WI_MAX_LANES, "lanes of an SFU unit (0: simt_width)"),
 	CFG_KEY_INT("gpu.core.units.ldst_width", "lanes", 16, 0, WI_MAX_LANES,
 		    "lanes of an LD/ST unit (0: simt_width)"),
+	CFG_KEY_INT("gpu.core.large_warp_size", "threads", 0, 0, WI_MAX_LANES,
+		    "large warp microarchitecture (Narasiman Sec 3.1): threads per large warp, a multiple of "
+		    "warp_size, which is then the SIMD width of a sub-warp; 0 = off"),
+	CFG_KEY_BOOL("gpu.core.lwm.mem_rows", true,
+		     "LWM Sec 3.1.2: global memory instructions form one sub-warp per row of the active mask"),
+	CFG_KEY_BOOL("gpu.core.lwm.uncond_single", true,
+		     "LWM Sec 3.1.2: an unconditional jump issues as a single sub-warp"),
 };
 
 int sm_cfg_define(struct cfg *c, struct sim_error *err)

@@ -134,6 +134,7 @@ struct sm {
 	/* stats */
 	struct sm_counters c;
 	uint64_t sched_cyc[SM_MAX_SCHED][SM_CYC_COUNT];
+	struct sm_lwm *lwm;             /* large warp microarchitecture (sm_lwm.c); NULL: off */
 };
 
 /* sm_pipeline.c */

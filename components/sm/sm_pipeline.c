@@ -4,6 +4,7 @@
  * Stages run back to front (issue before fetch), so an instruction fetched at cycle t is seen by
  * issue at t + fetch_decode_cycles at the earliest. No allocation here except the warp_inst pool. */
 #include "sm_internal.h"
+#include "sm_lwm.h"
 
 #include <string.h>
 
@@ -358,7 +359,10 @@ static bool issue_warp(struct sm *sm, uint16_t slot, uint64_t now)
 		if (long_lat)
 			v->long_lat_pending++;
 		uint64_t token = ((uint64_t)slot << 8) | (uint64_t)idx;
-		if (!sm->mem_try_issue(sm->mem, wi, token, now)) {
+		/* LWM: the instruction goes to memory as one part per sub-warp (sm_lwm.c). */
+		bool ok = sm->lwm ? sm_lwm_mem_issue(sm, slot, (uint8_t)idx, wi, token, now)
+				  : sm->mem_try_issue(sm->mem, wi, token, now);
+		if (!ok) {
 			se->used = false;
 			se->wi = NULL;
 			w->sb_used--;
@@ -444,6 +448,12 @@ static bool issue_warp(struct sm *sm, uint16_t slot, uint64_t now)
 /* One scheduler's cycle: rank its live warps, issue the first that can go, classify. */
 static uint8_t schedule(struct sm *sm, uint32_t s, uint64_t now)
 {
+	if (sm->lwm) {
+		/* A large warp being split into sub-warps keeps this scheduler (barrel processing). */
+		int c = sm_lwm_continue(sm, s, now);
+		if (c >= 0)
+			return (uint8_t)c;
+	}
 	uint32_t n = 0;
 	uint8_t best = SM_CYC_NO_WARP;
 	for (uint32_t i = 0; i < sm->n_sched_warps[s]; i++) {
@@ -462,8 +472,11 @@ static uint8_t schedule(struct sm *sm, uint32_t s, uint64_t now)
 	uint32_t lim = sm->issue->rank_issuable && sm->issue->rank_issuable < n ? sm->issue->rank_issuable : n;
 	for (uint32_t i = 0; i < lim && !sm->failed; i++) {
 		uint16_t slot = sm->rank_buf[i];
-		if (sm->warps[slot].status == SM_WS_READY && issue_warp(sm, slot, now))
+		if (sm->warps[slot].status == SM_WS_READY && issue_warp(sm, slot, now)) {
+			if (sm->lwm)
+				sm_lwm_after_issue(sm, slot, now);
 			return SM_CYC_ISSUED;
+		}
 	}
 	/* A ready warp left behind (unit taken, memory refusal, outside rank_issuable) tries again
 	 * next cycle: no sleeping past it. */
