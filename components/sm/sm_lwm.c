@@ -126,8 +126,21 @@ int sm_lwm_register_stats(struct sm *sm, struct stats *st)
 	snprintf(den, sizeof den, "sm.%u.lwm.sub_warps", id);
 	stats_ratio(st, num, den, 1.0 / L->width, "fraction", "SIMD utilisation: active lanes / (sub-warps x width)",
 		    "sm.%u.lwm.simd_util", id);
-	return stats_hist(st, &L->lanes, L->width + 1, 1, "sub-warps",
-			  "active lanes per issued sub-warp (Fig 10); bin k = k lanes", "sm.%u.lwm.lanes", id);
+	/* Counters, not stats_hist: the run tool destroys the registry after the components, and a
+	 * histogram's bins are freed through the component's struct. Buckets as Fig 10 draws them
+	 * (for width 32: 0, 1-7, 8-15, 16-23, 24-31, 32 lanes). */
+	static const char *const names[SM_LWM_BUCKETS] = {"0", "q1", "q2", "q3", "q4", "full"};
+	static const char *const desc[SM_LWM_BUCKETS] = {
+		"sub-warps with no active lane (guard false everywhere)",
+		"sub-warps with 1 .. width/4-1 active lanes (Fig 10: 1-7)",
+		"sub-warps with width/4 .. width/2-1 active lanes (Fig 10: 8-15)",
+		"sub-warps with width/2 .. 3width/4-1 active lanes (Fig 10: 16-23)",
+		"sub-warps with 3width/4 .. width-1 active lanes (Fig 10: 24-31)",
+		"sub-warps with all width lanes active (Fig 10: 32)",
+	};
+	for (int b = 0; b < SM_LWM_BUCKETS; b++)
+		stats_counter(st, &L->lanes[b], "sub-warps", desc[b], "sm.%u.lwm.lanes.%s", id, names[b]);
+	return 0;
 }
 
 uint32_t sm_lwm_kernel_warp_size(const struct sm *sm, uint32_t threads_per_cta)
@@ -155,12 +168,44 @@ static int unit_pick(const struct sm *sm, unsigned u, uint64_t now)
 	return -1;
 }
 
+static inline int lane_bucket(uint32_t width, uint32_t lanes)
+{
+	if (lanes == 0 || lanes >= width)
+		return lanes ? SM_LWM_BUCKETS - 1 : 0;
+	return 1 + (int)(lanes * 4 / width);
+}
+
+void sm_lwm_before_execute(struct sm *sm, uint16_t slot)
+{
+	fe_warp_next_mask(sm->warps[slot].fw, sm->lwm->pre[slot]);
+}
+
+/* Lanes of sub-warp sub whose guard predicate held (they do work: Fig 10 counts them). */
+static uint32_t lanes_in(const uint64_t *sub, const uint64_t *guard)
+{
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < WI_MASK_WORDS; i++)
+		n += (uint32_t)__builtin_popcountll(sub[i] & guard[i]);
+	return n;
+}
+
+/* The next sub-warp of a memory instruction as its own warp_inst: the sub-warp's lanes whose
+ * guard held, addresses shared with the large instruction (memory/ reads them at issue). */
+static uint32_t make_part(struct warp_inst *p, const struct warp_inst *wi, uint64_t *rem, uint32_t width, bool rows)
+{
+	*p = *wi;
+	uint64_t sub[WI_MASK_WORDS];
+	sm_lwm_next_subwarp(rem, wi->n_lanes, width, rows, sub);
+	for (uint32_t i = 0; i < WI_MASK_WORDS; i++)
+		p->mask[i] = sub[i] & wi->mask[i];
+	return p->n_active = lanes_in(sub, wi->mask);
+}
+
 /* The first sub-warp: issue_warp already occupied its unit. */
 static void count_subwarp(struct sm_lwm *L, uint32_t lanes)
 {
 	L->sub_warps++;
-	if (L->lanes.bins)
-		stat_hist_add(&L->lanes, lanes);
+	L->lanes[lane_bucket(L->width, lanes)]++;
 }
 
 bool sm_lwm_mem_issue(struct sm *sm, uint16_t slot, uint8_t idx, const struct warp_inst *wi, uint64_t token,
@@ -172,17 +217,18 @@ bool sm_lwm_mem_issue(struct sm *sm, uint16_t slot, uint8_t idx, const struct wa
 	/* Sec 3.1.2: global accesses of consecutive threads coalesce; packing threads of different
 	 * rows would split them, so those sub-warps are whole rows. */
 	bool rows = L->opt_mem_rows && wi->si->space == WI_SPACE_GLOBAL;
-	uint32_t total = sm_lwm_count_subwarps(wi->mask, wi->n_lanes, L->width, rows);
+	const uint64_t *pre = L->pre[slot]; /* kept across a refusal: the warp executes nothing else */
+	uint32_t total = sm_lwm_count_subwarps(pre, wi->n_lanes, L->width, rows);
 	uint64_t rem[WI_MASK_WORDS];
-	memcpy(rem, wi->mask, sizeof rem);
+	memcpy(rem, pre, sizeof rem);
 	struct warp_inst *p = &L->part;
-	*p = *wi;
-	p->n_active = sm_lwm_next_subwarp(rem, wi->n_lanes, L->width, rows, p->mask);
+	make_part(p, wi, rem, L->width, rows);
 	L->parts_left[slot][idx] = (uint16_t)(total ? total : 1); /* before: done() may come inside */
 	if (!sm->mem_try_issue(sm->mem, p, token | SM_LWM_PART_TOKEN, now)) {
 		L->parts_left[slot][idx] = 0;
 		return false;
 	}
+	L->mem_issued = true;
 	L->large_insts++;
 	L->mem_row_insts += rows;
 	count_subwarp(L, p->n_active);
@@ -204,17 +250,23 @@ bool sm_lwm_mem_issue(struct sm *sm, uint16_t slot, uint8_t idx, const struct wa
 void sm_lwm_after_issue(struct sm *sm, uint16_t slot, uint64_t now)
 {
 	struct sm_lwm *L = sm->lwm;
-	const struct warp_inst *wi = sm->scratch;
+	if (L->mem_issued) {
+		L->mem_issued = false; /* sm_lwm_mem_issue did it */
+		return;
+	}
+	const struct warp_inst *wi = sm->scratch; /* issue_warp executed it there */
 	const struct wi_static *si = wi->si;
-	if (si->mem_kind != WI_MEM_NONE)
-		return; /* sm_lwm_mem_issue did it */
 	/* Sec 3.1.2: a jump writes one PC for the whole large warp: one sub-warp, one cycle. */
 	bool single = L->opt_uncond && (si->flags & WI_F_UNCOND);
-	uint32_t total = single ? 1 : sm_lwm_count_subwarps(wi->mask, wi->n_lanes, L->width, false);
+	uint32_t total = single ? 1 : sm_lwm_count_subwarps(L->pre[slot], wi->n_lanes, L->width, false);
 	struct sm_lwm_seq *q = &L->seq[slot % sm->n_sched];
-	memcpy(q->rem, wi->mask, sizeof q->rem);
+	memcpy(q->rem, L->pre[slot], sizeof q->rem);
 	uint64_t sub[WI_MASK_WORDS];
-	uint32_t n = single ? wi->n_active : sm_lwm_next_subwarp(q->rem, wi->n_lanes, L->width, false, sub);
+	uint32_t n = wi->n_active;
+	if (!single) {
+		sm_lwm_next_subwarp(q->rem, wi->n_lanes, L->width, false, sub);
+		n = lanes_in(sub, wi->mask);
+	}
 	L->large_insts++;
 	L->uncond_single += single;
 	count_subwarp(L, n);
@@ -225,6 +277,7 @@ void sm_lwm_after_issue(struct sm *sm, uint16_t slot, uint64_t now)
 	q->unit = si->unit;
 	q->slot = slot;
 	q->lanes = wi->n_lanes;
+	memcpy(q->guard, wi->mask, sizeof q->guard);
 	q->lat_cycles = sm->lat[si->lat_class];
 	q->sb_idx = -1;
 	/* The entry issue_warp just made: its registers are written when the last sub-warp is. */
@@ -254,8 +307,7 @@ int sm_lwm_continue(struct sm *sm, uint32_t s, uint64_t now)
 		uint64_t save[WI_MASK_WORDS];
 		memcpy(save, q->rem, sizeof save);
 		struct warp_inst *p = &L->part;
-		*p = *q->wi;
-		n = p->n_active = sm_lwm_next_subwarp(q->rem, p->n_lanes, L->width, q->rows, p->mask);
+		n = make_part(p, q->wi, q->rem, L->width, q->rows);
 		if (!sm->mem_try_issue(sm->mem, p, q->token | SM_LWM_PART_TOKEN, now)) {
 			memcpy(q->rem, save, sizeof save);
 			sm->c.mem_refusals++;
@@ -263,7 +315,8 @@ int sm_lwm_continue(struct sm *sm, uint32_t s, uint64_t now)
 		}
 	} else {
 		uint64_t sub[WI_MASK_WORDS];
-		n = sm_lwm_next_subwarp(q->rem, q->lanes, L->width, false, sub);
+		sm_lwm_next_subwarp(q->rem, q->lanes, L->width, false, sub);
+		n = lanes_in(sub, q->guard);
 		if (q->sb_idx >= 0) {
 			struct sm_warp *w = &sm->warps[q->slot];
 			w->sb[q->sb_idx].release_cycle = now + q->lat_cycles;
@@ -276,8 +329,7 @@ int sm_lwm_continue(struct sm *sm, uint32_t s, uint64_t now)
 		}
 	}
 	L->sub_warps++;
-	if (L->lanes.bins)
-		stat_hist_add(&L->lanes, n);
+	L->lanes[lane_bucket(L->width, n)]++;
 	if (unit >= 0)
 		sm->units[q->unit].next_free[unit] = now + sm->units[q->unit].ii_cycles;
 	bool left = false;

@@ -8,6 +8,7 @@
 
 /* Memory tokens of one sub-warp's part carry this bit; the SM's own token is below it. */
 #define SM_LWM_PART_TOKEN (1ull << 62)
+#define SM_LWM_BUCKETS 6               /* 0, <1/4, <1/2, <3/4, <1 of the width, full */
 
 /* Sub-warping in progress on one scheduler (Sec 3.1.1: the sub-warping logic works on one large
  * warp until every bit of its copied active mask is cleared; meanwhile nothing else issues). */
@@ -22,6 +23,7 @@ struct sm_lwm_seq {
 	uint64_t token;                /* memory: the SM's token of the whole instruction */
 	const struct warp_inst *wi;    /* memory: the executed large instruction (addresses) */
 	uint64_t rem[WI_MASK_WORDS];   /* threads not issued yet (Sec 3.3's copy of the mask) */
+	uint64_t guard[WI_MASK_WORDS]; /* ALU: lanes whose guard predicate held (utilisation) */
 };
 
 struct sm_lwm {
@@ -30,14 +32,16 @@ struct sm_lwm {
 	bool opt_mem_rows;             /* Sec 3.1.2 memory divergence optimisation */
 	bool opt_uncond;               /* Sec 3.1.2 unconditional control flow optimisation */
 	struct sm_lwm_seq seq[SM_MAX_SCHED];
+	uint64_t pre[SCHED_MAX_WARPS][WI_MASK_WORDS]; /* active mask before the guard, per warp */
 	uint16_t parts_left[SCHED_MAX_WARPS][SM_SB_ENTRIES]; /* memory parts not completed */
+	bool mem_issued;               /* the instruction issue_warp just issued was a memory one */
 	struct warp_inst part;         /* one sub-warp of a memory instruction (addr shared) */
 	/* stats */
 	uint64_t sub_warps;            /* sub-warps issued (issue cycles of large-warp instructions) */
 	uint64_t large_insts;          /* large-warp instructions issued */
 	uint64_t uncond_single;        /* instructions issued as one sub-warp by the jump optimisation */
 	uint64_t mem_row_insts;        /* global memory instructions formed row by row */
-	struct stat_hist lanes;        /* active lanes per issued sub-warp (Fig 10) */
+	uint64_t lanes[SM_LWM_BUCKETS]; /* sub-warps by active lanes, Fig 10's buckets */
 };
 
 /* Settings gpu.core.large_warp_size and gpu.core.lwm.* are declared in sm_cfg.c. Build the LWM
@@ -53,6 +57,9 @@ int sm_lwm_register_stats(struct sm *sm, struct stats *st);
 uint32_t sm_lwm_kernel_warp_size(const struct sm *sm, uint32_t threads_per_cta);
 
 /* Pipeline hooks (sm_pipeline.c, sm.c). */
+/* issue_warp is about to execute slot's instruction: keep its active mask before the guard
+ * predicate (sub-warps form in decode, before predicates are read: Sec 3.1.1, Fig 5). */
+void sm_lwm_before_execute(struct sm *sm, uint16_t slot);
 /* Scheduler s is sub-warping: issue its next sub-warp; returns the cycle class (ISSUED or
  * STRUCTURAL), or -1 when s is free to rank its warps. */
 int sm_lwm_continue(struct sm *sm, uint32_t s, uint64_t now);

@@ -334,6 +334,8 @@ static bool issue_warp(struct sm *sm, uint16_t slot, uint64_t now)
 			wi = sm->scratch;
 		}
 		SIM_ASSERT(fe_warp_pc(w->fw) == e->pc);
+		if (sm->lwm)
+			sm_lwm_before_execute(sm, slot);
 		struct sim_error er = {0};
 		if (fe_warp_execute(w->fw, wi, &er)) {
 			if (is_mem)
