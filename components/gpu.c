@@ -28,6 +28,7 @@ struct gpu {
 	FILE *timeline;
 	uint64_t max_cycles;             /* sim.max_cycles, 0 = none */
 	uint64_t max_warp_insts;         /* sim.max_warp_insts, 0 = none */
+	bool check;                      /* sim.check: reconcile invariants at each kernel end */
 	/* machine-wide summary counters (gpu.*), advanced at the end of each launch */
 	uint64_t cycles, warp_insts, thread_insts, kernels, ctas;
 	uint64_t core_cycles, issue_core_cycles, idle_core_cycles;
@@ -206,6 +207,7 @@ struct gpu *gpu_create(const struct cfg *c, struct stats *st, struct sim_error *
 	g->n_cores = (uint32_t)cfg_int(c, "gpu.core.count");
 	g->max_cycles = (uint64_t)cfg_int(c, "sim.max_cycles");
 	g->max_warp_insts = (uint64_t)cfg_int(c, "sim.max_warp_insts");
+	g->check = cfg_bool(c, "sim.check");
 	g->core_clk.name = "core";
 	g->core_clk.freq_mhz = (uint32_t)cfg_int(c, "gpu.core.clock_mhz");
 	struct sim_config sc = {
@@ -304,6 +306,61 @@ static uint64_t total_warp_insts(const struct gpu *g)
 	return n;
 }
 
+/* A stat counter's value, 0 when it is not registered (a memory model without that part). */
+static uint64_t stat_u64(const struct gpu *g, const char *name)
+{
+	uint64_t v = 0;
+	return stats_get_u64(g->st, name, &v) ? v : 0;
+}
+
+static int check_equal(const char *kernel, const char *a_name, uint64_t a, const char *b_name,
+		       uint64_t b, struct sim_error *err)
+{
+	if (a == b)
+		return 0;
+	return sim_error_set(err, SIM_ERR_FAULT, NULL, 0, 0, "sim.check",
+			     "after kernel %s: %s (%llu) != %s (%llu): %s", kernel, a_name,
+			     (unsigned long long)a, b_name, (unsigned long long)b,
+			     a > b ? "something was lost" : "something was duplicated");
+}
+
+/* sim.check at the end of a kernel (the simulation is quiet): every part has handed back what
+ * it took, and the request counts at each boundary agree (SM sent = NoC packets one way = L2
+ * requests; NoC injected = ejected; the DRAM trace obeys its timings). Cumulative counters
+ * are compared, so a loss in any kernel so far shows. */
+static int check_kernel_end(struct gpu *g, const char *kernel, struct sim_error *err)
+{
+	int rc;
+	for (uint32_t i = 0; i < g->n_cores; i++)
+		if ((rc = sm_check_kernel_end(g->sms[i], err)))
+			return rc;
+	if (!g->noc)
+		return 0;
+	if (noc_outstanding(g->noc))
+		return sim_error_set(err, SIM_ERR_FAULT, NULL, 0, 0, "sim.check",
+				     "after kernel %s: the NoC still holds %llu packets", kernel,
+				     (unsigned long long)noc_outstanding(g->noc));
+	if ((rc = check_equal(kernel, "noc.packets_injected", stat_u64(g, "noc.packets_injected"),
+			      "noc.packets_ejected", stat_u64(g, "noc.packets_ejected"), err)) ||
+	    (rc = check_equal(kernel, "noc.flits_injected", stat_u64(g, "noc.flits_injected"),
+			      "noc.flits_ejected", stat_u64(g, "noc.flits_ejected"), err)))
+		return rc;
+	uint64_t sent = sum_stat(g, "sm.%u.mem.reads_sent", g->n_cores) +
+			sum_stat(g, "sm.%u.mem.writes_sent", g->n_cores) +
+			sum_stat(g, "sm.%u.mem.writebacks_sent", g->n_cores) +
+			sum_stat(g, "sm.%u.mem.atomics_sent", g->n_cores);
+	uint64_t l2_in = sum_stat(g, "l2.%u.requests", g->n_chans);
+	if ((rc = check_equal(kernel, "requests sent by the SMs", sent, "requests received by the L2s",
+			      l2_in, err)) ||
+	    (rc = check_equal(kernel, "NoC packets", stat_u64(g, "noc.packets_injected"),
+			      "requests + replies", 2 * sent, err)))
+		return rc;
+	for (uint32_t i = 0; i < g->n_chans; i++)
+		if ((rc = mem_channel_check(g->chans[i], err)))
+			return rc;
+	return 0;
+}
+
 int gpu_run_launch(struct gpu *g, struct fe_launch *l, struct sim_error *err)
 {
 	struct fe_launch_info info;
@@ -335,6 +392,8 @@ int gpu_run_launch(struct gpu *g, struct fe_launch *l, struct sim_error *err)
 	if (!cta_dispatcher_kernel_done(g->disp))
 		return sim_error_set(err, SIM_ERR_FAULT, NULL, 0, 0, NULL,
 				     "simulation went quiet but kernel %s has unfinished CTAs", info.kernel_name);
+	if (g->check && (rc = check_kernel_end(g, info.kernel_name, err)))
+		return rc;
 	uint64_t end = cta_dispatcher_kernel_end_cycle(g->disp);
 	account_launch(g, end - cta_dispatcher_kernel_start_cycle(g->disp));
 	account_memory(g);

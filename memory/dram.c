@@ -56,7 +56,26 @@ int dram_mc_init(struct dram_mc *mc, const struct dram_cfg *cfg, const struct me
 		mc->pf_free[i] = mc->pf_cap - 1 - i;
 	mc->pf_nfree = mc->pf_cap;
 	mc->ref_due = cfg->tREFI;
+	if (cfg->check) {
+		struct dram_check_timing t = {
+			.banks = cfg->banks, .tRCD = cfg->tRCD, .tRP = cfg->tRP, .tRAS = cfg->tRAS,
+			.tRC = cfg->tRC, .tRRD = cfg->tRRD, .tCL = cfg->tCL, .tWL = cfg->tWL,
+			.tWR = cfg->tWR, .tWTR = cfg->tWTR, .tRTW = cfg->tRTW, .tCCD = cfg->tCCD,
+			.tRTP = cfg->tRTP, .tFAW = cfg->tFAW, .tRFC = cfg->tRFC,
+			.burst_cycles = cfg->burst_cycles,
+		};
+		mc->chk = dram_check_create(&t, channel);
+		if (!mc->chk) {
+			dram_mc_fini(mc);
+			return sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "DRAM checker");
+		}
+	}
 	return 0;
+}
+
+int dram_mc_check(struct dram_mc *mc, struct sim_error *err)
+{
+	return mc->chk ? dram_check_flush(mc->chk, err) : 0;
 }
 
 void dram_mc_fini(struct dram_mc *mc)
@@ -65,6 +84,8 @@ void dram_mc_fini(struct dram_mc *mc)
 	free(mc->fly);
 	free(mc->pf_reqs);
 	free(mc->pf_free);
+	dram_check_destroy(mc->chk);
+	mc->chk = NULL;
 	mc->q = mc->fly = NULL;
 	mc->pf_reqs = NULL;
 	mc->pf_free = NULL;
@@ -131,6 +152,10 @@ static void refresh_while_idle(struct dram_mc *mc, uint64_t now)
 	const struct dram_cfg *c = &mc->cfg;
 	uint64_t n = (now - mc->ref_due) / c->tREFI + 1;
 	uint64_t t_last = mc->ref_due + (n - 1) * c->tREFI;
+	if (mc->chk) { /* the last of them: all banks precharged at t_last, REF tRP later */
+		dram_check_record(mc->chk, DRAM_CHK_PREA, 0, 0, t_last);
+		dram_check_record(mc->chk, DRAM_CHK_REF, 0, 0, t_last + c->tRP);
+	}
 	for (uint32_t b = 0; b < c->banks; b++) {
 		mc->bank[b].open = false;
 		mc->bank[b].act_ready = max64(mc->bank[b].act_ready, t_last + c->tRP + c->tRFC);
@@ -295,6 +320,8 @@ static void issue_act(struct dram_mc *mc, uint32_t bank, uint32_t row, uint64_t 
 	b->pre_ready = max64(b->pre_ready, now + c->tRAS);
 	b->act_ready = now + c->tRC;
 	mc->act_ready = now + c->tRRD;
+	if (mc->chk)
+		dram_check_record(mc->chk, DRAM_CHK_ACT, bank, row, now);
 	mc->faw[mc->faw_head] = now + 1;
 	mc->faw_head = (mc->faw_head + 1) % DRAM_FAW_ACTS;
 	memset(b->fetched, 0, sizeof b->fetched);
@@ -308,6 +335,8 @@ static void issue_pre(struct dram_mc *mc, uint32_t bank, uint64_t now)
 	struct dram_bank *b = &mc->bank[bank];
 	b->open = false;
 	b->act_ready = max64(b->act_ready, now + mc->cfg.tRP);
+	if (mc->chk)
+		dram_check_record(mc->chk, DRAM_CHK_PRE, bank, 0, now);
 	b->precharges++;
 	mc->precharges++;
 }
@@ -320,6 +349,8 @@ static uint64_t issue_col(struct dram_mc *mc, uint32_t bank, uint32_t line, bool
 	const struct dram_cfg *c = &mc->cfg;
 	uint64_t gap = max64(c->tCCD, c->burst_cycles);
 	uint64_t done;
+	if (mc->chk)
+		dram_check_record(mc->chk, is_write ? DRAM_CHK_WR : DRAM_CHK_RD, bank, b->row, now);
 	if (is_write) {
 		done = now + c->tWL + c->burst_cycles;
 		mc->wr_ready = now + gap;
@@ -455,6 +486,8 @@ static bool schedule_refresh(struct dram_mc *mc, uint64_t now, uint64_t *next)
 	}
 	for (uint32_t bk = 0; bk < mc->cfg.banks; bk++)
 		mc->bank[bk].act_ready = now + mc->cfg.tRFC;
+	if (mc->chk)
+		dram_check_record(mc->chk, DRAM_CHK_REF, 0, 0, now);
 	mc->ref_pending = false;
 	mc->ref_due += mc->cfg.tREFI;
 	mc->refreshes++;
@@ -613,6 +646,7 @@ int dram_cfg_read(struct dram_cfg *o, const struct cfg *cfg, struct sim_error *e
 	o->pf_lower = (uint32_t)cfg_int(cfg, "gpu.dram.prefetcher.lower_lines");
 	o->pf_higher = (uint32_t)cfg_int(cfg, "gpu.dram.prefetcher.higher_lines");
 	o->pf_threshold = cfg_float(cfg, "gpu.dram.prefetcher.threshold_requests");
+	o->check = cfg_is_defined(cfg, "sim.check") && cfg_bool(cfg, "sim.check");
 	if (o->pf_lower > o->pf_higher)
 		return cfg_error(err, cfg, "gpu.dram.prefetcher.lower_lines",
 				 "lower (%u) must not exceed higher (%u)", o->pf_lower, o->pf_higher);

@@ -11,6 +11,7 @@
 #include "../engine/sim_error.h"
 #include "../engine/stats.h"
 #include "addrmap.h"
+#include "dram_check.h"
 #include "mem_req.h"
 
 #define DRAM_MAX_BANKS 64
@@ -35,6 +36,7 @@ struct dram_cfg {
 	bool prefetch;
 	uint32_t pf_lower, pf_higher; /* C when demands are many / few */
 	double pf_threshold;        /* < 0: the running average of the MC queue length */
+	bool check;                 /* sim.check: record commands for the protocol checker */
 };
 
 /* A finished request. MEM_REQ_PREFETCH requests belong to the MC: the callee must not keep
@@ -105,6 +107,7 @@ struct dram_mc {
 	uint64_t refreshes;
 	uint64_t pf_issued, pf_filtered, rejected;
 	struct stat_avg queue_lat, service_lat; /* cycles: enqueue->first command, ->data done */
+	struct dram_check *chk;     /* protocol checker when cfg.check, else NULL (owned) */
 };
 
 /* Sizes and timings checked (SIM_ERR_CONFIG naming gpu.dram.<field>); allocates queues.
@@ -135,6 +138,10 @@ double dram_mc_blp(const struct dram_mc *mc);          /* banks busy per busy cy
 double dram_mc_row_hit_rate(const struct dram_mc *mc); /* demand column accesses */
 double dram_mc_avg_queue_len(const struct dram_mc *mc);
 double dram_mc_bus_util(const struct dram_mc *mc, uint64_t elapsed_cycles); /* data bus busy share */
+
+/* sim.check: replay the recorded command trace (0 when checking is off or all is well;
+ * SIM_ERR_FAULT naming the broken timing rule otherwise). */
+int dram_mc_check(struct dram_mc *mc, struct sim_error *err);
 
 /* mc.<c>.* and mc.<c>.bank.<b>.*. */
 void dram_mc_stats_register(struct dram_mc *mc, struct stats *st);

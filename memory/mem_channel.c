@@ -263,6 +263,17 @@ uint64_t mem_channel_outstanding(const struct mem_channel *ch)
 	return l2_slice_outstanding(&ch->l2) + dram_mc_outstanding(&ch->mc);
 }
 
+int mem_channel_check(struct mem_channel *ch, struct sim_error *err)
+{
+	uint64_t l2_held = l2_slice_outstanding(&ch->l2), mc_held = dram_mc_outstanding(&ch->mc);
+	if (l2_held || mc_held)
+		return sim_error_set(err, SIM_ERR_FAULT, NULL, 0, 0, "sim.check",
+				     "channel %u holds requests with the simulation quiet (L2 slice %llu, "
+				     "MC %llu): a reply was lost",
+				     ch->channel, (unsigned long long)l2_held, (unsigned long long)mc_held);
+	return dram_mc_check(&ch->mc, err);
+}
+
 void mem_channel_summary(struct mem_channel *ch, struct mem_channel_summary *o)
 {
 	memset(o, 0, sizeof *o);

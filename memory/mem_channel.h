@@ -33,6 +33,11 @@ void mem_channel_destroy(struct mem_channel *ch); /* NULL is fine */
 /* Requests held (in the slice, the MC queue or on the DRAM bus). */
 uint64_t mem_channel_outstanding(const struct mem_channel *ch);
 
+/* sim.check, with the simulation quiescent (end of a kernel): nothing held in the slice, the MC
+ * queue or the bus, and the DRAM command trace obeys the timings (memory/dram_check.h).
+ * 0 or SIM_ERR_FAULT naming what broke. */
+int mem_channel_check(struct mem_channel *ch, struct sim_error *err);
+
 /* For memtest and tests: the controller's OWL metrics. */
 struct mem_channel_summary {
 	uint64_t reads, writes, row_hits, row_misses, row_conflicts;

@@ -103,6 +103,9 @@ struct sm_counters {
 	uint64_t alu_inflight_inst_cycles, mem_inflight_inst_cycles;
 };
 void sm_get_counters(const struct sm *sm, struct sm_counters *out);
+/* sim.check with the kernel finished and the simulation quiet: no CTA, warp, scoreboard entry,
+ * barrier count or memory instruction left. 0 or SIM_ERR_FAULT naming the leak. */
+int sm_check_kernel_end(const struct sm *sm, struct sim_error *err);
 uint32_t sm_schedulers(const struct sm *sm);
 
 #endif

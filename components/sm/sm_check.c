@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: MIT */
+/* sim.check at the end of a kernel: an SM must hand back every warp, CTA, scoreboard entry,
+ * barrier count and memory instruction it took; what is left names the leak. */
+#include <string.h>
+
+#include "sm_internal.h"
+
+static int leak(const struct sm *sm, struct sim_error *err, const char *what, unsigned long long n)
+{
+	return sim_error_set(err, SIM_ERR_FAULT, NULL, 0, 0, "sim.check",
+			     "%s at kernel end: %s is %llu, expected 0", sm->name, what, n);
+}
+
+int sm_check_kernel_end(const struct sm *sm, struct sim_error *err)
+{
+	if (sm->n_resident_ctas)
+		return leak(sm, err, "resident CTAs", sm->n_resident_ctas);
+	if (sm->n_resident_warps || sm->n_live_warps)
+		return leak(sm, err, "resident warps", sm->n_resident_warps + sm->n_live_warps);
+	if (sm->mem_inflight)
+		return leak(sm, err, "memory instructions in flight (replies missing)", sm->mem_inflight);
+	if (sm->mem_outstanding && sm->mem_outstanding(sm->mem))
+		return leak(sm, err, "requests held by the memory unit (replies missing)",
+			    sm->mem_outstanding(sm->mem));
+	if (sm->wi_pool.allocated != sm->wi_pool.freed)
+		return leak(sm, err, "warp instructions not returned to the pool",
+			    sm->wi_pool.allocated - sm->wi_pool.freed);
+	for (uint32_t w = 0; w < SCHED_MAX_WARPS; w++) {
+		const struct sm_warp *wp = &sm->warps[w];
+		char what[96];
+		if (wp->state != SM_W_FREE) {
+			snprintf(what, sizeof what, "warp slot %u state (not free)", w);
+			return leak(sm, err, what, wp->state);
+		}
+		/* Entries whose writes became visible are freed lazily (next scoreboard look), so
+		 * only one still waiting for a memory reply or holding an instruction is a leak. */
+		unsigned long long waiting = 0;
+		for (uint32_t i = 0; i < SM_SB_ENTRIES; i++)
+			waiting += wp->sb[i].used && (wp->sb[i].release_cycle == UINT64_MAX || wp->sb[i].wi);
+		if (waiting || wp->mem_pending || wp->replay) {
+			snprintf(what, sizeof what,
+				 "warp slot %u scoreboard entries awaiting memory + pending memory", w);
+			return leak(sm, err, what, waiting + wp->mem_pending + (wp->replay != NULL));
+		}
+	}
+	for (uint32_t c = 0; c < SCHED_MAX_CTAS; c++) {
+		const struct sm_cta *ct = &sm->ctas[c];
+		if (ct->used || ct->n_at_barrier || ct->n_live) {
+			char what[96];
+			snprintf(what, sizeof what, "CTA slot %u warps at the barrier + live", c);
+			return leak(sm, err, what, (unsigned long long)ct->n_at_barrier + ct->n_live + ct->used);
+		}
+	}
+	return 0;
+}
