@@ -258,12 +258,15 @@ void sm_lwm_after_issue(struct sm *sm, uint16_t slot, uint64_t now)
 	const struct wi_static *si = wi->si;
 	/* Sec 3.1.2: a jump writes one PC for the whole large warp: one sub-warp, one cycle. */
 	bool single = L->opt_uncond && (si->flags & WI_F_UNCOND);
-	uint32_t total = single ? 1 : sm_lwm_count_subwarps(L->pre[slot], wi->n_lanes, L->width, false);
+	/* Not in the paper: an exit taken by every active thread ends the large warp in one step
+	 * (the SM frees the warp, and possibly the kernel ends, at its first sub-warp). */
+	bool exit_all = (si->flags & WI_F_EXIT) && wi->n_active == lanes_in(L->pre[slot], L->pre[slot]);
+	uint32_t total = single || exit_all ? 1 : sm_lwm_count_subwarps(L->pre[slot], wi->n_lanes, L->width, false);
 	struct sm_lwm_seq *q = &L->seq[slot % sm->n_sched];
 	memcpy(q->rem, L->pre[slot], sizeof q->rem);
 	uint64_t sub[WI_MASK_WORDS];
 	uint32_t n = wi->n_active;
-	if (!single) {
+	if (total > 1) {
 		sm_lwm_next_subwarp(q->rem, wi->n_lanes, L->width, false, sub);
 		n = lanes_in(sub, wi->mask);
 	}
