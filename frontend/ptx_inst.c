@@ -338,6 +338,9 @@ int ptxp_parse_instruction(struct parser *P)
 		int32_t r = tok(P)->kind == PTX_ID ? ptxp_reg_find(P, tok(P)->s, tok(P)->len) : -1;
 		if (r < 0)
 			return ptxp_error(P, tok(P), "expected a predicate register after '@'");
+		if (f->reg_bytes[r] != 0) /* 0 marks .pred registers */
+			return ptxp_error(P, tok(P), "guard %.*s is not a .pred register",
+					  (int)tok(P)->len, tok(P)->s);
 		guard = (uint16_t)r;
 		next(P);
 	}
@@ -362,10 +365,12 @@ int ptxp_parse_instruction(struct parser *P)
 	}
 	int lo, hi;
 	op_arity(tmp.op, &lo, &hi);
+	struct ptx_token opnd_tok[FE_MAX_OPNDS];
 	while (!ptx_tok_punct(tok(P), ';')) {
 		if (tmp.n_opnd >= FE_MAX_OPNDS || tmp.n_opnd >= hi)
 			return ptxp_error(P, tok(P), "too many operands for %s (expected %d)",
 				       fe_op_names[tmp.op], hi);
+		opnd_tok[tmp.n_opnd] = *tok(P);
 		if (parse_operand(P, &tmp.o[tmp.n_opnd]))
 			return P->err->code;
 		tmp.n_opnd++;
@@ -391,6 +396,24 @@ int ptxp_parse_instruction(struct parser *P)
 					     NULL, want_label ? "%s: expected a label as branch target" :
 					     "%s: operand %d: undeclared name '%s'",
 					     fe_op_names[tmp.op], i + 1, lb ? lb->name : "?");
+		}
+	}
+	/* Operand types (PTX ISA "Operand Type Information"): for these, every register has the
+	 * instruction type's size (bit, signed and unsigned types of one size are compatible). Kept
+	 * to ops with no wide, shift-count or mixed-size operand, so nvcc output always passes. */
+	if (tmp.op == FE_OP_ADD || tmp.op == FE_OP_SUB || tmp.op == FE_OP_MIN || tmp.op == FE_OP_MAX ||
+	    tmp.op == FE_OP_AND || tmp.op == FE_OP_OR || tmp.op == FE_OP_XOR) {
+		uint32_t want = tmp.type == FE_T_PRED ? 0 : fe_type_bytes((enum fe_type)tmp.type);
+		for (int i = 0; i < tmp.n_opnd; i++) {
+			if (tmp.o[i].kind != FE_OK_REG || tmp.o[i].reg >= f->n_regs)
+				continue;
+			uint32_t have = f->reg_bytes[tmp.o[i].reg];
+			if (have != want)
+				return ptxp_error(P, &opnd_tok[i],
+						  "%s: operand %d (%.*s) is a %u-bit register, the instruction "
+						  "type is %u-bit",
+						  fe_op_names[tmp.op], i + 1, (int)opnd_tok[i].len,
+						  opnd_tok[i].s, have ? have * 8 : 1, want ? want * 8 : 1);
 		}
 	}
 	/* memory operands must be addresses, texture operands [handle, {coords}] */

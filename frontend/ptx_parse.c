@@ -129,6 +129,12 @@ static int parse_reg_decl(struct parser *P)
 		if (tok(P)->kind != PTX_ID || tok(P)->s[0] == '.')
 			return ptxp_error(P, tok(P), "expected a register name");
 		struct ptx_token name = *tok(P);
+		/* The same name twice in one block is an error (ptxas refuses it); nested blocks,
+		 * as nvcc emits around inline asm, may reuse names. */
+		for (uint32_t i = P->rr_scope; i < P->n_rr; i++)
+			if (strlen(P->rr[i].prefix) == name.len && !memcmp(P->rr[i].prefix, name.s, name.len))
+				return ptxp_error(P, &name, "register %.*s declared twice in this block",
+						  (int)name.len, name.s);
 		next(P);
 		uint32_t count = 1;
 		bool ranged = false;
@@ -447,6 +453,8 @@ static int parse_block(struct parser *P)
 {
 	struct fe_func *f;
 	next(P); /* { */
+	uint32_t outer_scope = P->rr_scope;
+	P->rr_scope = P->n_rr;
 	for (;;) {
 		f = &P->m->funcs[P->cur_func];
 		struct ptx_token *t = tok(P);
@@ -454,6 +462,7 @@ static int parse_block(struct parser *P)
 			return ptxp_error(P, t, "expected '}' to close the function body");
 		if (ptx_tok_punct(t, '}')) {
 			next(P);
+			P->rr_scope = outer_scope;
 			return 0;
 		}
 		if (ptx_tok_punct(t, '{')) {

@@ -21,6 +21,7 @@ struct parser {
 	int32_t cur_func;
 	struct reg_range *rr;
 	uint32_t n_rr, cap_rr;
+	uint32_t rr_scope;   /* rr[rr_scope..n_rr) were declared in the innermost { } block */
 };
 
 /* Grow a realloc'd array to hold element n (load time only). */
