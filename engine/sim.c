@@ -304,6 +304,8 @@ static inline void component_wake_to(struct sim *sim, struct sim_component *c, u
 void sim_component_wake_at_cycle(struct sim_component *c, uint64_t cycle)
 {
 	struct sim *sim = c->sim;
+	if (cycle == SIM_NEVER)
+		return; /* "no further tick" (e.g. mem_unit's next need when idle): nothing to keep */
 	if (cycle < c->min_next_cycle)
 		cycle = c->min_next_cycle;
 	if (cycle >= c->next_tick_cycle) {
