@@ -35,6 +35,8 @@ struct stat_entry {
 struct stats {
 	struct stat_entry *e;
 	uint32_t n, cap;
+	uint32_t *index;       /* open-addressed name hash: entry index + 1, 0 = empty; 2*cap slots */
+	uint32_t index_mask;
 	json_t *kernels;       /* array of {"name", "stats"} */
 	char *cur_kernel;
 };
@@ -65,17 +67,41 @@ void stats_destroy(struct stats *s)
 		}
 	}
 	free(s->e);
+	free(s->index);
 	free(s->cur_kernel);
 	json_decref(s->kernels);
 	free(s);
 }
 
+/* FNV-1a: registration of a 28-SM GPU adds ~10^4 names, so a linear search per add was
+ * quadratic (a third of a small run's instructions went to strcmp). */
+static uint32_t name_hash(const char *name)
+{
+	uint32_t h = 2166136261u;
+	for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+		h = (h ^ *p) * 16777619u;
+	return h;
+}
+
 static int find(const struct stats *s, const char *name)
 {
-	for (uint32_t i = 0; i < s->n; i++)
-		if (!strcmp(s->e[i].name, name))
-			return (int)i;
-	return -1;
+	if (!s->index)
+		return -1;
+	for (uint32_t j = name_hash(name) & s->index_mask;; j = (j + 1) & s->index_mask) {
+		uint32_t v = s->index[j];
+		if (!v)
+			return -1;
+		if (!strcmp(s->e[v - 1].name, name))
+			return (int)(v - 1);
+	}
+}
+
+static void index_put(struct stats *s, uint32_t i)
+{
+	uint32_t j = name_hash(s->e[i].name) & s->index_mask;
+	while (s->index[j])
+		j = (j + 1) & s->index_mask;
+	s->index[j] = i + 1;
 }
 
 static struct stat_entry *add(struct stats *s, enum stat_kind kind, const char *unit,
@@ -93,11 +119,20 @@ static struct stat_entry *add(struct stats *s, enum stat_kind kind, const char *
 		SIM_ASSERT(ne != NULL);
 		s->e = ne;
 		s->cap = cap;
+		/* Load factor <= 1/2: rebuild the index at twice the capacity. */
+		uint32_t *ni = calloc(2 * (size_t)cap, sizeof *ni);
+		SIM_ASSERT(ni != NULL);
+		free(s->index);
+		s->index = ni;
+		s->index_mask = 2 * cap - 1;
+		for (uint32_t i = 0; i < s->n; i++)
+			index_put(s, i);
 	}
 	struct stat_entry *e = &s->e[s->n++];
 	memset(e, 0, sizeof *e);
 	e->name = strdup(name);
 	SIM_ASSERT(e->name != NULL);
+	index_put(s, s->n - 1);
 	e->kind = kind;
 	e->unit = unit ? unit : "";
 	e->desc = desc ? desc : "";
