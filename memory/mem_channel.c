@@ -218,8 +218,11 @@ struct mem_channel *mem_channel_create(const struct cfg *cfg, struct sim *sim, s
 	ch->l2.comp.clk = &ch->l2_clk;
 	rc = l2_slice_init(&ch->l2, &lc, channel, &ch->map, &ch->mc, &ch->mc_comp, noc, noc_node, err);
 	if (rc) {
-		if (err && err->code == SIM_ERR_CONFIG && !err->file[0])
-			cfg_error(err, cfg, "gpu.l2.size_kb", "%s", err->msg);
+		if (err && err->code == SIM_ERR_CONFIG && !err->file[0]) {
+			char msg[sizeof err->msg]; /* err->msg is overwritten while formatting */
+			snprintf(msg, sizeof msg, "%s", err->msg);
+			cfg_error(err, cfg, "gpu.l2.size_kb", "%s", msg);
+		}
 		goto fail;
 	}
 	rc = dram_mc_init(&ch->mc, &dc, &ch->map, channel, ch_dram_done,
