@@ -3,59 +3,72 @@
  * OWL Sec 2.1 "memory coalescing enabled"). Pure function, no state. */
 #include "coalescer.h"
 
-static uint32_t sectors_of(const struct coal_cfg *cfg, uint64_t off, uint64_t last)
+/* Sectors s0..s1 of a line as a mask; sector_bytes is a power of two (coal_cfg). */
+static inline uint32_t sectors_of(uint32_t sector_shift, uint64_t off, uint64_t last)
 {
-	if (!cfg->sector_bytes || cfg->sector_bytes >= cfg->line_bytes)
-		return 1;
-	uint32_t m = 0;
-	for (uint64_t s = off / cfg->sector_bytes; s <= last / cfg->sector_bytes; s++)
-		m |= 1u << s;
-	return m;
+	uint32_t s0 = (uint32_t)(off >> sector_shift), s1 = (uint32_t)(last >> sector_shift);
+	return ((2u << s1) - 1u) & ~((1u << s0) - 1u); /* s1 == 31: 2u << 31 wraps to 0, all ones */
 }
 
-static uint32_t bytes_of(const struct coal_cfg *cfg, uint32_t sectors)
+static inline uint32_t bytes_of(const struct coal_cfg *cfg, bool sectored, uint32_t sectors)
 {
-	if (!cfg->sector_bytes || cfg->sector_bytes >= cfg->line_bytes)
-		return cfg->line_bytes;
-	return (uint32_t)__builtin_popcount(sectors) * cfg->sector_bytes;
+	return sectored ? (uint32_t)__builtin_popcount(sectors) * cfg->sector_bytes : cfg->line_bytes;
 }
 
-static void add(const struct coal_cfg *cfg, struct coal_req *out, uint32_t *n, uint64_t line,
-		uint32_t sectors, uint32_t lane_bytes, uint32_t lane)
+/* Merge into the request for `line` (requests stay in order of first touch), trying the last
+ * one hit first: neighbouring lanes nearly always share a line. */
+static inline void add(struct coal_req *out, uint32_t *n, uint32_t *last, uint64_t line,
+		       uint32_t sectors, uint32_t lane_bytes, uint32_t lane)
 {
-	for (uint32_t i = 0; i < *n; i++) {
-		if (out[i].line_addr == line) {
-			out[i].sectors |= sectors;
-			out[i].bytes = bytes_of(cfg, out[i].sectors);
-			out[i].lane_bytes += lane_bytes;
-			return;
-		}
+	uint32_t i = *last;
+	if (i >= *n || out[i].line_addr != line) {
+		for (i = 0; i < *n && out[i].line_addr != line; i++)
+			;
+	}
+	if (i < *n) {
+		out[i].sectors |= sectors;
+		out[i].lane_bytes += lane_bytes;
+		*last = i;
+		return;
 	}
 	struct coal_req *r = &out[(*n)++];
 	r->line_addr = line;
 	r->sectors = sectors;
-	r->bytes = bytes_of(cfg, sectors);
 	r->lane_bytes = lane_bytes;
 	r->first_lane = lane;
+	*last = i;
 }
 
+/* Called on every (re)try of a memory instruction, so it walks the mask words instead of
+ * testing each lane, and sizes each request once at the end (bytes depends only on the
+ * final sector set). */
 uint32_t coal_run(const struct coal_cfg *cfg, const struct warp_inst *wi, struct coal_req *out)
 {
-	uint32_t n = 0;
+	uint32_t n = 0, last = 0;
 	uint64_t lmask = cfg->line_bytes - 1;
 	uint32_t ab = wi->access_bytes ? wi->access_bytes : 1;
-	for (uint32_t lane = 0; lane < wi->n_lanes; lane++) {
-		if (!wi_lane_active(wi, lane))
-			continue;
-		uint64_t a = wi->addr[lane];
-		uint64_t end = a + ab - 1;
-		/* PTX requires natural alignment, so an access lies in one line; a misaligned
-		 * one is split in two rather than mis-counted. */
-		for (uint64_t line = a & ~lmask; line <= (end & ~lmask); line += cfg->line_bytes) {
-			uint64_t lo = a > line ? a - line : 0;
-			uint64_t hi = end < line + lmask ? end - line : lmask;
-			add(cfg, out, &n, line, sectors_of(cfg, lo, hi), (uint32_t)(hi - lo + 1), lane);
+	bool sectored = cfg->sector_bytes && cfg->sector_bytes < cfg->line_bytes;
+	uint32_t shift = sectored ? (uint32_t)__builtin_ctz(cfg->sector_bytes) : 0;
+	for (uint32_t wd = 0; wd * 64 < wi->n_lanes; wd++) {
+		uint64_t bits = wi->mask[wd];
+		if (wi->n_lanes - wd * 64 < 64)
+			bits &= (UINT64_C(1) << (wi->n_lanes - wd * 64)) - 1;
+		while (bits) {
+			uint32_t lane = wd * 64 + (uint32_t)__builtin_ctzll(bits);
+			bits &= bits - 1;
+			uint64_t a = wi->addr[lane];
+			uint64_t end = a + ab - 1;
+			/* PTX requires natural alignment, so an access lies in one line; a misaligned
+			 * one is split in two rather than mis-counted. */
+			for (uint64_t line = a & ~lmask; line <= (end & ~lmask); line += cfg->line_bytes) {
+				uint64_t lo = a > line ? a - line : 0;
+				uint64_t hi = end < line + lmask ? end - line : lmask;
+				add(out, &n, &last, line, sectored ? sectors_of(shift, lo, hi) : 1,
+				    (uint32_t)(hi - lo + 1), lane);
+			}
 		}
 	}
+	for (uint32_t i = 0; i < n; i++)
+		out[i].bytes = bytes_of(cfg, sectored, out[i].sectors);
 	return n;
 }
