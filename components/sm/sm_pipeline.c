@@ -124,6 +124,7 @@ static uint8_t warp_status(struct sm *sm, uint16_t slot, uint64_t now, uint64_t 
 	struct sm_warp *w = &sm->warps[slot];
 	struct sched_warp_view *v = &sm->views[slot];
 	v->ready = false;
+	v->unit_busy = false;
 	v->waiting_long_lat = false;
 	v->at_barrier = w->state == SM_W_BARRIER;
 	switch (w->state) {
@@ -168,6 +169,7 @@ static uint8_t warp_status(struct sm *sm, uint16_t slot, uint64_t now, uint64_t 
 	}
 	if (si->unit != WI_UNIT_NONE && unit_free(sm, si->unit, now, &free_at) < 0) {
 		*wake = min_u64(*wake, free_at);
+		v->unit_busy = true; /* two-level policies let other groups use the free units */
 		return SM_WS_STRUCT;
 	}
 	v->ready = true;
