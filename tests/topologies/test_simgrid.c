@@ -7,7 +7,7 @@
 #include "topologies/topology.h"
 
 #ifdef WARPSIM_HAVE_SIMGRID
-Test(simgrid, torus_platform_routes_agree_with_our_torus)
+Test(simgrid, torus_platform_routes_agree_with_our_torus, .timeout = 60)
 {
 	struct sim_error err;
 	sim_error_clear(&err);
@@ -36,7 +36,7 @@ Test(simgrid, torus_platform_routes_agree_with_our_torus)
 	topo_destroy(sg);
 }
 
-Test(simgrid, fat_tree_platform_loads)
+Test(simgrid, fat_tree_platform_loads, .timeout = 60)
 {
 	struct sim_error err;
 	struct topo *t = topo_simgrid_load("topologies/platforms/fat-tree-16.xml", 32, &err);
@@ -49,7 +49,7 @@ Test(simgrid, fat_tree_platform_loads)
 	topo_destroy(t);
 }
 
-Test(simgrid, second_platform_in_one_process_is_refused)
+Test(simgrid, second_platform_in_one_process_is_refused, .timeout = 60)
 {
 	struct sim_error err;
 	struct topo *t = topo_simgrid_load("topologies/platforms/torus-4x4.xml", 32, &err);
@@ -59,14 +59,14 @@ Test(simgrid, second_platform_in_one_process_is_refused)
 	topo_destroy(t);
 }
 
-Test(simgrid, missing_platform_is_a_config_error)
+Test(simgrid, missing_platform_is_a_config_error, .timeout = 60)
 {
 	struct sim_error err;
 	cr_assert_null(topo_simgrid_load("topologies/platforms/nope.xml", 32, &err));
 	cr_assert_eq(err.code, SIM_ERR_CONFIG);
 }
 #else
-Test(simgrid, simgrid_topology_needs_simgrid_build)
+Test(simgrid, simgrid_topology_needs_simgrid_build, .timeout = 60)
 {
 	struct sim_error err;
 	struct cfg *c = cfg_create();
