@@ -36,6 +36,18 @@ struct mu_heap_ent {
 	uint32_t slot;
 };
 
+#define MU_MEMO_ENTRIES 64u
+#define MU_MEMO_LANES 32u
+struct mu_memo {
+	bool valid;
+	uint8_t cache_id;
+	uint32_t n_lanes, access_bytes, n_reqs;
+	uint64_t token;
+	uint64_t mask;
+	uint64_t addr[MU_MEMO_LANES];
+	struct coal_req reqs[2 * MU_MEMO_LANES];
+};
+
 struct mem_unit {
 	struct sim_component comp;
 	char name[32];
@@ -75,6 +87,13 @@ struct mem_unit {
 		enum st_result_kind { ST_NOT_STALLED, ST_ON_MSHR, ST_ON_QUEUE } stall_on;
 		struct coal_req *reqs;  /* [coal_max_reqs(WI_MAX_LANES)] */
 	} st;
+
+	/* Coalescing memo: a refused instruction is retried as is every cycle (80 refusals per
+	 * warp instruction on a streaming kernel), so its line requests are kept, keyed by token
+	 * and validated against a copy of every input of coal_run (cache, lanes, mask, access
+	 * size, addresses): a hit is exactly what coal_run would return. Warps of at most
+	 * MU_MEMO_LANES lanes only. */
+	struct mu_memo *memo;         /* [MU_MEMO_ENTRIES] */
 
 	/* miss queue: demand requests (<= missq_cap) and write-backs share one ring whose
 	 * extra room (mshr entries + 1) keeps a place for every pending fill's dirty victim */
@@ -621,12 +640,37 @@ bool mem_unit_try_issue(struct mem_unit *m, const struct warp_inst *wi, uint64_t
 		return false;
 	}
 	uint8_t cid = space_cache(si->space);
-	m->st.n = coal_run(&m->coal[cid], wi, m->st.reqs);
+	struct mu_memo *mo = NULL;
+	if (wi->n_lanes <= MU_MEMO_LANES) {
+		mo = &m->memo[(token ^ (token >> 8) ^ (token >> 16)) & (MU_MEMO_ENTRIES - 1)];
+		if (mo->valid && mo->token == token && mo->cache_id == cid && mo->n_lanes == wi->n_lanes &&
+		    mo->access_bytes == wi->access_bytes && mo->mask == wi->mask[0] &&
+		    !memcmp(mo->addr, wi->addr, wi->n_lanes * sizeof *wi->addr)) {
+			m->st.n = mo->n_reqs;
+			memcpy(m->st.reqs, mo->reqs, mo->n_reqs * sizeof *mo->reqs);
+		} else {
+			m->st.n = coal_run(&m->coal[cid], wi, m->st.reqs);
+			mo->valid = false;
+		}
+	} else {
+		m->st.n = coal_run(&m->coal[cid], wi, m->st.reqs);
+	}
 	m->st.next = 0;
 	m->st.cache_id = cid;
 	m->st.mem_kind = si->mem_kind;
 	enum st_result pre = precheck(m, cid, si->mem_kind);
 	if (pre != ST_DONE) {
+		if (mo && !mo->valid) {
+			mo->valid = true;
+			mo->token = token;
+			mo->cache_id = cid;
+			mo->n_lanes = wi->n_lanes;
+			mo->access_bytes = wi->access_bytes;
+			mo->mask = wi->mask[0];
+			memcpy(mo->addr, wi->addr, wi->n_lanes * sizeof *wi->addr);
+			mo->n_reqs = m->st.n;
+			memcpy(mo->reqs, m->st.reqs, m->st.n * sizeof *mo->reqs);
+		}
 		if (pre == ST_STALL_MSHR)
 			m->refuse_mshr++;
 		else
@@ -814,8 +858,10 @@ struct mem_unit *mem_unit_create(const struct cfg *cfg, struct sim *sim, struct 
 	m->heap = calloc(m->n_slots, sizeof *m->heap);
 	m->ring = calloc(m->ring_cap, sizeof *m->ring);
 	m->st.reqs = calloc(coal_max_reqs(WI_MAX_LANES), sizeof *m->st.reqs);
+	m->memo = calloc(MU_MEMO_ENTRIES, sizeof *m->memo);
 	m->shm_scratch = calloc(shmem_scratch_words(WI_MAX_LANES, 16, m->shm.bank_bytes), sizeof *m->shm_scratch);
-	if (!m->slots || !m->slot_free || !m->heap || !m->ring || !m->st.reqs || !m->shm_scratch) {
+	if (!m->slots || !m->slot_free || !m->heap || !m->ring || !m->st.reqs || !m->shm_scratch ||
+	    !m->memo) {
 		sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "mem_unit buffers");
 		goto fail;
 	}
@@ -855,6 +901,7 @@ void mem_unit_destroy(struct mem_unit *m)
 	free(m->heap);
 	free(m->ring);
 	free(m->st.reqs);
+	free(m->memo);
 	free(m->shm_scratch);
 	free(m);
 }
