@@ -104,6 +104,21 @@ static uint64_t ch_l2_outstanding(const struct sim_component *c)
 	return l2_slice_outstanding(l2);
 }
 
+/* One request and the stages it has passed (mem_req.t_ps), for the watchdog report. */
+static void dump_req_path(FILE *out, const char *what, const struct mem_req *r)
+{
+	static const char *const kind[] = {"read", "write", "atomic", "prefetch", "write-back"};
+	static const char *const stage[MEM_T_COUNT] = {"issue", "noc-inject", "l2-arrive", "mc-enqueue",
+						       "dram-issue", "dram-done", "l2-reply", "done"};
+	fprintf(out, "  %s: id %llu %s 0x%llx from sm %u, bank %u row %u; path (ps):", what,
+		(unsigned long long)r->id, r->kind < 5 ? kind[r->kind] : "?", (unsigned long long)r->addr,
+		(unsigned)r->src_sm, (unsigned)r->bank, r->row);
+	for (int s = 0; s < MEM_T_COUNT; s++)
+		if (r->t_ps[s])
+			fprintf(out, " %s %llu", stage[s], (unsigned long long)r->t_ps[s]);
+	fputc('\n', out);
+}
+
 static void ch_l2_dump(const struct sim_component *c, FILE *out)
 {
 	const struct l2_slice *l2 = SIM_CONTAINER_OF(c, struct l2_slice, comp);
@@ -111,6 +126,8 @@ static void ch_l2_dump(const struct sim_component *c, FILE *out)
 		c->name, l2->mshr_used, l2->cfg.mshr_entries, l2->rq_n, l2->wbq_n,
 		l2->pending ? "blocked" : "none",
 		l2->pending ? (unsigned long long)l2->pending->id : 0ull);
+	if (l2->pending)
+		dump_req_path(out, "blocked head request", l2->pending);
 }
 
 static uint64_t ch_mc_tick(struct sim_component *c, uint64_t cycle)
@@ -134,6 +151,8 @@ static void ch_mc_dump(const struct sim_component *c, FILE *out)
 	const struct mem_channel *ch = SIM_CONTAINER_OF(c, struct mem_channel, mc_comp);
 	fprintf(out, "%s: queue %u/%u, on the bus %u\n", c->name, ch->mc.q_len,
 		ch->mc.cfg.queue_size, ch->mc.fly_len);
+	if (ch->mc.q_len && ch->mc.q[0].req) /* arrival order: q[0] is the oldest */
+		dump_req_path(out, "oldest queued request", ch->mc.q[0].req);
 	for (uint32_t b = 0; b < ch->mc.cfg.banks; b++)
 		fprintf(out, "  bank %u: %s row %u, queued %u\n", b, ch->mc.bank[b].open ? "open" : "closed",
 			ch->mc.bank[b].row, ch->mc.bank[b].queued);

@@ -204,6 +204,27 @@ static uint64_t sm_outstanding_op(const struct sim_component *comp)
 
 static const char *const wstate_names[] = {"free", "active", "barrier", "draining", "exited"};
 
+/* What a warp waits on, for the watchdog report (diagnosis only, not on the tick path). */
+static void sm_dump_wait(const struct sm *sm, const struct sm_warp *w, FILE *out)
+{
+	const struct sm_cta *cta = &sm->ctas[w->cta_slot];
+	if (w->state == SM_W_BARRIER)
+		fprintf(out, "waits at bar.sync: %u of the CTA's %u live warps arrived (%u exited)",
+			cta->n_at_barrier, cta->n_live, cta->n_exited);
+	else if (w->state == SM_W_DRAINING || w->state == SM_W_EXITED)
+		fprintf(out, "finished; waits on %u memory replies before its CTA can end", w->mem_pending);
+	else if (w->replay)
+		fprintf(out, "a memory instruction the memory unit refused, to be retried");
+	else if (w->sb_block_until == UINT64_MAX)
+		fprintf(out, "scoreboard: a register written by a load (%u memory replies pending)",
+			w->mem_pending);
+	else if (w->ib_count == 0)
+		fprintf(out, "fetch: I-buffer empty");
+	else
+		fprintf(out, "status %u, %u scoreboard entries, %u memory replies pending", w->status,
+			w->sb_used, w->mem_pending);
+}
+
 static void sm_dump_op(const struct sim_component *comp, FILE *out)
 {
 	const struct sm *sm = (const struct sm *)comp;
@@ -213,9 +234,14 @@ static void sm_dump_op(const struct sim_component *comp, FILE *out)
 		const struct sm_warp *w = &sm->warps[i];
 		if (w->state == SM_W_FREE)
 			continue;
-		fprintf(out, "  warp %u cta %u: %s pc %u ibuf %u sb %u mem_pending %u%s\n", i,
-			sm->ctas[w->cta_slot].cta_id, wstate_names[w->state], sm->views[i].pc, w->ib_count,
-			w->sb_used, w->mem_pending, w->replay ? " replay" : "");
+		uint32_t pc = sm->views[i].pc;
+		const char *text = sm->insts && pc < sm->n_insts && sm->insts[pc].text ? sm->insts[pc].text : "?";
+		fprintf(out, "  warp %u cta %u: %s pc %u '%s' (line %u) ibuf %u sb %u mem_pending %u%s: ", i,
+			sm->ctas[w->cta_slot].cta_id, wstate_names[w->state], pc, text,
+			sm->insts && pc < sm->n_insts ? sm->insts[pc].src_line : 0, w->ib_count, w->sb_used,
+			w->mem_pending, w->replay ? " replay" : "");
+		sm_dump_wait(sm, w, out);
+		fputc('\n', out);
 	}
 }
 
