@@ -106,12 +106,28 @@ void sched_destroy(struct sched *s)
 void sched_sort_by_key(uint16_t *ids, uint32_t n, const uint64_t *key)
 {
 	SIM_ASSERT(n <= SCHED_MAX_WARPS);
+	/* Natural merge sort: stable, which the multi-key policies rely on. It runs every
+	 * scheduler cycle, and its input (warps in slot order) is nearly always one or two
+	 * ascending runs (a round-robin rotation, ages), so it merges runs as found instead of
+	 * from width 1: sorted input costs n-1 compares, a rotation one merge. */
 	uint16_t tmp[SCHED_MAX_WARPS];
-	/* Bottom-up merge sort: stable, which the multi-key policies rely on. */
-	for (uint32_t w = 1; w < n; w *= 2) {
-		for (uint32_t lo = 0; lo < n; lo += 2 * w) {
-			uint32_t mid = lo + w < n ? lo + w : n;
-			uint32_t hi = lo + 2 * w < n ? lo + 2 * w : n;
+	uint8_t run_end[SCHED_MAX_WARPS + 1];
+	for (;;) {
+		uint32_t n_runs = 0;
+		for (uint32_t i = 1; i < n; i++)
+			if (key[ids[i]] < key[ids[i - 1]])
+				run_end[n_runs++] = (uint8_t)i;
+		if (!n_runs)
+			return;
+		run_end[n_runs++] = (uint8_t)n;
+		/* Merge runs pairwise: [lo, mid) and [mid, hi). */
+		uint32_t lo = 0;
+		for (uint32_t r = 0; r < n_runs; r += 2) {
+			if (r + 1 >= n_runs) {
+				memcpy(tmp + lo, ids + lo, (n - lo) * sizeof *ids);
+				break;
+			}
+			uint32_t mid = run_end[r], hi = run_end[r + 1];
 			uint32_t i = lo, j = mid, k = lo;
 			while (i < mid && j < hi)
 				tmp[k++] = key[ids[j]] < key[ids[i]] ? ids[j++] : ids[i++];
@@ -119,6 +135,7 @@ void sched_sort_by_key(uint16_t *ids, uint32_t n, const uint64_t *key)
 				tmp[k++] = ids[i++];
 			while (j < hi)
 				tmp[k++] = ids[j++];
+			lo = hi;
 		}
 		memcpy(ids, tmp, n * sizeof *ids);
 	}
