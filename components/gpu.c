@@ -355,6 +355,15 @@ static int check_kernel_end(struct gpu *g, const char *kernel, struct sim_error 
 	    (rc = check_equal(kernel, "NoC packets", stat_u64(g, "noc.packets_injected"),
 			      "requests + replies", 2 * sent, err)))
 		return rc;
+	/* MC in = out: each demand the controllers served (reads + writes) is one L2 demand fill
+	 * or one completed write-back (the slices are empty, so all have completed). */
+	uint64_t mc_served = sum_stat(g, "mc.%u.reads", g->n_chans) + sum_stat(g, "mc.%u.writes", g->n_chans);
+	uint64_t l2_back = sum_stat(g, "l2.%u.dram_fills", g->n_chans) +
+			   sum_stat(g, "l2.%u.writebacks", g->n_chans);
+	if (!strcmp(cfg_str(g->cfg, "gpu.memory.model"), "full") &&
+	    (rc = check_equal(kernel, "DRAM demands served (mc.*.reads + writes)", mc_served,
+			      "L2 fills + write-backs", l2_back, err)))
+		return rc;
 	for (uint32_t i = 0; i < g->n_chans; i++)
 		if ((rc = mem_channel_check(g->chans[i], err)))
 			return rc;
