@@ -9,7 +9,7 @@ jobs=$(nproc 2>/dev/null || echo 2)
 echo "== release tests"
 ctest --test-dir build --output-on-failure -j"$jobs"
 echo "== sanitizer tests (ASan + UBSan)"
-ASAN_OPTIONS=detect_leaks=1 ctest --test-dir build-asan --output-on-failure -j"$jobs"
+LSAN_OPTIONS=suppressions=$PWD/scripts/lsan.supp ASAN_OPTIONS=detect_leaks=1 ctest --test-dir build-asan --output-on-failure -j"$jobs"
 if [ -x scripts/fuzz-smoke.sh ]; then
   echo "== fuzz smoke"
   scripts/fuzz-smoke.sh 60

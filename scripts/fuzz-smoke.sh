@@ -18,7 +18,7 @@ for h in config ptx workload; do
   echo "fuzz $h: ${secs}s"
   log=build-fuzz/fuzz-$h.log
   rc=0
-  ASAN_OPTIONS=detect_leaks=1 build-fuzz/fuzz_$h -max_total_time="$secs" -max_len=65536 -timeout=10 \
+  LSAN_OPTIONS=suppressions=$PWD/scripts/lsan.supp ASAN_OPTIONS=detect_leaks=1 build-fuzz/fuzz_$h -max_total_time="$secs" -max_len=65536 -timeout=10 \
     -print_final_stats=1 -artifact_prefix=build-fuzz/ "$corpus" >"$log" 2>&1 || rc=$?
   grep -E "^stat::(number_of_executed_units|new_units_added)|^#[0-9]+ *DONE" "$log" || true
   if [ "$rc" -ne 0 ]; then
