@@ -394,10 +394,15 @@ int gpu_run_launch(struct gpu *g, struct fe_launch *l, struct sim_error *err)
 	}
 	if (why == SIM_STOP_DEADLOCK)
 		return err->code ? (int)err->code : SIM_ERR_FAULT;
-	if (why == SIM_STOP_TIME_LIMIT)
+	if (why == SIM_STOP_TIME_LIMIT) {
+		char stuck[256] = "";
+		for (uint32_t i = 0; i < g->n_cores && !sm_describe_stuck(g->sms[i], stuck, sizeof stuck); i++)
+			;
 		return sim_error_set(err, SIM_ERR_FAULT, NULL, 0, 0, "sim.max_cycles",
-				     "kernel %s did not finish within %llu core cycles", info.kernel_name,
-				     (unsigned long long)g->max_cycles);
+				     "kernel %s did not finish within %llu core cycles%s%s", info.kernel_name,
+				     (unsigned long long)g->max_cycles, stuck[0] ? "; still running: " : "",
+				     stuck);
+	}
 	if (!cta_dispatcher_kernel_done(g->disp))
 		return sim_error_set(err, SIM_ERR_FAULT, NULL, 0, 0, NULL,
 				     "simulation went quiet but kernel %s has unfinished CTAs", info.kernel_name);

@@ -106,6 +106,9 @@ void sm_get_counters(const struct sm *sm, struct sm_counters *out);
 /* sim.check with the kernel finished and the simulation quiet: no CTA, warp, scoreboard entry,
  * barrier count or memory instruction left. 0 or SIM_ERR_FAULT naming the leak. */
 int sm_check_kernel_end(const struct sm *sm, struct sim_error *err);
+/* For a kernel stopped unfinished: "sm.N CTA c warp w (threads a..b) <state> at pc p '<PTX>'
+ * (line l)" for the SM's first unfinished warp into buf; 0 (buf untouched) if it has none. */
+int sm_describe_stuck(const struct sm *sm, char *buf, size_t n);
 uint32_t sm_schedulers(const struct sm *sm);
 
 #endif

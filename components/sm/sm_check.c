@@ -53,3 +53,26 @@ int sm_check_kernel_end(const struct sm *sm, struct sim_error *err)
 	}
 	return 0;
 }
+
+int sm_describe_stuck(const struct sm *sm, char *buf, size_t n)
+{
+	static const char *const why[] = {"free", "running", "waiting at bar.sync", "draining memory",
+					   "exited"};
+	for (uint32_t i = 0; i < sm->max_warps; i++) {
+		const struct sm_warp *w = &sm->warps[i];
+		if (w->state == SM_W_FREE || w->state == SM_W_EXITED)
+			continue;
+		const struct sm_cta *cta = &sm->ctas[w->cta_slot];
+		uint32_t idx = 0; /* the warp's index within its CTA gives its threads */
+		while (idx < cta->n_warps && cta->warps[idx] != i)
+			idx++;
+		uint32_t pc = sm->views[i].pc;
+		bool known = sm->insts && pc < sm->n_insts;
+		snprintf(buf, n, "%s CTA %u warp %u (threads %u..%u) %s at pc %u '%s' (line %u)", sm->name,
+			 cta->cta_id, idx, idx * sm->warp_size, idx * sm->warp_size + sm->warp_size - 1,
+			 why[w->state], pc, known && sm->insts[pc].text ? sm->insts[pc].text : "?",
+			 known ? sm->insts[pc].src_line : 0);
+		return 1;
+	}
+	return 0;
+}
