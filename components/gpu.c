@@ -412,7 +412,7 @@ int gpu_run_launch(struct gpu *g, struct fe_launch *l, struct sim_error *err)
 	account_launch(g, end - cta_dispatcher_kernel_start_cycle(g->disp));
 	account_memory(g);
 	stats_kernel_end(g->st);
-	if (g->timeline && (rc = cta_dispatcher_write_timeline_csv(g->disp, g->timeline, err)))
+	if (g->timeline && (rc = cta_dispatcher_write_kernel_timeline_csv(g->disp, g->timeline, err)))
 		return rc;
 	if (g->max_warp_insts && total_warp_insts(g) >= g->max_warp_insts)
 		return sim_error_set(err, SIM_ERR_FAULT, NULL, 0, 0, "sim.max_warp_insts",

@@ -239,10 +239,12 @@ static int write_report(const char *dir, const struct csv_table *t, const char *
 
 	/* 4. CTA timeline per core of the first run that wrote one (PRO Fig 2) */
 	for (int r = 0; r < t->n_rows; r++) {
-		char tl[PATH_MAX * 2];
-		snprintf(tl, sizeof tl, "%s/%s/%s/%s/cta_timeline.csv", dir, t->cell[r][0], t->cell[r][1],
+		char tl[PATH_MAX];
+		char rel[PATH_MAX * 2];
+		snprintf(rel, sizeof rel, "%s/%s/%s/%s/cta_timeline.csv", dir, t->cell[r][0], t->cell[r][1],
 			 t->cell[r][2]);
-		if (access(tl, R_OK))
+		/* gnuplot runs inside plots/: give it an absolute path */
+		if (access(rel, R_OK) || !realpath(rel, tl))
 			continue;
 		snprintf(p, sizeof p, "%s/cta_timeline.gp", plots);
 		FILE *f = fopen(p, "w");
