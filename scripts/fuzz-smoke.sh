@@ -11,9 +11,9 @@ for h in config ptx workload; do
   corpus=build-fuzz/corpus-$h
   mkdir -p "$corpus"
   case $h in
-    config) cp configs/*.cfg configs/*/*.cfg tests/engine/data/*.cfg "$corpus"/ 2>/dev/null || true ;;
-    ptx) find workloads tests/frontend -name '*.ptx' -exec cp {} "$corpus"/ \; ;;
-    workload) find workloads -name '*.cfg' -exec cp {} "$corpus"/ \; ;;
+    config) cp configs/*.cfg configs/*/*.cfg tests/engine/data/*.cfg tests/bad_inputs/configs/*.cfg tests/fuzz/regressions/config_*.cfg "$corpus"/ 2>/dev/null || true ;;
+    ptx) find workloads tests/frontend tests/bad_inputs -name '*.ptx' -exec cp {} "$corpus"/ \; ;;
+    workload) find workloads tests/bad_inputs/workloads tests/bad_inputs/programs -name '*.cfg' -exec cp {} "$corpus"/ \; ;;
   esac
   echo "fuzz $h: ${secs}s"
   log=build-fuzz/fuzz-$h.log
