@@ -44,7 +44,7 @@ static void lrr_rank(struct sched *s, uint32_t si, uint64_t now, uint16_t *ids, 
 {
 	(void)now;
 	struct base_state *st = s->state;
-	uint64_t key[SCHED_MAX_WARPS] = {0};
+	uint64_t *key = sched_key_scratch(s);
 	sched_key_lrr(&st->last, si, ids, n, key);
 	sched_sort_by_key(ids, n, key);
 	s->rank_issuable = 0;
@@ -55,7 +55,7 @@ static void gto_rank(struct sched *s, uint32_t si, uint64_t now, uint16_t *ids, 
 {
 	(void)now;
 	struct base_state *st = s->state;
-	uint64_t key[SCHED_MAX_WARPS] = {0};
+	uint64_t *key = sched_key_scratch(s);
 	sched_key_gto(&st->last, s->core, si, ids, n, key);
 	sched_sort_by_key(ids, n, key);
 	s->rank_issuable = 0;
@@ -65,7 +65,7 @@ static void oldest_rank(struct sched *s, uint32_t si, uint64_t now, uint16_t *id
 {
 	(void)si;
 	(void)now;
-	uint64_t key[SCHED_MAX_WARPS] = {0};
+	uint64_t *key = sched_key_scratch(s);
 	for (uint32_t i = 0; i < n; i++)
 		key[ids[i]] = s->core->warps[ids[i]].age;
 	sched_sort_by_key(ids, n, key);
@@ -89,7 +89,7 @@ static void rr_fetch_rank(struct sched *s, uint32_t si, uint64_t now, uint16_t *
 	(void)si;
 	(void)now;
 	struct base_state *st = s->state;
-	uint64_t key[SCHED_MAX_WARPS] = {0};
+	uint64_t *key = sched_key_scratch(s);
 	uint32_t start = fetch_start(st);
 	for (uint32_t i = 0; i < n; i++)
 		key[ids[i]] = sched_rot(ids[i], start);
@@ -105,7 +105,7 @@ static void fef_fetch_rank(struct sched *s, uint32_t si, uint64_t now, uint16_t 
 	(void)si;
 	(void)now;
 	struct base_state *st = s->state;
-	uint64_t key[SCHED_MAX_WARPS] = {0};
+	uint64_t *key = sched_key_scratch(s);
 	uint32_t start = fetch_start(st);
 	for (uint32_t i = 0; i < n; i++)
 		key[ids[i]] = ((uint64_t)s->core->warps[ids[i]].ibuf_count << 8) | sched_rot(ids[i], start);

@@ -107,7 +107,7 @@ static void tl_rank(struct sched *s, uint32_t si, uint64_t now, uint16_t *ids, u
 	if (!(live & (1ull << cur)))
 		cur = next_live_group(live, (cur + 1) % n_groups, n_groups);
 	st->cur_group[si] = cur;
-	uint64_t key[SCHED_MAX_WARPS] = {0};
+	uint64_t *key = sched_key_scratch(s);
 	uint32_t start = sched_last_lrr_start(&st->last, si);
 	uint32_t in_cur = 0;
 	for (uint32_t i = 0; i < n; i++) {
@@ -248,7 +248,7 @@ static void owl_rank(struct sched *s, enum sched_owl_kind kind, uint32_t si, uin
 			if ((live & (1ull << g)) && order[g] < chosen_pos)
 				chosen_pos = order[g];
 	}
-	uint64_t key[SCHED_MAX_WARPS] = {0};
+	uint64_t *key = sched_key_scratch(s);
 	uint32_t start = sched_last_lrr_start(&st->last, si);
 	uint32_t upto = 0;
 	for (uint32_t i = 0; i < n; i++) {

@@ -17,10 +17,19 @@
 struct sched_inst {
 	struct sched pub;
 	struct sched_params params;
+	uint64_t key[SCHED_MAX_WARPS]; /* rank scratch: only key[ids[i]] is written and read */
 };
 static inline const struct sched_params *sched_params_of(const struct sched *s)
 {
 	return &((const struct sched_inst *)(const void *)s)->params;
+}
+
+/* Per-instance key array for a rank() call: rank runs every scheduler cycle, and a zeroed
+ * array on the stack (needed only to quiet a gcc -O2 maybe-uninitialized false positive)
+ * cost a 512-byte memset per call. Valid until the instance's next rank(). */
+static inline uint64_t *sched_key_scratch(struct sched *s)
+{
+	return ((struct sched_inst *)(void *)s)->key;
 }
 
 /* ---- registered policies (ops tables) ---- */
