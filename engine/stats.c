@@ -21,6 +21,7 @@ struct stat_entry {
 	uint64_t *counter;
 	struct stat_avg *avg;
 	struct stat_hist *hist;
+	uint64_t *owned_bins;  /* ST_HIST: hist->bins, freed by the registry */
 	double (*fn)(const void *);
 	const void *ctx;
 	uint32_t num, den;   /* ST_RATIO: entry indices */
@@ -62,8 +63,9 @@ void stats_destroy(struct stats *s)
 		free(s->e[i].name);
 		free(s->e[i].base_bins);
 		if (s->e[i].kind == ST_HIST) {
-			free(s->e[i].hist->bins);
-			s->e[i].hist->bins = NULL;
+			/* The registry owns the bins; the struct stat_hist itself belongs to a component
+			 * that may already be gone, so it is not touched here. */
+			free(s->e[i].owned_bins);
 		}
 	}
 	free(s->e);
@@ -174,6 +176,7 @@ int stats_hist(struct stats *s, struct stat_hist *h, uint32_t n_bins, uint64_t b
 	struct stat_entry *e = add(s, ST_HIST, unit, desc, name_fmt, ap);
 	va_end(ap);
 	e->hist = h;
+	e->owned_bins = h->bins;
 	return 0;
 }
 

@@ -48,7 +48,7 @@ void stats_counter(struct stats *s, uint64_t *field, const char *unit, const cha
 		   const char *name_fmt, ...) __attribute__((format(printf, 5, 6)));
 void stats_avg(struct stats *s, struct stat_avg *field, const char *unit, const char *desc,
 	       const char *name_fmt, ...) __attribute__((format(printf, 5, 6)));
-/* Allocates h->bins. */
+/* Allocates h->bins, owned and freed by the registry (the component may be destroyed first). */
 int stats_hist(struct stats *s, struct stat_hist *h, uint32_t n_bins, uint64_t bin_width,
 	       const char *unit, const char *desc, const char *name_fmt, ...)
 	__attribute__((format(printf, 7, 8)));
