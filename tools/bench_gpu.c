@@ -37,13 +37,6 @@ struct bench_result {
 	long max_rss_kb;
 };
 
-static double now_s(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
 /* Runs in the child: one simulation, figures into r. */
 static void bench_one(const struct bench_case *bc, struct bench_result *r)
 {
@@ -60,7 +53,7 @@ static void bench_one(const struct bench_case *bc, struct bench_result *r)
 	struct stats *st = NULL;
 	struct gpu *g = NULL;
 	struct workload *w = NULL;
-	double t0 = now_s();
+	double t0 = cli_now_s();
 	int rc = cli_build_cfg(&o, &c, &err);
 	if (!rc && !(st = stats_create()))
 		rc = sim_error_set(&err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory");
@@ -72,7 +65,7 @@ static void bench_one(const struct bench_case *bc, struct bench_result *r)
 		struct fe_device dev = gpu_device(g);
 		rc = workload_run(w, &dev, NULL, &err);
 	}
-	r->wall_s = now_s() - t0;
+	r->wall_s = cli_now_s() - t0;
 	r->rc = rc;
 	if (rc)
 		sim_error_format(&err, r->err, sizeof r->err);

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../components/gpu.h"
@@ -163,4 +164,11 @@ int cli_write_atomic(const char *path, int (*fn)(FILE *f, const void *ctx, struc
 	if (rc)
 		unlink(tmp);
 	return rc;
+}
+
+double cli_now_s(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }

@@ -43,6 +43,9 @@ const char *cli_long(const struct cli_opts *o, const char *name);
 /* Build the configuration: every module's schema, each -c file in order, then every -s. */
 int cli_build_cfg(const struct cli_opts *o, struct cfg **out, struct sim_error *err);
 
+/* Monotonic wall-clock seconds (for speed figures). */
+double cli_now_s(void);
+
 /* Create dir (and parents). */
 int cli_mkdirs(const char *dir, struct sim_error *err);
 /* Write a file atomically (tmp then rename) with the content produced by fn. */

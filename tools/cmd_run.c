@@ -33,13 +33,6 @@ static void usage(void)
 	       "  --quiet        no summary\n");
 }
 
-static double wall_s(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
 int cmd_run(int argc, char **argv, struct sim_error *err)
 {
 	static const char *const with_value[] = {"--size", NULL};
@@ -80,7 +73,7 @@ int cmd_run(int argc, char **argv, struct sim_error *err)
 		rc = sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory");
 		goto out;
 	}
-	double t0 = wall_s();
+	double t0 = cli_now_s();
 	struct fe_device dev;
 	struct ws_func_stats fstats;
 	memset(&fstats, 0, sizeof fstats);
@@ -98,7 +91,7 @@ int cmd_run(int argc, char **argv, struct sim_error *err)
 		dev = gpu_device(g);
 	}
 	rc = workload_run(w, &dev, quiet ? NULL : stderr, err);
-	double secs = wall_s() - t0;
+	double secs = cli_now_s() - t0;
 	if (rc)
 		goto out;
 	if (timeline) {

@@ -258,13 +258,6 @@ static void write_cmdline(FILE *f, const struct run *r)
 	fputc('\n', f);
 }
 
-static double now_s(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
 void sweep_run_figures(const char *dir, double *cycles, double *warp_insts)
 {
 	char p[PATH_MAX + 16];
@@ -279,7 +272,7 @@ void sweep_run_figures(const char *dir, double *cycles, double *warp_insts)
 static int run_local(struct run *runs, int n, int jobs, struct sim_error *err)
 {
 	int running = 0, next = 0, finished = 0, failed = 0, skipped = 0;
-	double sim_cycles = 0, sim_insts = 0, t0 = now_s();
+	double sim_cycles = 0, sim_insts = 0, t0 = cli_now_s();
 	pid_t *pids = calloc((size_t)n, sizeof *pids);
 	if (!pids)
 		return sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory");
@@ -336,7 +329,7 @@ static int run_local(struct run *runs, int n, int jobs, struct sim_error *err)
 				sim_cycles += cyc;
 				sim_insts += wi;
 			}
-		double el = now_s() - t0;
+		double el = cli_now_s() - t0;
 		fprintf(stderr, "\rsweep: %d/%d runs done (%d already complete, %d failed), %.3g core cycles simulated, %.3g warp inst/s per core   ",
 			finished, n, skipped, failed, sim_cycles, el > 0 ? sim_insts / el / (jobs > 1 ? jobs : 1) : 0.0);
 	}
