@@ -41,6 +41,9 @@ struct mu_heap_ent {
 struct mu_memo {
 	bool valid;
 	uint8_t cache_id;
+	uint8_t mem_kind;             /* of the refused attempt */
+	uint8_t pre;                  /* its precheck result (enum st_result) */
+	uint64_t epoch;               /* mem_unit.epoch when refused */
 	uint32_t n_lanes, access_bytes, n_reqs;
 	uint64_t token;
 	uint64_t mask;
@@ -94,6 +97,10 @@ struct mem_unit {
 	 * size, addresses): a hit is exactly what coal_run would return. Warps of at most
 	 * MU_MEMO_LANES lanes only. */
 	struct mu_memo *memo;         /* [MU_MEMO_ENTRIES] */
+	/* Bumped by every tick and every accepted instruction: the only places that change what
+	 * the precheck reads (L1 tags, MSHRs, miss queue). A memo hit refused at the same epoch
+	 * is refused again, for the same reason, without repeating the precheck. */
+	uint64_t epoch;
 
 	/* miss queue: demand requests (<= missq_cap) and write-backs share one ring whose
 	 * extra room (mshr entries + 1) keeps a place for every pending fill's dirty victim */
@@ -522,6 +529,7 @@ static uint64_t mu_next_need(struct mem_unit *m, uint64_t cycle)
 static uint64_t mu_tick(struct sim_component *comp, uint64_t cycle)
 {
 	struct mem_unit *m = SIM_CONTAINER_OF(comp, struct mem_unit, comp);
+	m->epoch++;
 	eject_step(m, cycle);
 	stage_step(m, cycle);
 	inject_step(m, cycle);
@@ -625,6 +633,7 @@ bool mem_unit_try_issue(struct mem_unit *m, const struct warp_inst *wi, uint64_t
 		m->slots[s].pending = 1;
 		slot_served(m, s, now_cycle + (passes - 1) + m->shm.latency_cycles);
 		sim_component_wake_at_cycle(&m->comp, mu_next_need(m, now_cycle));
+		m->epoch++;
 		return true;
 	}
 	if (m->model == MU_FIXED) {
@@ -633,6 +642,7 @@ bool mem_unit_try_issue(struct mem_unit *m, const struct warp_inst *wi, uint64_t
 		m->slots[s].pending = 1;
 		slot_served(m, s, now_cycle + m->fixed_latency_cycles);
 		sim_component_wake_at_cycle(&m->comp, mu_next_need(m, now_cycle));
+		m->epoch++;
 		return true;
 	}
 	if (m->st.busy) {
@@ -641,11 +651,13 @@ bool mem_unit_try_issue(struct mem_unit *m, const struct warp_inst *wi, uint64_t
 	}
 	uint8_t cid = space_cache(si->space);
 	struct mu_memo *mo = NULL;
+	bool hit = false;
 	if (wi->n_lanes <= MU_MEMO_LANES) {
 		mo = &m->memo[(token ^ (token >> 8) ^ (token >> 16)) & (MU_MEMO_ENTRIES - 1)];
 		if (mo->valid && mo->token == token && mo->cache_id == cid && mo->n_lanes == wi->n_lanes &&
 		    mo->access_bytes == wi->access_bytes && mo->mask == wi->mask[0] &&
 		    !memcmp(mo->addr, wi->addr, wi->n_lanes * sizeof *wi->addr)) {
+			hit = true;
 			m->st.n = mo->n_reqs;
 			memcpy(m->st.reqs, mo->reqs, mo->n_reqs * sizeof *mo->reqs);
 		} else {
@@ -658,9 +670,16 @@ bool mem_unit_try_issue(struct mem_unit *m, const struct warp_inst *wi, uint64_t
 	m->st.next = 0;
 	m->st.cache_id = cid;
 	m->st.mem_kind = si->mem_kind;
-	enum st_result pre = precheck(m, cid, si->mem_kind);
+	enum st_result pre = hit && mo->epoch == m->epoch && mo->mem_kind == si->mem_kind
+				     ? (enum st_result)mo->pre
+				     : precheck(m, cid, si->mem_kind);
 	if (pre != ST_DONE) {
-		if (mo && !mo->valid) {
+		if (mo) {
+			mo->mem_kind = si->mem_kind;
+			mo->pre = (uint8_t)pre;
+			mo->epoch = m->epoch;
+		}
+		if (mo && !hit) {
 			mo->valid = true;
 			mo->token = token;
 			mo->cache_id = cid;
@@ -696,6 +715,7 @@ bool mem_unit_try_issue(struct mem_unit *m, const struct warp_inst *wi, uint64_t
 		stage_step(m, now_cycle);
 	}
 	sim_component_wake_at_cycle(&m->comp, mu_next_need(m, now_cycle));
+	m->epoch++;
 	return true;
 }
 
