@@ -23,12 +23,13 @@ cycles_of() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['t
 if [ "${MODE:-repeat}" = single ]; then
   sed -e "s|^  long = { nx = 64; ny = 64; steps = [0-9]*; };|  long = { nx = 2048; ny = 2048; steps = 1; };|" \
       -e "s|^ptx = \"../../../workloads/|ptx = \"$PWD/workloads/|" "$src" >"$tmp/single.cfg"
-  printf "%-12s %-10s %s\n" core_cycles peak_rss_kb wall_s
+  printf "%-12s %-22s %-10s %s\n" limit core_cycles peak_rss_kb wall_s
   for t in "${targets[@]}"; do
     /usr/bin/time -f "%M %e" -o "$tmp/time" "$bin" run -c configs/owl-28.cfg -w "$tmp/single.cfg" \
       -s sim.max_cycles="$t" --quiet -o "$tmp/s$t" >/dev/null 2>&1 || true
     read -r rss wall < <(tail -1 "$tmp/time")
-    printf "%-12s %-10s %s\n" "$t" "$rss" "$wall"
+    if [ -f "$tmp/s$t/stats.json" ]; then done_at="$(cycles_of "$tmp/s$t/stats.json") (finished)"; else done_at="$t (stopped)"; fi
+    printf "%-12s %-22s %-10s %s\n" "$t" "$done_at" "$rss" "$wall"
   done
   exit 0
 fi
