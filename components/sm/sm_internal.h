@@ -40,23 +40,25 @@ struct sm_sb_entry {
 };
 
 struct sm_warp {
+	/* Fields read by every cycle's status pass first (one cache line), the arrays after:
+	 * the pass visits every warp each cycle, and the 848-byte struct spread them over four. */
 	struct fe_warp *fw;
 	uint8_t state;                  /* enum sm_warp_state */
 	uint8_t status;                 /* enum sm_wstat, this cycle */
 	uint16_t cta_slot;
-	struct sm_ibuf_entry ib[SM_MAX_IBUF];
 	uint8_t ib_head, ib_count;
 	bool ctrl_flush;                /* I-buffer emptied by a control transfer, not yet refilled+issued */
-	struct warp_inst *replay;       /* executed memory instruction memory refused; retried as is */
 	uint8_t replay_sb;
-	struct sm_sb_entry sb[SM_SB_ENTRIES];
-	uint8_t sb_used;
+	struct warp_inst *replay;       /* executed memory instruction memory refused; retried as is */
 	uint64_t sb_block_until;        /* head blocked by the scoreboard before this cycle (cache);
 	                                   UINT64_MAX: until a memory reply; 0: unknown */
+	uint8_t sb_used;
 	bool sb_block_ll;               /* ...and by a long-latency load (view.waiting_long_lat) */
 	uint16_t mem_pending;           /* memory instructions not completed */
-	uint64_t mark_cycle;            /* barrier arrival / finish cycle in the current warp-phase */
 	bool marked;
+	uint64_t mark_cycle;            /* barrier arrival / finish cycle in the current warp-phase */
+	struct sm_ibuf_entry ib[SM_MAX_IBUF];
+	struct sm_sb_entry sb[SM_SB_ENTRIES];
 };
 
 struct sm_cta {
