@@ -785,7 +785,14 @@ int fe_module_load(const char *path, struct fe_module **out, struct sim_error *e
 	}
 	long sz = ftell(fp);
 	rewind(fp);
-	char *text = sz >= 0 ? malloc((size_t)sz + 1) : NULL;
+	/* A directory opens and "seeks" to LONG_MAX on Linux: refuse sizes no PTX file has
+	 * rather than asking malloc for them (found by fuzz_workload). */
+	if (sz < 0 || sz > (1L << 30)) {
+		fclose(fp);
+		return sim_error_set(err, SIM_ERR_IO, path, 0, 0, NULL,
+				     "not a regular PTX file (or larger than 1 GiB)");
+	}
+	char *text = malloc((size_t)sz + 1);
 	if (!text || fread(text, 1, (size_t)sz, fp) != (size_t)sz) {
 		free(text);
 		fclose(fp);

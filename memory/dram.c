@@ -635,6 +635,11 @@ int dram_cfg_read(struct dram_cfg *o, const struct cfg *cfg, struct sim_error *e
 				 "burst length %u must be a multiple of data_rate %u", bl, rate);
 	uint32_t bursts = (o->line_bytes + bus * bl - 1) / (bus * bl);
 	o->burst_cycles = bursts * (bl / rate);
+	/* A refresh takes time: with tRFC 0 the ACT after a refresh would share its command cycle
+	 * (the protocol checker, sim.check, flags exactly that). */
+	if (o->tREFI && !o->tRFC)
+		return cfg_error(err, cfg, "gpu.dram.timing.rfc_cycles",
+				 "must be at least 1 when refresh is on (refi_cycles %u)", o->tREFI);
 	if (o->tRC < o->tRAS)
 		return cfg_error(err, cfg, "gpu.dram.timing.rc_cycles",
 				 "tRC (%u) must be at least tRAS (%u)", o->tRC, o->tRAS);
