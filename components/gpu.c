@@ -247,6 +247,8 @@ struct gpu *gpu_create(const struct cfg *c, struct stats *st, struct sim_error *
 	}
 	register_stats(g);
 	register_mem_stats(g);
+	if (!strcmp(cfg_str(c, "sim.kernel_stats"), "summary"))
+		stats_set_kernel_prefix(st, "gpu.");
 	return g;
 nomem:
 	sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory");

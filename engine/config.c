@@ -761,12 +761,16 @@ void cfg_print_list(const struct cfg *c, FILE *out, bool json)
 	free(v);
 }
 
+static const char *const kernel_stats_modes[] = {"summary", "all", NULL};
+
 static const struct cfg_key_def engine_keys[] = {
 	CFG_KEY_INT("sim.seed", "", 1, 0, INT64_MAX, "seed of every component's random stream"),
 	CFG_KEY_INT("sim.max_cycles", "core cycles", 0, 0, INT64_MAX,
 		    "stop after this many core cycles (0 = no limit)"),
 	CFG_KEY_INT("sim.max_warp_insts", "warp instructions", 0, 0, INT64_MAX,
 		    "stop after this many warp instructions (0 = no limit)"),
+	CFG_KEY_ENUM("sim.kernel_stats", "summary", kernel_stats_modes,
+		     "per-kernel records in stats.json: summary (gpu.* only) or all (every stat that changed; grows with each launch)"),
 	CFG_KEY_BOOL("sim.check", 0, "check invariants (request/reply, conservation, DRAM timing) at run time"),
 	CFG_KEY_INT("sim.watchdog_cycles", "core cycles", 100000, 0, INT64_MAX,
 		    "stop with a deadlock report when nothing issued or completed for this long (0 = off)"),

@@ -39,6 +39,7 @@ struct stats {
 	uint32_t *index;       /* open-addressed name hash: entry index + 1, 0 = empty; 2*cap slots */
 	uint32_t index_mask;
 	json_t *kernels;       /* array of {"name", "stats"} */
+	char *kernel_prefix;   /* only stats with this name prefix go in per-kernel records; NULL = all */
 	char *cur_kernel;
 };
 
@@ -71,6 +72,7 @@ void stats_destroy(struct stats *s)
 	free(s->e);
 	free(s->index);
 	free(s->cur_kernel);
+	free(s->kernel_prefix);
 	json_decref(s->kernels);
 	free(s);
 }
@@ -248,11 +250,32 @@ static json_t *entry_json(const struct stats *s, const struct stat_entry *e, boo
 	return json_null();
 }
 
+/* Whether a stat saw nothing in the current kernel scope (kept out of per-kernel records, which
+ * would otherwise hold every stat of every SM for each of a host loop's many launches). */
+static bool idle_in_scope(const struct stats *s, const struct stat_entry *e)
+{
+	switch (e->kind) {
+	case ST_COUNTER:
+		return *e->counter == e->base_u;
+	case ST_AVG:
+		return e->avg->n == e->base_avg.n;
+	case ST_HIST:
+		return e->hist->n == e->base_n;
+	case ST_RATIO:
+		return idle_in_scope(s, &s->e[e->den]);
+	case ST_DERIVED:
+		return false;
+	}
+	return false;
+}
+
 static json_t *scope_json(const struct stats *s, bool delta)
 {
 	json_t *o = json_object();
 	for (uint32_t i = 0; i < s->n; i++)
-		json_object_set_new(o, s->e[i].name, entry_json(s, &s->e[i], delta));
+		if (!delta || (!idle_in_scope(s, &s->e[i]) &&
+			       (!s->kernel_prefix || !strncmp(s->e[i].name, s->kernel_prefix, strlen(s->kernel_prefix)))))
+			json_object_set_new(o, s->e[i].name, entry_json(s, &s->e[i], delta));
 	return o;
 }
 
@@ -381,4 +404,10 @@ void stats_print_summary(const struct stats *s, FILE *out, const char *const *pa
 				(unsigned long long)json_integer_value(json_object_get(v, "n")));
 		json_decref(v);
 	}
+}
+
+void stats_set_kernel_prefix(struct stats *s, const char *prefix)
+{
+	free(s->kernel_prefix);
+	s->kernel_prefix = prefix ? strdup(prefix) : NULL;
 }

@@ -65,9 +65,13 @@ void stats_derived(struct stats *s, double (*fn)(const void *ctx), const void *c
 	__attribute__((format(printf, 6, 7)));
 
 /* Scopes: kernel_begin records a baseline; kernel_end stores the difference for every
- * counter/avg/hist (derived values re-evaluated over the difference is not possible, so
+ * counter/avg/hist that changed during the kernel (unchanged ones are left out of the kernel's
+ * record, so many launches do not grow memory by the whole registry each) (derived values re-evaluated over the difference is not possible, so
  * derived stats are evaluated at kernel_end) under "kernels[i]". Totals are the live values. */
 void stats_kernel_begin(struct stats *s, const char *kernel_name);
+/* Keep only stats whose name starts with prefix in per-kernel records (NULL: all). Totals
+ * always hold every stat. */
+void stats_set_kernel_prefix(struct stats *s, const char *prefix);
 void stats_kernel_end(struct stats *s);
 
 /* Look up a live value by name (tests, reports). false if no such stat. */
