@@ -10,6 +10,8 @@ echo "== release tests"
 ctest --test-dir build --output-on-failure -j"$jobs"
 echo "== sanitizer tests (ASan + UBSan)"
 LSAN_OPTIONS=suppressions=$PWD/scripts/lsan.supp ASAN_OPTIONS=detect_leaks=1 ctest --test-dir build-asan --output-on-failure -j"$jobs"
+echo "== determinism (-O0 sanitizer build vs -O2 build, sweep --jobs 1 vs 2)"
+scripts/determinism.sh build-asan/warpsim build/warpsim
 if [ -x scripts/fuzz-smoke.sh ]; then
   echo "== fuzz smoke"
   scripts/fuzz-smoke.sh 60
