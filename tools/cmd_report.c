@@ -42,6 +42,23 @@ static int find_row(const struct csv_table *t, const char *wl, const char *var)
 	return -1;
 }
 
+/* Mean of column col over the workloads for variant var (NaN when no run has it). */
+static double mean_over_workloads(const struct csv_table *t, const struct axes *a, const char *var,
+				  int col)
+{
+	double sum = 0;
+	int n = 0;
+	for (int w = 0; w < a->n_wl; w++) {
+		int r = find_row(t, a->wl[w], var);
+		double x = r >= 0 ? csv_num(t, r, col) : NAN;
+		if (isfinite(x)) {
+			sum += x;
+			n++;
+		}
+	}
+	return n ? sum / n : NAN;
+}
+
 static int run_gnuplot(const char *dir, const char *name, struct sim_error *err)
 {
 	char cmd[PATH_MAX * 2];
@@ -169,17 +186,7 @@ static int write_report(const char *dir, const struct csv_table *t, const char *
 		fprintf(md, "| %s |", a.var[v]);
 		double m[8] = {0};
 		for (int k = 0; mem_cols[k]; k++) {
-			int c = csv_col(t, mem_cols[k]), n = 0;
-			double sum = 0;
-			for (int w = 0; w < a.n_wl; w++) {
-				int r = find_row(t, a.wl[w], a.var[v]);
-				double x = r >= 0 ? csv_num(t, r, c) : NAN;
-				if (isfinite(x)) {
-					sum += x;
-					n++;
-				}
-			}
-			m[k] = n ? sum / n : NAN;
+			m[k] = mean_over_workloads(t, &a, a.var[v], csv_col(t, mem_cols[k]));
 			fprintf(md, " %.3f |", m[k]);
 		}
 		fprintf(md, "\n");
@@ -215,17 +222,9 @@ static int write_report(const char *dir, const struct csv_table *t, const char *
 		for (int k = 0; stall_classes[k]; k++, n_cls++) {
 			char col[96];
 			snprintf(col, sizeof col, "gpu.stall.%s_frac", stall_classes[k]);
-			int c = csv_col(t, col), n = 0;
-			double sum = 0;
-			for (int w = 0; w < a.n_wl; w++) {
-				int r = find_row(t, a.wl[w], a.var[v]);
-				double x = r >= 0 ? csv_num(t, r, c) : NAN;
-				if (isfinite(x)) {
-					sum += x;
-					n++;
-				}
-			}
-			double mean = n ? sum / n : 0.0;
+			double mean = mean_over_workloads(t, &a, a.var[v], csv_col(t, col));
+			if (!isfinite(mean))
+				mean = 0.0;
 			fprintf(md, " %.3f |", mean);
 			fprintf(dat, " %.4f", mean);
 		}
