@@ -19,7 +19,7 @@ for h in config ptx workload; do
   log=build-fuzz/fuzz-$h.log
   rc=0
   LSAN_OPTIONS=suppressions=$PWD/scripts/lsan.supp ASAN_OPTIONS=detect_leaks=1 build-fuzz/fuzz_$h -max_total_time="$secs" -max_len=65536 -timeout=10 \
-    -print_final_stats=1 -artifact_prefix=build-fuzz/ "$corpus" >"$log" 2>&1 || rc=$?
+    -print_final_stats=1 -seed=1 -artifact_prefix=build-fuzz/ "$corpus" >"$log" 2>&1 || rc=$?
   grep -E "^stat::(number_of_executed_units|new_units_added)|^#[0-9]+ *DONE" "$log" || true
   if [ "$rc" -ne 0 ]; then
     grep -E "ERROR|SUMMARY|Test unit written" "$log" >&2 || tail -20 "$log" >&2

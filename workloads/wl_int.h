@@ -129,4 +129,17 @@ static inline uint64_t wl_rng_next(uint64_t *s)
 	return z ^ (z >> 31);
 }
 
+/* float -> int64 as the GPU's cvt.rzi.s64 does: truncate, saturate out-of-range values, NaN -> 0
+ * (a plain C cast of an out-of-range double is undefined behaviour). */
+static inline int64_t wl_f2i(double f)
+{
+	if (f != f)
+		return 0;
+	if (f >= 9223372036854775807.0)
+		return INT64_MAX;
+	if (f <= -9223372036854775808.0)
+		return INT64_MIN;
+	return (int64_t)f;
+}
+
 #endif

@@ -66,7 +66,7 @@ static int wl_px_atom(struct wl_px *x, struct wl_val *v)
 		for (const char *q = p; q < end; q++)
 			is_float = is_float || *q == '.' || *q == 'e' || *q == 'E';
 		if (is_float) {
-			*v = (struct wl_val){.is_float = true, .f = f, .i = (int64_t)f};
+			*v = (struct wl_val){.is_float = true, .f = f, .i = wl_f2i(f)};
 		} else {
 			long long i = strtoll(p, &end, 0);
 			*v = (struct wl_val){.is_float = false, .i = i, .f = (double)i};
@@ -116,7 +116,7 @@ static int wl_px_product(struct wl_px *x, struct wl_val *v)
 				return wl_px_fail(x, "'%' needs integers");
 			v->f = op == '*' ? v->f * r.f : v->f / r.f;
 			v->is_float = true;
-			v->i = (int64_t)v->f;
+			v->i = wl_f2i(v->f);
 		} else {
 			bool ovf = false;
 			if (op == '*')
@@ -150,7 +150,7 @@ static int wl_px_sum(struct wl_px *x, struct wl_val *v)
 		if (v->is_float || r.is_float) {
 			v->f = op == '+' ? v->f + r.f : v->f - r.f;
 			v->is_float = true;
-			v->i = (int64_t)v->f;
+			v->i = wl_f2i(v->f);
 		} else {
 			if (op == '+' ? __builtin_add_overflow(v->i, r.i, &v->i)
 				      : __builtin_sub_overflow(v->i, r.i, &v->i))

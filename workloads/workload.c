@@ -22,6 +22,10 @@ uint32_t wl_type_bytes(enum wl_type t)
 
 bool wl_type_is_float(enum wl_type t) { return t == WL_F32 || t == WL_F64; }
 
+
+#define WL_MAX_BUFFER_BYTES (1ull << 30)
+
+
 /* Loader state: the open file and the workload being filled. */
 struct wl_ld {
 	struct workload *w;
@@ -117,7 +121,7 @@ static int wl_eval(struct wl_ld *ld, const config_setting_t *s, const char *sett
 	case CONFIG_TYPE_FLOAT:
 		v->is_float = true;
 		v->f = config_setting_get_float(s);
-		v->i = (int64_t)v->f;
+		v->i = wl_f2i(v->f);
 		return 0;
 	case CONFIG_TYPE_STRING:
 		return wl_expr_eval(ld->w, config_setting_get_string(s), wl_src_file(ld, s),
@@ -230,7 +234,7 @@ int wl_buffer_find(const struct workload *w, const char *name)
 static void wl_store(enum wl_type t, unsigned char *base, uint64_t i, struct wl_val v)
 {
 	unsigned char *p = base + i * wl_type_bytes(t);
-	int64_t x = v.is_float ? (int64_t)v.f : v.i;
+	int64_t x = v.is_float ? wl_f2i(v.f) : v.i;
 	switch (t) {
 	case WL_U8:
 	case WL_S8: {
@@ -377,6 +381,14 @@ static int wl_buffer_init(struct wl_ld *ld, const config_setting_t *g, const cha
 		free(filedata);
 		return wl_fail(ld, g, "count", "%s: %llu elements exceed the symbol (%llu)", where,
 			       (unsigned long long)b->count, (unsigned long long)max_count);
+	}
+	/* A simulated workload's buffer beyond 1 GiB is a mistake in the file (the suite's largest is
+	 * 64 MiB), and b->count * esz must not overflow either. */
+	if (b->count > WL_MAX_BUFFER_BYTES / esz) {
+		free(filedata);
+		return wl_fail(ld, g, "count", "%s: %llu elements of %u bytes exceed the %llu-byte buffer limit",
+			       where, (unsigned long long)b->count, (unsigned)esz,
+			       (unsigned long long)WL_MAX_BUFFER_BYTES);
 	}
 	b->bytes = b->count * esz;
 	b->init = calloc(1, b->bytes);
