@@ -13,7 +13,8 @@ for h in config ptx workload; do
   case $h in
     config) cp configs/*.cfg configs/*/*.cfg tests/engine/data/*.cfg tests/bad_inputs/configs/*.cfg tests/fuzz/regressions/config_*.cfg "$corpus"/ 2>/dev/null || true ;;
     ptx) find workloads tests/frontend tests/bad_inputs -name '*.ptx' -exec cp {} "$corpus"/ \; ;;
-    workload) find workloads tests/bad_inputs/workloads tests/bad_inputs/programs -name '*.cfg' -exec cp {} "$corpus"/ \; ;;
+    workload) find workloads tests/bad_inputs/workloads tests/bad_inputs/programs -name '*.cfg' -exec cp {} "$corpus"/ \;
+      cp tests/fuzz/regressions/workload_*.cfg "$corpus"/ ;;
   esac
   echo "fuzz $h: ${secs}s"
   log=build-fuzz/fuzz-$h.log
