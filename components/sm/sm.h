@@ -54,6 +54,9 @@ struct sm_hooks {
 struct sm *sm_create_hooked(const struct cfg *cfg, struct sim *sim, struct stats *st, uint32_t core_id,
 			    uint32_t n_cores, struct sim_clock *core_clk, struct noc *noc, int noc_node,
 			    struct cta_dispatcher *d, const struct sm_hooks *hooks, struct sim_error *err);
+/* The hooks sm_create uses: the real policies (scheduler/) and memory unit (memory/). Tests
+ * start from a copy and replace only what they script. */
+extern const struct sm_hooks sm_real_hooks;
 void sm_destroy(struct sm *sm);
 
 /* Whether one more CTA of this kernel fits now (threads, warps, CTA slots, registers, shared). */

@@ -79,18 +79,6 @@ static int wrap_fetch_init(struct sched *s, const struct cfg *cfg, struct sim_er
 static void fwd_event(struct sched *s, const struct sched_event *ev) { sched_notify(s->state, ev); }
 static const struct sched_ops wrap_fetch_ops = {"rec-fetch", wrap_fetch_init, fwd_event, wrap_rank, wrap_fini};
 
-static void *mu_create(const struct cfg *cfg, struct sim *sim, struct stats *st, uint32_t id,
-		       struct sim_clock *clk, const struct mem_unit_ports *p, struct sim_error *err)
-{
-	return mem_unit_create(cfg, sim, st, id, clk, p, err);
-}
-static void mu_destroy(void *m) { mem_unit_destroy(m); }
-static bool mu_issue(void *m, const struct warp_inst *wi, uint64_t tok, uint64_t now)
-{
-	return mem_unit_try_issue(m, wi, tok, now);
-}
-static uint64_t mu_out(const void *m) { return mem_unit_outstanding(m); }
-
 static const char *const base_ov[] = {
 	"gpu.core.n_schedulers=1", "gpu.core.units.sp=1", "gpu.core.simt_width=32",
 	"gpu.core.units.ldst_width=32", "gpu.core.icache.miss_latency_cycles=0",
@@ -123,11 +111,9 @@ static void build_h(const char *ptx, uint32_t threads, uint32_t ctas, const char
 	H.st = stats_create();
 	H.d = cta_dispatcher_create(H.cfg, H.st, n_cores, &err);
 	cr_assert_not_null(H.d, "%s", err.msg);
-	struct sm_hooks hk = {
-		.issue_ops = &wrap_issue_ops, .fetch_ops = &wrap_fetch_ops,
-		.mem_try_issue = mu_issue, .mem_outstanding = mu_out,
-		.mem_create = mu_create, .mem_destroy = mu_destroy,
-	};
+	struct sm_hooks hk = sm_real_hooks; /* real memory unit, recording policies */
+	hk.issue_ops = &wrap_issue_ops;
+	hk.fetch_ops = &wrap_fetch_ops;
 	if (hooks)
 		hk = *hooks;
 	H.sm = sm_create_hooked(H.cfg, H.sim, H.st, 0, n_cores, &H.clk, NULL, 0, H.d, &hk, &err);

@@ -157,18 +157,6 @@ static int wrap_fetch_init(struct sched *s, const struct cfg *cfg, struct sim_er
 }
 static void fwd_event(struct sched *s, const struct sched_event *ev) { sched_notify(s->state, ev); }
 static const struct sched_ops wrap_fetch_ops = {"rec-fetch", wrap_fetch_init, fwd_event, wrap_rank, wrap_fini};
-static void *mu_create(const struct cfg *cfg, struct sim *sim, struct stats *st, uint32_t id,
-		       struct sim_clock *clk, const struct mem_unit_ports *p, struct sim_error *err)
-{
-	return mem_unit_create(cfg, sim, st, id, clk, p, err);
-}
-static void mu_destroy(void *m) { mem_unit_destroy(m); }
-static bool mu_issue(void *m, const struct warp_inst *wi, uint64_t tok, uint64_t now)
-{
-	return mem_unit_try_issue(m, wi, tok, now);
-}
-static uint64_t mu_out(const void *m) { return mem_unit_outstanding(m); }
-
 /* One scheduler, one SP unit as wide as the SIMD (interval 1), fixed-latency memory. */
 static const char *const base_ov[] = {
 	"gpu.core.n_schedulers=1", "gpu.core.units.sp=1", "gpu.core.simt_width=32",
@@ -198,10 +186,9 @@ static int build_e(const char *ptx, uint32_t threads, const char *const *ov, str
 	H.st = stats_create();
 	H.d = cta_dispatcher_create(H.cfg, H.st, 1, err);
 	cr_assert_not_null(H.d, "%s", err->msg);
-	struct sm_hooks hk = {
-		.issue_ops = &wrap_issue_ops, .fetch_ops = &wrap_fetch_ops, .mem_try_issue = mu_issue,
-		.mem_outstanding = mu_out, .mem_create = mu_create, .mem_destroy = mu_destroy,
-	};
+	struct sm_hooks hk = sm_real_hooks; /* real memory unit, recording policies */
+	hk.issue_ops = &wrap_issue_ops;
+	hk.fetch_ops = &wrap_fetch_ops;
 	H.sm = sm_create_hooked(H.cfg, H.sim, H.st, 0, 1, &H.clk, NULL, 0, H.d, &hk, err);
 	if (!H.sm)
 		return err->code;
