@@ -80,6 +80,16 @@ bool mem_unit_try_issue(struct mem_unit *m, const struct warp_inst *wi, uint64_t
 			uint64_t now_cycle);
 /* Requests in flight (for quiescence / watchdog). */
 uint64_t mem_unit_outstanding(const struct mem_unit *m);
+/* Repeating refusals (speed only, results unchanged). The state epoch changes whenever
+ * anything try_issue reads may have changed (a fill, an L1 access, an injection, a completion,
+ * an accepted instruction). mem_unit_refusals_stable: every refusal at cycle now_cycle was for
+ * a reason only a state change can lift (not shared-memory banks that free with time); the
+ * same instructions retried at the same epoch are then refused again for the same reasons.
+ * mem_unit_repeat_refusals counts the refusals of the last cycle that had any once more, as
+ * if they were retried in one more cycle. */
+uint64_t mem_unit_epoch(const struct mem_unit *m);
+bool mem_unit_refusals_stable(const struct mem_unit *m, uint64_t now_cycle);
+void mem_unit_repeat_refusals(struct mem_unit *m);
 /* The unit's engine component (registered by mem_unit_create on the core clock). When the
  * model uses the NoC (full, perfect-l2), mem_unit_create makes it the sink of ports->noc_node
  * (as noc_set_sink would), so replies wake it; the assembly need not. */

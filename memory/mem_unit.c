@@ -97,10 +97,14 @@ struct mem_unit {
 	 * size, addresses): a hit is exactly what coal_run would return. Warps of at most
 	 * MU_MEMO_LANES lanes only. */
 	struct mu_memo *memo;         /* [MU_MEMO_ENTRIES] */
-	/* Bumped by every tick and every accepted instruction: the only places that change what
-	 * the precheck reads (L1 tags, MSHRs, miss queue). A memo hit refused at the same epoch
+	/* Bumped by every tick that changes something (a reply, an L1 access, an injection, a
+	 * completion) and every accepted instruction: the only places that change what try_issue
+	 * reads (slots, stage, L1 tags, MSHRs, miss queue). A memo hit refused at the same epoch
 	 * is refused again, for the same reason, without repeating the precheck. */
 	uint64_t epoch;
+	/* Refusals of the last cycle that had any, by reason (mem_unit_repeat_refusals). */
+	uint64_t rf_cycle;
+	uint32_t rf_busy, rf_slots, rf_mshr, rf_missq, rf_shared;
 
 	/* miss queue: demand requests (<= missq_cap) and write-backs share one ring whose
 	 * extra room (mshr entries + 1) keeps a place for every pending fill's dirty victim */
@@ -386,17 +390,17 @@ static enum st_result stage_access(struct mem_unit *m, const struct coal_req *cr
 
 /* A stage stalled on the MSHRs is not polled: only a fill frees them, and replies wake the
  * unit. Stall cycles are counted from the first refusal to the success. */
-static void stage_step(struct mem_unit *m, uint64_t now)
+static bool stage_step(struct mem_unit *m, uint64_t now)
 {
 	if (!m->st.busy || m->st.last_cycle == now)
-		return;
+		return false;
 	enum st_result r = stage_access(m, &m->st.reqs[m->st.next], now);
 	if (r != ST_DONE) {
 		if (m->st.stall_on == ST_NOT_STALLED) {
 			m->st.stall_since = now;
 			m->st.stall_on = r == ST_STALL_MSHR ? ST_ON_MSHR : ST_ON_QUEUE;
 		}
-		return;
+		return false;
 	}
 	if (m->st.stall_on != ST_NOT_STALLED) {
 		uint64_t n = now - m->st.stall_since;
@@ -409,14 +413,15 @@ static void stage_step(struct mem_unit *m, uint64_t now)
 	m->st.last_cycle = now;
 	if (++m->st.next == m->st.n)
 		m->st.busy = false;
+	return true;
 }
 
 /* ---- NoC side ------------------------------------------------------------------------- */
 
-static void inject_step(struct mem_unit *m, uint64_t now)
+static bool inject_step(struct mem_unit *m, uint64_t now)
 {
 	if (!m->ring_n || !m->ports.noc)
-		return;
+		return false;
 	struct mem_req *r = m->ring[m->ring_head];
 	uint32_t size = MU_REQ_HDR_BYTES;
 	if (r->kind == MEM_REQ_WRITE || r->kind == MEM_REQ_ATOMIC || r->kind == MEM_REQ_WRITEBACK)
@@ -425,13 +430,14 @@ static void inject_step(struct mem_unit *m, uint64_t now)
 	SIM_ASSERT(r->channel < n->n_mcs);
 	if (!noc_try_inject(n, m->ports.noc_node, n->mc_node[r->channel], NOC_CLASS_REQ, size, r)) {
 		m->inject_retry_cycles++;
-		return;
+		return false;
 	}
 	r->t_ps[MEM_T_NOC_INJECT] = sim_clock_edge_ps(m->clk, now);
 	m->ring_head = (m->ring_head + 1) % m->ring_cap;
 	m->ring_n--;
 	if (r->kind != MEM_REQ_WRITEBACK)
 		m->missq_demand--;
+	return true;
 }
 
 static uint64_t span(const struct mem_req *r, enum mem_stage a, enum mem_stage b)
@@ -529,10 +535,9 @@ static uint64_t mu_next_need(struct mem_unit *m, uint64_t cycle)
 static uint64_t mu_tick(struct sim_component *comp, uint64_t cycle)
 {
 	struct mem_unit *m = SIM_CONTAINER_OF(comp, struct mem_unit, comp);
-	m->epoch++;
-	eject_step(m, cycle);
-	stage_step(m, cycle);
-	inject_step(m, cycle);
+	bool changed = eject_step(m, cycle);
+	changed |= stage_step(m, cycle);
+	changed |= inject_step(m, cycle);
 	bool any = false;
 	while (m->heap_n && m->heap[0].cycle <= cycle) {
 		struct mu_heap_ent e = heap_pop(m);
@@ -543,6 +548,8 @@ static uint64_t mu_tick(struct sim_component *comp, uint64_t cycle)
 		m->ports.done(m->ports.sm_ctx, token, sim_now_ps(m->sim));
 		any = true;
 	}
+	if (changed || any)
+		m->epoch++;
 	if (any) {
 		sim_progress(m->sim);
 		if (m->ports.sm)
@@ -608,16 +615,29 @@ static enum st_result precheck(struct mem_unit *m, uint8_t cache_id, uint8_t kin
 	return ST_DONE;
 }
 
+/* Starts the refusal record of cycle now on its first refusal. */
+static void rf_begin(struct mem_unit *m, uint64_t now)
+{
+	if (m->rf_cycle == now)
+		return;
+	m->rf_cycle = now;
+	m->rf_busy = m->rf_slots = m->rf_mshr = m->rf_missq = m->rf_shared = 0;
+}
+
 bool mem_unit_try_issue(struct mem_unit *m, const struct warp_inst *wi, uint64_t token, uint64_t now_cycle)
 {
 	const struct wi_static *si = wi->si;
 	SIM_ASSERT(si->mem_kind != WI_MEM_NONE);
 	if (m->slots_used >= m->n_slots) {
+		rf_begin(m, now_cycle);
+		m->rf_slots++;
 		m->refuse_slots++;
 		return false;
 	}
 	if (si->space == WI_SPACE_SHARED) {
 		if (now_cycle < m->shm_free_cycle) {
+			rf_begin(m, now_cycle);
+			m->rf_shared++;
 			m->refuse_shared++;
 			return false;
 		}
@@ -646,6 +666,8 @@ bool mem_unit_try_issue(struct mem_unit *m, const struct warp_inst *wi, uint64_t
 		return true;
 	}
 	if (m->st.busy) {
+		rf_begin(m, now_cycle);
+		m->rf_busy++;
 		m->refuse_busy++;
 		return false;
 	}
@@ -690,10 +712,14 @@ bool mem_unit_try_issue(struct mem_unit *m, const struct warp_inst *wi, uint64_t
 			mo->n_reqs = m->st.n;
 			memcpy(mo->reqs, m->st.reqs, m->st.n * sizeof *mo->reqs);
 		}
-		if (pre == ST_STALL_MSHR)
+		rf_begin(m, now_cycle);
+		if (pre == ST_STALL_MSHR) {
+			m->rf_mshr++;
 			m->refuse_mshr++;
-		else
+		} else {
+			m->rf_missq++;
 			m->refuse_missq++;
+		}
 		return false;
 	}
 	uint32_t s = slot_alloc(m, token, now_cycle);
@@ -725,6 +751,22 @@ uint64_t mem_unit_outstanding(const struct mem_unit *m)
 }
 
 struct sim_component *mem_unit_component(struct mem_unit *m) { return &m->comp; }
+
+uint64_t mem_unit_epoch(const struct mem_unit *m) { return m->epoch; }
+
+bool mem_unit_refusals_stable(const struct mem_unit *m, uint64_t now_cycle)
+{
+	return m->rf_cycle == now_cycle && m->rf_shared == 0;
+}
+
+void mem_unit_repeat_refusals(struct mem_unit *m)
+{
+	m->refuse_busy += m->rf_busy;
+	m->refuse_slots += m->rf_slots;
+	m->refuse_mshr += m->rf_mshr;
+	m->refuse_missq += m->rf_missq;
+	m->refuse_shared += m->rf_shared;
+}
 
 /* ---- build ------------------------------------------------------------------------------ */
 
@@ -827,6 +869,7 @@ struct mem_unit *mem_unit_create(const struct cfg *cfg, struct sim *sim, struct 
 		sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "mem_unit");
 		return NULL;
 	}
+	m->rf_cycle = UINT64_MAX; /* no refusal recorded yet */
 	m->sim = sim;
 	m->clk = core_clk;
 	m->ports = *ports;

@@ -79,6 +79,10 @@ struct sched_ops {
 	 * in priority order, highest first. Must be a permutation of the input. */
 	void (*rank)(struct sched *s, uint32_t sched_idx, uint64_t now_cycle, uint16_t *warp_ids, uint32_t n);
 	void (*fini)(struct sched *s);
+	/* rank() reads only the views, the policy's event-driven state and sched_idx: called again
+	 * with nothing changed it returns the same order and limit and changes no state. The SM
+	 * then repeats a cycle in which nothing could issue without calling it (speed only). */
+	bool rank_pure;
 };
 
 struct sched {

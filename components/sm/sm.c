@@ -146,6 +146,7 @@ static void hook_kernel_begin(void *v, const struct fe_launch_info *in, uint64_t
 {
 	struct sm *sm = v;
 	SIM_ASSERT(sm->n_resident_ctas == 0);
+	sm->quiet.valid = false;
 	sm->insts = in->insts;
 	sm->n_insts = in->n_insts;
 	if (sm->lwm)
@@ -183,6 +184,7 @@ static void hook_kernel_end(void *v, uint64_t now_cycle)
 	 * now_cycle in its tick; the others were asleep through it). */
 	sm_account_skipped(sm, now_cycle + 1);
 	sm->in_kernel = false;
+	sm->quiet.valid = false;
 }
 
 static const struct cta_dispatcher_core_ops sm_disp_ops = {
@@ -395,6 +397,9 @@ struct sm *sm_create_hooked(const struct cfg *cfg, struct sim *sim, struct stats
 	/* Memory. */
 	sm->mem_outstanding = h->mem_outstanding;
 	sm->mem_try_issue = h->mem_try_issue;
+	sm->mem_epoch = h->mem_epoch;
+	sm->mem_refusals_stable = h->mem_refusals_stable;
+	sm->mem_repeat_refusals = h->mem_repeat_refusals;
 	SIM_ASSERT(h->mem_try_issue);
 	if (!h->mem_create) {
 		sm->mem = h->mem_ctx;
@@ -491,6 +496,7 @@ int sm_launch_cta(struct sm *sm, struct fe_launch *l, uint32_t cta_id, uint64_t 
 		  struct sim_error *err)
 {
 	struct fe_launch_info in;
+	sm->quiet.valid = false; /* a new CTA's warps change what the next cycle does */
 	fe_launch_get_info(l, &in);
 	if (!sm->in_kernel || in.insts != sm->insts)
 		return sim_error_set(err, SIM_ERR_FAULT, NULL, 0, 0, NULL,
@@ -562,6 +568,7 @@ int sm_launch_cta(struct sm *sm, struct fe_launch *l, uint32_t cta_id, uint64_t 
 void sm_mem_done(void *v, uint64_t token, uint64_t now_ps)
 {
 	struct sm *sm = v;
+	sm->quiet.valid = false; /* a completion frees registers and changes statuses */
 	if (sm->lwm && (token & SM_LWM_PART_TOKEN) && !sm_lwm_part_done(sm, &token))
 		return; /* more sub-warp parts of the instruction to come */
 	uint32_t slot = (uint32_t)(token >> 8), idx = (uint32_t)(token & 0xff);

@@ -50,6 +50,12 @@ struct sm_hooks {
 			    struct sim_clock *core_clk, const struct mem_unit_ports *ports,
 			    struct sim_error *err);
 	void (*mem_destroy)(void *mem_ctx);
+	/* Optional, speed only (memory/mem_req.h "Repeating refusals"): with all three, a cycle
+	 * in which every ready warp was refused by memory is repeated cheaply while nothing
+	 * changes. NULL: every cycle is simulated in full (results are the same). */
+	uint64_t (*mem_epoch)(const void *mem_ctx);
+	bool (*mem_refusals_stable)(const void *mem_ctx, uint64_t now_cycle);
+	void (*mem_repeat_refusals)(void *mem_ctx);
 };
 struct sm *sm_create_hooked(const struct cfg *cfg, struct sim *sim, struct stats *st, uint32_t core_id,
 			    uint32_t n_cores, struct sim_clock *core_clk, struct noc *noc, int noc_node,

@@ -17,6 +17,9 @@ static bool mem_try_issue(void *m, const struct warp_inst *wi, uint64_t token, u
 }
 
 static uint64_t mem_outstanding(const void *m) { return mem_unit_outstanding(m); }
+static uint64_t mem_epoch(const void *m) { return mem_unit_epoch(m); }
+static bool mem_refusals_stable(const void *m, uint64_t now) { return mem_unit_refusals_stable(m, now); }
+static void mem_repeat_refusals(void *m) { mem_unit_repeat_refusals(m); }
 
 const struct sm_hooks sm_real_hooks = {
 	.issue_create = sched_issue_create,
@@ -26,6 +29,9 @@ const struct sm_hooks sm_real_hooks = {
 	.mem_outstanding = mem_outstanding,
 	.mem_create = mem_create,
 	.mem_destroy = mem_destroy,
+	.mem_epoch = mem_epoch,
+	.mem_refusals_stable = mem_refusals_stable,
+	.mem_repeat_refusals = mem_repeat_refusals,
 };
 
 struct sm *sm_create(const struct cfg *cfg, struct sim *sim, struct stats *st, uint32_t core_id,

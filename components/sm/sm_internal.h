@@ -105,6 +105,9 @@ struct sm {
 	bool (*mem_try_issue)(void *mem, const struct warp_inst *wi, uint64_t token, uint64_t now_cycle);
 	uint64_t (*mem_outstanding)(const void *mem);
 	void (*mem_destroy)(void *mem);
+	uint64_t (*mem_epoch)(const void *mem);
+	bool (*mem_refusals_stable)(const void *mem, uint64_t now_cycle);
+	void (*mem_repeat_refusals)(void *mem);
 	struct sim_pool wi_pool;        /* warp_inst + addr[warp_size] for memory instructions */
 	struct warp_inst *scratch;      /* ALU/control instructions: nothing keeps them */
 	/* kernel */
@@ -129,6 +132,21 @@ struct sm {
 	uint64_t acct_next;                    /* first cycle not yet accounted */
 	uint8_t sleep_class[SM_MAX_SCHED];     /* class of each scheduler while asleep */
 	bool sleep_memblock, sleep_nowarp;
+	/* Quiet cycles (speed only). A cycle in which nothing issued and nothing changed, and every
+	 * ready warp was refused by memory for a reason only a memory state change lifts, or left
+	 * behind by a pure policy's issue limit, repeats identically while the memory unit's epoch
+	 * holds, no status times out (until) and nothing calls into the SM (sm_quiet_end): the
+	 * tick then only counts it again. */
+	bool refused, left_behind;             /* this tick */
+	uint32_t tick_refusals;
+	struct {
+		bool valid;
+		bool memblock;
+		uint64_t until;                /* first cycle a warp status may change */
+		uint64_t mem_epoch;
+		uint32_t refusals;             /* per cycle */
+		uint8_t cls[SM_MAX_SCHED];
+	} quiet;
 	struct sim_error err;
 	bool failed;
 	uint64_t alu_busy_until;        /* first cycle with no ALU instruction in flight */

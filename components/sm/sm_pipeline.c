@@ -377,7 +377,8 @@ static bool issue_warp(struct sm *sm, uint16_t slot, uint64_t now)
 			w->replay = wi;
 			w->replay_sb = (uint8_t)idx;
 			sm->c.mem_refusals++;
-			sm->activity = true;
+			sm->refused = true; /* retried next cycle */
+			sm->tick_refusals++;
 			return false;
 		}
 		w->replay = NULL;
@@ -486,7 +487,7 @@ static uint8_t schedule(struct sm *sm, uint32_t s, uint64_t now)
 	 * next cycle: no sleeping past it. */
 	for (uint32_t i = 0; i < n; i++)
 		if (sm->warps[sm->rank_buf[i]].status == SM_WS_READY)
-			sm->activity = true;
+			sm->left_behind = true;
 	return best;
 }
 
@@ -577,13 +578,54 @@ static void fetch_stage(struct sm *sm, uint64_t now)
 
 /* ---- the tick ---------------------------------------------------------------------------- */
 
+/* A repeat of the recorded quiet cycle (see struct sm): exactly what the full tick would count. */
+static void quiet_repeat(struct sm *sm, uint64_t now)
+{
+	for (uint32_t s = 0; s < sm->n_sched; s++) {
+		sm->sched_cyc[s][sm->quiet.cls[s]]++;
+		sm->c.sched_cycles[sm->quiet.cls[s]]++;
+	}
+	sm->c.cycles++;
+	bool alu_busy = sm->alu_busy_until > now;
+	sm->c.alu_busy_cycles += alu_busy;
+	if (sm->mem_inflight) {
+		sm->c.mem_busy_cycles++;
+		sm->c.alu_mem_overlap_cycles += alu_busy;
+	}
+	if (sm->quiet.memblock)
+		sm->c.memory_block_cycles++;
+	if (sm->quiet.refusals) {
+		sm->c.mem_refusals += sm->quiet.refusals;
+		sm->mem_repeat_refusals(sm->mem);
+	}
+	sm->acct_next = now + 1;
+}
+
+/* Whether the cycle just ticked may be repeated by quiet_repeat (see struct sm). */
+static bool quiet_cycle(const struct sm *sm, bool issued, uint64_t now)
+{
+	if (issued || sm->activity || sm->lwm || sm->failed || !sm->in_kernel || sm->n_resident_warps == 0 ||
+	    !sm->issue->ops->rank_pure || !sm->mem_epoch || !(sm->refused || sm->left_behind))
+		return false;
+	return !sm->tick_refusals || sm->mem_refusals_stable(sm->mem, now);
+}
+
 uint64_t sm_tick(struct sim_component *comp, uint64_t now)
 {
 	struct sm *sm = (struct sm *)comp;
 	if (!sm->in_kernel || sm->failed)
 		return SIM_NEVER;
+	if (sm->quiet.valid && now < sm->quiet.until && sm->acct_next == now &&
+	    sm->mem_epoch(sm->mem) == sm->quiet.mem_epoch) {
+		quiet_repeat(sm, now);
+		return now + 1;
+	}
+	sm->quiet.valid = false;
 	sm->in_tick = true;
 	sm->activity = false;
+	sm->refused = false;
+	sm->left_behind = false;
+	sm->tick_refusals = 0;
 	sm_account_skipped(sm, now);
 
 	/* Warps whose last memory instructions completed leave now. */
@@ -662,7 +704,15 @@ uint64_t sm_tick(struct sim_component *comp, uint64_t now)
 
 	if (sm->failed || !sm->in_kernel)
 		return SIM_NEVER;
-	if (sm->activity)
+	if (quiet_cycle(sm, issued, now)) {
+		sm->quiet.valid = true;
+		sm->quiet.until = wake;
+		sm->quiet.mem_epoch = sm->mem_epoch(sm->mem);
+		sm->quiet.refusals = sm->tick_refusals;
+		sm->quiet.memblock = memblock;
+		memcpy(sm->quiet.cls, cls, sm->n_sched * sizeof *cls);
+	}
+	if (sm->activity || sm->refused || sm->left_behind)
 		return now + 1;
 	SIM_ASSERT(wake > now);
 	return wake;
