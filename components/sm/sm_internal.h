@@ -147,6 +147,7 @@ struct sm {
 		uint32_t refusals;             /* per cycle */
 		uint8_t cls[SM_MAX_SCHED];
 	} quiet;
+	uint64_t quiet_repeats;                /* cycles counted by quiet_repeat (tests) */
 	struct sim_error err;
 	bool failed;
 	uint64_t alu_busy_until;        /* first cycle with no ALU instruction in flight */

@@ -599,6 +599,7 @@ static void quiet_repeat(struct sm *sm, uint64_t now)
 		sm->mem_repeat_refusals(sm->mem);
 	}
 	sm->acct_next = now + 1;
+	sm->quiet_repeats++;
 }
 
 /* Whether the cycle just ticked may be repeated by quiet_repeat (see struct sm). */

@@ -7,6 +7,7 @@
 
 #include "components/cta_dispatcher.h"
 #include "components/sm/sm.h"
+#include "components/sm/sm_internal.h" /* quiet_repeats */
 #include "frontend/fe.h"
 #include "memory/mem_req.h"
 
@@ -678,6 +679,44 @@ Test(sm, a_memory_refusal_is_a_structural_stall_and_the_instruction_is_retried_n
 	cr_assert_eq(cyc[1], 9);
 	check_classes_sum();
 	teardown();
+}
+
+/* Two memory instructions in flight at most: the other warps' loads are refused (slots full)
+ * until a completion, cycle after cycle. quiet: whether the SM may repeat such cycles by
+ * counting (the memory unit's refusal hooks); the stats must not depend on it. */
+static char *refusal_run_to_json(bool quiet, uint64_t *repeats)
+{
+	const char *const ov[] = {"gpu.core.max_ctas=2", "gpu.memory.max_inflight_insts=2",
+				  "gpu.core.scheduler.policy=lrr", NULL};
+	static const char ptx[] = PTX_HEAD
+		".visible .entry k(.param .u64 p)\n{\n .reg .b32 %r<6>;\n .reg .b64 %rd<6>;\n"
+		" ld.param.u64 %rd1, [p];\n mov.u32 %r1, %tid.x;\n mul.wide.u32 %rd2, %r1, 4;\n"
+		" add.s64 %rd3, %rd1, %rd2;\n ld.global.u32 %r2, [%rd3];\n add.s32 %r3, %r2, %r1;\n"
+		" bar.sync 0;\n st.global.u32 [%rd3], %r3;\n exit;\n}\n";
+	struct sm_hooks hk = sm_real_hooks;
+	if (!quiet)
+		hk.mem_epoch = NULL;
+	build_h(ptx, 128, 5, ov, 1, &hk);
+	run();
+	*repeats = H.sm->quiet_repeats;
+	char *js = stats_to_json_string(H.st);
+	teardown();
+	return js;
+}
+
+Test(sm, repeating_refused_cycles_by_counting_changes_no_stat)
+{
+	uint64_t with = 0, without = 0;
+	char *a = refusal_run_to_json(true, &with);
+	char *b = refusal_run_to_json(false, &without);
+	cr_assert_not_null(a);
+	cr_assert_not_null(b);
+	cr_assert_eq(without, 0);
+	cr_assert_gt(with, 100, "only %llu cycles repeated", (unsigned long long)with);
+	cr_assert_str_eq(a, b);
+	cr_assert(strstr(a, "\"sm.0.mem_refusals\"") != NULL);
+	free(a);
+	free(b);
 }
 
 Test(sm, membar_waits_for_the_warps_outstanding_stores)
