@@ -64,6 +64,8 @@ struct cyc_in_port {
 	int src_router, src_out_port; /* PORT_LINK */
 	int node;                     /* PORT_NODE */
 	struct cyc_in_vc *vc;
+	uint64_t busy;                /* bit v: vc[v] holds flits (V <= 64); the scans visit only these */
+	uint64_t active;              /* bit v: vc[v] is VC_ACTIVE (SA looks at these, VA at the rest) */
 	uint32_t sa_rr;               /* over VCs */
 };
 
@@ -73,10 +75,18 @@ struct cyc_router {
 	struct cyc_out_port *out;
 	uint32_t flits;               /* buffered flits: the router is skipped when 0 */
 	uint64_t occ_sum;             /* sum over cycles of buffered flits */
+	/* Earliest cycle at which router_step could bid or route. A step before it is
+	 * a no-op (no bid changes no state), so this only needs to be a lower bound:
+	 * router_step sets it from what its VCs wait for, and every change from outside
+	 * (a flit pushed in, a credit returned, an ejection slot freed) lowers it. */
+	uint64_t next_c;
 	int32_t *va_best;             /* scratch [n_out * V] */
 	uint32_t *va_touched;         /* scratch list of out*V+vc */
 	int32_t *sa_best;             /* scratch [n_out] */
 	int16_t *sa_choice;           /* scratch [n_in] */
+	/* Bit sets, 64 ports a word: the steps visit only the ports they name, in index order. */
+	uint64_t *in_busy;            /* [(n_in + 63) / 64]: input ports with a busy VC */
+	uint64_t *sa_req;             /* scratch [(n_out + 63) / 64]: outputs requested in SA */
 };
 
 struct cyc_source {
@@ -106,6 +116,9 @@ struct cyc_net {
 	struct cyc_source *src;       /* [n_nodes] */
 	int *link_out_port;           /* [n_links] */
 	int *node_out_port;           /* [n_nodes] ejection port at the node's router */
+	/* Nodes whose source holds packets, one bit each: source_step runs only for these
+	 * (an empty source does nothing, and sources never interact). */
+	uint64_t *src_busy;           /* [(n_nodes + 63) / 64] */
 };
 
 struct noc_cyc {
@@ -142,11 +155,23 @@ static void *zalloc(struct noc_cyc *n, size_t count, size_t size)
 
 /* ---- helpers ----------------------------------------------------------------------- */
 
+static inline uint64_t min_u64(uint64_t a, uint64_t b)
+{
+	return a < b ? a : b;
+}
+
+static inline void router_wake(struct cyc_router *r, uint64_t c)
+{
+	if (c < r->next_c)
+		r->next_c = c;
+}
+
 static inline int32_t ovc_credits(struct cyc_out_vc *o, uint64_t c)
 {
 	while (o->cr_count && o->cr_ready[o->cr_head] <= c) {
 		o->credits++;
-		o->cr_head = (uint16_t)((o->cr_head + 1) % o->cr_cap);
+		if (++o->cr_head == o->cr_cap)
+			o->cr_head = 0;
 		o->cr_count--;
 	}
 	return o->credits;
@@ -154,15 +179,26 @@ static inline int32_t ovc_credits(struct cyc_out_vc *o, uint64_t c)
 
 static inline void ovc_credit_later(struct cyc_out_vc *o, uint64_t when)
 {
+	/* FIFO: credits are returned in the cycle order they are sent. */
 	SIM_ASSERT(o->cr_count < o->cr_cap);
-	o->cr_ready[(o->cr_head + o->cr_count) % o->cr_cap] = when;
+	uint32_t i = (uint32_t)o->cr_head + o->cr_count;
+	o->cr_ready[i >= o->cr_cap ? i - o->cr_cap : i] = when;
 	o->cr_count++;
 }
 
-static inline void ivc_push(struct cyc_in_vc *v, int depth, uint32_t pkt, uint16_t seq, uint64_t ready)
+static inline void ivc_push(struct cyc_router *r, int port, int vc, int depth, uint32_t pkt, uint16_t seq,
+			    uint64_t ready)
 {
+	struct cyc_in_port *ip = &r->in[port];
+	struct cyc_in_vc *v = &ip->vc[vc];
 	SIM_ASSERT(v->count < depth); /* credits guarantee a free slot */
-	int i = (v->head + v->count) % depth;
+	int i = v->head + v->count;
+	if (i >= depth)
+		i -= depth;
+	ip->busy |= UINT64_C(1) << vc;
+	r->in_busy[port / 64] |= UINT64_C(1) << (port % 64);
+	r->flits++;
+	router_wake(r, ready);
 	v->pkt[i] = pkt;
 	v->seq[i] = seq;
 	v->ready[i] = ready;
@@ -230,45 +266,160 @@ static void router_route(struct noc_cyc *n, struct cyc_net *net, struct cyc_in_v
 	iv->stage_ready = c + (uint64_t)n->b.p.routing_delay_cycles;
 }
 
-static void router_step(struct noc_cyc *n, struct cyc_net *net, struct cyc_router *r, uint64_t c)
+/* Input port ip's SA request: the first of its VCs, in round-robin order from sa_rr, whose
+ * head flit may leave in cycle c; -1 if none. Lowers *wake to the cycle from which a
+ * waiting VC could request by itself. */
+static inline int sa_pick(struct noc_cyc *n, struct cyc_router *r, struct cyc_in_port *ip, uint64_t c,
+			  uint64_t *wake)
+{
+	/* The VCs holding flits at or above sa_rr, then those below. */
+	uint64_t from_rr = ~UINT64_C(0) << ip->sa_rr, cand = ip->busy & ip->active;
+	uint64_t part[2] = {cand & from_rr, cand & ~from_rr};
+	for (int h = 0; h < 2; h++)
+		for (uint64_t bits = part[h]; bits; bits &= bits - 1) {
+			int v = __builtin_ctzll(bits);
+			struct cyc_in_vc *iv = &ip->vc[v];
+			uint64_t ready = iv->ready[iv->head];
+			if (iv->stage_ready > c || ready > c) {
+				*wake = min_u64(*wake, iv->stage_ready > ready ? iv->stage_ready : ready);
+				continue;
+			}
+			struct cyc_out_port *op = &r->out[iv->out_port];
+			if (op->kind == PORT_NODE) {
+				if (n->ejq[op->node * NOC_NUM_CLASSES + n->pkt[iv->pkt[iv->head]].cls].credits <= 0)
+					continue; /* cyc_try_eject wakes the router */
+			} else {
+				struct cyc_out_vc *ov = &op->vc[iv->out_vc];
+				if (ovc_credits(ov, c) <= 0) {
+					/* A credit on its way ends the wait; later ones wake the router. */
+					if (ov->cr_count)
+						*wake = min_u64(*wake, ov->cr_ready[ov->cr_head]);
+					continue;
+				}
+			}
+			return v;
+		}
+	return -1;
+}
+
+/* Output port o grants the input port that won it in SA: that input's chosen VC sends its
+ * head flit. */
+static void router_grant(struct noc_cyc *n, struct cyc_net *net, struct cyc_router *r, int o, uint64_t c)
 {
 	const int V = n->V, depth = n->b.p.vc_buffer_flits;
+	int i = r->sa_best[o];
+	r->sa_best[o] = -1;
+	struct cyc_out_port *op = &r->out[o];
+	struct cyc_in_port *ip = &r->in[i];
+	int v = r->sa_choice[i];
+	struct cyc_in_vc *iv = &ip->vc[v];
+	op->sa_rr = (uint32_t)(i + 1) % (uint32_t)r->n_in;
+	if (n->b.p.islip)
+		ip->sa_rr = (uint32_t)(v + 1) % (uint32_t)V;
+
+	uint32_t pi = iv->pkt[iv->head];
+	uint16_t seq = iv->seq[iv->head];
+	if (++iv->head == depth)
+		iv->head = 0;
+	if (!--iv->count) {
+		ip->busy &= ~(UINT64_C(1) << v);
+		if (!ip->busy)
+			r->in_busy[i / 64] &= ~(UINT64_C(1) << (i % 64));
+	}
+	r->flits--;
+	n->flits_in_routers--;
+	struct cyc_out_vc *ov = &op->vc[iv->out_vc];
+	int32_t *credits = op->kind == PORT_NODE ? &n->ejq[op->node * NOC_NUM_CLASSES + n->pkt[pi].cls].credits
+						 : &ov->credits;
+	--*credits;
+	if (*credits < n->credit_min)
+		n->credit_min = *credits;
+	SIM_ASSERT(*credits >= 0);
+
+	/* The freed slot's credit goes back upstream. */
+	uint64_t cr = c + (uint64_t)n->b.p.credit_delay_cycles;
+	if (ip->kind == PORT_LINK) {
+		struct cyc_router *u = &net->r[ip->src_router];
+		ovc_credit_later(&u->out[ip->src_out_port].vc[v], cr);
+		router_wake(u, cr);
+	} else {
+		ovc_credit_later(&net->src[ip->node].vc[v], cr);
+	}
+
+	uint64_t t = c + (uint64_t)n->b.p.sw_alloc_delay_cycles + (uint64_t)n->b.p.st_delay_cycles + op->latency_cycles;
+	op->flits++;
+	n->b.moves++;
+	if (op->kind == PORT_LINK) {
+		struct cyc_router *d = &net->r[op->dst_router];
+		ivc_push(d, op->dst_in_port, iv->out_vc, depth, pi, seq, t);
+		n->flits_in_routers++;
+	} else {
+		eject_arrive(n, op->node, pi, seq, t);
+	}
+	if (seq + 1 == n->pkt[pi].flits) {
+		ov->owner = -1;
+		iv->state = VC_IDLE;
+		ip->active &= ~(UINT64_C(1) << v);
+	}
+}
+
+/* One cycle of router r. Also sets r->next_c: c + 1 after any route computation or bid
+ * (won or lost: the state changed or the bid is retried), else the earliest cycle at
+ * which a VC's wait ends by itself. Waits that end only by an event outside this router
+ * (a flit or a credit arriving, an ejection slot freed) count as never here: those events
+ * lower next_c themselves. A VA request with no free output VC waits for this router's
+ * own SA to release one, which is a bid. */
+static void router_step(struct noc_cyc *n, struct cyc_net *net, struct cyc_router *r, uint64_t c)
+{
+	const int V = n->V;
 	const uint32_t n_inputs = (uint32_t)(r->n_in * V);
-	r->occ_sum += r->flits;
+	const int in_words = (r->n_in + 63) / 64;
+	uint64_t wake = UINT64_MAX;
+	bool routed = false;
 
 	/* RC, then VA bids (input side picks one free output VC, output side picks one input). */
 	int n_touched = 0;
-	for (int i = 0; i < r->n_in; i++) {
-		for (int v = 0; v < V; v++) {
-			struct cyc_in_vc *iv = &r->in[i].vc[v];
-			if (!iv->count)
-				continue;
-			if (iv->state == VC_IDLE && iv->ready[iv->head] <= c)
-				router_route(n, net, iv, c);
-			if (iv->state != VC_VA || iv->stage_ready > c)
-				continue;
-			struct cyc_out_port *op = &r->out[iv->out_port];
-			/* Start from the output port's rotating pointer so successive packets
-			 * through a port spread over the downstream VCs. */
-			int span = iv->vc_hi - iv->vc_lo, pick = -1;
-			for (int k = 0; k < span; k++) {
-				int ov = iv->vc_lo + (op->next_vc + k) % span;
-				if (op->vc[ov].owner < 0) {
-					pick = ov;
-					break;
+	for (int wi = 0; wi < in_words; wi++) {
+		for (uint64_t ports = r->in_busy[wi]; ports; ports &= ports - 1) {
+			int i = wi * 64 + __builtin_ctzll(ports);
+			for (uint64_t bits = r->in[i].busy & ~r->in[i].active; bits; bits &= bits - 1) {
+				int v = __builtin_ctzll(bits);
+				struct cyc_in_vc *iv = &r->in[i].vc[v];
+				if (iv->state == VC_IDLE) {
+					if (iv->ready[iv->head] > c) {
+						wake = min_u64(wake, iv->ready[iv->head]);
+						continue;
+					}
+					router_route(n, net, iv, c);
+					routed = true;
 				}
-			}
-			if (pick < 0)
-				continue;
-			uint32_t me = (uint32_t)(i * V + v), slot = (uint32_t)(iv->out_port * V + pick);
-			int32_t cur = r->va_best[slot];
-			if (cur < 0) {
-				r->va_touched[n_touched++] = slot;
-				r->va_best[slot] = (int32_t)me;
-			} else {
-				uint32_t rr = op->va_rr[pick];
-				if ((me + n_inputs - rr) % n_inputs < ((uint32_t)cur + n_inputs - rr) % n_inputs)
+				if (iv->stage_ready > c) {
+					wake = min_u64(wake, iv->stage_ready);
+					continue;
+				}
+				struct cyc_out_port *op = &r->out[iv->out_port];
+				/* Start from the output port's rotating pointer so successive packets
+				 * through a port spread over the downstream VCs. */
+				int span = iv->vc_hi - iv->vc_lo, pick = -1;
+				for (int k = 0; k < span; k++) {
+					int ov = iv->vc_lo + (op->next_vc + k) % span;
+					if (op->vc[ov].owner < 0) {
+						pick = ov;
+						break;
+					}
+				}
+				if (pick < 0)
+					continue;
+				uint32_t me = (uint32_t)(i * V + v), slot = (uint32_t)(iv->out_port * V + pick);
+				int32_t cur = r->va_best[slot];
+				if (cur < 0) {
+					r->va_touched[n_touched++] = slot;
 					r->va_best[slot] = (int32_t)me;
+				} else {
+					uint32_t rr = op->va_rr[pick];
+					if ((me + n_inputs - rr) % n_inputs < ((uint32_t)cur + n_inputs - rr) % n_inputs)
+						r->va_best[slot] = (int32_t)me;
+				}
 			}
 		}
 	}
@@ -278,10 +429,12 @@ static void router_step(struct noc_cyc *n, struct cyc_net *net, struct cyc_route
 		r->va_best[slot] = -1;
 		int opi = (int)slot / V, ov = (int)slot % V;
 		struct cyc_out_port *op = &r->out[opi];
-		struct cyc_in_vc *iv = &r->in[w / V].vc[w % V];
+		struct cyc_in_port *ip = &r->in[w / V];
+		struct cyc_in_vc *iv = &ip->vc[w % V];
 		op->vc[ov].owner = w;
 		op->va_rr[ov] = ((uint32_t)w + 1) % n_inputs;
 		iv->state = VC_ACTIVE;
+		ip->active |= UINT64_C(1) << (w % V);
 		iv->out_vc = (int16_t)ov;
 		op->next_vc++;
 		iv->stage_ready = c + (uint64_t)n->b.p.vc_alloc_delay_cycles;
@@ -289,87 +442,37 @@ static void router_step(struct noc_cyc *n, struct cyc_net *net, struct cyc_route
 
 	/* SA: each input port bids with one VC, each output port grants one input port. */
 	bool any = false;
-	for (int i = 0; i < r->n_in; i++) {
-		struct cyc_in_port *ip = &r->in[i];
-		r->sa_choice[i] = -1;
-		for (int k = 0; k < V; k++) {
-			int v = (int)((ip->sa_rr + (uint32_t)k) % (uint32_t)V);
-			struct cyc_in_vc *iv = &ip->vc[v];
-			if (!iv->count || iv->state != VC_ACTIVE || iv->stage_ready > c || iv->ready[iv->head] > c)
+	for (int wi = 0; wi < in_words; wi++) {
+		for (uint64_t ports = r->in_busy[wi]; ports; ports &= ports - 1) {
+			int i = wi * 64 + __builtin_ctzll(ports);
+			struct cyc_in_port *ip = &r->in[i];
+			r->sa_choice[i] = (int16_t)sa_pick(n, r, ip, c, &wake);
+			if (r->sa_choice[i] < 0)
 				continue;
-			struct cyc_out_port *cop = &r->out[iv->out_port];
-			if (cop->kind == PORT_NODE) {
-				if (n->ejq[cop->node * NOC_NUM_CLASSES + n->pkt[iv->pkt[iv->head]].cls].credits <= 0)
-					continue;
-			} else if (ovc_credits(&cop->vc[iv->out_vc], c) <= 0) {
-				continue;
+			if (!n->b.p.islip)
+				ip->sa_rr = (uint32_t)(r->sa_choice[i] + 1) % (uint32_t)V;
+			int opi = ip->vc[r->sa_choice[i]].out_port;
+			struct cyc_out_port *op = &r->out[opi];
+			int32_t cur = r->sa_best[opi];
+			uint32_t ni = (uint32_t)r->n_in;
+			if (cur < 0) {
+				r->sa_best[opi] = i;
+				r->sa_req[opi / 64] |= UINT64_C(1) << (opi % 64);
+			} else if (((uint32_t)i + ni - op->sa_rr) % ni < ((uint32_t)cur + ni - op->sa_rr) % ni) {
+				r->sa_best[opi] = i;
 			}
-			r->sa_choice[i] = (int16_t)v;
-			break;
+			any = true;
 		}
-		if (r->sa_choice[i] < 0)
-			continue;
-		if (!n->b.p.islip)
-			ip->sa_rr = (uint32_t)(r->sa_choice[i] + 1) % (uint32_t)V;
-		int opi = ip->vc[r->sa_choice[i]].out_port;
-		struct cyc_out_port *op = &r->out[opi];
-		int32_t cur = r->sa_best[opi];
-		uint32_t ni = (uint32_t)r->n_in;
-		if (cur < 0 || ((uint32_t)i + ni - op->sa_rr) % ni < ((uint32_t)cur + ni - op->sa_rr) % ni)
-			r->sa_best[opi] = i;
-		any = true;
 	}
+	r->next_c = routed || n_touched || any ? c + 1 : wake;
 	if (!any)
 		return;
-	for (int o = 0; o < r->n_out; o++) {
-		int i = r->sa_best[o];
-		if (i < 0)
-			continue;
-		r->sa_best[o] = -1;
-		struct cyc_out_port *op = &r->out[o];
-		struct cyc_in_port *ip = &r->in[i];
-		int v = r->sa_choice[i];
-		struct cyc_in_vc *iv = &ip->vc[v];
-		op->sa_rr = (uint32_t)(i + 1) % (uint32_t)r->n_in;
-		if (n->b.p.islip)
-			ip->sa_rr = (uint32_t)(v + 1) % (uint32_t)V;
-
-		uint32_t pi = iv->pkt[iv->head];
-		uint16_t seq = iv->seq[iv->head];
-		iv->head = (uint16_t)((iv->head + 1) % depth);
-		iv->count--;
-		r->flits--;
-		n->flits_in_routers--;
-		struct cyc_out_vc *ov = &op->vc[iv->out_vc];
-		int32_t *credits = op->kind == PORT_NODE ? &n->ejq[op->node * NOC_NUM_CLASSES + n->pkt[pi].cls].credits
-							 : &ov->credits;
-		--*credits;
-		if (*credits < n->credit_min)
-			n->credit_min = *credits;
-		SIM_ASSERT(*credits >= 0);
-
-		/* The freed slot's credit goes back upstream. */
-		uint64_t cr = c + (uint64_t)n->b.p.credit_delay_cycles;
-		if (ip->kind == PORT_LINK)
-			ovc_credit_later(&net->r[ip->src_router].out[ip->src_out_port].vc[v], cr);
-		else
-			ovc_credit_later(&net->src[ip->node].vc[v], cr);
-
-		uint64_t t = c + (uint64_t)n->b.p.sw_alloc_delay_cycles + (uint64_t)n->b.p.st_delay_cycles + op->latency_cycles;
-		op->flits++;
-		n->b.moves++;
-		if (op->kind == PORT_LINK) {
-			struct cyc_router *d = &net->r[op->dst_router];
-			ivc_push(&d->in[op->dst_in_port].vc[iv->out_vc], depth, pi, seq, t);
-			d->flits++;
-			n->flits_in_routers++;
-		} else {
-			eject_arrive(n, op->node, pi, seq, t);
-		}
-		if (seq + 1 == n->pkt[pi].flits) {
-			ov->owner = -1;
-			iv->state = VC_IDLE;
-		}
+	/* Grants in output order: ejections add to the latency sums in this order. */
+	for (int wo = 0; wo < (r->n_out + 63) / 64; wo++) {
+		uint64_t outs = r->sa_req[wo];
+		r->sa_req[wo] = 0;
+		for (; outs; outs &= outs - 1)
+			router_grant(n, net, r, wo * 64 + __builtin_ctzll(outs), c);
 	}
 }
 
@@ -412,9 +515,8 @@ static void source_step(struct noc_cyc *n, struct cyc_net *net, int node, uint64
 		struct cyc_out_vc *o = &s->vc[vc];
 		o->credits--;
 		struct cyc_router *r = &net->r[s->router];
-		ivc_push(&r->in[s->in_port].vc[vc], n->b.p.vc_buffer_flits, pi, s->next_seq[m],
+		ivc_push(r, s->in_port, vc, n->b.p.vc_buffer_flits, pi, s->next_seq[m],
 			 c + n->b.p.inject_latency_cycles);
-		r->flits++;
 		n->flits_in_routers++;
 		n->flits_injected++;
 		n->b.moves++;
@@ -425,6 +527,11 @@ static void source_step(struct noc_cyc *n, struct cyc_net *net, int node, uint64
 			s->q_head[m] = (uint16_t)((s->q_head[m] + 1) % n->b.p.inject_queue_packets);
 			s->q_count[m]--;
 			n->pkts_in_sources--;
+			bool empty = true;
+			for (int j = 0; j < net->n_cls; j++)
+				empty = empty && !s->q_count[j];
+			if (empty)
+				net->src_busy[node / 64] &= ~(UINT64_C(1) << (node % 64));
 		}
 		s->rr = (uint32_t)(m + 1);
 		return; /* one flit per cycle on the injection channel */
@@ -439,12 +546,20 @@ static void cyc_step(struct noc_base *b, uint64_t c)
 	for (int k = 0; k < n->n_nets; k++) {
 		struct cyc_net *net = &n->net[k];
 		if (n->flits_in_routers)
-			for (int r = 0; r < b->topo->n_routers; r++)
-				if (net->r[r].flits)
-					router_step(n, net, &net->r[r], c);
+			for (int ri = 0; ri < b->topo->n_routers; ri++) {
+				struct cyc_router *r = &net->r[ri];
+				if (!r->flits)
+					continue;
+				/* Counted here, not in router_step: a router not due this cycle
+				 * still holds its flits. */
+				r->occ_sum += r->flits;
+				if (r->next_c <= c)
+					router_step(n, net, r, c);
+			}
 		if (n->pkts_in_sources)
-			for (int node = 0; node < b->topo->n_nodes; node++)
-				source_step(n, net, node, c);
+			for (int w = 0; w * 64 < b->topo->n_nodes; w++)
+				for (uint64_t bits = net->src_busy[w]; bits; bits &= bits - 1)
+					source_step(n, net, w * 64 + __builtin_ctzll(bits), c);
 	}
 }
 
@@ -482,6 +597,7 @@ static bool cyc_try_inject(struct noc *pub, int src, int dst, enum noc_class cls
 	p->enq_cycle = now;
 	s->q[m][(s->q_head[m] + s->q_count[m]) % n->b.p.inject_queue_packets] = pi;
 	s->q_count[m]++;
+	net->src_busy[src / 64] |= UINT64_C(1) << (src % 64);
 	n->pkts_in_sources++;
 	n->outstanding++;
 	n->injected++;
@@ -516,6 +632,9 @@ static void *cyc_try_eject(struct noc *pub, int node, enum noc_class cls)
 	q->head = (uint16_t)((q->head + 1) % q->cap);
 	q->count--;
 	q->credits += p->flits;
+	/* The router holding the node's ejection port may have been waiting for these slots. */
+	int m;
+	router_wake(&net_of(n, cls, &m)->r[n->b.topo->node_router[node]], noc_base_now(&n->b));
 	n->ejected++;
 	n->flits_ejected += p->flits;
 	n->outstanding--;
@@ -616,7 +735,8 @@ static int build_net(struct noc_cyc *n, struct cyc_net *net, const struct topo *
 	net->link_out_port = zalloc(n, (size_t)t->n_links, sizeof(int));
 	net->node_out_port = zalloc(n, (size_t)t->n_nodes, sizeof(int));
 	int *in_port_of_link = zalloc(n, (size_t)t->n_links, sizeof(int));
-	if (!net->r || !net->src || !net->link_out_port || !net->node_out_port || !in_port_of_link)
+	net->src_busy = zalloc(n, (size_t)(t->n_nodes + 63) / 64, sizeof *net->src_busy);
+	if (!net->r || !net->src || !net->link_out_port || !net->node_out_port || !in_port_of_link || !net->src_busy)
 		return -1;
 	/* Ports: terminals first (in node order), then links (in link order). */
 	for (int node = 0; node < t->n_nodes; node++) {
@@ -637,7 +757,10 @@ static int build_net(struct noc_cyc *n, struct cyc_net *net, const struct topo *
 		r->va_touched = zalloc(n, (size_t)(r->n_out * V), sizeof *r->va_touched);
 		r->sa_best = zalloc(n, (size_t)r->n_out, sizeof *r->sa_best);
 		r->sa_choice = zalloc(n, (size_t)r->n_in, sizeof *r->sa_choice);
-		if (!r->in || !r->out || !r->va_best || !r->va_touched || !r->sa_best || !r->sa_choice)
+		r->in_busy = zalloc(n, (size_t)(r->n_in + 63) / 64, sizeof *r->in_busy);
+		r->sa_req = zalloc(n, (size_t)(r->n_out + 63) / 64, sizeof *r->sa_req);
+		if (!r->in || !r->out || !r->va_best || !r->va_touched || !r->sa_best || !r->sa_choice || !r->in_busy ||
+		    !r->sa_req)
 			return -1;
 		for (int k = 0; k < r->n_out * V; k++)
 			r->va_best[k] = -1;
