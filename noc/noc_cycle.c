@@ -48,15 +48,24 @@ struct cyc_out_port {
 	uint64_t flits;               /* flits sent (link utilisation) */
 };
 
+struct cyc_flit {
+	uint64_t ready;               /* cycle from which it is readable */
+	uint32_t pkt;                 /* packet index */
+	uint16_t seq;                 /* flit number in its packet (0 = head) */
+	bool tail;
+};
+
+/* The allocators read only this struct (not the ring) for the head flit's state. */
 struct cyc_in_vc {
-	uint32_t *pkt;                /* ring of depth flits: packet index */
-	uint16_t *seq;                /* flit number in its packet (0 = head) */
-	uint64_t *ready;              /* cycle from which it is readable */
+	uint64_t head_ready;          /* ready of buf[head] while count > 0 */
+	uint64_t stage_ready;         /* earliest cycle of the next stage */
+	struct cyc_flit *buf;         /* ring of depth flits */
+	struct cyc_out_vc *ovc;       /* VC_ACTIVE: the output VC it holds */
+	int32_t ejq;                  /* routed to an ejection port: its queue in n->ejq, else -1 */
 	uint16_t head, count;
 	uint8_t state;
 	uint8_t vc_lo, vc_hi;         /* output VCs the head may take */
 	int16_t out_port, out_vc;
-	uint64_t stage_ready;         /* earliest cycle of the next stage */
 };
 
 struct cyc_in_port {
@@ -186,8 +195,7 @@ static inline void ovc_credit_later(struct cyc_out_vc *o, uint64_t when)
 	o->cr_count++;
 }
 
-static inline void ivc_push(struct cyc_router *r, int port, int vc, int depth, uint32_t pkt, uint16_t seq,
-			    uint64_t ready)
+static inline void ivc_push(struct cyc_router *r, int port, int vc, int depth, struct cyc_flit f)
 {
 	struct cyc_in_port *ip = &r->in[port];
 	struct cyc_in_vc *v = &ip->vc[vc];
@@ -195,14 +203,13 @@ static inline void ivc_push(struct cyc_router *r, int port, int vc, int depth, u
 	int i = v->head + v->count;
 	if (i >= depth)
 		i -= depth;
+	v->buf[i] = f;
+	if (!v->count++)
+		v->head_ready = f.ready;
 	ip->busy |= UINT64_C(1) << vc;
 	r->in_busy[port / 64] |= UINT64_C(1) << (port % 64);
 	r->flits++;
-	router_wake(r, ready);
-	v->pkt[i] = pkt;
-	v->seq[i] = seq;
-	v->ready[i] = ready;
-	v->count++;
+	router_wake(r, f.ready);
 }
 
 static inline struct cyc_net *net_of(struct noc_cyc *n, enum noc_class cls, int *local)
@@ -243,9 +250,9 @@ static void eject_arrive(struct noc_cyc *n, int node, uint32_t pi, uint16_t seq,
 
 static void router_route(struct noc_cyc *n, struct cyc_net *net, struct cyc_in_vc *iv, uint64_t c)
 {
-	struct cyc_pkt *p = &n->pkt[iv->pkt[iv->head]];
+	struct cyc_pkt *p = &n->pkt[iv->buf[iv->head].pkt];
 	const struct topo *t = n->b.topo;
-	SIM_ASSERT(iv->seq[iv->head] == 0);
+	SIM_ASSERT(iv->buf[iv->head].seq == 0);
 	int len = topo_route_len(t, p->src, p->dst);
 	int local = n->n_nets == 2 ? 0 : p->cls;
 	if (p->hop < len) {
@@ -255,12 +262,14 @@ static void router_route(struct noc_cyc *n, struct cyc_net *net, struct cyc_in_v
 		iv->out_port = (int16_t)net->link_out_port[link];
 		iv->vc_lo = (uint8_t)((local * n->K + k) * per);
 		iv->vc_hi = (uint8_t)(iv->vc_lo + per);
+		iv->ejq = -1;
 		p->hop++;
 	} else {
 		int per = n->V / net->n_cls; /* ejection: any VC of the message class */
 		iv->out_port = (int16_t)net->node_out_port[p->dst];
 		iv->vc_lo = (uint8_t)(local * per);
 		iv->vc_hi = (uint8_t)(iv->vc_lo + per);
+		iv->ejq = p->dst * NOC_NUM_CLASSES + p->cls;
 	}
 	iv->state = VC_VA;
 	iv->stage_ready = c + (uint64_t)n->b.p.routing_delay_cycles;
@@ -269,8 +278,7 @@ static void router_route(struct noc_cyc *n, struct cyc_net *net, struct cyc_in_v
 /* Input port ip's SA request: the first of its VCs, in round-robin order from sa_rr, whose
  * head flit may leave in cycle c; -1 if none. Lowers *wake to the cycle from which a
  * waiting VC could request by itself. */
-static inline int sa_pick(struct noc_cyc *n, struct cyc_router *r, struct cyc_in_port *ip, uint64_t c,
-			  uint64_t *wake)
+static inline int sa_pick(struct noc_cyc *n, struct cyc_in_port *ip, uint64_t c, uint64_t *wake)
 {
 	/* The VCs holding flits at or above sa_rr, then those below. */
 	uint64_t from_rr = ~UINT64_C(0) << ip->sa_rr, cand = ip->busy & ip->active;
@@ -279,17 +287,16 @@ static inline int sa_pick(struct noc_cyc *n, struct cyc_router *r, struct cyc_in
 		for (uint64_t bits = part[h]; bits; bits &= bits - 1) {
 			int v = __builtin_ctzll(bits);
 			struct cyc_in_vc *iv = &ip->vc[v];
-			uint64_t ready = iv->ready[iv->head];
+			uint64_t ready = iv->head_ready;
 			if (iv->stage_ready > c || ready > c) {
 				*wake = min_u64(*wake, iv->stage_ready > ready ? iv->stage_ready : ready);
 				continue;
 			}
-			struct cyc_out_port *op = &r->out[iv->out_port];
-			if (op->kind == PORT_NODE) {
-				if (n->ejq[op->node * NOC_NUM_CLASSES + n->pkt[iv->pkt[iv->head]].cls].credits <= 0)
+			if (iv->ejq >= 0) {
+				if (n->ejq[iv->ejq].credits <= 0)
 					continue; /* cyc_try_eject wakes the router */
 			} else {
-				struct cyc_out_vc *ov = &op->vc[iv->out_vc];
+				struct cyc_out_vc *ov = iv->ovc;
 				if (ovc_credits(ov, c) <= 0) {
 					/* A credit on its way ends the wait; later ones wake the router. */
 					if (ov->cr_count)
@@ -317,20 +324,20 @@ static void router_grant(struct noc_cyc *n, struct cyc_net *net, struct cyc_rout
 	if (n->b.p.islip)
 		ip->sa_rr = (uint32_t)(v + 1) % (uint32_t)V;
 
-	uint32_t pi = iv->pkt[iv->head];
-	uint16_t seq = iv->seq[iv->head];
+	struct cyc_flit f = iv->buf[iv->head];
 	if (++iv->head == depth)
 		iv->head = 0;
-	if (!--iv->count) {
+	if (--iv->count) {
+		iv->head_ready = iv->buf[iv->head].ready;
+	} else {
 		ip->busy &= ~(UINT64_C(1) << v);
 		if (!ip->busy)
 			r->in_busy[i / 64] &= ~(UINT64_C(1) << (i % 64));
 	}
 	r->flits--;
 	n->flits_in_routers--;
-	struct cyc_out_vc *ov = &op->vc[iv->out_vc];
-	int32_t *credits = op->kind == PORT_NODE ? &n->ejq[op->node * NOC_NUM_CLASSES + n->pkt[pi].cls].credits
-						 : &ov->credits;
+	struct cyc_out_vc *ov = iv->ovc;
+	int32_t *credits = iv->ejq >= 0 ? &n->ejq[iv->ejq].credits : &ov->credits;
 	--*credits;
 	if (*credits < n->credit_min)
 		n->credit_min = *credits;
@@ -351,12 +358,13 @@ static void router_grant(struct noc_cyc *n, struct cyc_net *net, struct cyc_rout
 	n->b.moves++;
 	if (op->kind == PORT_LINK) {
 		struct cyc_router *d = &net->r[op->dst_router];
-		ivc_push(d, op->dst_in_port, iv->out_vc, depth, pi, seq, t);
+		f.ready = t;
+		ivc_push(d, op->dst_in_port, iv->out_vc, depth, f);
 		n->flits_in_routers++;
 	} else {
-		eject_arrive(n, op->node, pi, seq, t);
+		eject_arrive(n, op->node, f.pkt, f.seq, t);
 	}
-	if (seq + 1 == n->pkt[pi].flits) {
+	if (f.tail) {
 		ov->owner = -1;
 		iv->state = VC_IDLE;
 		ip->active &= ~(UINT64_C(1) << v);
@@ -386,8 +394,8 @@ static void router_step(struct noc_cyc *n, struct cyc_net *net, struct cyc_route
 				int v = __builtin_ctzll(bits);
 				struct cyc_in_vc *iv = &r->in[i].vc[v];
 				if (iv->state == VC_IDLE) {
-					if (iv->ready[iv->head] > c) {
-						wake = min_u64(wake, iv->ready[iv->head]);
+					if (iv->head_ready > c) {
+						wake = min_u64(wake, iv->head_ready);
 						continue;
 					}
 					router_route(n, net, iv, c);
@@ -436,6 +444,7 @@ static void router_step(struct noc_cyc *n, struct cyc_net *net, struct cyc_route
 		iv->state = VC_ACTIVE;
 		ip->active |= UINT64_C(1) << (w % V);
 		iv->out_vc = (int16_t)ov;
+		iv->ovc = &op->vc[ov];
 		op->next_vc++;
 		iv->stage_ready = c + (uint64_t)n->b.p.vc_alloc_delay_cycles;
 	}
@@ -446,7 +455,7 @@ static void router_step(struct noc_cyc *n, struct cyc_net *net, struct cyc_route
 		for (uint64_t ports = r->in_busy[wi]; ports; ports &= ports - 1) {
 			int i = wi * 64 + __builtin_ctzll(ports);
 			struct cyc_in_port *ip = &r->in[i];
-			r->sa_choice[i] = (int16_t)sa_pick(n, r, ip, c, &wake);
+			r->sa_choice[i] = (int16_t)sa_pick(n, ip, c, &wake);
 			if (r->sa_choice[i] < 0)
 				continue;
 			if (!n->b.p.islip)
@@ -515,8 +524,9 @@ static void source_step(struct noc_cyc *n, struct cyc_net *net, int node, uint64
 		struct cyc_out_vc *o = &s->vc[vc];
 		o->credits--;
 		struct cyc_router *r = &net->r[s->router];
-		ivc_push(r, s->in_port, vc, n->b.p.vc_buffer_flits, pi, s->next_seq[m],
-			 c + n->b.p.inject_latency_cycles);
+		struct cyc_flit f = {.ready = c + n->b.p.inject_latency_cycles, .pkt = pi, .seq = s->next_seq[m],
+				     .tail = s->next_seq[m] + 1 == p->flits};
+		ivc_push(r, s->in_port, vc, n->b.p.vc_buffer_flits, f);
 		n->flits_in_routers++;
 		n->flits_injected++;
 		n->b.moves++;
@@ -766,17 +776,17 @@ static int build_net(struct noc_cyc *n, struct cyc_net *net, const struct topo *
 			r->va_best[k] = -1;
 		for (int k = 0; k < r->n_out; k++)
 			r->sa_best[k] = -1;
+		/* One block each for the router's input VCs and their rings: fewer cache lines. */
+		struct cyc_in_vc *vcs = zalloc(n, (size_t)r->n_in * (size_t)V, sizeof *vcs);
+		struct cyc_flit *bufs = zalloc(n, (size_t)r->n_in * (size_t)V * (size_t)depth, sizeof *bufs);
+		if (!vcs || !bufs)
+			return -1;
 		for (int i = 0; i < r->n_in; i++) {
-			r->in[i].vc = zalloc(n, (size_t)V, sizeof *r->in[i].vc);
-			if (!r->in[i].vc)
-				return -1;
+			r->in[i].vc = &vcs[(size_t)i * (size_t)V];
 			for (int v = 0; v < V; v++) {
 				struct cyc_in_vc *iv = &r->in[i].vc[v];
-				iv->pkt = zalloc(n, (size_t)depth, sizeof *iv->pkt);
-				iv->seq = zalloc(n, (size_t)depth, sizeof *iv->seq);
-				iv->ready = zalloc(n, (size_t)depth, sizeof *iv->ready);
-				if (!iv->pkt || !iv->seq || !iv->ready)
-					return -1;
+				iv->buf = &bufs[((size_t)i * (size_t)V + (size_t)v) * (size_t)depth];
+				iv->ejq = -1;
 				iv->out_port = -1;
 				iv->out_vc = -1;
 			}
