@@ -223,7 +223,7 @@ static void sm_dump_wait(const struct sm *sm, const struct sm_warp *w, FILE *out
 	else if (w->ib_count == 0)
 		fprintf(out, "fetch: I-buffer empty");
 	else
-		fprintf(out, "status %u, %u scoreboard entries, %u memory replies pending", w->status,
+		fprintf(out, "status %u, %u scoreboard entries, %u memory replies pending", sm->wstatus[w - sm->warps],
 			w->sb_used, w->mem_pending);
 }
 
@@ -530,6 +530,7 @@ int sm_launch_cta(struct sm *sm, struct fe_launch *l, uint32_t cta_id, uint64_t 
 		SIM_ASSERT(slot < sm->max_warps);
 		struct sm_warp *w = &sm->warps[slot];
 		memset(w, 0, sizeof *w);
+		sm->wstatus[slot] = SM_WS_NONE;
 		w->fw = fe_cta_warp(fc, i);
 		w->state = SM_W_ACTIVE;
 		w->cta_slot = (uint16_t)cs;

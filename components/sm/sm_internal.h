@@ -44,7 +44,6 @@ struct sm_warp {
 	 * the pass visits every warp each cycle, and the 848-byte struct spread them over four. */
 	struct fe_warp *fw;
 	uint8_t state;                  /* enum sm_warp_state */
-	uint8_t status;                 /* enum sm_wstat, this cycle */
 	uint16_t cta_slot;
 	uint8_t ib_head, ib_count;
 	bool ctrl_flush;                /* I-buffer emptied by a control transfer, not yet refilled+issued */
@@ -53,6 +52,7 @@ struct sm_warp {
 	uint64_t sb_block_until;        /* head blocked by the scoreboard before this cycle (cache);
 	                                   UINT64_MAX: until a memory reply; 0: unknown */
 	uint8_t sb_used;
+	uint16_t sb_mask;               /* bit i: sb[i].used (the scan skips free entries unread) */
 	bool sb_block_ll;               /* ...and by a long-latency load (view.waiting_long_lat) */
 	uint16_t mem_pending;           /* memory instructions not completed */
 	bool marked;
@@ -119,6 +119,8 @@ struct sm {
 	struct sm_warp warps[SCHED_MAX_WARPS];
 	struct sm_cta ctas[SCHED_MAX_CTAS];
 	struct sched_warp_view views[SCHED_MAX_WARPS];
+	uint8_t wstatus[SCHED_MAX_WARPS];      /* enum sm_wstat of each warp this cycle (dense: read
+	                                          by every scheduler's pass) */
 	struct sched_core_view core;
 	uint16_t sched_warps[SM_MAX_SCHED][SCHED_MAX_WARPS]; /* slots owned by each scheduler (live or exited) */
 	uint16_t n_sched_warps[SM_MAX_SCHED];

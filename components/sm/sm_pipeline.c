@@ -80,12 +80,12 @@ static uint64_t sb_check(struct sm_warp *w, const struct wi_static *si, uint64_t
 {
 	uint64_t until = 0, earliest = UINT64_MAX;
 	*long_lat = false;
-	for (uint32_t i = 0; i < SM_SB_ENTRIES && w->sb_used; i++) {
+	for (uint32_t m = w->sb_mask; m; m &= m - 1) {
+		uint32_t i = (uint32_t)__builtin_ctz(m);
 		struct sm_sb_entry *e = &w->sb[i];
-		if (!e->used)
-			continue;
 		if (e->release_cycle <= now) {
 			e->used = false;
+			w->sb_mask &= (uint16_t)~(1u << i);
 			w->sb_used--;
 			continue;
 		}
@@ -109,12 +109,20 @@ static uint64_t sb_check(struct sm_warp *w, const struct wi_static *si, uint64_t
 	return until;
 }
 
-static int sb_alloc(struct sm_warp *w)
+/* The lowest free entry (marked used by the caller with sb_take), or -1. */
+static int sb_alloc(const struct sm_warp *w)
 {
-	for (int i = 0; i < SM_SB_ENTRIES; i++)
-		if (!w->sb[i].used)
-			return i;
-	return -1;
+	uint32_t free_mask = ~(uint32_t)w->sb_mask & ((1u << SM_SB_ENTRIES) - 1);
+	return free_mask ? __builtin_ctz(free_mask) : -1;
+}
+
+static void sb_set_used(struct sm_warp *w, int i, bool used)
+{
+	w->sb[i].used = used;
+	if (used)
+		w->sb_mask |= (uint16_t)(1u << i);
+	else
+		w->sb_mask &= (uint16_t)~(1u << i);
 }
 
 /* ---- statuses -------------------------------------------------------------------------- */
@@ -349,7 +357,7 @@ static bool issue_warp(struct sm *sm, uint16_t slot, uint64_t now)
 	bool long_lat = (si->flags & WI_F_LONG_LAT) != 0;
 	if (is_mem) {
 		struct sm_sb_entry *se = &w->sb[idx];
-		se->used = true;
+		sb_set_used(w, idx, true);
 		se->mem = true;
 		se->long_lat = long_lat;
 		se->release_cycle = UINT64_MAX;
@@ -367,7 +375,7 @@ static bool issue_warp(struct sm *sm, uint16_t slot, uint64_t now)
 		bool ok = sm->lwm ? sm_lwm_mem_issue(sm, slot, (uint8_t)idx, wi, token, now)
 				  : sm->mem_try_issue(sm->mem, wi, token, now);
 		if (!ok) {
-			se->used = false;
+			sb_set_used(w, idx, false);
 			se->wi = NULL;
 			w->sb_used--;
 			w->mem_pending--;
@@ -388,7 +396,7 @@ static bool issue_warp(struct sm *sm, uint16_t slot, uint64_t now)
 		idx = sb_alloc(w);
 		SIM_ASSERT(idx >= 0);
 		struct sm_sb_entry *se = &w->sb[idx];
-		se->used = true;
+		sb_set_used(w, idx, true);
 		se->mem = false;
 		se->long_lat = false;
 		se->wi = NULL;
@@ -463,7 +471,7 @@ static uint8_t schedule(struct sm *sm, uint32_t s, uint64_t now)
 	uint8_t best = SM_CYC_NO_WARP;
 	for (uint32_t i = 0; i < sm->n_sched_warps[s]; i++) {
 		uint16_t slot = sm->sched_warps[s][i];
-		uint8_t cls = wstat_class[sm->warps[slot].status];
+		uint8_t cls = wstat_class[sm->wstatus[slot]];
 		if (class_rank[cls] < class_rank[best])
 			best = cls;
 		if (sm->views[slot].valid)
@@ -477,7 +485,7 @@ static uint8_t schedule(struct sm *sm, uint32_t s, uint64_t now)
 	uint32_t lim = sm->issue->rank_issuable && sm->issue->rank_issuable < n ? sm->issue->rank_issuable : n;
 	for (uint32_t i = 0; i < lim && !sm->failed; i++) {
 		uint16_t slot = sm->rank_buf[i];
-		if (sm->warps[slot].status == SM_WS_READY && issue_warp(sm, slot, now)) {
+		if (sm->wstatus[slot] == SM_WS_READY && issue_warp(sm, slot, now)) {
 			if (sm->lwm)
 				sm_lwm_after_issue(sm, slot, now);
 			return SM_CYC_ISSUED;
@@ -486,7 +494,7 @@ static uint8_t schedule(struct sm *sm, uint32_t s, uint64_t now)
 	/* A ready warp left behind (unit taken, memory refusal, outside rank_issuable) tries again
 	 * next cycle: no sleeping past it. */
 	for (uint32_t i = 0; i < n; i++)
-		if (sm->warps[sm->rank_buf[i]].status == SM_WS_READY)
+		if (sm->wstatus[sm->rank_buf[i]] == SM_WS_READY)
 			sm->left_behind = true;
 	return best;
 }
@@ -650,14 +658,15 @@ uint64_t sm_tick(struct sim_component *comp, uint64_t now)
 		for (uint32_t i = 0; i < sm->n_sched_warps[s]; i++) {
 			uint16_t slot = sm->sched_warps[s][i];
 			struct sm_warp *w = &sm->warps[slot];
-			w->status = warp_status(sm, slot, now, &wake);
+			uint8_t st = warp_status(sm, slot, now, &wake);
+			sm->wstatus[slot] = st;
 			if (w->ib_count == 0 && !w->replay && sm->views[slot].valid)
 				sm->fetch_wanted = true;
-			if (w->status == SM_WS_DATA && sm->views[slot].waiting_long_lat)
+			if (st == SM_WS_DATA && sm->views[slot].waiting_long_lat)
 				n_mem++;
 			else if (w->state == SM_W_DRAINING)
 				n_mem++;
-			else if (w->status != SM_WS_BARRIER && w->status != SM_WS_EXIT)
+			else if (st != SM_WS_BARRIER && st != SM_WS_EXIT)
 				n_other++;
 		}
 
