@@ -25,6 +25,10 @@ enum sm_wstat {
 	SM_WS_BARRIER, SM_WS_EXIT
 };
 
+/* Status-pass flags of a warp: fetch-eligible, stalled on memory (OWL memory block), or
+ * another stall that is not a barrier or exit. */
+enum { SM_WF_FETCH = 1, SM_WF_MEM = 2, SM_WF_OTHER = 4 };
+
 struct sm_ibuf_entry {
 	uint32_t pc;
 	uint64_t ready_cycle;   /* first cycle it may issue (fetch + decode, I-cache fill) */
@@ -119,8 +123,13 @@ struct sm {
 	struct sm_warp warps[SCHED_MAX_WARPS];
 	struct sm_cta ctas[SCHED_MAX_CTAS];
 	struct sched_warp_view views[SCHED_MAX_WARPS];
-	uint8_t wstatus[SCHED_MAX_WARPS];      /* enum sm_wstat of each warp this cycle (dense: read
-	                                          by every scheduler's pass) */
+	/* Per-warp status cache, dense (read by every cycle's pass): the status, the cycle before
+	 * which it holds unless an event touches the warp (0: recompute; see warp_status), and the
+	 * pass's flags (SM_WF_*). Events that change a warp (issue, fetch, a memory completion,
+	 * barrier release, finish, launch) zero its wst_until. */
+	uint8_t wstatus[SCHED_MAX_WARPS];      /* enum sm_wstat */
+	uint8_t wflags[SCHED_MAX_WARPS];
+	uint64_t wst_until[SCHED_MAX_WARPS];
 	struct sched_core_view core;
 	uint16_t sched_warps[SM_MAX_SCHED][SCHED_MAX_WARPS]; /* slots owned by each scheduler (live or exited) */
 	uint16_t n_sched_warps[SM_MAX_SCHED];

@@ -127,7 +127,11 @@ static void sb_set_used(struct sm_warp *w, int i, bool used)
 
 /* ---- statuses -------------------------------------------------------------------------- */
 
-static uint8_t warp_status(struct sm *sm, uint16_t slot, uint64_t now, uint64_t *wake)
+/* The warp's status at now. *until: the status holds for every cycle before it unless an event
+ * touches the warp (struct sm: wst_until); it is also the cycle the SM must wake for this warp
+ * (UINT64_MAX: only an event changes it). READY gives 0: recomputed every cycle, as another
+ * warp's issue may take the unit. */
+static uint8_t warp_status(struct sm *sm, uint16_t slot, uint64_t now, uint64_t *until)
 {
 	struct sm_warp *w = &sm->warps[slot];
 	struct sched_warp_view *v = &sm->views[slot];
@@ -135,6 +139,7 @@ static uint8_t warp_status(struct sm *sm, uint16_t slot, uint64_t now, uint64_t 
 	v->unit_busy = false;
 	v->waiting_long_lat = false;
 	v->at_barrier = w->state == SM_W_BARRIER;
+	*until = UINT64_MAX;
 	switch (w->state) {
 	case SM_W_EXITED:
 	case SM_W_DRAINING:
@@ -148,7 +153,7 @@ static uint8_t warp_status(struct sm *sm, uint16_t slot, uint64_t now, uint64_t 
 		return w->ctrl_flush ? SM_WS_CONTROL : SM_WS_FETCH;
 	const struct sm_ibuf_entry *e = &w->ib[w->ib_head];
 	if (e->ready_cycle > now) {
-		*wake = min_u64(*wake, e->ready_cycle);
+		*until = e->ready_cycle;
 		return w->ctrl_flush ? SM_WS_CONTROL : SM_WS_FETCH;
 	}
 	const struct wi_static *si = &sm->insts[e->pc];
@@ -156,7 +161,7 @@ static uint8_t warp_status(struct sm *sm, uint16_t slot, uint64_t now, uint64_t 
 	if (!w->replay) {
 		if (now < w->sb_block_until) {
 			v->waiting_long_lat = w->sb_block_ll;
-			*wake = min_u64(*wake, w->sb_block_until);
+			*until = w->sb_block_until;
 			return SM_WS_DATA;
 		}
 		/* membar: the warp's earlier memory instructions must complete first (as GPGPU-Sim's
@@ -167,20 +172,21 @@ static uint8_t warp_status(struct sm *sm, uint16_t slot, uint64_t now, uint64_t 
 			return SM_WS_DATA;
 		}
 		bool ll;
-		uint64_t until = sb_check(w, si, now, &ll);
-		if (until) {
-			w->sb_block_until = until;
+		uint64_t blocked = sb_check(w, si, now, &ll);
+		if (blocked) {
+			w->sb_block_until = blocked;
 			w->sb_block_ll = v->waiting_long_lat = ll;
-			*wake = min_u64(*wake, until);
+			*until = blocked;
 			return SM_WS_DATA;
 		}
 	}
 	if (si->unit != WI_UNIT_NONE && unit_free(sm, si->unit, now, &free_at) < 0) {
-		*wake = min_u64(*wake, free_at);
+		*until = free_at; /* units only get busier until then */
 		v->unit_busy = true; /* two-level policies let other groups use the free units */
 		return SM_WS_STRUCT;
 	}
 	v->ready = true;
+	*until = 0;
 	return SM_WS_READY;
 }
 
@@ -218,6 +224,7 @@ static void barrier_check(struct sm *sm, uint16_t cs, uint64_t now)
 	for (uint32_t i = 0; i < cta->n_warps; i++) {
 		uint16_t slot = cta->warps[i];
 		if (sm->warps[slot].state == SM_W_BARRIER) {
+			sm->wst_until[slot] = 0;
 			sm->warps[slot].state = SM_W_ACTIVE;
 			sm->views[slot].at_barrier = false;
 		}
@@ -231,6 +238,7 @@ static void warp_exit(struct sm *sm, uint16_t slot)
 {
 	struct sm_warp *w = &sm->warps[slot];
 	struct sm_cta *cta = &sm->ctas[w->cta_slot];
+	sm->wst_until[slot] = 0;
 	w->state = SM_W_EXITED;
 	cta->n_exited++;
 	if (cta->n_exited == cta->n_warps) {
@@ -244,6 +252,7 @@ static void warp_finish(struct sm *sm, uint16_t slot, uint64_t now)
 {
 	struct sm_warp *w = &sm->warps[slot];
 	struct sm_cta *cta = &sm->ctas[w->cta_slot];
+	sm->wst_until[slot] = 0;
 	cta->n_live--;
 	sm->n_live_warps--;
 	w->ib_count = 0;
@@ -315,6 +324,7 @@ static void finish_ctas(struct sm *sm, uint64_t now)
 static bool issue_warp(struct sm *sm, uint16_t slot, uint64_t now)
 {
 	struct sm_warp *w = &sm->warps[slot];
+	sm->wst_until[slot] = 0;
 	struct sched_warp_view *v = &sm->views[slot];
 	const struct sm_ibuf_entry *e = &w->ib[w->ib_head];
 	const struct wi_static *si = &sm->insts[e->pc];
@@ -504,6 +514,7 @@ static uint8_t schedule(struct sm *sm, uint32_t s, uint64_t now)
 static void fetch_warp(struct sm *sm, uint16_t slot, uint64_t now)
 {
 	struct sm_warp *w = &sm->warps[slot];
+	sm->wst_until[slot] = 0;
 	uint32_t pc0 = fe_warp_pc(w->fw);
 	if (pc0 >= sm->n_insts) {
 		struct sim_error er;
@@ -657,17 +668,30 @@ uint64_t sm_tick(struct sim_component *comp, uint64_t now)
 	for (uint32_t s = 0; s < sm->n_sched; s++)
 		for (uint32_t i = 0; i < sm->n_sched_warps[s]; i++) {
 			uint16_t slot = sm->sched_warps[s][i];
-			struct sm_warp *w = &sm->warps[slot];
-			uint8_t st = warp_status(sm, slot, now, &wake);
-			sm->wstatus[slot] = st;
-			if (w->ib_count == 0 && !w->replay && sm->views[slot].valid)
-				sm->fetch_wanted = true;
-			if (st == SM_WS_DATA && sm->views[slot].waiting_long_lat)
-				n_mem++;
-			else if (w->state == SM_W_DRAINING)
-				n_mem++;
-			else if (st != SM_WS_BARRIER && st != SM_WS_EXIT)
-				n_other++;
+			/* A status still valid is not recomputed: its warp's cache lines stay unread. */
+			uint64_t until = sm->wst_until[slot];
+			if (now >= until) {
+				const struct sm_warp *w = &sm->warps[slot];
+				uint8_t st = warp_status(sm, slot, now, &until);
+				sm->wstatus[slot] = st;
+				sm->wst_until[slot] = sm->lwm ? 0 : until;
+				uint8_t f = 0;
+				if (w->ib_count == 0 && !w->replay && sm->views[slot].valid)
+					f |= SM_WF_FETCH;
+				if (st == SM_WS_DATA && sm->views[slot].waiting_long_lat)
+					f |= SM_WF_MEM;
+				else if (w->state == SM_W_DRAINING)
+					f |= SM_WF_MEM;
+				else if (st != SM_WS_BARRIER && st != SM_WS_EXIT)
+					f |= SM_WF_OTHER;
+				sm->wflags[slot] = f;
+			}
+			if (until)
+				wake = min_u64(wake, until);
+			uint8_t f = sm->wflags[slot];
+			sm->fetch_wanted |= (f & SM_WF_FETCH) != 0;
+			n_mem += (f & SM_WF_MEM) != 0;
+			n_other += (f & SM_WF_OTHER) != 0;
 		}
 
 	bool issued = false;
