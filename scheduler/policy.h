@@ -79,11 +79,15 @@ struct sched_ops {
 	 * in priority order, highest first. Must be a permutation of the input. */
 	void (*rank)(struct sched *s, uint32_t sched_idx, uint64_t now_cycle, uint16_t *warp_ids, uint32_t n);
 	void (*fini)(struct sched *s);
-	/* rank() reads only the views, the policy's event-driven state and sched_idx: called again
-	 * with nothing changed it returns the same order and limit and changes no state. The SM
-	 * then repeats a cycle in which nothing could issue without calling it (speed only). */
-	bool rank_pure;
+	/* SCHED_RANK_* (speed only: the SM may skip a rank() call whose outcome it knows). */
+	uint8_t rank_flags;
 };
+/* PURE: rank() reads only the views, the policy's event-driven state and sched_idx, and
+ * changes no state: skipping a call changes nothing, and a cycle in which nothing could issue
+ * may be repeated without it. NO_LIMIT: rank_issuable is always 0 and the order is by a key
+ * of each warp alone (a stable sort), so ranking a subset of the warps gives their order in
+ * the whole ranking: the SM ranks only the ready warps. */
+enum { SCHED_RANK_PURE = 1, SCHED_RANK_NO_LIMIT = 2 };
 
 struct sched {
 	const struct sched_ops *ops;

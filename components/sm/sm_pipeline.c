@@ -477,18 +477,41 @@ static uint8_t schedule(struct sm *sm, uint32_t s, uint64_t now)
 		if (c >= 0)
 			return (uint8_t)c;
 	}
-	uint32_t n = 0;
+	uint32_t n = 0, n_ready = 0;
+	uint16_t ready[SCHED_MAX_WARPS];
 	uint8_t best = SM_CYC_NO_WARP;
 	for (uint32_t i = 0; i < sm->n_sched_warps[s]; i++) {
 		uint16_t slot = sm->sched_warps[s][i];
 		uint8_t cls = wstat_class[sm->wstatus[slot]];
 		if (class_rank[cls] < class_rank[best])
 			best = cls;
-		if (sm->views[slot].valid)
+		if (sm->views[slot].valid) {
 			sm->rank_buf[n++] = slot;
+			if (sm->wstatus[slot] == SM_WS_READY)
+				ready[n_ready++] = slot;
+		}
 	}
 	if (n == 0)
 		return best;
+	/* A pure policy's order only decides which ready warp goes first: with none it is not
+	 * needed, and a per-warp-key policy orders the ready warps alone as in the whole ranking
+	 * (policy.h SCHED_RANK_*). */
+	uint8_t rf = sm->issue->ops->rank_flags;
+	if ((rf & SCHED_RANK_PURE) && (n_ready == 0 || (rf & SCHED_RANK_NO_LIMIT))) {
+		if (n_ready > 1) {
+			sm->issue->rank_issuable = 0;
+			sched_rank(sm->issue, s, now, ready, n_ready);
+		}
+		for (uint32_t i = 0; i < n_ready && !sm->failed; i++)
+			if (issue_warp(sm, ready[i], now)) {
+				if (sm->lwm)
+					sm_lwm_after_issue(sm, ready[i], now);
+				return SM_CYC_ISSUED;
+			}
+		if (n_ready)
+			sm->left_behind = true;
+		return best;
+	}
 	sm->issue->rank_issuable = 0;
 	sched_rank(sm->issue, s, now, sm->rank_buf, n);
 	/* Two-level policies may confine issue to the head of their order (policy.h). */
@@ -625,7 +648,7 @@ static void quiet_repeat(struct sm *sm, uint64_t now)
 static bool quiet_cycle(const struct sm *sm, bool issued, uint64_t now)
 {
 	if (issued || sm->activity || sm->lwm || sm->failed || !sm->in_kernel || sm->n_resident_warps == 0 ||
-	    !sm->issue->ops->rank_pure || !sm->mem_epoch || !(sm->refused || sm->left_behind))
+	    !(sm->issue->ops->rank_flags & SCHED_RANK_PURE) || !sm->mem_epoch || !(sm->refused || sm->left_behind))
 		return false;
 	return !sm->tick_refusals || sm->mem_refusals_stable(sm->mem, now);
 }
