@@ -145,6 +145,6 @@ static void cff_fetch_rank(struct sched *s, uint32_t si, uint64_t now, uint16_t 
 	s->rank_issuable = 0;
 }
 
-const struct sched_ops sched_fetch_rr_ops = { "rr", base_init, base_event, rr_fetch_rank, base_fini, 0 };
-const struct sched_ops sched_fetch_fef_ops = { "fef", base_init, base_event, fef_fetch_rank, base_fini, 0 };
+const struct sched_ops sched_fetch_rr_ops = { "rr", base_init, base_event, rr_fetch_rank, base_fini, SCHED_RANK_PURE | SCHED_RANK_NO_LIMIT };
+const struct sched_ops sched_fetch_fef_ops = { "fef", base_init, base_event, fef_fetch_rank, base_fini, SCHED_RANK_PURE | SCHED_RANK_NO_LIMIT };
 const struct sched_ops sched_fetch_cff_ops = { "cff", base_init, base_event, cff_fetch_rank, base_fini, 0 };

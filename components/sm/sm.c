@@ -332,6 +332,8 @@ struct sm *sm_create_hooked(const struct cfg *cfg, struct sim *sim, struct stats
 		sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory (SM)");
 		return NULL;
 	}
+	for (uint32_t i = 0; i < SCHED_MAX_WARPS; i++)
+		sm->wst_until[i] = UINT64_MAX; /* free slots are never due (sm_pipeline.c status pass) */
 	sm->sim = sim;
 	sm->id = core_id;
 	sm->n_cores = n_cores;

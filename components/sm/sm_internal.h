@@ -25,9 +25,9 @@ enum sm_wstat {
 	SM_WS_BARRIER, SM_WS_EXIT
 };
 
-/* Status-pass flags of a warp: fetch-eligible, stalled on memory (OWL memory block), or
- * another stall that is not a barrier or exit. */
-enum { SM_WF_FETCH = 1, SM_WF_MEM = 2, SM_WF_OTHER = 4 };
+/* Status-pass flags of a warp: stalled on memory (OWL memory block), or another stall that
+ * is not a barrier or exit. */
+enum { SM_WF_MEM = 2, SM_WF_OTHER = 4 };
 
 struct sm_ibuf_entry {
 	uint32_t pc;
@@ -129,7 +129,15 @@ struct sm {
 	 * barrier release, finish, launch) zero its wst_until. */
 	uint8_t wstatus[SCHED_MAX_WARPS];      /* enum sm_wstat */
 	uint8_t wflags[SCHED_MAX_WARPS];
-	uint64_t wst_until[SCHED_MAX_WARPS];
+	uint64_t wst_until[SCHED_MAX_WARPS];   /* UINT64_MAX for a free slot: never due */
+	/* Aggregates of the cached statuses of the warps in counted_mask, kept as statuses are
+	 * refreshed: classes per scheduler, ready warps per scheduler, the OWL memory-block
+	 * counts; fetch_mask is exact at every moment (valid, empty I-buffer, no replay). */
+	uint64_t counted_mask;
+	uint16_t cls_count[SM_MAX_SCHED][SM_CYC_COUNT];
+	uint64_t ready_mask[SM_MAX_SCHED];
+	uint32_t n_mem_wait, n_other_wait;
+	uint64_t fetch_mask;
 	struct sched_core_view core;
 	uint16_t sched_warps[SM_MAX_SCHED][SCHED_MAX_WARPS]; /* slots owned by each scheduler (live or exited) */
 	uint16_t n_sched_warps[SM_MAX_SCHED];
@@ -139,7 +147,6 @@ struct sm {
 	bool in_tick, activity;
 	bool drain_ready;                      /* a draining warp's last memory reply came */
 	bool finish_ready;                     /* some CTA has finish_pending */
-	bool fetch_wanted;                     /* some warp may be fetch-eligible this cycle */
 	uint64_t acct_next;                    /* first cycle not yet accounted */
 	uint8_t sleep_class[SM_MAX_SCHED];     /* class of each scheduler while asleep */
 	bool sleep_memblock, sleep_nowarp;

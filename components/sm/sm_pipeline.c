@@ -16,11 +16,11 @@ static const uint8_t wstat_class[] = {
 	[SM_WS_CONTROL] = SM_CYC_CONTROL, [SM_WS_FETCH] = SM_CYC_FETCH,
 	[SM_WS_BARRIER] = SM_CYC_BARRIER, [SM_WS_EXIT] = SM_CYC_EXIT,
 };
-/* Lower is closer to issue. Index: enum sm_cycle_class. */
-static const uint8_t class_rank[SM_CYC_COUNT] = {
-	[SM_CYC_ISSUED] = 0, [SM_CYC_STRUCTURAL] = 1, [SM_CYC_DATA] = 2, [SM_CYC_CONTROL] = 3,
-	[SM_CYC_FETCH] = 4,  [SM_CYC_BARRIER] = 5,    [SM_CYC_EXIT] = 6, [SM_CYC_NO_WARP] = 7,
-};
+/* The classes are declared closest-to-issue first: schedule() takes the smallest present. */
+_Static_assert(SM_CYC_ISSUED < SM_CYC_STRUCTURAL && SM_CYC_STRUCTURAL < SM_CYC_DATA && SM_CYC_DATA < SM_CYC_CONTROL &&
+		       SM_CYC_CONTROL < SM_CYC_FETCH && SM_CYC_FETCH < SM_CYC_BARRIER && SM_CYC_BARRIER < SM_CYC_EXIT &&
+		       SM_CYC_EXIT < SM_CYC_NO_WARP,
+	       "cycle classes in order of closeness to issue");
 
 static inline uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
 
@@ -190,6 +190,56 @@ static uint8_t warp_status(struct sm *sm, uint16_t slot, uint64_t now, uint64_t 
 	return SM_WS_READY;
 }
 
+/* ---- the status cache --------------------------------------------------------------- */
+
+/* Whether the warp may fetch now (BAWS Sec 2.2: only with an empty I-buffer). */
+static void fetch_bit(struct sm *sm, uint16_t slot)
+{
+	const struct sm_warp *w = &sm->warps[slot];
+	bool ok = w->ib_count == 0 && !w->replay && sm->views[slot].valid;
+	sm->fetch_mask = (sm->fetch_mask & ~(1ull << slot)) | ((uint64_t)ok << slot);
+}
+
+/* Add (+1) or remove (-1) the warp's cached status from its scheduler's aggregates. */
+static void status_count(struct sm *sm, uint16_t slot, int d)
+{
+	uint32_t s = slot % sm->n_sched;
+	uint8_t f = sm->wflags[slot];
+	sm->cls_count[s][wstat_class[sm->wstatus[slot]]] = (uint16_t)(sm->cls_count[s][wstat_class[sm->wstatus[slot]]] + d);
+	sm->n_mem_wait = (uint32_t)((int)sm->n_mem_wait + ((f & SM_WF_MEM) ? d : 0));
+	sm->n_other_wait = (uint32_t)((int)sm->n_other_wait + ((f & SM_WF_OTHER) ? d : 0));
+	if (d > 0 && sm->wstatus[slot] == SM_WS_READY)
+		sm->ready_mask[s] |= 1ull << slot;
+	else
+		sm->ready_mask[s] &= ~(1ull << slot);
+	if (d > 0)
+		sm->counted_mask |= 1ull << slot;
+	else
+		sm->counted_mask &= ~(1ull << slot);
+}
+
+static void status_refresh(struct sm *sm, uint16_t slot, uint64_t now)
+{
+	if (sm->counted_mask & (1ull << slot))
+		status_count(sm, slot, -1);
+	const struct sm_warp *w = &sm->warps[slot];
+	uint64_t until;
+	uint8_t st = warp_status(sm, slot, now, &until);
+	sm->wstatus[slot] = st;
+	sm->wst_until[slot] = sm->lwm ? 0 : until;
+	uint8_t f = 0;
+	if (st == SM_WS_DATA && sm->views[slot].waiting_long_lat)
+		f |= SM_WF_MEM;
+	else if (w->state == SM_W_DRAINING)
+		f |= SM_WF_MEM;
+	else if (st != SM_WS_BARRIER && st != SM_WS_EXIT)
+		f |= SM_WF_OTHER;
+	sm->wflags[slot] = f;
+	SIM_ASSERT(st != SM_WS_READY || sm->views[slot].valid);
+	status_count(sm, slot, +1);
+	fetch_bit(sm, slot);
+}
+
 /* ---- barriers, exit, CTA completion -------------------------------------------------- */
 
 /* BAWS Eq 1 over the warps marked in the phase that ends now: Ti = mark - phase start,
@@ -260,6 +310,7 @@ static void warp_finish(struct sm *sm, uint16_t slot, uint64_t now)
 	w->marked = true;
 	sm->views[slot].valid = false;
 	sm->views[slot].ibuf_count = 0;
+	sm->fetch_mask &= ~(1ull << slot);
 	sm->c.warps_exited++;
 	notify(sm, SCHED_EV_WARP_EXIT, slot, w->cta_slot, 0, now);
 	/* Outstanding stores/loads must complete before its resources can go (GPGPU-Sim does the same). */
@@ -273,6 +324,10 @@ static void warp_finish(struct sm *sm, uint16_t slot, uint64_t now)
 static void remove_from_sched(struct sm *sm, uint16_t slot)
 {
 	uint32_t s = slot % sm->n_sched;
+	if (sm->counted_mask & (1ull << slot))
+		status_count(sm, slot, -1);
+	sm->wst_until[slot] = UINT64_MAX; /* a free slot is never due */
+	sm->fetch_mask &= ~(1ull << slot);
 	for (uint32_t i = 0; i < sm->n_sched_warps[s]; i++)
 		if (sm->sched_warps[s][i] == slot) {
 			memmove(&sm->sched_warps[s][i], &sm->sched_warps[s][i + 1],
@@ -394,6 +449,7 @@ static bool issue_warp(struct sm *sm, uint16_t slot, uint64_t now)
 				v->long_lat_pending--;
 			w->replay = wi;
 			w->replay_sb = (uint8_t)idx;
+			sm->fetch_mask &= ~(1ull << slot); /* a replay is not fetched for */
 			sm->c.mem_refusals++;
 			sm->refused = true; /* retried next cycle */
 			sm->tick_refusals++;
@@ -432,8 +488,6 @@ static bool issue_warp(struct sm *sm, uint16_t slot, uint64_t now)
 	notify(sm, SCHED_EV_WARP_ISSUE, slot, w->cta_slot, wi->n_active, now);
 	w->ib_head = (uint8_t)((w->ib_head + 1) % sm->ibuf_entries);
 	w->ib_count--;
-	if (w->ib_count == 0)
-		sm->fetch_wanted = true;
 	w->ctrl_flush = false;
 	w->sb_block_until = 0;
 	sm->activity = true;
@@ -456,12 +510,12 @@ static bool issue_warp(struct sm *sm, uint16_t slot, uint64_t now)
 		w->ctrl_flush = true;
 		if (w->ib_count && w->ib[w->ib_head].pc != npc) {
 			w->ib_count = 0;
-			sm->fetch_wanted = true;
 			sm->c.ibuf_flushes++;
 			notify(sm, SCHED_EV_BRANCH, slot, w->cta_slot, npc, now);
 		}
 	}
 	v->ibuf_count = w->ib_count;
+	fetch_bit(sm, slot);
 	sm_update_view_pc(sm, slot);
 	if (w->state == SM_W_BARRIER)
 		barrier_check(sm, w->cta_slot, now);
@@ -477,27 +531,23 @@ static uint8_t schedule(struct sm *sm, uint32_t s, uint64_t now)
 		if (c >= 0)
 			return (uint8_t)c;
 	}
-	uint32_t n = 0, n_ready = 0;
-	uint16_t ready[SCHED_MAX_WARPS];
+	/* The class closest to issue over all the scheduler's warps (enum order is rank order). */
 	uint8_t best = SM_CYC_NO_WARP;
-	for (uint32_t i = 0; i < sm->n_sched_warps[s]; i++) {
-		uint16_t slot = sm->sched_warps[s][i];
-		uint8_t cls = wstat_class[sm->wstatus[slot]];
-		if (class_rank[cls] < class_rank[best])
-			best = cls;
-		if (sm->views[slot].valid) {
-			sm->rank_buf[n++] = slot;
-			if (sm->wstatus[slot] == SM_WS_READY)
-				ready[n_ready++] = slot;
+	for (uint8_t k = SM_CYC_STRUCTURAL; k < SM_CYC_NO_WARP; k++)
+		if (sm->cls_count[s][k]) {
+			best = k;
+			break;
 		}
-	}
-	if (n == 0)
-		return best;
 	/* A pure policy's order only decides which ready warp goes first: with none it is not
 	 * needed, and a per-warp-key policy orders the ready warps alone as in the whole ranking
-	 * (policy.h SCHED_RANK_*). */
+	 * (policy.h SCHED_RANK_*), whatever their input order. */
 	uint8_t rf = sm->issue->ops->rank_flags;
-	if ((rf & SCHED_RANK_PURE) && (n_ready == 0 || (rf & SCHED_RANK_NO_LIMIT))) {
+	uint64_t rm = sm->ready_mask[s];
+	if ((rf & SCHED_RANK_PURE) && (!rm || (rf & SCHED_RANK_NO_LIMIT))) {
+		uint16_t ready[SCHED_MAX_WARPS];
+		uint32_t n_ready = 0;
+		for (; rm; rm &= rm - 1)
+			ready[n_ready++] = (uint16_t)__builtin_ctzll(rm);
 		if (n_ready > 1) {
 			sm->issue->rank_issuable = 0;
 			sched_rank(sm->issue, s, now, ready, n_ready);
@@ -512,6 +562,14 @@ static uint8_t schedule(struct sm *sm, uint32_t s, uint64_t now)
 			sm->left_behind = true;
 		return best;
 	}
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < sm->n_sched_warps[s]; i++) {
+		uint16_t slot = sm->sched_warps[s][i];
+		if (sm->views[slot].valid)
+			sm->rank_buf[n++] = slot;
+	}
+	if (n == 0)
+		return best;
 	sm->issue->rank_issuable = 0;
 	sched_rank(sm->issue, s, now, sm->rank_buf, n);
 	/* Two-level policies may confine issue to the head of their order (policy.h). */
@@ -526,9 +584,8 @@ static uint8_t schedule(struct sm *sm, uint32_t s, uint64_t now)
 	}
 	/* A ready warp left behind (unit taken, memory refusal, outside rank_issuable) tries again
 	 * next cycle: no sleeping past it. */
-	for (uint32_t i = 0; i < n; i++)
-		if (sm->wstatus[sm->rank_buf[i]] == SM_WS_READY)
-			sm->left_behind = true;
+	if (sm->ready_mask[s])
+		sm->left_behind = true;
 	return best;
 }
 
@@ -587,6 +644,7 @@ static void fetch_warp(struct sm *sm, uint16_t slot, uint64_t now)
 		w->ib_count++;
 	}
 	sm->views[slot].ibuf_count = w->ib_count;
+	fetch_bit(sm, slot);
 	sm->activity = true;
 	notify(sm, SCHED_EV_FETCH, slot, w->cta_slot, pc0, now);
 }
@@ -595,27 +653,29 @@ static void fetch_warp(struct sm *sm, uint16_t slot, uint64_t now)
  * is fetched per cycle, the first eligible one in the fetch policy's order. */
 static void fetch_stage(struct sm *sm, uint64_t now)
 {
-	if (!sm->fetch_wanted)
+	uint64_t fm = sm->fetch_mask;
+	if (!fm)
 		return;
 	uint32_t n = 0;
-	bool any = false;
-	for (uint16_t slot = 0; slot < sm->max_warps; slot++) {
-		if (!sm->views[slot].valid)
-			continue;
-		sm->rank_buf[n++] = slot;
-		const struct sm_warp *w = &sm->warps[slot];
-		any |= w->ib_count == 0 && !w->replay;
-	}
-	if (!any)
+	if ((sm->fetch->ops->rank_flags & (SCHED_RANK_PURE | SCHED_RANK_NO_LIMIT)) ==
+	    (SCHED_RANK_PURE | SCHED_RANK_NO_LIMIT)) {
+		/* A per-warp-key order: its first eligible warp is the first of the eligible alone. */
+		for (; fm; fm &= fm - 1)
+			sm->rank_buf[n++] = (uint16_t)__builtin_ctzll(fm);
+		if (n > 1)
+			sched_rank(sm->fetch, 0, now, sm->rank_buf, n);
+		fetch_warp(sm, sm->rank_buf[0], now);
 		return;
+	}
+	for (uint16_t slot = 0; slot < sm->max_warps; slot++)
+		if (sm->views[slot].valid)
+			sm->rank_buf[n++] = slot;
 	sched_rank(sm->fetch, 0, now, sm->rank_buf, n);
-	for (uint32_t i = 0; i < n; i++) {
-		struct sm_warp *w = &sm->warps[sm->rank_buf[i]];
-		if (w->ib_count == 0 && !w->replay) {
+	for (uint32_t i = 0; i < n; i++)
+		if (sm->fetch_mask & (1ull << sm->rank_buf[i])) {
 			fetch_warp(sm, sm->rank_buf[i], now);
 			return;
 		}
-	}
 }
 
 /* ---- the tick ---------------------------------------------------------------------------- */
@@ -684,38 +744,20 @@ uint64_t sm_tick(struct sim_component *comp, uint64_t now)
 	}
 
 	/* Statuses for every resident warp, before anyone issues: a warp released by a barrier
-	 * or a unit freed by this cycle's issue changes nothing until the next cycle. */
+	 * or a unit freed by this cycle's issue changes nothing until the next cycle. Only the
+	 * statuses due (ready, touched by an event, or timed out) are recomputed; the rest and the
+	 * per-scheduler aggregates stay as they are (struct sm: status cache). */
+	uint64_t due = 0;
+	for (uint32_t slot = 0; slot < sm->max_warps; slot++)
+		due |= (uint64_t)(sm->wst_until[slot] <= now) << slot;
+	for (; due; due &= due - 1)
+		status_refresh(sm, (uint16_t)__builtin_ctzll(due), now);
 	uint64_t wake = SIM_NEVER;
-	uint32_t n_other = 0, n_mem = 0;
-	sm->fetch_wanted = false;
-	for (uint32_t s = 0; s < sm->n_sched; s++)
-		for (uint32_t i = 0; i < sm->n_sched_warps[s]; i++) {
-			uint16_t slot = sm->sched_warps[s][i];
-			/* A status still valid is not recomputed: its warp's cache lines stay unread. */
-			uint64_t until = sm->wst_until[slot];
-			if (now >= until) {
-				const struct sm_warp *w = &sm->warps[slot];
-				uint8_t st = warp_status(sm, slot, now, &until);
-				sm->wstatus[slot] = st;
-				sm->wst_until[slot] = sm->lwm ? 0 : until;
-				uint8_t f = 0;
-				if (w->ib_count == 0 && !w->replay && sm->views[slot].valid)
-					f |= SM_WF_FETCH;
-				if (st == SM_WS_DATA && sm->views[slot].waiting_long_lat)
-					f |= SM_WF_MEM;
-				else if (w->state == SM_W_DRAINING)
-					f |= SM_WF_MEM;
-				else if (st != SM_WS_BARRIER && st != SM_WS_EXIT)
-					f |= SM_WF_OTHER;
-				sm->wflags[slot] = f;
-			}
-			if (until)
-				wake = min_u64(wake, until);
-			uint8_t f = sm->wflags[slot];
-			sm->fetch_wanted |= (f & SM_WF_FETCH) != 0;
-			n_mem += (f & SM_WF_MEM) != 0;
-			n_other += (f & SM_WF_OTHER) != 0;
-		}
+	for (uint32_t slot = 0; slot < sm->max_warps; slot++) {
+		uint64_t u = sm->wst_until[slot];
+		wake = u > now && u < wake ? u : wake;
+	}
+	uint32_t n_other = sm->n_other_wait, n_mem = sm->n_mem_wait;
 
 	bool issued = false;
 	uint8_t cls[SM_MAX_SCHED];
