@@ -361,6 +361,8 @@ struct sm *sm_create_hooked(const struct cfg *cfg, struct sim *sim, struct stats
 	sm->core.n_cores = n_cores;
 	sm->core.n_schedulers = sm->n_sched;
 	sm->core.max_warps = sm->max_warps;
+	for (uint32_t i = 0; i < SCHED_MAX_WARPS; i++)
+		sm->sched_of[i] = (uint8_t)(i % sm->n_sched);
 	sm->core.warps = sm->views;
 	sm->core.ctas_waiting = d ? cta_dispatcher_ctas_waiting : no_ctas_waiting;
 	sm->core.dispatcher_ctx = d;

@@ -138,6 +138,9 @@ struct sm {
 	uint64_t ready_mask[SM_MAX_SCHED];
 	uint32_t n_mem_wait, n_other_wait;
 	uint64_t fetch_mask;
+	uint8_t wunit[SCHED_MAX_WARPS];        /* unit class a ready warp's head needs */
+	uint64_t unit_ready_mask[SM_UNIT_CLASSES];
+	uint8_t sched_of[SCHED_MAX_WARPS];     /* slot % n_sched */
 	struct sched_core_view core;
 	uint16_t sched_warps[SM_MAX_SCHED][SCHED_MAX_WARPS]; /* slots owned by each scheduler (live or exited) */
 	uint16_t n_sched_warps[SM_MAX_SCHED];

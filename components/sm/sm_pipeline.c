@@ -203,19 +203,28 @@ static void fetch_bit(struct sm *sm, uint16_t slot)
 /* Add (+1) or remove (-1) the warp's cached status from its scheduler's aggregates. */
 static void status_count(struct sm *sm, uint16_t slot, int d)
 {
-	uint32_t s = slot % sm->n_sched;
-	uint8_t f = sm->wflags[slot];
-	sm->cls_count[s][wstat_class[sm->wstatus[slot]]] = (uint16_t)(sm->cls_count[s][wstat_class[sm->wstatus[slot]]] + d);
-	sm->n_mem_wait = (uint32_t)((int)sm->n_mem_wait + ((f & SM_WF_MEM) ? d : 0));
-	sm->n_other_wait = (uint32_t)((int)sm->n_other_wait + ((f & SM_WF_OTHER) ? d : 0));
-	if (d > 0 && sm->wstatus[slot] == SM_WS_READY)
-		sm->ready_mask[s] |= 1ull << slot;
-	else
-		sm->ready_mask[s] &= ~(1ull << slot);
-	if (d > 0)
-		sm->counted_mask |= 1ull << slot;
-	else
-		sm->counted_mask &= ~(1ull << slot);
+	uint32_t s = sm->sched_of[slot];
+	uint8_t f = sm->wflags[slot], st = sm->wstatus[slot];
+	uint64_t bit = 1ull << slot;
+	uint16_t *cc = &sm->cls_count[s][wstat_class[st]];
+	*cc = (uint16_t)(*cc + d);
+	if (f & SM_WF_MEM)
+		sm->n_mem_wait = (uint32_t)((int)sm->n_mem_wait + d);
+	if (f & SM_WF_OTHER)
+		sm->n_other_wait = (uint32_t)((int)sm->n_other_wait + d);
+	if (d > 0) {
+		sm->counted_mask |= bit;
+		if (st == SM_WS_READY) {
+			sm->ready_mask[s] |= bit;
+			if (sm->wunit[slot] != WI_UNIT_NONE)
+				sm->unit_ready_mask[sm->wunit[slot]] |= bit;
+		}
+	} else {
+		sm->counted_mask &= ~bit;
+		sm->ready_mask[s] &= ~bit;
+		if (sm->wunit[slot] != WI_UNIT_NONE)
+			sm->unit_ready_mask[sm->wunit[slot]] &= ~bit;
+	}
 }
 
 static void status_refresh(struct sm *sm, uint16_t slot, uint64_t now)
@@ -226,6 +235,11 @@ static void status_refresh(struct sm *sm, uint16_t slot, uint64_t now)
 	uint64_t until;
 	uint8_t st = warp_status(sm, slot, now, &until);
 	sm->wstatus[slot] = st;
+	/* A ready warp stays ready until an event touches it or its unit class fills up
+	 * (issue_warp marks those due). */
+	sm->wunit[slot] = st == SM_WS_READY ? sm->insts[w->ib[w->ib_head].pc].unit : WI_UNIT_NONE;
+	if (st == SM_WS_READY)
+		until = UINT64_MAX;
 	sm->wst_until[slot] = sm->lwm ? 0 : until;
 	uint8_t f = 0;
 	if (st == SM_WS_DATA && sm->views[slot].waiting_long_lat)
@@ -471,8 +485,14 @@ static bool issue_warp(struct sm *sm, uint16_t slot, uint64_t now)
 		memcpy(se->dst, si->dst, sizeof se->dst);
 		w->sb_used++;
 	}
-	if (unit >= 0)
+	if (unit >= 0) {
 		sm->units[si->unit].next_free[unit] = now + sm->units[si->unit].ii_cycles;
+		/* Every unit of the class busy next cycle: the warps ready for it turn structural. */
+		uint64_t free_at;
+		if (unit_free(sm, si->unit, now + 1, &free_at) < 0)
+			for (uint64_t m = sm->unit_ready_mask[si->unit]; m; m &= m - 1)
+				sm->wst_until[__builtin_ctzll(m)] = 0;
+	}
 	if (si->unit == WI_UNIT_SP || si->unit == WI_UNIT_SFU) {
 		uint64_t end = now + sm->lat[si->lat_class];
 		sm->c.alu_inflight_inst_cycles += sm->lat[si->lat_class];
