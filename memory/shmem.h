@@ -19,7 +19,8 @@ struct shmem_cfg {
 /* Passes (bank-serialised access rounds) for wi's active lanes: the largest number of
  * distinct words any one bank must deliver; 1 when conflict-free, 0 with no active lane.
  * scratch must hold shmem_scratch_words(wi->n_lanes, wi->access_bytes, bank_bytes) entries
- * (caller-owned, sized at build: no allocation here). O(w log w) in the words touched. */
+ * (caller-owned, sized at build: no allocation here). O(w) in the words touched without
+ * conflicts, O(w^2) at worst. */
 uint32_t shmem_passes(const struct shmem_cfg *cfg, const struct warp_inst *wi, uint64_t *scratch);
 
 static inline uint32_t shmem_scratch_words(uint32_t n_lanes, uint32_t max_access_bytes, uint32_t bank_bytes)
