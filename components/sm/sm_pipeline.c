@@ -227,7 +227,9 @@ static void status_count(struct sm *sm, uint16_t slot, int d)
 	}
 }
 
-static void status_refresh(struct sm *sm, uint16_t slot, uint64_t now)
+/* Recompute the warp's status; returns the cycle it holds until (kept in wst_until, except
+ * under LWM, whose sub-warp bookkeeping refreshes every warp every cycle). */
+static uint64_t status_refresh(struct sm *sm, uint16_t slot, uint64_t now)
 {
 	if (sm->counted_mask & (1ull << slot))
 		status_count(sm, slot, -1);
@@ -252,6 +254,7 @@ static void status_refresh(struct sm *sm, uint16_t slot, uint64_t now)
 	SIM_ASSERT(st != SM_WS_READY || sm->views[slot].valid);
 	status_count(sm, slot, +1);
 	fetch_bit(sm, slot);
+	return until;
 }
 
 /* ---- barriers, exit, CTA completion -------------------------------------------------- */
@@ -770,9 +773,11 @@ uint64_t sm_tick(struct sim_component *comp, uint64_t now)
 	uint64_t due = 0;
 	for (uint32_t slot = 0; slot < sm->max_warps; slot++)
 		due |= (uint64_t)(sm->wst_until[slot] <= now) << slot;
-	for (; due; due &= due - 1)
-		status_refresh(sm, (uint16_t)__builtin_ctzll(due), now);
 	uint64_t wake = SIM_NEVER;
+	for (; due; due &= due - 1) {
+		uint64_t u = status_refresh(sm, (uint16_t)__builtin_ctzll(due), now);
+		wake = u > now && u < wake ? u : wake;
+	}
 	for (uint32_t slot = 0; slot < sm->max_warps; slot++) {
 		uint64_t u = sm->wst_until[slot];
 		wake = u > now && u < wake ? u : wake;

@@ -3,18 +3,23 @@
  * same config, workload and seed), kernels finish under every memory model, and the summary
  * stats add up. */
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "components/gpu.h"
+#include "scheduler/sched_params.h"
 #include "workloads/workload.h"
 
-static char *run_once(const char *const *overrides, int n_over, const char *workload, uint64_t *cycles)
+static char *run_preset(const char *preset, const char *const *overrides, int n_over, const char *workload,
+			uint64_t *cycles)
 {
 	struct sim_error err;
 	struct cfg *c = cfg_create();
 	cr_assert_eq(gpu_cfg_define_all(c, &err), 0);
 	cr_assert_eq(cfg_load_file(c, "configs/owl-28.cfg", &err), 0, "%s", err.msg);
+	if (preset)
+		cr_assert_eq(cfg_load_file(c, preset, &err), 0, "%s", err.msg);
 	cr_assert_eq(cfg_set_override(c, "sim.check=true", &err), 0);
 	for (int i = 0; i < n_over; i++)
 		cr_assert_eq(cfg_set_override(c, overrides[i], &err), 0, "%s", err.msg);
@@ -34,6 +39,33 @@ static char *run_once(const char *const *overrides, int n_over, const char *work
 	stats_destroy(st);
 	cfg_destroy(c);
 	return json;
+}
+
+static char *run_once(const char *const *overrides, int n_over, const char *workload, uint64_t *cycles)
+{
+	return run_preset(NULL, overrides, n_over, workload, cycles);
+}
+
+/* Every issue and fetch policy and every preset finishes an irregular kernel (divergence,
+ * memory refusals, many launches) and passes sim.check's end-of-kernel leak checks: the SM's
+ * shortcuts for pure policies (policy.h SCHED_RANK_*) and LWM's sub-warps included. */
+Test(gpu, every_policy_and_preset_finishes_an_irregular_kernel, .timeout = 600)
+{
+	char o[96];
+	for (const char *const *p = sched_issue_names(); *p; p++) {
+		snprintf(o, sizeof o, "gpu.core.scheduler.policy=%s", *p);
+		const char *over[] = {o};
+		free(run_once(over, 1, "workloads/bfs/bfs.cfg", NULL));
+	}
+	for (const char *const *p = sched_fetch_names(); *p; p++) {
+		snprintf(o, sizeof o, "gpu.core.scheduler.fetch=%s", *p);
+		const char *over[] = {o};
+		free(run_once(over, 1, "workloads/bfs/bfs.cfg", NULL));
+	}
+	static const char *const presets[] = {"configs/presets/owl.cfg", "configs/presets/baws.cfg",
+					      "configs/presets/lwm.cfg"};
+	for (size_t i = 0; i < sizeof presets / sizeof presets[0]; i++)
+		free(run_preset(presets[i], NULL, 0, "workloads/bfs/bfs.cfg", NULL));
 }
 
 Test(gpu, same_seed_gives_identical_stats, .timeout = 120)
