@@ -3,6 +3,7 @@
  * same config, workload and seed), kernels finish under every memory model, and the summary
  * stats add up. */
 #include <criterion/criterion.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,4 +104,52 @@ Test(gpu, every_memory_model_finishes_and_perfect_l1_is_fastest, .timeout = 120)
 	cr_assert_leq(cyc[2], cyc[0]);
 	cr_assert_leq(cyc[2], cyc[1]);
 	cr_assert_leq(cyc[1], cyc[0]);
+}
+
+/* The host API may run several simulations in threads of one process (issue 9): nothing global
+ * may be shared. Two concurrent whole-GPU runs (cycle NoC, full memory) give the stats of a
+ * run alone. No Criterion assert inside the threads. */
+struct thread_run {
+	const char *workload;
+	char *json;
+};
+
+static void *thread_run(void *arg)
+{
+	struct thread_run *t = arg;
+	struct sim_error err;
+	struct cfg *c = cfg_create();
+	struct stats *st = stats_create();
+	struct gpu *g = NULL;
+	struct workload *w = NULL;
+	if (c && st && !gpu_cfg_define_all(c, &err) && !cfg_load_file(c, "configs/owl-28.cfg", &err) &&
+	    (g = gpu_create(c, st, &err)) && (w = workload_load(t->workload, &err))) {
+		struct fe_device dev = gpu_device(g);
+		if (!workload_run(w, &dev, NULL, &err))
+			t->json = stats_to_json_string(st);
+	}
+	workload_destroy(w);
+	gpu_destroy(g);
+	stats_destroy(st);
+	cfg_destroy(c);
+	return NULL;
+}
+
+Test(gpu, simulations_in_concurrent_threads_match_a_run_alone, .timeout = 300)
+{
+	struct thread_run alone = {"workloads/reduce/reduce.cfg", NULL};
+	thread_run(&alone);
+	cr_assert_not_null(alone.json);
+	struct thread_run t[2] = {{"workloads/reduce/reduce.cfg", NULL}, {"workloads/reduce/reduce.cfg", NULL}};
+	pthread_t th[2];
+	for (int i = 0; i < 2; i++)
+		cr_assert_eq(pthread_create(&th[i], NULL, thread_run, &t[i]), 0);
+	for (int i = 0; i < 2; i++)
+		pthread_join(th[i], NULL);
+	for (int i = 0; i < 2; i++) {
+		cr_assert_not_null(t[i].json, "thread %d failed", i);
+		cr_assert(strcmp(t[i].json, alone.json) == 0, "thread %d's stats differ from the run alone", i);
+		free(t[i].json);
+	}
+	free(alone.json);
 }
