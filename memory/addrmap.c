@@ -70,6 +70,15 @@ int mem_addrmap_setup(struct mem_addrmap *m, uint32_t n_channels, uint32_t chan_
 	m->row_bytes = row_bytes;
 	m->xor_bank = xor_bank;
 	m->n_map_bits = (uint32_t)len;
+	uint32_t next[3] = {0, 0, 0};
+	for (uint32_t i = 0; i < len; i++) {
+		uint8_t f = m->map[i] == 'C' ? 0 : m->map[i] == 'B' ? 1 : 2;
+		if (!i || m->map[i] != m->map[i - 1])
+			m->runs[m->n_runs++] = (struct mem_addrmap_run){f, (uint8_t)next[f], (uint8_t)i, 0};
+		m->runs[m->n_runs - 1].width++;
+		next[f]++;
+	}
+	m->row_bits_in_map = next[2];
 	return 0;
 }
 
@@ -96,48 +105,42 @@ uint32_t mem_addr_channel(const struct mem_addrmap *m, uint64_t addr)
 	return (uint32_t)((addr / m->chan_interleave_bytes) % m->n_channels);
 }
 
+static inline uint64_t low_bits(uint32_t width)
+{
+	return width >= 64 ? UINT64_MAX : (1ull << width) - 1;
+}
+
 void mem_addr_decode(const struct mem_addrmap *m, uint64_t addr, struct mem_dram_addr *out)
 {
-	uint64_t il = m->chan_interleave_bytes;
+	uint64_t il = m->chan_interleave_bytes; /* a power of two */
 	uint64_t chunk = addr / il;
-	uint64_t local = (chunk / m->n_channels) * il + addr % il;
-	uint64_t col = 0, bank = 0, row = 0;
-	uint32_t ci = 0, bi = 0, ri = 0;
-	for (uint32_t i = 0; i < m->n_map_bits; i++) {
-		uint64_t bit = (local >> i) & 1;
-		switch (m->map[i]) {
-		case 'C': col |= bit << ci++; break;
-		case 'B': bank |= bit << bi++; break;
-		default: row |= bit << ri++; break;
-		}
+	uint64_t local = (chunk / m->n_channels) * il + (addr & (il - 1));
+	uint64_t field[3] = {0, 0, 0};
+	for (uint32_t i = 0; i < m->n_runs; i++) {
+		const struct mem_addrmap_run *r = &m->runs[i];
+		field[r->field] |= ((local >> r->dst_lo) & low_bits(r->width)) << r->src_lo;
 	}
-	row |= (local >> m->n_map_bits) << ri;
+	uint64_t row = field[2] | (local >> m->n_map_bits) << m->row_bits_in_map, bank = field[1];
 	if (m->xor_bank)
 		bank ^= row & (m->banks - 1);
 	out->channel = (uint32_t)(chunk % m->n_channels);
 	out->bank = (uint32_t)bank;
 	out->row = (uint32_t)row;
-	out->col = (uint32_t)col;
+	out->col = (uint32_t)field[0];
 }
 
 uint64_t mem_addr_encode(const struct mem_addrmap *m, const struct mem_dram_addr *a)
 {
-	uint64_t row = a->row, col = a->col, bank = a->bank;
+	uint64_t field[3] = {a->col, a->bank, a->row};
 	if (m->xor_bank)
-		bank ^= row & (m->banks - 1);
+		field[1] ^= field[2] & (m->banks - 1);
 	uint64_t local = 0;
-	uint32_t ci = 0, bi = 0, ri = 0;
-	for (uint32_t i = 0; i < m->n_map_bits; i++) {
-		uint64_t bit;
-		switch (m->map[i]) {
-		case 'C': bit = (col >> ci++) & 1; break;
-		case 'B': bit = (bank >> bi++) & 1; break;
-		default: bit = (row >> ri++) & 1; break;
-		}
-		local |= bit << i;
+	for (uint32_t i = 0; i < m->n_runs; i++) {
+		const struct mem_addrmap_run *r = &m->runs[i];
+		local |= ((field[r->field] >> r->src_lo) & low_bits(r->width)) << r->dst_lo;
 	}
-	local |= (row >> ri) << m->n_map_bits;
+	local |= (field[2] >> m->row_bits_in_map) << m->n_map_bits;
 	uint64_t il = m->chan_interleave_bytes;
-	uint64_t chunk_local = local / il;
-	return (chunk_local * m->n_channels + a->channel) * il + local % il;
+	return ((local / il) * m->n_channels + a->channel) * il + (local & (il - 1));
 }
+

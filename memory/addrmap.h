@@ -42,6 +42,12 @@ struct mem_addrmap {
 	bool xor_bank;
 	uint32_t n_map_bits;            /* length of the local map */
 	uint8_t map[MEM_ADDRMAP_MAX_BITS]; /* map[i] = field of local bit i (LSB first): 'C','B','R' */
+	/* The map as runs of consecutive bits of one field (encode/decode move a run at once). */
+	uint32_t n_runs, row_bits_in_map;
+	struct mem_addrmap_run {
+		uint8_t field;          /* 0 column, 1 bank, 2 row */
+		uint8_t src_lo, dst_lo, width; /* bits [src_lo, +width) of the field at local bit dst_lo */
+	} runs[MEM_ADDRMAP_MAX_BITS];
 };
 
 /* Fill m from the values given (tests, tools). Fails with SIM_ERR_CONFIG if a size is

@@ -119,6 +119,7 @@ struct cache_outcome cache_lookup(struct cache *c, uint64_t addr, bool is_write,
 	if (is_write) {
 		if (o.hit) {
 			c->write_hits++;
+			c->version++;
 			switch (c->cfg.write_policy) {
 			case CACHE_WRITE_BACK:
 				l->dirty = true;
@@ -158,6 +159,7 @@ bool cache_probe(const struct cache *c, uint64_t addr, uint32_t sectors)
 void cache_fill(struct cache *c, uint64_t addr, uint32_t sectors, bool dirty, bool user,
 		struct cache_victim *victim)
 {
+	c->version++;
 	uint64_t la = addr >> c->set_shift;
 	if (!sectors)
 		sectors = all_sectors(c);
@@ -223,6 +225,7 @@ bool cache_set_user(struct cache *c, uint64_t addr, bool user)
 
 bool cache_invalidate(struct cache *c, uint64_t addr)
 {
+	c->version++;
 	struct cache_line *l = find(c, addr >> c->set_shift);
 	if (!l)
 		return false;

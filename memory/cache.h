@@ -69,6 +69,8 @@ struct cache {
 	uint64_t read_hits, read_misses, write_hits, write_misses;
 	uint64_t sector_misses; /* misses where the tag matched but a sector was missing */
 	uint64_t fills, evictions, dirty_evictions, invalidations;
+	uint64_t version;       /* changes whenever a line's presence or valid sectors change
+	                           (lets a caller reuse a cache_probe answer while it holds) */
 };
 
 /* Validates cfg (SIM_ERR_CONFIG naming the bad field) and allocates the tag array. */

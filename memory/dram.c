@@ -185,6 +185,7 @@ bool dram_mc_try_enqueue(struct dram_mc *mc, struct mem_req *req, uint64_t now)
 	e->is_write = req_is_write(req);
 	struct dram_bank *b = &mc->bank[e->bank];
 	b->queued++;
+	b->open_hits += b->open && b->row == e->row;
 	if (b->outstanding++ == 0)
 		mc->busy_banks++;
 	return true;
@@ -192,6 +193,9 @@ bool dram_mc_try_enqueue(struct dram_mc *mc, struct mem_req *req, uint64_t now)
 
 static void q_remove(struct dram_mc *mc, uint32_t i)
 {
+	struct dram_bank *b = &mc->bank[mc->q[i].bank];
+	if (b->open && b->row == mc->q[i].row)
+		b->open_hits--;
 	memmove(&mc->q[i], &mc->q[i + 1], (mc->q_len - i - 1) * sizeof *mc->q);
 	mc->q_len--;
 }
@@ -201,21 +205,12 @@ static void q_remove(struct dram_mc *mc, uint32_t i)
 static bool bank_has_queued_hit(const struct dram_mc *mc, uint32_t bank)
 {
 	const struct dram_bank *b = &mc->bank[bank];
-	if (!b->open)
-		return false;
-	for (uint32_t i = 0; i < mc->q_len; i++)
-		if (mc->q[i].bank == bank && mc->q[i].row == b->row)
-			return true;
-	return false;
-}
-
-static bool line_fetched(const struct dram_bank *b, uint32_t line)
-{
-	return (b->fetched[line / 64] >> (line % 64)) & 1;
+	return b->open && b->open_hits > 0;
 }
 
 static void mark_fetched(struct dram_bank *b, uint32_t line)
 {
+	b->pf_memo_ok = false;
 	b->fetched[line / 64] |= 1ull << (line % 64);
 }
 
@@ -227,23 +222,45 @@ static uint32_t pf_min_lines(const struct dram_mc *mc)
 	return (double)mc->q_len < thr ? mc->cfg.pf_higher : mc->cfg.pf_lower;
 }
 
+static uint32_t pf_scan(struct dram_mc *mc, uint32_t bank);
+
 /* First not-yet-fetched line of bank's open row, skipping (and marking) lines the L2 already
  * holds; lines_per_row when none is left. */
 static uint32_t pf_next_line(struct dram_mc *mc, uint32_t bank)
 {
 	struct dram_bank *b = &mc->bank[bank];
-	for (uint32_t l = 0; l < mc->lines_per_row; l++) {
-		if (line_fetched(b, l))
-			continue;
-		if (mc->pf_filter) {
-			struct mem_dram_addr a = {mc->channel, bank, b->row, l * mc->cfg.line_bytes};
-			if (mc->pf_filter(mc->ctx, mem_addr_encode(mc->map, &a))) {
-				mark_fetched(b, l);
-				mc->pf_filtered++;
-				continue;
+	uint64_t ver = mc->pf_version ? mc->pf_version(mc->ctx) : 0;
+	if (mc->pf_version && b->pf_memo_ok && b->pf_memo_ver == ver)
+		return b->pf_memo_line;
+	uint32_t l = pf_scan(mc, bank);
+	if (mc->pf_version) {
+		b->pf_memo_ok = true; /* after pf_scan's marks, which clear it */
+		b->pf_memo_ver = ver;
+		b->pf_memo_line = l;
+	}
+	return l;
+}
+
+static uint32_t pf_scan(struct dram_mc *mc, uint32_t bank)
+{
+	struct dram_bank *b = &mc->bank[bank];
+	/* Lines in order, skipping fetched ones a bitmap word at a time. */
+	for (uint32_t base = 0; base < mc->lines_per_row; base += 64) {
+		uint64_t todo = ~b->fetched[base / 64];
+		if (mc->lines_per_row - base < 64)
+			todo &= (1ull << (mc->lines_per_row - base)) - 1;
+		for (; todo; todo &= todo - 1) {
+			uint32_t l = base + (uint32_t)__builtin_ctzll(todo);
+			if (mc->pf_filter) {
+				struct mem_dram_addr a = {mc->channel, bank, b->row, l * mc->cfg.line_bytes};
+				if (mc->pf_filter(mc->ctx, mem_addr_encode(mc->map, &a))) {
+					mark_fetched(b, l);
+					mc->pf_filtered++;
+					continue;
+				}
 			}
+			return l;
 		}
-		return l;
 	}
 	return mc->lines_per_row;
 }
@@ -316,6 +333,9 @@ static void issue_act(struct dram_mc *mc, uint32_t bank, uint32_t row, uint64_t 
 	const struct dram_cfg *c = &mc->cfg;
 	b->open = true;
 	b->row = row;
+	b->open_hits = 0;
+	for (uint32_t i = 0; i < mc->q_len; i++)
+		b->open_hits += mc->q[i].bank == bank && mc->q[i].row == row;
 	b->col_ready = now + c->tRCD;
 	b->pre_ready = max64(b->pre_ready, now + c->tRAS);
 	b->act_ready = now + c->tRC;
@@ -325,6 +345,7 @@ static void issue_act(struct dram_mc *mc, uint32_t bank, uint32_t row, uint64_t 
 	mc->faw[mc->faw_head] = now + 1;
 	mc->faw_head = (mc->faw_head + 1) % DRAM_FAW_ACTS;
 	memset(b->fetched, 0, sizeof b->fetched);
+	b->pf_memo_ok = false;
 	b->pf_issued = 0;
 	b->activates++;
 	mc->activates++;

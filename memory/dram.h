@@ -64,9 +64,16 @@ struct dram_bank {
 	uint64_t col_ready;         /* earliest RD/WR (tRCD after ACT) */
 	uint32_t queued;            /* demands queued for this bank */
 	uint32_t outstanding;       /* queued + in flight (for BLP), demands only */
+	uint32_t open_hits;         /* queued demands to the open row (kept as the queue and the
+	                               row change: FR-FCFS asks it for every entry every cycle) */
 	/* prefetcher state for the open row */
 	uint64_t fetched[DRAM_MAX_ROW_LINES / 64]; /* bit per line sent to the L2 since ACT */
 	uint32_t pf_issued;         /* prefetches since the row was opened */
+	/* pf_next_line's last answer, valid while the fetched lines and the filter's version
+	 * (dram_mc.pf_version) are unchanged */
+	bool pf_memo_ok;
+	uint32_t pf_memo_line;
+	uint64_t pf_memo_ver;
 	/* counters */
 	uint64_t reads, writes, row_hits, row_misses, row_conflicts, activates, precharges;
 	uint64_t prefetches;
@@ -78,6 +85,9 @@ struct dram_mc {
 	uint32_t channel;
 	dram_done_fn done;
 	dram_pf_filter_fn pf_filter;
+	/* Optional: a value that changes whenever a pf_filter answer may change (set after
+	 * dram_mc_init); with it, pf_filter answers are reused while it holds. */
+	uint64_t (*pf_version)(const void *ctx);
 	void *ctx;
 	uint32_t lines_per_row;
 	struct dram_bank bank[DRAM_MAX_BANKS];

@@ -109,6 +109,7 @@ static struct l2_mshr *mshr_alloc(struct l2_slice *l2, uint64_t line)
 			m->line_addr = line;
 			m->n = 0;
 			l2->mshr_used++;
+			l2->mshr_version++;
 			return m;
 		}
 	return NULL;
@@ -348,6 +349,7 @@ void l2_slice_dram_done(struct l2_slice *l2, struct mem_req *r, uint64_t now_ps)
 		rq_push(l2, m->targets[i], l2_cycle);
 	m->valid = false;
 	l2->mshr_used--;
+	l2->mshr_version++;
 	l2->fills++;
 	sim_component_wake(&l2->comp);
 }
@@ -357,6 +359,12 @@ bool l2_slice_pf_filter(void *p, uint64_t addr)
 	struct l2_slice *l2 = p;
 	uint64_t line = cache_line_base(&l2->cache, addr);
 	return cache_probe(&l2->cache, line, 0) || mshr_find(l2, line) != NULL;
+}
+
+uint64_t l2_slice_pf_version(const void *p)
+{
+	const struct l2_slice *l2 = p;
+	return l2->cache.version + l2->mshr_version; /* both only grow */
 }
 
 uint64_t l2_slice_outstanding(const struct l2_slice *l2)

@@ -51,6 +51,7 @@ struct l2_slice {
 	struct cache cache;
 	struct l2_mshr *mshr;       /* [mshr_entries] */
 	uint32_t mshr_used;
+	uint64_t mshr_version;      /* bumped when an MSHR is taken or freed (l2_slice_pf_version) */
 	struct l2_reply *rq;        /* ring [reply_queue]: ready cycles non-decreasing */
 	uint32_t rq_head, rq_n;
 	struct l2_reply *mq;        /* ring [mshr_entries]: misses on their way to the MC */
@@ -79,6 +80,9 @@ uint64_t l2_slice_tick(struct l2_slice *l2, uint64_t cycle);
 void l2_slice_dram_done(struct l2_slice *l2, struct mem_req *req, uint64_t now_ps);
 /* dram_pf_filter_fn: the line is in the slice already, so the prefetcher skips it. */
 bool l2_slice_pf_filter(void *l2, uint64_t addr);
+/* Changes whenever an l2_slice_pf_filter answer may change (a fill, a write, an invalidation,
+ * an MSHR taken or freed): the prefetcher reuses answers while it holds. */
+uint64_t l2_slice_pf_version(const void *l2);
 uint64_t l2_slice_outstanding(const struct l2_slice *l2);
 void l2_slice_stats_register(struct l2_slice *l2, struct stats *st);
 

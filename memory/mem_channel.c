@@ -177,6 +177,12 @@ static bool ch_pf_filter(void *ctx, uint64_t addr)
 	return l2_slice_pf_filter(&ch->l2, addr);
 }
 
+static uint64_t ch_pf_version(const void *ctx)
+{
+	const struct mem_channel *ch = ctx;
+	return l2_slice_pf_version(&ch->l2);
+}
+
 static double st_bus_util(const void *p)
 {
 	const struct mem_channel *ch = p;
@@ -248,6 +254,8 @@ struct mem_channel *mem_channel_create(const struct cfg *cfg, struct sim *sim, s
 			  dc.prefetch ? ch_pf_filter : NULL, ch, err);
 	if (rc)
 		goto fail;
+	if (dc.prefetch)
+		ch->mc.pf_version = ch_pf_version;
 	ch->mc_comp.ops = &ch_mc_ops;
 	ch->mc_comp.name = ch->mc_name;
 	ch->mc_comp.clk = &ch->dram_clk;
