@@ -6,8 +6,19 @@
 
 #include "sched_internal.h"
 
+/* Groups of the CTAs resident on the core now, oldest CTA first. They depend on which warps
+ * are valid and their CTAs, which change only with the CTA launch / finish, warp exit and
+ * kernel start events: built on the first ranking after one of those, then reused. */
+struct owl_groups {
+	uint32_t g_core;
+	uint8_t group_of_slot[SCHED_MAX_CTAS];            /* CTA slot -> group number */
+	uint64_t first_seq[SCHED_OWL_MAX_GROUPS];         /* launch seq of each group's oldest CTA */
+};
+
 struct group_state {
 	struct sched_last last;
+	bool og_valid;                              /* og matches the resident warps */
+	struct owl_groups og;
 	uint32_t cur_group[SCHED_MAX_SCHEDULERS];   /* tl: current fetch group */
 	uint64_t cur_seq[SCHED_MAX_SCHEDULERS];     /* owl-cta: launch seq of the current group's first CTA */
 };
@@ -34,6 +45,9 @@ static void group_event(struct sched *s, const struct sched_event *ev)
 	struct group_state *st = s->state;
 	if (ev->kind == SCHED_EV_WARP_ISSUE)
 		sched_last_note(&st->last, s->core, ev->warp_id);
+	else if (ev->kind == SCHED_EV_CTA_LAUNCH || ev->kind == SCHED_EV_CTA_FINISH ||
+		 ev->kind == SCHED_EV_WARP_EXIT || ev->kind == SCHED_EV_KERNEL_START)
+		st->og_valid = false;
 }
 
 /* First group at or after `from` (cyclically over n_groups) whose bit is set in mask;
@@ -165,13 +179,6 @@ uint32_t sched_owl_group_priority(enum sched_owl_kind kind, uint32_t g_num, uint
 	return 0;
 }
 
-/* Groups of the CTAs resident on the core now, oldest CTA first; recomputed on every call
- * so they follow CTA launch and finish (a few dozen operations for <= 32 CTAs). */
-struct owl_groups {
-	uint32_t g_core;
-	uint8_t group_of_slot[SCHED_MAX_CTAS];            /* CTA slot -> group number */
-	uint64_t first_seq[SCHED_OWL_MAX_GROUPS];         /* launch seq of each group's oldest CTA */
-};
 
 static void owl_build(const struct sched_core_view *core, uint32_t g_size, struct owl_groups *og)
 {
@@ -210,9 +217,12 @@ static void owl_rank(struct sched *s, enum sched_owl_kind kind, uint32_t si, uin
 	const struct sched_params *p = sched_params_of(s);
 	const struct sched_core_view *core = s->core;
 	si %= SCHED_MAX_SCHEDULERS;
-	struct owl_groups og;
-	owl_build(core, p->group_size_warps, &og);
-	if (og.g_core == 0 || n == 0) {
+	if (!st->og_valid) {
+		owl_build(core, p->group_size_warps, &st->og);
+		st->og_valid = true;
+	}
+	const struct owl_groups *og = &st->og;
+	if (og->g_core == 0 || n == 0) {
 		s->rank_issuable = 0;
 		return;
 	}
@@ -221,7 +231,7 @@ static void owl_rank(struct sched *s, enum sched_owl_kind kind, uint32_t si, uin
 	for (uint32_t i = 0; i < n; i++) {
 		const struct sched_warp_view *v = &core->warps[ids[i]];
 		if (!sched_warp_blocked(v) && v->cta_slot < SCHED_MAX_CTAS)
-			live |= 1ull << og.group_of_slot[v->cta_slot];
+			live |= 1ull << og->group_of_slot[v->cta_slot];
 	}
 	uint32_t order[SCHED_OWL_MAX_GROUPS];  /* group -> position in priority order */
 	uint32_t chosen_pos;
@@ -229,22 +239,22 @@ static void owl_rank(struct sched *s, enum sched_owl_kind kind, uint32_t si, uin
 		/* Equal priorities, strict round-robin: stay on the current group until all its
 		 * warps are blocked, then the next group in order (Sec 4.1, Fig 4A). */
 		uint32_t cur = 0;
-		while (cur + 1 < og.g_core && og.first_seq[cur + 1] <= st->cur_seq[si])
+		while (cur + 1 < og->g_core && og->first_seq[cur + 1] <= st->cur_seq[si])
 			cur++;
 		if (!(live & (1ull << cur)))
-			cur = next_live_group(live, (cur + 1) % og.g_core, og.g_core);
-		st->cur_seq[si] = og.first_seq[cur];
-		for (uint32_t g = 0; g < og.g_core; g++)
-			order[g] = (g + og.g_core - cur) % og.g_core;
-		chosen_pos = (live & (1ull << cur)) ? 0 : og.g_core;
+			cur = next_live_group(live, (cur + 1) % og->g_core, og->g_core);
+		st->cur_seq[si] = og->first_seq[cur];
+		for (uint32_t g = 0; g < og->g_core; g++)
+			order[g] = (g + og->g_core - cur) % og->g_core;
+		chosen_pos = (live & (1ull << cur)) ? 0 : og->g_core;
 	} else {
 		/* Fixed priorities g_pri (Algorithm 1): the best group with a warp not blocked is
 		 * the one chosen; as soon as a warp of a better group is ready again, that group
 		 * wins (Sec 4.2, Fig 4B). g_pri is a permutation of 0..g_core-1 here. */
-		for (uint32_t g = 0; g < og.g_core; g++)
-			order[g] = sched_owl_group_priority(kind, g, core->core_id, og.g_core);
-		chosen_pos = og.g_core;
-		for (uint32_t g = 0; g < og.g_core; g++)
+		for (uint32_t g = 0; g < og->g_core; g++)
+			order[g] = sched_owl_group_priority(kind, g, core->core_id, og->g_core);
+		chosen_pos = og->g_core;
+		for (uint32_t g = 0; g < og->g_core; g++)
 			if ((live & (1ull << g)) && order[g] < chosen_pos)
 				chosen_pos = order[g];
 	}
@@ -253,8 +263,8 @@ static void owl_rank(struct sched *s, enum sched_owl_kind kind, uint32_t si, uin
 	uint32_t upto = 0;
 	for (uint32_t i = 0; i < n; i++) {
 		const struct sched_warp_view *v = &core->warps[ids[i]];
-		uint32_t pos = v->cta_slot < SCHED_MAX_CTAS && v->valid ? order[og.group_of_slot[v->cta_slot]]
-									 : og.g_core + 1;
+		uint32_t pos = v->cta_slot < SCHED_MAX_CTAS && v->valid ? order[og->group_of_slot[v->cta_slot]]
+									 : og->g_core + 1;
 		/* The chosen group first, then the others in priority order. */
 		pos = pos == chosen_pos ? 0 : pos + 1;
 		upto += pos == 0;
@@ -264,7 +274,7 @@ static void owl_rank(struct sched *s, enum sched_owl_kind kind, uint32_t si, uin
 	sched_sort_by_key(ids, n, key);
 	/* Algorithm 1: "the scheduler cannot choose warps from different group(s) unless all
 	 * warps of the already-chosen group are blocked". */
-	s->rank_issuable = group_limit(p, core, ids, upto, chosen_pos < og.g_core);
+	s->rank_issuable = group_limit(p, core, ids, upto, chosen_pos < og->g_core);
 }
 
 static void owl_cta_rank(struct sched *s, uint32_t si, uint64_t now, uint16_t *ids, uint32_t n)
