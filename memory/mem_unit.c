@@ -680,6 +680,23 @@ bool mem_unit_try_issue(struct mem_unit *m, const struct warp_inst *wi, uint64_t
 		    mo->access_bytes == wi->access_bytes && mo->mask == wi->mask[0] &&
 		    !memcmp(mo->addr, wi->addr, wi->n_lanes * sizeof *wi->addr)) {
 			hit = true;
+			if (mo->epoch == m->epoch && mo->mem_kind == si->mem_kind && mo->pre != ST_DONE) {
+				/* Refused at this epoch: refused again for the same reason (the stage's
+				 * request list is only needed by an accepted instruction). */
+				m->st.n = mo->n_reqs;
+				m->st.next = 0;
+				m->st.cache_id = cid;
+				m->st.mem_kind = si->mem_kind;
+				rf_begin(m, now_cycle);
+				if (mo->pre == ST_STALL_MSHR) {
+					m->rf_mshr++;
+					m->refuse_mshr++;
+				} else {
+					m->rf_missq++;
+					m->refuse_missq++;
+				}
+				return false;
+			}
 			m->st.n = mo->n_reqs;
 			memcpy(m->st.reqs, mo->reqs, mo->n_reqs * sizeof *mo->reqs);
 		} else {

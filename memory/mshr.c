@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* MSHR table: a flat array searched linearly (O(entries), 32 in owl-28), so no hashing and a
- * deterministic order. */
+ * deterministic order; the search reads a dense array of line addresses first. */
 #include "mshr.h"
 
 #include <stdlib.h>
@@ -16,12 +16,15 @@ int mshr_init(struct mshr *m, const struct mshr_cfg *cfg, struct sim_error *err)
 	m->cfg = *cfg;
 	m->e = calloc(cfg->entries, sizeof *m->e);
 	m->target_store = calloc((size_t)cfg->entries * cfg->merges_per_entry, sizeof *m->target_store);
-	if (!m->e || !m->target_store) {
+	m->key = malloc(cfg->entries * sizeof *m->key);
+	if (!m->e || !m->target_store || !m->key) {
 		mshr_fini(m);
 		return sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "MSHR table");
 	}
-	for (uint32_t i = 0; i < cfg->entries; i++)
+	for (uint32_t i = 0; i < cfg->entries; i++) {
 		m->e[i].targets = &m->target_store[(size_t)i * cfg->merges_per_entry];
+		m->key[i] = MSHR_NO_KEY;
+	}
 	return 0;
 }
 
@@ -29,8 +32,10 @@ void mshr_fini(struct mshr *m)
 {
 	free(m->e);
 	free(m->target_store);
+	free(m->key);
 	m->e = NULL;
 	m->target_store = NULL;
+	m->key = NULL;
 }
 
 struct mshr_entry *mshr_find(struct mshr *m, uint8_t cache_id, uint64_t line_addr, uint32_t sectors)
@@ -38,9 +43,10 @@ struct mshr_entry *mshr_find(struct mshr *m, uint8_t cache_id, uint64_t line_add
 	if (!m->used)
 		return NULL;
 	for (uint32_t i = 0; i < m->cfg.entries; i++) {
+		if (m->key[i] != line_addr)
+			continue;
 		struct mshr_entry *e = &m->e[i];
-		if (e->valid && e->cache_id == cache_id && e->line_addr == line_addr &&
-		    (e->sectors & sectors) == sectors)
+		if (e->valid && e->cache_id == cache_id && (e->sectors & sectors) == sectors)
 			return e;
 	}
 	return NULL;
@@ -58,6 +64,7 @@ struct mshr_entry *mshr_alloc(struct mshr *m, uint8_t cache_id, uint64_t line_ad
 		e->valid = true;
 		e->cache_id = cache_id;
 		e->line_addr = line_addr;
+		m->key[i] = line_addr;
 		e->sectors = sectors;
 		e->n_targets = 1;
 		e->targets[0] = target;
@@ -85,5 +92,6 @@ void mshr_release(struct mshr *m, struct mshr_entry *e)
 	SIM_ASSERT(e->valid && m->used > 0);
 	e->valid = false;
 	e->n_targets = 0;
+	m->key[e - m->e] = MSHR_NO_KEY;
 	m->used--;
 }

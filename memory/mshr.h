@@ -27,10 +27,14 @@ struct mshr_entry {
 struct mshr {
 	struct mshr_cfg cfg;
 	struct mshr_entry *e;      /* [entries], owned */
+	uint64_t *key;             /* [entries], owned: line_addr of each valid entry, MSHR_NO_KEY
+	                              when free (a dense array the lookup scans) */
 	uint32_t *target_store;    /* [entries * merges_per_entry], owned */
 	uint32_t used;             /* valid entries */
 	uint64_t allocs, merges;   /* counters */
 };
+
+#define MSHR_NO_KEY UINT64_MAX
 
 int mshr_init(struct mshr *m, const struct mshr_cfg *cfg, struct sim_error *err);
 void mshr_fini(struct mshr *m); /* safe on zeroed */

@@ -428,7 +428,10 @@ static bool issue_warp(struct sm *sm, uint16_t slot, uint64_t now)
 		SIM_ASSERT(fe_warp_pc(w->fw) == e->pc);
 		if (sm->lwm)
 			sm_lwm_before_execute(sm, slot);
-		struct sim_error er = {0};
+		struct sim_error er; /* not zeroed whole: 900 bytes per instruction; set on failure */
+		er.code = 0;
+		er.file[0] = er.setting[0] = er.msg[0] = '\0';
+		er.line = er.column = 0;
 		if (fe_warp_execute(w->fw, wi, &er)) {
 			if (is_mem)
 				sim_pool_free(&sm->wi_pool, wi);
