@@ -108,6 +108,28 @@ static uint64_t sreg_value(const struct fe_warp *w, uint32_t lane, uint8_t sr)
 	}
 }
 
+/* An immediate operand read as type t. */
+static uint64_t imm_value(const struct fe_opnd *o, enum fe_type t)
+{
+	if (o->imm_is_f) {
+		/* a 0f/0d literal of the instruction's own width is used bit for bit (NaN payloads) */
+		if ((t == FE_T_F32 && o->n == 32) || (t == FE_T_F64 && o->n == 64))
+			return (uint64_t)o->imm;
+		if (t == FE_T_F32)
+			return f32_bits((float)o->fval);
+		if (t == FE_T_F64)
+			return f64_bits(o->fval);
+		if (t == FE_T_F16)
+			return double_to_half(o->fval);
+		return (uint64_t)o->imm;   /* 0f bit pattern into .b32 */
+	}
+	if (t == FE_T_F32)
+		return f32_bits((float)o->imm);
+	if (t == FE_T_F64)
+		return f64_bits((double)o->imm);
+	return (uint64_t)o->imm;
+}
+
 static uint64_t src(const struct fe_warp *w, const struct fe_opnd *o, uint32_t lane, enum fe_type t)
 {
 	switch (o->kind) {
@@ -116,23 +138,7 @@ static uint64_t src(const struct fe_warp *w, const struct fe_opnd *o, uint32_t l
 		return o->neg ? !v : v;
 	}
 	case FE_OK_IMM:
-		if (o->imm_is_f) {
-			/* a 0f/0d literal of the instruction's own width is used bit for bit (NaN payloads) */
-			if ((t == FE_T_F32 && o->n == 32) || (t == FE_T_F64 && o->n == 64))
-				return (uint64_t)o->imm;
-			if (t == FE_T_F32)
-				return f32_bits((float)o->fval);
-			if (t == FE_T_F64)
-				return f64_bits(o->fval);
-			if (t == FE_T_F16)
-				return double_to_half(o->fval);
-			return (uint64_t)o->imm;   /* 0f bit pattern into .b32 */
-		}
-		if (t == FE_T_F32)
-			return f32_bits((float)o->imm);
-		if (t == FE_T_F64)
-			return f64_bits((double)o->imm);
-		return (uint64_t)o->imm;
+		return imm_value(o, t);
 	case FE_OK_SREG:
 		return sreg_value(w, lane, o->sreg);
 	case FE_OK_ADDR:
@@ -176,21 +182,25 @@ int fe_exec_fault(const struct fe_warp *w, uint32_t lane, uint32_t pc, struct si
 			     t / (l->block[0] * l->block[1]), pc, ws->text, what);
 }
 
-void fe_exec_guard(const struct fe_warp *w, const struct fe_inst *in, const uint64_t *mask,
+void fe_exec_guard(const struct fe_warp *w, uint16_t guard, bool guard_neg, const uint64_t *mask,
 		   uint64_t *out)
 {
-	for (uint32_t i = 0; i < w->mask_words; i++)
-		out[i] = mask[i];
-	for (uint32_t i = w->mask_words; i < WI_MASK_WORDS; i++)
+	for (uint32_t i = 0; i < WI_MASK_WORDS; i++)
 		out[i] = 0;
-	if (in->guard == FE_NO_REG)
+	if (guard == FE_NO_REG) {
+		for (uint32_t i = 0; i < w->mask_words; i++)
+			out[i] = mask[i];
 		return;
-	for (uint32_t lane = 0; lane < w->n_lanes; lane++) {
-		if (!fe_mask_test(mask, lane))
-			continue;
-		bool p = *reg_slot(w, in->guard, lane) != 0;
-		if (p == (bool)in->guard_neg)
-			out[lane >> 6] &= ~(1ull << (lane & 63));
+	}
+	/* a lane stays when its predicate differs from the guard's negation; computed for every
+	 * lane without branches (the predicate often differs between lanes) */
+	const uint64_t *g = reg_slot(w, guard, 0);
+	for (uint32_t i = 0; i < w->mask_words; i++) {
+		uint32_t b = i * 64, n = w->n_lanes - b < 64 ? w->n_lanes - b : 64;
+		uint64_t drop = 0;
+		for (uint32_t j = 0; j < n; j++)
+			drop |= (uint64_t)((g[b + j] != 0) == guard_neg) << j;
+		out[i] = mask[i] & ~drop;
 	}
 }
 
@@ -225,7 +235,17 @@ static void restore_round(int old)
 		fesetround(old);
 }
 
-static uint64_t fbin(enum fe_op op, const struct fe_inst *in, uint64_t a, uint64_t b, uint64_t c)
+/* One out-of-line copy, never cloned: when both operands of an add or mul are NaN, which
+ * payload comes out depends on the operand order the compiler picked for that instruction,
+ * so the fast loops hand NaN operands to this same code instead of computing them. */
+#if defined(__clang__)
+#define FE_ONE_COPY __attribute__((noinline))
+#else
+#define FE_ONE_COPY __attribute__((noinline, noclone))
+#endif
+
+static FE_ONE_COPY uint64_t fbin(enum fe_op op, const struct fe_inst *in, uint64_t a, uint64_t b,
+				 uint64_t c)
 {
 	bool ftz = in->flags & FE_IF_FTZ;
 	int old = set_round(in->rnd);
@@ -912,8 +932,369 @@ static void exec_lane(struct fe_warp *w, const struct fe_inst *in, uint32_t lane
 	dst(w, d, lane, r, t);
 }
 
-int fe_exec_inst(struct fe_warp *w, uint32_t pc, const uint64_t *mask, struct warp_inst *out,
-		 struct sim_error *err)
+/* ---- the fast loops (struct fe_xop) ------------------------------------------------------ */
+
+/* Source i of x read as type t: a register (predicates may be negated) or an immediate. */
+static bool xsrc(struct fe_xop *x, int i, const struct fe_opnd *o, enum fe_type t)
+{
+	if (o->kind == FE_OK_REG) {
+		if (o->neg && t != FE_T_PRED)
+			return false;
+		x->r[i] = o->reg;
+		x->neg[i] = o->neg;
+		return true;
+	}
+	if (o->kind == FE_OK_IMM) {
+		x->imm[i] = imm_value(o, t);
+		return true;
+	}
+	if (o->kind == FE_OK_ADDR && o->reg == FE_NO_REG && o->abase == FE_AB_NONE) {
+		x->imm[i] = (uint64_t)o->imm; /* a shared/local/param symbol's address: a constant */
+		return true;
+	}
+	return false;
+}
+
+/* Truth table of setp's comparison over the outcomes less, equal, greater, unordered (bits
+ * 0-3), as icmp and fcmp decide them; 0 for a comparison they answer false for. */
+static uint8_t cmp_table(uint8_t cmp, bool flt)
+{
+	static const uint8_t ftab[] = {
+		[FE_CMP_EQ] = 0x2, [FE_CMP_NE] = 0x5, [FE_CMP_LT] = 0x1, [FE_CMP_LE] = 0x3,
+		[FE_CMP_GT] = 0x4, [FE_CMP_GE] = 0x6, [FE_CMP_EQU] = 0xa, [FE_CMP_NEU] = 0xd,
+		[FE_CMP_LTU] = 0x9, [FE_CMP_LEU] = 0xb, [FE_CMP_GTU] = 0xc, [FE_CMP_GEU] = 0xe,
+		[FE_CMP_NUM] = 0x7, [FE_CMP_NAN] = 0x8,
+	};
+	static const uint8_t itab[] = {
+		[FE_CMP_EQ] = 0x2, [FE_CMP_NE] = 0x5, [FE_CMP_LT] = 0x1, [FE_CMP_LE] = 0x3,
+		[FE_CMP_GT] = 0x4, [FE_CMP_GE] = 0x6, [FE_CMP_LO] = 0x1, [FE_CMP_LS] = 0x3,
+		[FE_CMP_HI] = 0x4, [FE_CMP_HS] = 0x6,
+	};
+	if (flt)
+		return cmp < sizeof ftab ? ftab[cmp] : 0;
+	return cmp < sizeof itab ? itab[cmp] : 0;
+}
+
+static void xresult(struct fe_xop *x, enum fe_type t)
+{
+	x->rsh = (uint8_t)(64 - 8 * fe_type_bytes(t));
+	x->rsigned = fe_type_is_signed(t);
+}
+
+/* Mirrors exec_lane: a shape gets a kind only where its loop computes exactly what exec_lane
+ * does (same operand types, same result normalisation); the rest stay generic. */
+void fe_exec_decode(const struct fe_inst *in, struct fe_xop *x)
+{
+	memset(x, 0, sizeof *x);
+	x->d = x->d2 = FE_NO_REG;
+	x->r[0] = x->r[1] = x->r[2] = FE_NO_REG;
+	enum fe_type t = (enum fe_type)in->type, t2 = (enum fe_type)in->type2;
+	uint32_t n = fe_type_bytes(t);
+	const struct fe_opnd *o = in->o;
+	bool shape = n && t != FE_T_F16 && t != FE_T_F16X2 && in->n_opnd >= 2 &&
+		     o[0].kind == FE_OK_REG && o[0].reg != FE_NO_REG;
+	bool flt = fe_type_is_float(t), pred = t == FE_T_PRED, ok = false;
+	bool rn = in->rnd == FE_RND_NONE || in->rnd == FE_RND_RN;
+	bool plain = !(in->flags & (FE_IF_FTZ | FE_IF_SAT)) && rn && in->part == FE_PART_NONE;
+	uint8_t kind = FE_X_GENERIC;
+	x->d = o[0].reg;
+	x->ssh = (uint8_t)(64 - 8 * n);
+	x->ssigned = fe_type_is_signed(t);
+	xresult(x, t);
+	switch (shape ? in->op : FE_OP_COUNT) {
+	case FE_OP_ADD: case FE_OP_SUB: case FE_OP_MUL: case FE_OP_MAD: case FE_OP_FMA:
+		if (in->n_opnd != (in->op == FE_OP_MAD || in->op == FE_OP_FMA ? 4 : 3) || pred)
+			break;
+		if (flt) {
+			if (!plain)
+				break;
+			static const uint8_t f[] = {[FE_OP_ADD] = FE_X_FADD, [FE_OP_SUB] = FE_X_FSUB,
+						    [FE_OP_MUL] = FE_X_FMUL, [FE_OP_MAD] = FE_X_FFMA,
+						    [FE_OP_FMA] = FE_X_FFMA};
+			kind = f[in->op] + (t == FE_T_F64 ? FE_X_DADD - FE_X_FADD : 0);
+		} else if (in->op == FE_OP_ADD || in->op == FE_OP_SUB) {
+			if (in->flags & (FE_IF_SAT | FE_IF_CC))
+				break;
+			kind = in->op == FE_OP_ADD ? FE_X_ADD : FE_X_SUB;
+		} else if (in->op == FE_OP_FMA) {
+			break;
+		} else if (in->part == FE_PART_NONE || in->part == FE_PART_LO) {
+			if (in->op == FE_OP_MAD && (in->flags & (FE_IF_SAT | FE_IF_CC)))
+				break;
+			kind = in->op == FE_OP_MUL ? FE_X_MUL_LO : FE_X_MAD_LO;
+		} else if (in->part == FE_PART_WIDE && (n == 2 || n == 4)) {
+			if (in->op == FE_OP_MAD && (in->flags & (FE_IF_SAT | FE_IF_CC)))
+				break;
+			kind = in->op == FE_OP_MUL ? FE_X_MUL_WIDE : FE_X_MAD_WIDE;
+			xresult(x, (enum fe_type)(t + 1));
+		} else {
+			break;
+		}
+		/* exec_lane reads the addend of a .wide mad at the result type */
+		ok = xsrc(x, 0, &o[1], t) && xsrc(x, 1, &o[2], t) &&
+		     (in->n_opnd < 4 || xsrc(x, 2, &o[3], kind == FE_X_MAD_WIDE ? (enum fe_type)(t + 1) : t));
+		break;
+	case FE_OP_AND: case FE_OP_OR: case FE_OP_XOR: case FE_OP_NOT:
+		if (in->n_opnd != (in->op == FE_OP_NOT ? 2 : 3) || flt)
+			break;
+		kind = pred ? FE_X_PAND + (in->op - FE_OP_AND) : FE_X_AND + (in->op - FE_OP_AND);
+		ok = xsrc(x, 0, &o[1], t) && (in->op == FE_OP_NOT || xsrc(x, 1, &o[2], t));
+		break;
+	case FE_OP_SHL: case FE_OP_SHR:
+		if (in->n_opnd != 3 || flt || pred)
+			break;
+		kind = in->op == FE_OP_SHL ? FE_X_SHL : FE_X_SHR;
+		x->bits = (uint8_t)(8 * n);
+		ok = xsrc(x, 0, &o[1], t) && xsrc(x, 1, &o[2], FE_T_U32);
+		break;
+	case FE_OP_SETP:
+		if ((in->n_opnd != 3 && in->n_opnd != 4) || pred)
+			break;
+		kind = t == FE_T_F32 ? FE_X_SETP_F32 : t == FE_T_F64 ? FE_X_SETP_F64 : FE_X_SETP_INT;
+		x->tbl = cmp_table(in->cmp, flt);
+		/* signed order compares sign-extended values with the sign bit flipped */
+		x->ssigned = fe_type_is_signed(t) && in->cmp >= FE_CMP_LT && in->cmp <= FE_CMP_GE;
+		x->boolop = in->boolop;
+		x->d2 = o[0].reg2;
+		ok = xsrc(x, 0, &o[1], t) && xsrc(x, 1, &o[2], t) &&
+		     (in->n_opnd < 4 || xsrc(x, 2, &o[3], FE_T_PRED));
+		break;
+	case FE_OP_SELP:
+		if (in->n_opnd != 4 || pred)
+			break;
+		kind = FE_X_SELP;
+		ok = xsrc(x, 0, &o[1], t) && xsrc(x, 1, &o[2], t) && xsrc(x, 2, &o[3], FE_T_PRED);
+		break;
+	case FE_OP_MOV:
+		if (in->n_opnd != 2 || pred)
+			break;
+		if (o[1].kind == FE_OK_SREG) {
+			kind = FE_X_MOV_SREG;
+			x->sreg = o[1].sreg;
+			ok = true;
+		} else {
+			kind = FE_X_MOV;
+			ok = xsrc(x, 0, &o[1], t);
+		}
+		break;
+	case FE_OP_CVTA:
+		if (in->n_opnd != 2 || flt || pred)
+			break;
+		kind = in->part == FE_CVTA_FROM_GENERIC ? FE_X_CVTA_FROM : FE_X_CVTA_TO;
+		/* the space's generic window, as exec_lane picks it */
+		x->imm[2] = in->space == WI_SPACE_SHARED ? FE_SHARED_WIN :
+			in->space == WI_SPACE_LOCAL ? FE_LOCAL_WIN :
+			in->space == WI_SPACE_PARAM ? FE_PARAM_WIN : 0;
+		ok = xsrc(x, 0, &o[1], t);
+		break;
+	case FE_OP_CVT: {
+		uint32_t sb = fe_type_bytes(t2);
+		if (in->n_opnd != 2 || flt || pred || (in->flags & FE_IF_SAT) || !sb ||
+		    fe_type_is_float(t2) || t2 == FE_T_PRED || t2 == FE_T_F16X2)
+			break;
+		kind = FE_X_CVT_INT;
+		x->ssh = (uint8_t)(64 - 8 * sb);
+		x->ssigned = fe_type_is_signed(t2);
+		ok = xsrc(x, 0, &o[1], t2);
+		break;
+	}
+	default:
+		break;
+	}
+	if (!ok) {
+		memset(x, 0, sizeof *x);
+		kind = FE_X_GENERIC;
+	}
+	x->kind = kind;
+	x->op = in->op;
+	x->guard = in->guard;
+	x->guard_neg = in->guard_neg;
+	x->target = in->op == FE_OP_BRA ? in->o[0].sym : 0;
+}
+
+static inline bool xboolop(uint8_t op, bool a, bool c)
+{
+	return op == FE_BOOL_AND ? a && c : op == FE_BOOL_OR ? a || c : op == FE_BOOL_XOR ? a != c : a;
+}
+
+static inline unsigned setp_idx_u(uint64_t a, uint64_t b)
+{
+	return (unsigned)(a > b) * 2 + (a == b);
+}
+
+static inline unsigned setp_idx_f(float a, float b)
+{
+	return isnan(a) || isnan(b) ? 3 : (unsigned)(a > b) * 2 + (a == b);
+}
+
+static inline unsigned setp_idx_d(double a, double b)
+{
+	return isnan(a) || isnan(b) ? 3 : (unsigned)(a > b) * 2 + (a == b);
+}
+
+/* One loop over the active lanes; operand i is a register column or, through an index mask
+ * of 0, the immediate. */
+static void exec_fast(struct fe_warp *w, const struct fe_xop *x, const struct fe_inst *in,
+		      const uint64_t *mask)
+{
+	const size_t nl = w->n_lanes;
+	uint64_t *D = &w->regs[(size_t)x->d * nl];
+	const uint64_t *S0 = x->r[0] != FE_NO_REG ? &w->regs[(size_t)x->r[0] * nl] : &x->imm[0];
+	const uint64_t *S1 = x->r[1] != FE_NO_REG ? &w->regs[(size_t)x->r[1] * nl] : &x->imm[1];
+	const uint64_t *S2 = x->r[2] != FE_NO_REG ? &w->regs[(size_t)x->r[2] * nl] : &x->imm[2];
+	const uint32_t M0 = x->r[0] != FE_NO_REG ? ~0u : 0, M1 = x->r[1] != FE_NO_REG ? ~0u : 0,
+		       M2 = x->r[2] != FE_NO_REG ? ~0u : 0;
+	const unsigned rsh = x->rsh, ssh = x->ssh, bits = x->bits;
+	const bool rs = x->rsigned, ss = x->ssigned;
+	const bool n0 = x->neg[0], n1 = x->neg[1], n2 = x->neg[2];
+#define A (S0[lane & M0])
+#define B (S1[lane & M1])
+#define C (S2[lane & M2])
+/* the write's norm(): sign- or zero-extend the result type's bytes */
+#define PUT(v)                                                                                 \
+	do {                                                                                   \
+		uint64_t v_ = (v);                                                             \
+		D[lane] = rs ? (uint64_t)((int64_t)(v_ << rsh) >> rsh) : (v_ << rsh) >> rsh;    \
+	} while (0)
+#define SEXT(v) ((int64_t)((v) << ssh) >> ssh)
+#define ZEXT(v) (((v) << ssh) >> ssh)
+	switch (x->kind) {
+	case FE_X_ADD: FE_FOR_LANES(w, mask, lane, PUT(A + B);); break;
+	case FE_X_SUB: FE_FOR_LANES(w, mask, lane, PUT(A - B);); break;
+	case FE_X_AND: FE_FOR_LANES(w, mask, lane, PUT(A & B);); break;
+	case FE_X_OR: FE_FOR_LANES(w, mask, lane, PUT(A | B);); break;
+	case FE_X_XOR: FE_FOR_LANES(w, mask, lane, PUT(A ^ B);); break;
+	case FE_X_NOT: FE_FOR_LANES(w, mask, lane, PUT(~A);); break;
+	case FE_X_SHL:
+		FE_FOR_LANES(w, mask, lane,
+			uint64_t s = B & 0xffffffffu;
+			PUT(s >= bits ? 0 : A << s);
+		);
+		break;
+	case FE_X_SHR:
+		FE_FOR_LANES(w, mask, lane,
+			uint64_t s = B & 0xffffffffu, a = A;
+			if (ss)
+				PUT(s >= bits ? (uint64_t)(SEXT(a) >> 63) : (uint64_t)(SEXT(a) >> s));
+			else
+				PUT(s >= bits ? 0 : ZEXT(a) >> s);
+		);
+		break;
+	case FE_X_MUL_LO: FE_FOR_LANES(w, mask, lane, PUT(A * B);); break;
+	case FE_X_MAD_LO: FE_FOR_LANES(w, mask, lane, PUT(A * B + C);); break;
+	case FE_X_MUL_WIDE: case FE_X_MAD_WIDE: {
+		bool mad = x->kind == FE_X_MAD_WIDE;
+		FE_FOR_LANES(w, mask, lane,
+			uint64_t a = A, b = B;
+			uint64_t p = ss ? (uint64_t)(SEXT(a) * SEXT(b)) : ZEXT(a) * ZEXT(b);
+			PUT(mad ? p + C : p);
+		);
+		break;
+	}
+	case FE_X_SETP_INT: case FE_X_SETP_F32: case FE_X_SETP_F64: {
+		uint64_t *D2 = x->d2 != FE_NO_REG ? &w->regs[(size_t)x->d2 * nl] : NULL;
+		const unsigned tbl = x->tbl;
+		const uint8_t bop = x->boolop;
+		/* the outcome index (less 0, equal 1, greater 2, unordered 3) of A against B */
+#define SETP_LOOP(IDX)                                                                         \
+	do {                                                                                   \
+		if (bop == FE_BOOL_NONE && !D2) {                                              \
+			FE_FOR_LANES(w, mask, lane, uint64_t a = A, b = B; D[lane] = (tbl >> (IDX)) & 1;); \
+		} else {                                                                       \
+			FE_FOR_LANES(w, mask, lane,                                            \
+				uint64_t a = A, b = B;                                         \
+				bool p = (tbl >> (IDX)) & 1, cc = (C != 0) != n2;               \
+				D[lane] = xboolop(bop, p, cc);                                 \
+				if (D2)                                                        \
+					D2[lane] = xboolop(bop, !p, cc);                       \
+			);                                                                     \
+		}                                                                              \
+	} while (0)
+		if (x->kind == FE_X_SETP_INT && ss) {
+			/* signed order: sign-extend, then flip the sign bit for an unsigned compare */
+			SETP_LOOP(setp_idx_u((uint64_t)SEXT(a) ^ (1ull << 63), (uint64_t)SEXT(b) ^ (1ull << 63)));
+		} else if (x->kind == FE_X_SETP_INT) {
+			SETP_LOOP(setp_idx_u(ZEXT(a), ZEXT(b)));
+		} else if (x->kind == FE_X_SETP_F32) {
+			SETP_LOOP(setp_idx_f(as_f32(a), as_f32(b)));
+		} else {
+			SETP_LOOP(setp_idx_d(as_f64(a), as_f64(b)));
+		}
+#undef SETP_LOOP
+		break;
+	}
+	case FE_X_SELP: FE_FOR_LANES(w, mask, lane, PUT(((C != 0) != n2) ? A : B);); break;
+	case FE_X_MOV: FE_FOR_LANES(w, mask, lane, PUT(A);); break;
+	case FE_X_MOV_SREG: FE_FOR_LANES(w, mask, lane, PUT(sreg_value(w, lane, x->sreg));); break;
+	case FE_X_CVTA_TO: {
+		const uint64_t base = x->imm[2];
+		FE_FOR_LANES(w, mask, lane, uint64_t a = A; PUT(base + ZEXT(a)););
+		break;
+	}
+	case FE_X_CVTA_FROM: {
+		const uint64_t base = x->imm[2];
+		FE_FOR_LANES(w, mask, lane,
+			uint64_t a = A;
+			PUT((base && a >= base && a < base + FE_WIN_BYTES) ? a - base : (base ? 0 : a));
+		);
+		break;
+	}
+	case FE_X_CVT_INT:
+		FE_FOR_LANES(w, mask, lane,
+			uint64_t a = A;
+			PUT(ss ? (uint64_t)SEXT(a) : ZEXT(a));
+		);
+		break;
+	/* round-to-nearest IEEE arithmetic is exact to compute here, except for the NaN payload
+	 * of two NaN operands (see fbin): lanes with a NaN operand go to fbin */
+	case FE_X_FADD: case FE_X_FSUB: case FE_X_FMUL: case FE_X_FFMA: {
+		const int kind = x->kind;
+		const enum fe_op op = kind == FE_X_FADD ? FE_OP_ADD : kind == FE_X_FSUB ? FE_OP_SUB :
+			kind == FE_X_FMUL ? FE_OP_MUL : FE_OP_FMA;
+		FE_FOR_LANES(w, mask, lane,
+			uint64_t a = A, b = B, c = C;
+			float fa = as_f32(a), fb = as_f32(b), fc = as_f32(c);
+			if (isnan(fa) || isnan(fb) || (kind == FE_X_FFMA && isnan(fc)))
+				D[lane] = fbin(op, in, a, b, c);
+			else
+				D[lane] = f32_bits(kind == FE_X_FADD ? fa + fb : kind == FE_X_FSUB ? fa - fb :
+						   kind == FE_X_FMUL ? fa * fb : fmaf(fa, fb, fc));
+		);
+		break;
+	}
+	case FE_X_DADD: case FE_X_DSUB: case FE_X_DMUL: case FE_X_DFMA: {
+		const int kind = x->kind;
+		const enum fe_op op = kind == FE_X_DADD ? FE_OP_ADD : kind == FE_X_DSUB ? FE_OP_SUB :
+			kind == FE_X_DMUL ? FE_OP_MUL : FE_OP_FMA;
+		FE_FOR_LANES(w, mask, lane,
+			uint64_t a = A, b = B, c = C;
+			double da = as_f64(a), db = as_f64(b), dc = as_f64(c);
+			if (isnan(da) || isnan(db) || (kind == FE_X_DFMA && isnan(dc)))
+				D[lane] = fbin(op, in, a, b, c);
+			else
+				D[lane] = f64_bits(kind == FE_X_DADD ? da + db : kind == FE_X_DSUB ? da - db :
+						   kind == FE_X_DMUL ? da * db : fma(da, db, dc));
+		);
+		break;
+	}
+	case FE_X_PAND: FE_FOR_LANES(w, mask, lane, D[lane] = ((A != 0) != n0) && ((B != 0) != n1);); break;
+	case FE_X_POR: FE_FOR_LANES(w, mask, lane, D[lane] = ((A != 0) != n0) || ((B != 0) != n1);); break;
+	case FE_X_PXOR: FE_FOR_LANES(w, mask, lane, D[lane] = ((A != 0) != n0) != ((B != 0) != n1);); break;
+	case FE_X_PNOT: FE_FOR_LANES(w, mask, lane, D[lane] = (A != 0) == n0;); break;
+	default:
+		break;
+	}
+#undef A
+#undef B
+#undef C
+#undef PUT
+#undef SEXT
+#undef ZEXT
+}
+
+/* The full per-lane semantics, whatever the decoded form (the fast loops' reference). */
+int fe_exec_inst_generic(struct fe_warp *w, uint32_t pc, const uint64_t *mask, struct warp_inst *out,
+			 struct sim_error *err)
 {
 	const struct fe_inst *in = &w->cta->l->k->prog[pc];
 	switch (in->op) {
@@ -934,8 +1315,18 @@ int fe_exec_inst(struct fe_warp *w, uint32_t pc, const uint64_t *mask, struct wa
 	default:
 		break;
 	}
-	for (uint32_t lane = 0; lane < w->n_lanes; lane++)
-		if (fe_mask_test(mask, lane))
-			exec_lane(w, in, lane);
+	FE_FOR_LANES(w, mask, lane, exec_lane(w, in, lane););
 	return 0;
+}
+
+int fe_exec_inst(struct fe_warp *w, uint32_t pc, const uint64_t *mask, struct warp_inst *out,
+		 struct sim_error *err)
+{
+	const struct fe_kernel *k = w->cta->l->k;
+	const struct fe_xop *x = &k->xop[pc];
+	if (x->kind != FE_X_GENERIC) {
+		exec_fast(w, x, &k->prog[pc], mask);
+		return 0;
+	}
+	return fe_exec_inst_generic(w, pc, mask, out, err);
 }

@@ -8,19 +8,45 @@
 
 /* ---- memory --------------------------------------------------------------------------- */
 
-/* Host pointer for an access of n bytes at address a in space sp for lane; tm gets the
- * address the timing model sees. NULL when outside the space. */
+/* The page of the last global access of an instruction: the lanes of a warp mostly touch
+ * one page, and the page table does not change while an instruction executes. */
+struct page_memo {
+	uint64_t pno;
+	uint8_t *base;           /* NULL: nothing remembered */
+};
+
+/* fe_mem_ptr through the memo: the same pointer (an access inside one page is the page's
+ * base plus the offset; one that crosses a page asks fe_mem_ptr). */
+static inline uint8_t *global_ptr(const struct fe_memory *mem, struct page_memo *pm, uint64_t a,
+				  uint32_t n)
+{
+	const uint64_t page = 1ull << FE_PAGE_BITS;
+	uint64_t pno = a >> FE_PAGE_BITS, off = a & (page - 1);
+	if (off + n > page)
+		return fe_mem_ptr(mem, a, n);
+	if (!pm->base || pm->pno != pno) {
+		uint8_t *b = fe_mem_page(mem, pno);
+		if (!b)
+			return NULL;
+		pm->pno = pno;
+		pm->base = b;
+	}
+	return pm->base + off;
+}
+
+/* [a, a+n) inside an area of size bytes, without overflow for huge (negative) a. */
 static bool fits(uint64_t a, uint32_t n, uint64_t size)
 {
 	return a <= size && n <= size - a;
 }
 
-static uint8_t *mem_at(struct fe_warp *w, uint32_t lane, uint8_t sp, bool kparam, uint64_t a,
-		       uint32_t n, uint64_t *tm)
+/* Host pointer for an access of n bytes at address a in space sp for lane; tm gets the
+ * address the timing model sees. NULL when outside the space. */
+static inline uint8_t *mem_at(struct fe_warp *w, uint32_t lane, uint8_t sp, bool kparam, uint64_t a,
+			      uint32_t n, uint64_t *tm, struct page_memo *pm)
 {
 	struct fe_cta *c = w->cta;
 	struct fe_launch *l = c->l;
-	uint32_t t = tid_linear(w, lane);
 	*tm = a; /* generic accesses show the timing model the generic address itself */
 	bool generic = sp == WI_SPACE_NONE;
 	if (generic) { /* find the window */
@@ -42,10 +68,11 @@ static uint8_t *mem_at(struct fe_warp *w, uint32_t lane, uint8_t sp, bool kparam
 		*tm = a;
 	switch (sp) {
 	case WI_SPACE_GLOBAL: case WI_SPACE_CONST:
-		return fe_mem_ptr(l->mem, a, n);
+		return global_ptr(l->mem, pm, a, n);
 	case WI_SPACE_SHARED:
 		return fits(a, n, c->shared_bytes) ? c->shared + a : NULL;
 	case WI_SPACE_LOCAL: {
+		uint32_t t = tid_linear(w, lane);
 		uint32_t lb = l->k->local_bytes;
 		if (!fits(a, n, lb))
 			return NULL;
@@ -58,31 +85,110 @@ static uint8_t *mem_at(struct fe_warp *w, uint32_t lane, uint8_t sp, bool kparam
 	case WI_SPACE_PARAM:
 		if (kparam)
 			return fits(a, n, l->param_bytes) ? l->params + a : NULL;
-		return fits(a, n, l->k->fparam_bytes) ? c->fparam + (size_t)t * l->k->fparam_bytes + a : NULL;
+		return fits(a, n, l->k->fparam_bytes) ?
+			c->fparam + (size_t)tid_linear(w, lane) * l->k->fparam_bytes + a : NULL;
 	default:
 		return NULL;
 	}
 }
 
-/* [a, a+n) inside an area of size bytes, without overflow for huge (negative) a. */
 static const char *space_name(uint8_t sp)
 {
 	static const char *const n[] = {"generic", "global", "shared", "local", "const", "param", "tex"};
 	return sp < 7 ? n[sp] : "?";
 }
 
-static uint64_t load_le(const uint8_t *p, uint32_t n)
+/* Little-endian n-byte values; on a little-endian host the common widths are one access. */
+static inline uint64_t load_le(const uint8_t *p, uint32_t n)
 {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	switch (n) {
+	case 1: return p[0];
+	case 2: { uint16_t v; memcpy(&v, p, 2); return v; }
+	case 4: { uint32_t v; memcpy(&v, p, 4); return v; }
+	case 8: { uint64_t v; memcpy(&v, p, 8); return v; }
+	default: break;
+	}
+#endif
 	uint64_t v = 0;
 	for (uint32_t i = 0; i < n; i++)
 		v |= (uint64_t)p[i] << (8 * i);
 	return v;
 }
 
-static void store_le(uint8_t *p, uint64_t v, uint32_t n)
+static inline void store_le(uint8_t *p, uint64_t v, uint32_t n)
 {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	switch (n) {
+	case 1: p[0] = (uint8_t)v; return;
+	case 2: { uint16_t x = (uint16_t)v; memcpy(p, &x, 2); return; }
+	case 4: { uint32_t x = (uint32_t)v; memcpy(p, &x, 4); return; }
+	case 8: memcpy(p, &v, 8); return;
+	default: break;
+	}
+#endif
 	for (uint32_t i = 0; i < n; i++)
 		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+/* a % n for the access sizes (powers of two) without a division */
+static inline uint64_t misalign(uint64_t a, uint32_t n)
+{
+	return (n & (n - 1)) == 0 ? a & (n - 1) : a % n;
+}
+
+/* The common case of ld/st: one scalar register to or from a flat area (shared memory, the
+ * kernel's parameters) or global/const memory, without generic addressing, so the timing
+ * model's address is the address itself (as mem_at gives it). */
+struct ldst_args {
+	const uint64_t *ar;      /* address register column, or a zero through am = 0 */
+	uint32_t am;
+	uint64_t base;           /* immediate offset plus a global symbol's address */
+	uint64_t *col;           /* the value register's column */
+	uint64_t *addr;          /* out->addr */
+	uint8_t *area;           /* flat: shared memory or the param buffer */
+	uint64_t area_bytes;
+	const struct fe_memory *mem;
+	struct page_memo *pm;
+	bool sg, f16;            /* load: norm() sign-extends / an f16 keeps 16 bits */
+	uint8_t sp;
+};
+
+static inline __attribute__((always_inline)) int
+ldst_loop(struct fe_warp *w, uint32_t pc, const uint64_t *mask, const struct ldst_args *la,
+	  const bool flat, const bool st, const uint32_t tb, struct sim_error *err)
+{
+	/* locals, not la->: the stores to col and addr (uint64_t) could alias la's fields */
+	const uint64_t *ar = la->ar, base = la->base, area_bytes = la->area_bytes;
+	const uint32_t am = la->am;
+	uint64_t *col = la->col, *addr = la->addr;
+	uint8_t *area = la->area;
+	const struct fe_memory *mem = la->mem;
+	struct page_memo *pm = la->pm;
+	const bool sg = la->sg, f16 = la->f16;
+	const unsigned sh = 64 - 8 * tb;
+	FE_FOR_LANES(w, mask, lane,
+		uint64_t a = base + ar[lane & am];
+		if (a & (tb - 1))
+			return fe_exec_fault(w, lane, pc, err, "misaligned %s %s of %u bytes at 0x%llx",
+					     space_name(la->sp), st ? "store" : "load", tb, (unsigned long long)a);
+		uint8_t *p = flat ? (fits(a, tb, area_bytes) ? area + a : NULL) : global_ptr(mem, pm, a, tb);
+		if (!p)
+			return fe_exec_fault(w, lane, pc, err, "%s %s of %u bytes at 0x%llx is out of bounds",
+					     space_name(la->sp), st ? "store" : "load", tb, (unsigned long long)a);
+		if (addr)
+			addr[lane] = a;
+		if (st) {
+			store_le(p, col[lane], tb);
+		} else {
+			/* dst(): norm() to the type as a shift pair */
+			uint64_t v = load_le(p, tb);
+			if (f16)
+				v &= 0xffff;
+			col[lane] = sg ? (uint64_t)((int64_t)(v << sh) >> sh) : (v << sh) >> sh;
+		}
+	);
+	return 0;
 }
 
 int fe_exec_ldst(struct fe_warp *w, uint32_t pc, const struct fe_inst *in, const uint64_t *mask,
@@ -90,35 +196,76 @@ int fe_exec_ldst(struct fe_warp *w, uint32_t pc, const struct fe_inst *in, const
 {
 	bool st = in->op == FE_OP_ST;
 	const struct fe_opnd *ao = st ? &in->o[0] : &in->o[1], *vo = st ? &in->o[1] : &in->o[0];
-	uint32_t tb = fe_type_bytes(in->type), n = tb * in->vec;
-	for (uint32_t lane = 0; lane < w->n_lanes; lane++) {
-		if (!fe_mask_test(mask, lane))
-			continue;
+	const enum fe_type t = (enum fe_type)in->type;
+	const uint32_t tb = fe_type_bytes(t), n = tb * in->vec;
+	const bool vec = vo->kind == FE_OK_VEC;
+	/* a scalar store of a plain register reads its column directly */
+	const uint64_t *sv = (st && in->vec == 1 && vo->kind == FE_OK_REG && !vo->neg) ? reg_slot(w, vo->reg, 0) : NULL;
+	uint64_t *addr = out->addr;
+	struct page_memo pm = {0, NULL};
+	const uint8_t sp = in->space;
+	const bool flat = sp == WI_SPACE_SHARED || (sp == WI_SPACE_PARAM && ao->kparam);
+	if (in->vec == 1 && (tb == 4 || tb == 8 || tb == 2 || tb == 1) && vo->kind == FE_OK_REG &&
+	    vo->reg != FE_NO_REG && !vo->neg && t != FE_T_PRED &&
+	    (flat || sp == WI_SPACE_GLOBAL || sp == WI_SPACE_CONST)) {
+		const struct fe_cta *c = w->cta;
+		const struct fe_launch *l = c->l;
+		static const uint64_t zero = 0;
+		struct ldst_args la = {
+			.ar = ao->reg != FE_NO_REG ? reg_slot(w, ao->reg, 0) : &zero,
+			.am = ao->reg != FE_NO_REG ? ~0u : 0,
+			.base = (uint64_t)ao->imm + (ao->abase == FE_AB_GSYM ? l->gsym_addr[ao->sym] : 0),
+			.col = reg_slot(w, vo->reg, 0),
+			.addr = addr,
+			.area = sp == WI_SPACE_SHARED ? c->shared : l->params,
+			.area_bytes = sp == WI_SPACE_SHARED ? c->shared_bytes : l->param_bytes,
+			.mem = l->mem,
+			.pm = &pm,
+			.sg = fe_type_is_signed(t),
+			.f16 = t == FE_T_F16,
+			.sp = sp,
+		};
+		/* constant arguments let each call specialise ldst_loop */
+		if (flat)
+			return st ? (tb == 4 ? ldst_loop(w, pc, mask, &la, true, true, 4, err) :
+				     ldst_loop(w, pc, mask, &la, true, true, tb, err)) :
+				(tb == 4 ? ldst_loop(w, pc, mask, &la, true, false, 4, err) :
+				 ldst_loop(w, pc, mask, &la, true, false, tb, err));
+		return st ? (tb == 4 ? ldst_loop(w, pc, mask, &la, false, true, 4, err) :
+			     ldst_loop(w, pc, mask, &la, false, true, tb, err)) :
+			(tb == 4 ? ldst_loop(w, pc, mask, &la, false, false, 4, err) :
+			 ldst_loop(w, pc, mask, &la, false, false, tb, err));
+	}
+	FE_FOR_LANES(w, mask, lane,
 		uint64_t a = addr_value(w, ao, lane), tm;
-		if (a % n)
+		if (misalign(a, n))
 			return fe_exec_fault(w, lane, pc, err, "misaligned %s %s of %u bytes at 0x%llx",
 					     space_name(in->space), st ? "store" : "load", n, (unsigned long long)a);
-		uint8_t *p = mem_at(w, lane, in->space, ao->kparam, a, n, &tm);
+		uint8_t *p = mem_at(w, lane, in->space, ao->kparam, a, n, &tm, &pm);
 		if (!p)
 			return fe_exec_fault(w, lane, pc, err, "%s %s of %u bytes at 0x%llx is out of bounds",
 					     space_name(in->space), st ? "store" : "load", n, (unsigned long long)a);
-		if (out->addr)
-			out->addr[lane] = tm;
+		if (addr)
+			addr[lane] = tm;
+		if (sv) {
+			store_le(p, sv[lane], tb);
+			continue;
+		}
 		for (uint32_t e = 0; e < in->vec; e++) {
-			uint16_t r = vo->kind == FE_OK_VEC ? vo->vec[e] : vo->reg;
+			uint16_t r = vec ? vo->vec[e] : vo->reg;
 			if (st) {
-				uint64_t v = (vo->kind == FE_OK_VEC) ?
+				uint64_t v = vec ?
 					(r == FE_NO_REG ? (uint64_t)vo->vimm[e] : *reg_slot(w, r, lane)) :
-					fe_exec_src(w, vo, lane, (enum fe_type)in->type);
+					fe_exec_src(w, vo, lane, t);
 				store_le(p + e * tb, v, tb);
 			} else {
 				uint64_t v = load_le(p + e * tb, tb);
-				if (in->type == FE_T_F16)
+				if (t == FE_T_F16)
 					v &= 0xffff;
-				dst(w, r, lane, v, (enum fe_type)in->type);
+				dst(w, r, lane, v, t);
 			}
 		}
-	}
+	);
 	return 0;
 }
 
@@ -165,6 +312,7 @@ int fe_exec_atom(struct fe_warp *w, uint32_t pc, const struct fe_inst *in, const
 	const struct fe_opnd *co = (!red && in->n_opnd > 3) ? &in->o[3] : NULL;
 	uint32_t n = fe_type_bytes(in->type);
 	enum fe_type t = (enum fe_type)in->type;
+	struct page_memo pm = {0, NULL};
 	for (uint32_t lane = 0; lane < w->n_lanes; lane++) {
 		if (!fe_mask_test(mask, lane))
 			continue;
@@ -172,7 +320,7 @@ int fe_exec_atom(struct fe_warp *w, uint32_t pc, const struct fe_inst *in, const
 		if (a % n)
 			return fe_exec_fault(w, lane, pc, err, "misaligned atomic of %u bytes at 0x%llx", n,
 					     (unsigned long long)a);
-		uint8_t *p = mem_at(w, lane, in->space, false, a, n, &tm);
+		uint8_t *p = mem_at(w, lane, in->space, false, a, n, &tm, &pm);
 		if (!p)
 			return fe_exec_fault(w, lane, pc, err, "%s atomic of %u bytes at 0x%llx is out of bounds",
 					     space_name(in->space), n, (unsigned long long)a);

@@ -145,6 +145,47 @@ struct fe_inst {
 	struct fe_opnd o[FE_MAX_OPNDS];
 };
 
+/* The executor's compact form of an instruction, decoded once at link (fe_exec_decode): the
+ * common ALU shapes (integer add/sub/logic/shift/mul/mad, setp, selp, mov, integer cvt,
+ * f32/f64 add/sub/mul/fma in round-to-nearest, predicate logic) with register or immediate
+ * operands run as one loop over the active lanes with every per-instruction decision taken
+ * here; anything else has kind FE_X_GENERIC and runs lane by lane through the full
+ * semantics. Both give the same bits (tests/frontend/test_fastpath.c compares them). */
+enum fe_xkind {
+	FE_X_GENERIC,
+	FE_X_ADD, FE_X_SUB, FE_X_AND, FE_X_OR, FE_X_XOR, FE_X_NOT,  /* integer */
+	FE_X_SHL, FE_X_SHR,
+	FE_X_MUL_LO, FE_X_MUL_WIDE, FE_X_MAD_LO, FE_X_MAD_WIDE,
+	FE_X_SETP_INT, FE_X_SETP_F32, FE_X_SETP_F64,
+	FE_X_SELP, FE_X_MOV, FE_X_MOV_SREG, FE_X_CVT_INT,
+	FE_X_CVTA_TO, FE_X_CVTA_FROM,                                /* imm[2]: the window */
+	FE_X_FADD, FE_X_FSUB, FE_X_FMUL, FE_X_FFMA,                  /* f32, .rn, no .ftz/.sat */
+	FE_X_DADD, FE_X_DSUB, FE_X_DMUL, FE_X_DFMA,                  /* f64, .rn */
+	FE_X_PAND, FE_X_POR, FE_X_PXOR, FE_X_PNOT,                   /* .pred */
+};
+
+struct fe_xop {
+	/* what fe_warp_execute needs of every instruction, so that the common path never reads
+	 * the much larger struct fe_inst (a kernel's fe_insts do not stay in the L1 cache) */
+	uint16_t op;         /* enum fe_op */
+	uint16_t guard;      /* predicate register or FE_NO_REG */
+	uint8_t guard_neg;
+	uint32_t target;     /* bra: the target pc */
+	uint8_t kind;        /* enum fe_xkind */
+	uint8_t rsh;         /* 64 - 8 * result bytes: the write's norm() as a shift pair */
+	uint8_t rsigned;     /* result type signed: norm() sign-extends */
+	uint8_t ssh;         /* 64 - 8 * source bytes (cvt, shr, mul.wide, setp keys) */
+	uint8_t ssigned;     /* source type signed (cvt, shr, mul.wide); setp: signed order */
+	uint8_t bits;        /* shl/shr: operand width in bits */
+	uint8_t tbl;         /* setp: result for less (bit 0), equal (1), greater (2), unordered (3) */
+	uint8_t boolop;      /* setp: enum fe_boolop with the third operand */
+	uint8_t sreg;        /* FE_X_MOV_SREG */
+	uint8_t neg[3];      /* predicate operands: !%p */
+	uint16_t d, d2;      /* destinations (d2: setp's second, or FE_NO_REG) */
+	uint16_t r[3];       /* source registers, FE_NO_REG where imm[i] holds the value */
+	uint64_t imm[3];     /* immediates as the instruction reads them */
+};
+
 /* Library functions nvcc calls but never defines: printf and assert. */
 enum fe_builtin { FE_BUILTIN_NONE, FE_BUILTIN_VPRINTF, FE_BUILTIN_ASSERTFAIL };
 
@@ -184,6 +225,7 @@ struct fe_kernel {
 	uint32_t func;               /* the entry */
 	struct fe_inst *prog;        /* [n_insts] */
 	struct wi_static *wi;        /* [n_insts] */
+	struct fe_xop *xop;          /* [n_insts] executor form (fe_exec_decode) */
 	uint32_t n_insts;
 	uint32_t n_regs;
 	uint32_t *func_start;        /* [module n_funcs]: pc of each linked function or FE_PC_NONE */
@@ -244,8 +286,15 @@ int fe_module_link(struct fe_module *m, struct sim_error *err);
 int fe_kernel_find(const struct fe_module *m, const char *name, struct sim_error *err);
 void fe_module_free(struct fe_module *m);
 
+/* exec.c: the executor's compact form of in (FE_X_GENERIC where no fast loop applies). */
+void fe_exec_decode(const struct fe_inst *in, struct fe_xop *x);
+
 /* memory.c: host pointer to n bytes at a global address, NULL if any byte is unallocated. */
 uint8_t *fe_mem_ptr(const struct fe_memory *mem, uint64_t addr, uint32_t n);
+/* memory.c: host pointer to the first byte of page pno (address >> FE_PAGE_BITS), NULL if
+ * unallocated. */
+#define FE_PAGE_BITS 12
+uint8_t *fe_mem_page(const struct fe_memory *mem, uint64_t pno);
 /* memory.c: texture object of a handle, NULL if unknown. */
 const struct fe_tex_desc *fe_mem_texture(const struct fe_memory *mem, uint64_t handle);
 int fe_memory_sym_addr(const struct fe_memory *mem, const struct fe_module *m, uint32_t sym,

@@ -32,6 +32,9 @@ struct fe_simt_entry {
 };
 
 struct fe_warp {
+	/* top-of-stack pc (FE_PC_NONE once exited), kept by fe_warp_execute: the SM asks for it
+	 * several times per instruction, and this line is the one it already touches */
+	uint32_t pc;
 	struct fe_cta *cta;
 	uint32_t id;                   /* warp index within the CTA */
 	uint32_t n_lanes;              /* warp size */
@@ -67,11 +70,15 @@ struct fe_cta {
  * applied), recording per-lane addresses in out. */
 int fe_exec_inst(struct fe_warp *w, uint32_t pc, const uint64_t *mask, struct warp_inst *out,
 		 struct sim_error *err);
+/* exec.c: the same through the per-lane semantics only, ignoring the decoded fast form (the
+ * reference tests/frontend/test_fastpath.c compares the fast loops against). */
+int fe_exec_inst_generic(struct fe_warp *w, uint32_t pc, const uint64_t *mask,
+			 struct warp_inst *out, struct sim_error *err);
 /* exec.c: operand value as a predicate (0/1, negation applied) / register write by type. */
 bool fe_exec_read_pred(const struct fe_warp *w, const struct fe_opnd *o, uint32_t lane);
 void fe_exec_write(struct fe_warp *w, uint16_t reg, uint32_t lane, uint64_t v, enum fe_type t);
 /* exec.c: lanes of mask whose guard predicate holds. */
-void fe_exec_guard(const struct fe_warp *w, const struct fe_inst *in, const uint64_t *mask,
+void fe_exec_guard(const struct fe_warp *w, uint16_t guard, bool guard_neg, const uint64_t *mask,
 		   uint64_t *out);
 /* exec.c: SIM_ERR_PROGRAM naming the thread of lane, the pc and line. */
 int fe_exec_fault(const struct fe_warp *w, uint32_t lane, uint32_t pc, struct sim_error *err,
@@ -81,5 +88,30 @@ static inline bool fe_mask_test(const uint64_t *m, uint32_t lane)
 {
 	return (m[lane >> 6] >> (lane & 63)) & 1u;
 }
+
+/* Run the statements after the lane name for every lane of warp w set in mask, in lane order
+ * (the order the per-lane semantics rely on for atomics and faults). A word whose lanes are
+ * all active runs as a counted loop; any other visits only its set bits, so a sparse mask
+ * costs per active lane, not per lane. Bits at or above the warp size are ignored. */
+#define FE_FOR_LANES(w, mask, lane, ...)                                                      \
+	do {                                                                                  \
+		for (uint32_t fe_wd_ = 0; fe_wd_ < (w)->mask_words; fe_wd_++) {               \
+			uint32_t fe_b_ = fe_wd_ * 64, fe_n_ = (w)->n_lanes - fe_b_;            \
+			if (fe_n_ > 64)                                                       \
+				fe_n_ = 64;                                                   \
+			uint64_t fe_all_ = fe_n_ == 64 ? ~0ull : (1ull << fe_n_) - 1;          \
+			uint64_t fe_m_ = (mask)[fe_wd_] & fe_all_;                            \
+			if (fe_m_ == fe_all_) {                                               \
+				for (uint32_t lane = fe_b_; lane < fe_b_ + fe_n_; lane++) {    \
+					__VA_ARGS__                                            \
+				}                                                             \
+			} else {                                                              \
+				for (; fe_m_; fe_m_ &= fe_m_ - 1) {                            \
+					uint32_t lane = fe_b_ + (uint32_t)__builtin_ctzll(fe_m_); \
+					__VA_ARGS__                                            \
+				}                                                             \
+			}                                                                     \
+		}                                                                             \
+	} while (0)
 
 #endif

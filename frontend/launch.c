@@ -225,6 +225,7 @@ struct fe_cta *fe_cta_create(struct fe_launch *l, uint32_t cta_id, uint32_t warp
 		for (uint32_t lane = 0; lane < warp_size && i * warp_size + lane < T; lane++)
 			e->mask[lane >> 6] |= 1ull << (lane & 63);
 		w->sp = 1;
+		w->pc = 0;
 	}
 	return c;
 nomem:
@@ -245,6 +246,12 @@ struct fe_warp *fe_cta_warp(struct fe_cta *cta, uint32_t i)
 
 uint32_t fe_warp_pc(const struct fe_warp *w)
 {
+	return w->pc;
+}
+
+/* Top-of-stack pc, for w->pc after the stack changed. */
+static uint32_t stack_pc(const struct fe_warp *w)
+{
 	return w->sp ? w->stack[w->sp - 1].pc : FE_PC_NONE;
 }
 
@@ -255,9 +262,14 @@ bool fe_warp_done(const struct fe_warp *w)
 
 void fe_warp_next_mask(const struct fe_warp *w, uint64_t mask[WI_MASK_WORDS])
 {
-	memset(mask, 0, WI_MASK_WORDS * sizeof *mask);
-	if (w->sp)
-		memcpy(mask, w->stack[w->sp - 1].mask, w->mask_words * sizeof *mask);
+	/* fixed-size loops, not memset/memcpy calls: this runs for every issued instruction */
+	for (uint32_t i = 0; i < WI_MASK_WORDS; i++)
+		mask[i] = 0;
+	if (w->sp) {
+		const uint64_t *m = w->stack[w->sp - 1].mask;
+		for (uint32_t i = 0; i < w->mask_words; i++)
+			mask[i] = m[i];
+	}
 }
 
 /* ---- SIMT stack ------------------------------------------------------------------------ */
@@ -275,11 +287,21 @@ static bool mask_eq(const struct fe_warp *w, const uint64_t *a, const uint64_t *
 	return !memcmp(a, b, w->mask_words * sizeof *a);
 }
 
+/* Bit count without __builtin_popcountll, which is a libgcc call unless the build targets a
+ * CPU with POPCNT; this runs for every executed instruction. */
+static inline uint32_t popcount64(uint64_t x)
+{
+	x = x - ((x >> 1) & 0x5555555555555555ull);
+	x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+	x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
+	return (uint32_t)((x * 0x0101010101010101ull) >> 56);
+}
+
 static uint32_t mask_count(const struct fe_warp *w, const uint64_t *m)
 {
 	uint32_t n = 0;
 	for (uint32_t i = 0; i < w->mask_words; i++)
-		n += (uint32_t)__builtin_popcountll(m[i]);
+		n += popcount64(m[i]);
 	return n;
 }
 
@@ -345,14 +367,15 @@ static void lanes_leave(struct fe_warp *w, uint32_t from, const uint64_t *lanes)
 			w->stack[i].mask[j] &= ~lanes[j];
 }
 
-int fe_warp_execute(struct fe_warp *w, struct warp_inst *out, struct sim_error *err)
+static int warp_execute(struct fe_warp *w, struct warp_inst *out, struct sim_error *err)
 {
 	SIM_ASSERT(w->sp > 0);
 	const struct fe_kernel *k = w->cta->l->k;
 	struct fe_simt_entry *top = &w->stack[w->sp - 1];
 	uint32_t pc = top->pc;
 	SIM_ASSERT(pc < k->n_insts);
-	const struct fe_inst *in = &k->prog[pc];
+	const struct fe_inst *in = &k->prog[pc]; /* read only off the common path */
+	const struct fe_xop *x = &k->xop[pc];
 	if (w->red_pending) {
 		/* the barrier of a bar.red has released this warp: deliver the CTA's reduction */
 		struct fe_cta *c = w->cta;
@@ -365,23 +388,23 @@ int fe_warp_execute(struct fe_warp *w, struct warp_inst *out, struct sim_error *
 				fe_exec_write(w, ri->o[0].reg, lane, v, (enum fe_type)ri->type);
 		w->red_pending = false;
 	}
-	uint64_t active[WI_MASK_WORDS];
-	fe_exec_guard(w, in, top->mask, active);
+	/* the guard-applied mask goes straight into out; nothing below writes out->mask */
+	uint64_t *active = out->mask;
+	fe_exec_guard(w, x->guard, x->guard_neg, top->mask, active);
 	out->si = &k->wi[pc];
 	out->pc = pc;
 	out->n_lanes = w->n_lanes;
-	memcpy(out->mask, active, sizeof out->mask);
 	out->n_active = mask_count(w, active);
 	out->diverged = false;
 	out->taken = false;
 	out->access_bytes = (uint32_t)k->wi[pc].access_bytes * k->wi[pc].vec;
 	w->n_insts++;
-	switch (in->op) {
+	switch (x->op) {
 	case FE_OP_BRA: {
 		uint64_t nt[WI_MASK_WORDS];
 		for (uint32_t i = 0; i < WI_MASK_WORDS; i++)
 			nt[i] = top->mask[i] & ~active[i];
-		uint32_t target = in->o[0].sym;
+		uint32_t target = x->target;
 		if (out->n_active == 0) {
 			top->pc = pc + 1;
 		} else if (mask_empty(w, nt)) {
@@ -530,8 +553,16 @@ int fe_warp_execute(struct fe_warp *w, struct warp_inst *out, struct sim_error *
 		lanes_leave(w, 0, all);
 		simt_settle(w);
 	}
-	out->next_pc = fe_warp_pc(w);
+	out->next_pc = stack_pc(w);
 	return 0;
+}
+
+int fe_warp_execute(struct fe_warp *w, struct warp_inst *out, struct sim_error *err)
+{
+	int rc = warp_execute(w, out, err);
+	/* on every path, faults included: some move the pc before failing */
+	w->pc = stack_pc(w);
+	return rc;
 }
 
 /* ---- functional run ---------------------------------------------------------------- */

@@ -470,6 +470,7 @@ static int link_kernel(struct fe_module *m, uint32_t e, struct fe_kernel *k, str
 	}
 	k->prog = xcalloc(n, sizeof *k->prog);
 	k->wi = xcalloc(n, sizeof *k->wi);
+	k->xop = xcalloc(n, sizeof *k->xop);
 	k->rpc = xcalloc(n, sizeof *k->rpc);
 
 	/* memory layout: every shared/local/call-param symbol of the reached functions, plus the
@@ -571,6 +572,7 @@ static int link_kernel(struct fe_module *m, uint32_t e, struct fe_kernel *k, str
 					op->kparam = m->funcs[order[i]].is_entry;
 			}
 			fill_static(m, in, base + j, &k->wi[base + j]);
+			fe_exec_decode(in, &k->xop[base + j]);
 		}
 	}
 	struct cfg g;
@@ -625,6 +627,7 @@ void fe_module_free(struct fe_module *m)
 		struct fe_kernel *kk = &m->kernels[k];
 		free(kk->prog);
 		free(kk->wi);
+		free(kk->xop);
 		free(kk->rpc);
 		free(kk->func_start);
 		free(kk->phase_len);

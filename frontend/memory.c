@@ -7,7 +7,7 @@
 
 #include "fe_int.h"
 
-#define PAGE_BITS 12
+#define PAGE_BITS FE_PAGE_BITS
 #define PAGE_BYTES (1ull << PAGE_BITS)
 
 struct page_ent {
@@ -141,6 +141,11 @@ uint64_t fe_mem_alloc(struct fe_memory *mem, uint64_t bytes)
 	/* one unmapped guard page after each allocation turns overruns into faults */
 	mem->next_addr = addr + (pages + 1) * PAGE_BYTES;
 	return addr;
+}
+
+uint8_t *fe_mem_page(const struct fe_memory *mem, uint64_t pno)
+{
+	return page_find(mem, pno);
 }
 
 uint8_t *fe_mem_ptr(const struct fe_memory *mem, uint64_t addr, uint32_t n)
