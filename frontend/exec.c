@@ -1296,7 +1296,7 @@ static void exec_fast(struct fe_warp *w, const struct fe_xop *x, const struct fe
 int fe_exec_inst_generic(struct fe_warp *w, uint32_t pc, const uint64_t *mask, struct warp_inst *out,
 			 struct sim_error *err)
 {
-	const struct fe_inst *in = &w->cta->l->k->prog[pc];
+	const struct fe_inst *in = &w->k->prog[pc];
 	switch (in->op) {
 	case FE_OP_LD: case FE_OP_LDU: case FE_OP_ST:
 		return fe_exec_ldst(w, pc, in, mask, out, err);
@@ -1322,7 +1322,7 @@ int fe_exec_inst_generic(struct fe_warp *w, uint32_t pc, const uint64_t *mask, s
 int fe_exec_inst(struct fe_warp *w, uint32_t pc, const uint64_t *mask, struct warp_inst *out,
 		 struct sim_error *err)
 {
-	const struct fe_kernel *k = w->cta->l->k;
+	const struct fe_kernel *k = w->k;
 	const struct fe_xop *x = &k->xop[pc];
 	if (x->kind != FE_X_GENERIC) {
 		exec_fast(w, x, &k->prog[pc], mask);

@@ -31,22 +31,31 @@ struct fe_simt_entry {
 	uint64_t mask[WI_MASK_WORDS];
 };
 
+/* SIMT stack entries kept inside struct fe_warp; deeper stacks move to the heap. */
+#define FE_SIMT_INLINE 4
+
+/* Allocated 64-byte aligned (fe_cta_create): the first cache line holds what every executed
+ * instruction reads, the SM's fe_warp_pc included, and the bottom of the SIMT stack follows
+ * it, so a warp that has not diverged finds its top entry in the next line instead of in a
+ * separate allocation (that load was the executor's most frequent cache miss). */
 struct fe_warp {
-	/* top-of-stack pc (FE_PC_NONE once exited), kept by fe_warp_execute: the SM asks for it
-	 * several times per instruction, and this line is the one it already touches */
-	uint32_t pc;
-	struct fe_cta *cta;
-	uint32_t id;                   /* warp index within the CTA */
+	_Alignas(64) uint32_t pc;      /* top-of-stack pc (FE_PC_NONE once exited), kept by
+	                                  fe_warp_execute */
+	uint32_t sp;                   /* stack depth */
+	struct fe_simt_entry *stack;   /* stack_inline until deeper than FE_SIMT_INLINE */
+	const struct fe_kernel *k;     /* cta->l->k */
+	uint64_t *regs;                /* [n_regs][n_lanes], register-major */
 	uint32_t n_lanes;              /* warp size */
 	uint32_t mask_words;           /* (n_lanes + 63) / 64 */
-	uint64_t *regs;                /* [n_regs][n_lanes], register-major */
-	uint8_t *carry;                /* [n_lanes] CC.CF of add.cc/addc */
-	struct fe_simt_entry *stack;
-	uint32_t sp, cap;              /* depth and capacity (grows by doubling, rarely) */
 	uint64_t n_insts;              /* warp instructions executed (also %clock) */
+	struct fe_cta *cta;
 	/* bar.red: the result is written when the warp next executes, i.e. after the barrier
 	 * released it, when every warp of the CTA has contributed */
 	bool red_pending;
+	struct fe_simt_entry stack_inline[FE_SIMT_INLINE];
+	uint32_t id;                   /* warp index within the CTA */
+	uint32_t cap;                  /* stack capacity (grows by doubling, rarely) */
+	uint8_t *carry;                /* [n_lanes] CC.CF of add.cc/addc */
 	uint32_t red_pc;               /* the bar.red instruction */
 	uint32_t red_gen;              /* bar.red instructions executed so far */
 	uint64_t red_mask[WI_MASK_WORDS];

@@ -164,9 +164,11 @@ void fe_cta_destroy(struct fe_cta *cta)
 		return;
 	if (cta->warps) {
 		for (uint32_t i = 0; i < cta->n_warps; i++) {
-			free(cta->warps[i].regs);
-			free(cta->warps[i].carry);
-			free(cta->warps[i].stack);
+			struct fe_warp *w = &cta->warps[i];
+			free(w->regs);
+			free(w->carry);
+			if (w->stack != w->stack_inline)
+				free(w->stack);
 		}
 	}
 	free(cta->warps);
@@ -203,20 +205,23 @@ struct fe_cta *fe_cta_create(struct fe_launch *l, uint32_t cta_id, uint32_t warp
 	c->shared = calloc(c->shared_bytes ? c->shared_bytes : 1, 1);
 	c->local = calloc((size_t)T * k->local_bytes + 1, 1);
 	c->fparam = calloc((size_t)T * k->fparam_bytes + 1, 1);
-	c->warps = calloc(c->n_warps, sizeof *c->warps);
+	/* 64-byte aligned (struct fe_warp's layout relies on it); sizeof is a multiple of 64 */
+	c->warps = aligned_alloc(_Alignof(struct fe_warp), (size_t)c->n_warps * sizeof *c->warps);
 	if (!c->shared || !c->local || !c->fparam || !c->warps)
 		goto nomem;
+	memset(c->warps, 0, (size_t)c->n_warps * sizeof *c->warps);
 	for (uint32_t i = 0; i < c->n_warps; i++) {
 		struct fe_warp *w = &c->warps[i];
 		w->cta = c;
+		w->k = k;
 		w->id = i;
 		w->n_lanes = warp_size;
 		w->mask_words = (warp_size + 63) / 64;
 		w->regs = calloc((size_t)(k->n_regs ? k->n_regs : 1) * warp_size, sizeof *w->regs);
 		w->carry = calloc(warp_size, 1);
-		w->cap = 16;
-		w->stack = calloc(w->cap, sizeof *w->stack);
-		if (!w->regs || !w->carry || !w->stack)
+		w->cap = FE_SIMT_INLINE;
+		w->stack = w->stack_inline;
+		if (!w->regs || !w->carry)
 			goto nomem;
 		struct fe_simt_entry *e = &w->stack[0];
 		e->pc = 0;
@@ -310,11 +315,15 @@ static uint32_t mask_count(const struct fe_warp *w, const uint64_t *m)
 static struct fe_simt_entry *simt_push(struct fe_warp *w, struct sim_error *err)
 {
 	if (w->sp == w->cap) {
-		struct fe_simt_entry *ns = realloc(w->stack, 2 * w->cap * sizeof *ns);
+		bool in_warp = w->stack == w->stack_inline;
+		struct fe_simt_entry *ns = in_warp ? malloc(2 * w->cap * sizeof *ns) :
+			realloc(w->stack, 2 * w->cap * sizeof *ns);
 		if (!ns) {
 			sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory growing a SIMT stack");
 			return NULL;
 		}
+		if (in_warp)
+			memcpy(ns, w->stack_inline, w->cap * sizeof *ns);
 		w->stack = ns;
 		w->cap *= 2;
 	}
@@ -370,7 +379,7 @@ static void lanes_leave(struct fe_warp *w, uint32_t from, const uint64_t *lanes)
 static int warp_execute(struct fe_warp *w, struct warp_inst *out, struct sim_error *err)
 {
 	SIM_ASSERT(w->sp > 0);
-	const struct fe_kernel *k = w->cta->l->k;
+	const struct fe_kernel *k = w->k;
 	struct fe_simt_entry *top = &w->stack[w->sp - 1];
 	uint32_t pc = top->pc;
 	SIM_ASSERT(pc < k->n_insts);

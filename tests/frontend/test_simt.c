@@ -341,3 +341,48 @@ Test(simt, body_without_ret_ends_at_the_closing_brace)
 	fe_memory_destroy(mem);
 	fe_module_destroy(m);
 }
+
+/* Nested divergent branches five deep: the SIMT stack grows past the entries kept inside the
+ * warp (FE_SIMT_INLINE) onto the heap and back. Each lane adds 1 << i for every bit i of its
+ * id that is set while all lower bits are set, and 100 * (level + 1) at each join it reaches. */
+static const char *nested =
+	HDR ".visible .entry k(.param .u64 out)\n{\n"
+	".reg .pred %p<3>;\n.reg .b32 %r<8>;\n.reg .b64 %rd<4>;\n"
+	"mov.u32 %r1, %tid.x;\nmov.u32 %r2, 0;\n"
+	"and.b32 %r3, %r1, 1;\nsetp.eq.u32 %p1, %r3, 0;\n@%p1 bra J0;\nadd.u32 %r2, %r2, 1;\n"
+	"and.b32 %r3, %r1, 2;\nsetp.eq.u32 %p1, %r3, 0;\n@%p1 bra J1;\nadd.u32 %r2, %r2, 2;\n"
+	"and.b32 %r3, %r1, 4;\nsetp.eq.u32 %p1, %r3, 0;\n@%p1 bra J2;\nadd.u32 %r2, %r2, 4;\n"
+	"and.b32 %r3, %r1, 8;\nsetp.eq.u32 %p1, %r3, 0;\n@%p1 bra J3;\nadd.u32 %r2, %r2, 8;\n"
+	"and.b32 %r3, %r1, 16;\nsetp.eq.u32 %p1, %r3, 0;\n@%p1 bra J4;\nadd.u32 %r2, %r2, 16;\n"
+	"J4:\nadd.u32 %r2, %r2, 500;\n"
+	"J3:\nadd.u32 %r2, %r2, 400;\n"
+	"J2:\nadd.u32 %r2, %r2, 300;\n"
+	"J1:\nadd.u32 %r2, %r2, 200;\n"
+	"J0:\nadd.u32 %r2, %r2, 100;\n"
+	"ld.param.u64 %rd1, [out];\nmul.wide.u32 %rd2, %r1, 4;\nadd.s64 %rd3, %rd1, %rd2;\n"
+	"st.global.u32 [%rd3], %r2;\nret;\n}\n";
+
+Test(simt, deeply_nested_divergence_grows_the_stack)
+{
+	struct fe_module *m = fe_t_load_str(nested);
+	struct fe_memory *mem = fe_memory_create();
+	struct sim_error err;
+	const uint32_t n = 64;
+	uint64_t out = fe_t_buf(mem, NULL, n * 4);
+	cr_assert_eq(fe_t_launch(m, mem, "k", 1, n, 0, &out, 1, NULL, &err), 0, "%s", err.msg);
+	uint32_t got[64];
+	fe_t_read(mem, out, got, sizeof got);
+	for (uint32_t t = 0; t < n; t++) {
+		uint32_t want = 0, level = 0;
+		while (level < 5 && ((t >> level) & 1)) {
+			want += 1u << level;
+			level++;
+		}
+		/* the joins of the levels entered, and J0 for everyone */
+		for (uint32_t j = 0; j <= level && j < 5; j++)
+			want += 100 * (j + 1);
+		cr_assert_eq(got[t], want, "thread %u: %u, expected %u", t, got[t], want);
+	}
+	fe_memory_destroy(mem);
+	fe_module_destroy(m);
+}
