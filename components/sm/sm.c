@@ -334,6 +334,7 @@ struct sm *sm_create_hooked(const struct cfg *cfg, struct sim *sim, struct stats
 	}
 	for (uint32_t i = 0; i < SCHED_MAX_WARPS; i++)
 		sm->wst_until[i] = UINT64_MAX; /* free slots are never due (sm_pipeline.c status pass) */
+	sm->unit_taken_cycle = UINT64_MAX;
 	sm->sim = sim;
 	sm->id = core_id;
 	sm->n_cores = n_cores;

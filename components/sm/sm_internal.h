@@ -141,6 +141,7 @@ struct sm {
 	uint8_t wunit[SCHED_MAX_WARPS];        /* unit class a ready warp's head needs */
 	uint64_t unit_ready_mask[SM_UNIT_CLASSES];
 	uint8_t sched_of[SCHED_MAX_WARPS];     /* slot % n_sched */
+	uint64_t unit_taken_cycle;             /* last cycle an issue took a unit (UINT64_MAX: none) */
 	struct sched_core_view core;
 	uint16_t sched_warps[SM_MAX_SCHED][SCHED_MAX_WARPS]; /* slots owned by each scheduler (live or exited) */
 	uint16_t n_sched_warps[SM_MAX_SCHED];

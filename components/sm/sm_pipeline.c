@@ -493,6 +493,7 @@ static bool issue_warp(struct sm *sm, uint16_t slot, uint64_t now)
 	}
 	if (unit >= 0) {
 		sm->units[si->unit].next_free[unit] = now + sm->units[si->unit].ii_cycles;
+		sm->unit_taken_cycle = now;
 		/* Every unit of the class busy next cycle: the warps ready for it turn structural. */
 		uint64_t free_at;
 		if (unit_free(sm, si->unit, now + 1, &free_at) < 0)
@@ -572,8 +573,24 @@ static uint8_t schedule(struct sm *sm, uint32_t s, uint64_t now)
 	if ((rf & SCHED_RANK_PURE) && (!rm || (rf & SCHED_RANK_NO_LIMIT))) {
 		uint16_t ready[SCHED_MAX_WARPS];
 		uint32_t n_ready = 0;
-		for (; rm; rm &= rm - 1)
-			ready[n_ready++] = (uint16_t)__builtin_ctzll(rm);
+		bool any_ready = rm != 0;
+		/* A warp whose unit class another scheduler filled this cycle would fail issue_warp's
+		 * unit check (no side effect): leave it out of the ranking. */
+		uint8_t unit_ok = 0xff; /* bit per enum wi_unit: a unit is free now */
+		if (sm->unit_taken_cycle == now && !sm->lwm) {
+			/* Statuses saw every ready warp's unit free: only this cycle's issues took any. */
+			unit_ok = 1u << WI_UNIT_NONE;
+			for (unsigned u = 0; u < SM_UNIT_CLASSES; u++) {
+				uint64_t free_at;
+				if (unit_free(sm, u, now, &free_at) >= 0)
+					unit_ok |= (uint8_t)(1u << u);
+			}
+		}
+		for (; rm; rm &= rm - 1) {
+			uint16_t slot = (uint16_t)__builtin_ctzll(rm);
+			if (unit_ok & (1u << sm->wunit[slot]))
+				ready[n_ready++] = slot;
+		}
 		if (n_ready > 1) {
 			sm->issue->rank_issuable = 0;
 			sched_rank(sm->issue, s, now, ready, n_ready);
@@ -584,7 +601,7 @@ static uint8_t schedule(struct sm *sm, uint32_t s, uint64_t now)
 					sm_lwm_after_issue(sm, ready[i], now);
 				return SM_CYC_ISSUED;
 			}
-		if (n_ready)
+		if (any_ready)
 			sm->left_behind = true;
 		return best;
 	}
