@@ -133,6 +133,7 @@ struct sm {
 	/* Aggregates of the cached statuses of the warps in counted_mask, kept as statuses are
 	 * refreshed: classes per scheduler, ready warps per scheduler, the OWL memory-block
 	 * counts; fetch_mask is exact at every moment (valid, empty I-buffer, no replay). */
+	uint64_t live_mask;                    /* slots in sched_warps (the pass visits these) */
 	uint64_t counted_mask;
 	uint16_t cls_count[SM_MAX_SCHED][SM_CYC_COUNT];
 	uint64_t ready_mask[SM_MAX_SCHED];

@@ -344,6 +344,7 @@ static void remove_from_sched(struct sm *sm, uint16_t slot)
 	if (sm->counted_mask & (1ull << slot))
 		status_count(sm, slot, -1);
 	sm->wst_until[slot] = UINT64_MAX; /* a free slot is never due */
+	sm->live_mask &= ~(1ull << slot);
 	sm->fetch_mask &= ~(1ull << slot);
 	for (uint32_t i = 0; i < sm->n_sched_warps[s]; i++)
 		if (sm->sched_warps[s][i] == slot) {
@@ -791,15 +792,17 @@ uint64_t sm_tick(struct sim_component *comp, uint64_t now)
 	 * statuses due (ready, touched by an event, or timed out) are recomputed; the rest and the
 	 * per-scheduler aggregates stay as they are (struct sm: status cache). */
 	uint64_t due = 0;
-	for (uint32_t slot = 0; slot < sm->max_warps; slot++)
+	for (uint64_t m = sm->live_mask; m; m &= m - 1) {
+		uint32_t slot = (uint32_t)__builtin_ctzll(m);
 		due |= (uint64_t)(sm->wst_until[slot] <= now) << slot;
+	}
 	uint64_t wake = SIM_NEVER;
 	for (; due; due &= due - 1) {
 		uint64_t u = status_refresh(sm, (uint16_t)__builtin_ctzll(due), now);
 		wake = u > now && u < wake ? u : wake;
 	}
-	for (uint32_t slot = 0; slot < sm->max_warps; slot++) {
-		uint64_t u = sm->wst_until[slot];
+	for (uint64_t m = sm->live_mask; m; m &= m - 1) {
+		uint64_t u = sm->wst_until[__builtin_ctzll(m)];
 		wake = u > now && u < wake ? u : wake;
 	}
 	uint32_t n_other = sm->n_other_wait, n_mem = sm->n_mem_wait;
