@@ -141,6 +141,7 @@ struct sm {
 	uint64_t fetch_mask;
 	uint8_t wunit[SCHED_MAX_WARPS];        /* unit class a ready warp's head needs */
 	uint64_t unit_ready_mask[SM_UNIT_CLASSES];
+	uint64_t unit_stale_mask;              /* ready warps whose unit class filled up this cycle */
 	uint8_t sched_of[SCHED_MAX_WARPS];     /* slot % n_sched */
 	uint64_t unit_taken_cycle;             /* last cycle an issue took a unit (UINT64_MAX: none) */
 	struct sched_core_view core;

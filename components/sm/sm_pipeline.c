@@ -109,9 +109,19 @@ static uint64_t sb_check(struct sm_warp *w, const struct wi_static *si, uint64_t
 	return until;
 }
 
-/* The lowest free entry (marked used by the caller with sb_take), or -1. */
-static int sb_alloc(const struct sm_warp *w)
+/* The lowest free entry, or -1. Entries whose writes are visible by now are freed first, as
+ * the status pass's sb_check would have done this cycle had it run for this warp (a cached
+ * status skips it): the entry chosen does not depend on the status cache. */
+static int sb_alloc(struct sm_warp *w, uint64_t now)
 {
+	for (uint32_t m = w->sb_mask; m; m &= m - 1) {
+		uint32_t i = (uint32_t)__builtin_ctz(m);
+		if (w->sb[i].release_cycle <= now) {
+			w->sb[i].used = false;
+			w->sb_mask &= (uint16_t)~(1u << i);
+			w->sb_used--;
+		}
+	}
 	uint32_t free_mask = ~(uint32_t)w->sb_mask & ((1u << SM_SB_ENTRIES) - 1);
 	return free_mask ? __builtin_ctz(free_mask) : -1;
 }
@@ -255,6 +265,26 @@ static uint64_t status_refresh(struct sm *sm, uint16_t slot, uint64_t now)
 	status_count(sm, slot, +1);
 	fetch_bit(sm, slot);
 	return until;
+}
+
+/* A ready warp's status after its unit class filled up, nothing else having changed: what
+ * warp_status would return (STRUCT until the first unit frees, or READY still). */
+static void status_unit_recheck(struct sm *sm, uint16_t slot, uint64_t now)
+{
+	if (sm->wstatus[slot] != SM_WS_READY || sm->wunit[slot] == WI_UNIT_NONE)
+		return;
+	uint64_t free_at;
+	if (unit_free(sm, sm->wunit[slot], now, &free_at) >= 0)
+		return;
+	status_count(sm, slot, -1);
+	struct sched_warp_view *v = &sm->views[slot];
+	v->ready = false;
+	v->unit_busy = true;
+	sm->wstatus[slot] = SM_WS_STRUCT;
+	sm->wunit[slot] = WI_UNIT_NONE;
+	sm->wflags[slot] = SM_WF_OTHER;
+	sm->wst_until[slot] = free_at;
+	status_count(sm, slot, +1);
 }
 
 /* ---- barriers, exit, CTA completion -------------------------------------------------- */
@@ -413,7 +443,7 @@ static bool issue_warp(struct sm *sm, uint16_t slot, uint64_t now)
 		idx = w->replay_sb;
 	} else {
 		if (is_mem) {
-			idx = sb_alloc(w);
+			idx = sb_alloc(w, now);
 			SIM_ASSERT(idx >= 0); /* sb_check blocked a full scoreboard */
 			wi = sim_pool_alloc(&sm->wi_pool);
 			if (!wi) {
@@ -480,7 +510,7 @@ static bool issue_warp(struct sm *sm, uint16_t slot, uint64_t now)
 		if (long_lat)
 			notify(sm, SCHED_EV_LONG_LAT_ISSUE, slot, w->cta_slot, 0, now);
 	} else if (si->n_dst) {
-		idx = sb_alloc(w);
+		idx = sb_alloc(w, now);
 		SIM_ASSERT(idx >= 0);
 		struct sm_sb_entry *se = &w->sb[idx];
 		sb_set_used(w, idx, true);
@@ -498,8 +528,7 @@ static bool issue_warp(struct sm *sm, uint16_t slot, uint64_t now)
 		/* Every unit of the class busy next cycle: the warps ready for it turn structural. */
 		uint64_t free_at;
 		if (unit_free(sm, si->unit, now + 1, &free_at) < 0)
-			for (uint64_t m = sm->unit_ready_mask[si->unit]; m; m &= m - 1)
-				sm->wst_until[__builtin_ctzll(m)] = 0;
+			sm->unit_stale_mask |= sm->unit_ready_mask[si->unit];
 	}
 	if (si->unit == WI_UNIT_SP || si->unit == WI_UNIT_SFU) {
 		uint64_t end = now + sm->lat[si->lat_class];
@@ -797,6 +826,11 @@ uint64_t sm_tick(struct sim_component *comp, uint64_t now)
 		due |= (uint64_t)(sm->wst_until[slot] <= now) << slot;
 	}
 	uint64_t wake = SIM_NEVER;
+	/* Ready warps whose unit class filled up (issue_warp) and nothing else touched: only the
+	 * unit check of warp_status can change its answer. */
+	for (uint64_t m = sm->unit_stale_mask & ~due & sm->counted_mask; m; m &= m - 1)
+		status_unit_recheck(sm, (uint16_t)__builtin_ctzll(m), now);
+	sm->unit_stale_mask = 0;
 	for (; due; due &= due - 1) {
 		uint64_t u = status_refresh(sm, (uint16_t)__builtin_ctzll(due), now);
 		wake = u > now && u < wake ? u : wake;
