@@ -392,6 +392,8 @@ struct sm *sm_create_hooked(const struct cfg *cfg, struct sim *sim, struct stats
 		if (!sm->fetch)
 			goto fail;
 	}
+	sm->lazy_units = !sm->lwm && (sm->issue->ops->rank_flags & (SCHED_RANK_PURE | SCHED_RANK_NO_LIMIT)) ==
+						  (SCHED_RANK_PURE | SCHED_RANK_NO_LIMIT);
 
 	sm->comp.ops = &sm_comp_ops;
 	sm->comp.name = sm->name;

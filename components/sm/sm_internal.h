@@ -142,6 +142,13 @@ struct sm {
 	uint8_t wunit[SCHED_MAX_WARPS];        /* unit class a ready warp's head needs */
 	uint64_t unit_ready_mask[SM_UNIT_CLASSES];
 	uint64_t unit_stale_mask;              /* ready warps whose unit class filled up this cycle */
+	/* With a pure per-warp-key issue policy (SCHED_RANK_PURE | NO_LIMIT, no LWM) no policy reads
+	 * a view's ready / unit_busy, so a warp waiting only for a busy unit keeps its cached
+	 * READY status: the pass records which unit classes are free (units_free_at_pass) and
+	 * schedule() treats the others' warps as structural. Saves flipping READY <-> STRUCT
+	 * around every issue. */
+	bool lazy_units;
+	uint8_t units_free_at_pass;            /* bit per enum wi_unit */
 	uint8_t sched_of[SCHED_MAX_WARPS];     /* slot % n_sched */
 	uint64_t unit_taken_cycle;             /* last cycle an issue took a unit (UINT64_MAX: none) */
 	struct sched_core_view core;

@@ -141,7 +141,7 @@ static void sb_set_used(struct sm_warp *w, int i, bool used)
  * touches the warp (struct sm: wst_until); it is also the cycle the SM must wake for this warp
  * (UINT64_MAX: only an event changes it). READY gives 0: recomputed every cycle, as another
  * warp's issue may take the unit. */
-static uint8_t warp_status(struct sm *sm, uint16_t slot, uint64_t now, uint64_t *until)
+static uint8_t warp_status(struct sm *sm, uint16_t slot, uint64_t now, uint64_t *until, bool check_unit)
 {
 	struct sm_warp *w = &sm->warps[slot];
 	struct sched_warp_view *v = &sm->views[slot];
@@ -190,7 +190,7 @@ static uint8_t warp_status(struct sm *sm, uint16_t slot, uint64_t now, uint64_t 
 			return SM_WS_DATA;
 		}
 	}
-	if (si->unit != WI_UNIT_NONE && unit_free(sm, si->unit, now, &free_at) < 0) {
+	if (check_unit && si->unit != WI_UNIT_NONE && unit_free(sm, si->unit, now, &free_at) < 0) {
 		*until = free_at; /* units only get busier until then */
 		v->unit_busy = true; /* two-level policies let other groups use the free units */
 		return SM_WS_STRUCT;
@@ -245,7 +245,7 @@ static uint64_t status_refresh(struct sm *sm, uint16_t slot, uint64_t now)
 		status_count(sm, slot, -1);
 	const struct sm_warp *w = &sm->warps[slot];
 	uint64_t until;
-	uint8_t st = warp_status(sm, slot, now, &until);
+	uint8_t st = warp_status(sm, slot, now, &until, !sm->lazy_units);
 	sm->wstatus[slot] = st;
 	/* A ready warp stays ready until an event touches it or its unit class fills up
 	 * (issue_warp marks those due). */
@@ -527,7 +527,7 @@ static bool issue_warp(struct sm *sm, uint16_t slot, uint64_t now)
 		sm->unit_taken_cycle = now;
 		/* Every unit of the class busy next cycle: the warps ready for it turn structural. */
 		uint64_t free_at;
-		if (unit_free(sm, si->unit, now + 1, &free_at) < 0)
+		if (!sm->lazy_units && unit_free(sm, si->unit, now + 1, &free_at) < 0)
 			sm->unit_stale_mask |= sm->unit_ready_mask[si->unit];
 	}
 	if (si->unit == WI_UNIT_SP || si->unit == WI_UNIT_SFU) {
@@ -603,12 +603,13 @@ static uint8_t schedule(struct sm *sm, uint32_t s, uint64_t now)
 	if ((rf & SCHED_RANK_PURE) && (!rm || (rf & SCHED_RANK_NO_LIMIT))) {
 		uint16_t ready[SCHED_MAX_WARPS];
 		uint32_t n_ready = 0;
-		bool any_ready = rm != 0;
+		/* Ready at the status pass: with lazy_units, only warps whose unit was free then. */
+		uint8_t pass_ok = sm->lazy_units ? sm->units_free_at_pass : 0xff;
 		/* A warp whose unit class another scheduler filled this cycle would fail issue_warp's
 		 * unit check (no side effect): leave it out of the ranking. */
 		uint8_t unit_ok = 0xff; /* bit per enum wi_unit: a unit is free now */
 		if (sm->unit_taken_cycle == now && !sm->lwm) {
-			/* Statuses saw every ready warp's unit free: only this cycle's issues took any. */
+			/* The pass saw these units free: only this cycle's issues took any. */
 			unit_ok = 1u << WI_UNIT_NONE;
 			for (unsigned u = 0; u < SM_UNIT_CLASSES; u++) {
 				uint64_t free_at;
@@ -616,9 +617,12 @@ static uint8_t schedule(struct sm *sm, uint32_t s, uint64_t now)
 					unit_ok |= (uint8_t)(1u << u);
 			}
 		}
+		bool any_ready = false;
 		for (; rm; rm &= rm - 1) {
 			uint16_t slot = (uint16_t)__builtin_ctzll(rm);
-			if (unit_ok & (1u << sm->wunit[slot]))
+			uint8_t bit = (uint8_t)(1u << sm->wunit[slot]);
+			any_ready |= (pass_ok & bit) != 0;
+			if (pass_ok & unit_ok & bit)
 				ready[n_ready++] = slot;
 		}
 		if (n_ready > 1) {
@@ -838,6 +842,21 @@ uint64_t sm_tick(struct sim_component *comp, uint64_t now)
 	for (uint64_t m = sm->live_mask; m; m &= m - 1) {
 		uint64_t u = sm->wst_until[__builtin_ctzll(m)];
 		wake = u > now && u < wake ? u : wake;
+	}
+	if (sm->lazy_units) {
+		/* Ready warps stay READY while their unit is busy (struct sm: lazy_units): the
+		 * structural ones are those whose class has no free unit now; they wake the SM
+		 * when the first unit frees, as STRUCT statuses would. */
+		sm->units_free_at_pass = 1u << WI_UNIT_NONE;
+		for (unsigned u = 0; u < SM_UNIT_CLASSES; u++) {
+			uint64_t free_at;
+			if (!sm->unit_ready_mask[u])
+				continue;
+			if (unit_free(sm, u, now, &free_at) >= 0)
+				sm->units_free_at_pass |= (uint8_t)(1u << u);
+			else
+				wake = min_u64(wake, free_at);
+		}
 	}
 	uint32_t n_other = sm->n_other_wait, n_mem = sm->n_mem_wait;
 

@@ -719,6 +719,51 @@ Test(sm, repeating_refused_cycles_by_counting_changes_no_stat)
 	free(b);
 }
 
+/* The shortcuts the SM takes for a pure policy (policy.h SCHED_RANK_*: no rank call without a
+ * ready warp, ranking only the ready warps, READY kept while a unit is busy, quiet cycles)
+ * against the same policy behind a wrapper that declares none of it, so every cycle is done
+ * in full: the stats must be the same. Two schedulers sharing SIMT-16 units (unit
+ * conflicts), two memory instructions in flight (refusals), divergence and barriers. */
+static char *policy_run_to_json(const char *policy, bool shortcuts)
+{
+	char pol[64];
+	snprintf(pol, sizeof pol, "gpu.core.scheduler.policy=%s", policy);
+	const char *const ov[] = {"gpu.core.max_ctas=2", "gpu.memory.max_inflight_insts=2", "gpu.core.n_schedulers=2",
+				  "gpu.core.simt_width=16", "gpu.core.units.sp=1", pol, NULL};
+	static const char ptx[] = PTX_HEAD
+		".visible .entry k(.param .u64 p)\n{\n .reg .pred %p<2>;\n .reg .b32 %r<8>;\n .reg .b64 %rd<6>;\n"
+		" ld.param.u64 %rd1, [p];\n mov.u32 %r1, %tid.x;\n mul.wide.u32 %rd2, %r1, 4;\n"
+		" add.s64 %rd3, %rd1, %rd2;\n ld.global.u32 %r2, [%rd3];\n add.s32 %r3, %r2, %r1;\n"
+		" and.b32 %r4, %r1, 3;\n setp.eq.u32 %p1, %r4, 0;\n @%p1 bra SKIP;\n"
+		" mul.lo.u32 %r3, %r3, 3;\n add.s32 %r3, %r3, 7;\n xor.b32 %r3, %r3, %r1;\nSKIP:\n"
+		" add.s32 %r5, %r3, 1;\n add.s32 %r6, %r1, 2;\n add.s32 %r7, %r5, %r6;\n"
+		" bar.sync 0;\n st.global.u32 [%rd3], %r7;\n exit;\n}\n";
+	struct sm_hooks hk = sm_real_hooks;
+	if (!shortcuts) {
+		hk.issue_ops = &wrap_issue_ops; /* declares no SCHED_RANK_* flag */
+		hk.fetch_ops = &wrap_fetch_ops;
+	}
+	build_h(ptx, 256, 4, ov, 1, &hk);
+	run();
+	char *js = stats_to_json_string(H.st);
+	teardown();
+	return js;
+}
+
+Test(sm, pure_policy_shortcuts_change_no_stat)
+{
+	static const char *const policies[] = {"lrr", "gto", "oldest", "owl-blp", "mwf-lrr", "paws"};
+	for (size_t i = 0; i < sizeof policies / sizeof policies[0]; i++) {
+		char *a = policy_run_to_json(policies[i], true);
+		char *b = policy_run_to_json(policies[i], false);
+		cr_assert_not_null(a);
+		cr_assert_not_null(b);
+		cr_assert_str_eq(a, b, "%s: stats differ with the shortcuts", policies[i]);
+		free(a);
+		free(b);
+	}
+}
+
 Test(sm, membar_waits_for_the_warps_outstanding_stores)
 {
 	/* fixed-latency memory, 100 cycles. c0 fetch; c1 ld.param (done 101); c101 st.global
