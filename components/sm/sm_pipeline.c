@@ -268,14 +268,15 @@ static uint64_t status_refresh(struct sm *sm, uint16_t slot, uint64_t now)
 }
 
 /* A ready warp's status after its unit class filled up, nothing else having changed: what
- * warp_status would return (STRUCT until the first unit frees, or READY still). */
-static void status_unit_recheck(struct sm *sm, uint16_t slot, uint64_t now)
+ * warp_status would return (STRUCT until the first unit frees, or READY still). Returns the
+ * cycle it holds until. */
+static uint64_t status_unit_recheck(struct sm *sm, uint16_t slot, uint64_t now)
 {
 	if (sm->wstatus[slot] != SM_WS_READY || sm->wunit[slot] == WI_UNIT_NONE)
-		return;
+		return UINT64_MAX;
 	uint64_t free_at;
 	if (unit_free(sm, sm->wunit[slot], now, &free_at) >= 0)
-		return;
+		return UINT64_MAX;
 	status_count(sm, slot, -1);
 	struct sched_warp_view *v = &sm->views[slot];
 	v->ready = false;
@@ -285,6 +286,7 @@ static void status_unit_recheck(struct sm *sm, uint16_t slot, uint64_t now)
 	sm->wflags[slot] = SM_WF_OTHER;
 	sm->wst_until[slot] = free_at;
 	status_count(sm, slot, +1);
+	return free_at;
 }
 
 /* ---- barriers, exit, CTA completion -------------------------------------------------- */
@@ -824,23 +826,24 @@ uint64_t sm_tick(struct sim_component *comp, uint64_t now)
 	 * or a unit freed by this cycle's issue changes nothing until the next cycle. Only the
 	 * statuses due (ready, touched by an event, or timed out) are recomputed; the rest and the
 	 * per-scheduler aggregates stay as they are (struct sm: status cache). */
-	uint64_t due = 0;
+	/* One walk over the live warps: the due ones, and the earliest time a cached status
+	 * expires (the wake, completed below with what the refreshes return). */
+	uint64_t due = 0, wake = SIM_NEVER;
 	for (uint64_t m = sm->live_mask; m; m &= m - 1) {
 		uint32_t slot = (uint32_t)__builtin_ctzll(m);
-		due |= (uint64_t)(sm->wst_until[slot] <= now) << slot;
+		uint64_t u = sm->wst_until[slot];
+		if (u <= now)
+			due |= 1ull << slot;
+		else if (u < wake)
+			wake = u;
 	}
-	uint64_t wake = SIM_NEVER;
 	/* Ready warps whose unit class filled up (issue_warp) and nothing else touched: only the
 	 * unit check of warp_status can change its answer. */
 	for (uint64_t m = sm->unit_stale_mask & ~due & sm->counted_mask; m; m &= m - 1)
-		status_unit_recheck(sm, (uint16_t)__builtin_ctzll(m), now);
+		wake = min_u64(wake, status_unit_recheck(sm, (uint16_t)__builtin_ctzll(m), now));
 	sm->unit_stale_mask = 0;
 	for (; due; due &= due - 1) {
 		uint64_t u = status_refresh(sm, (uint16_t)__builtin_ctzll(due), now);
-		wake = u > now && u < wake ? u : wake;
-	}
-	for (uint64_t m = sm->live_mask; m; m &= m - 1) {
-		uint64_t u = sm->wst_until[__builtin_ctzll(m)];
 		wake = u > now && u < wake ? u : wake;
 	}
 	if (sm->lazy_units) {
