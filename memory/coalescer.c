@@ -15,60 +15,113 @@ static inline uint32_t bytes_of(const struct coal_cfg *cfg, bool sectored, uint3
 	return sectored ? (uint32_t)__builtin_popcount(sectors) * cfg->sector_bytes : cfg->line_bytes;
 }
 
-/* Merge into the request for `line` (requests stay in order of first touch), trying the last
- * one hit first: neighbouring lanes nearly always share a line. */
-static inline void add(struct coal_req *out, uint32_t *n, uint32_t *last, uint64_t line,
-		       uint32_t sectors, uint32_t lane_bytes, uint32_t lane)
+/* The request for `line` (requests stay in order of first touch), merged into or appended. */
+static inline struct coal_req *add(struct coal_req *out, uint32_t *n, uint64_t line, uint32_t sectors,
+				   uint32_t lane_bytes, uint32_t lane)
 {
-	uint32_t i = *last;
-	if (i >= *n || out[i].line_addr != line) {
-		for (i = 0; i < *n && out[i].line_addr != line; i++)
-			;
-	}
+	uint32_t i = 0;
+	while (i < *n && out[i].line_addr != line)
+		i++;
+	struct coal_req *r = &out[i];
 	if (i < *n) {
-		out[i].sectors |= sectors;
-		out[i].lane_bytes += lane_bytes;
-		*last = i;
-		return;
+		r->sectors |= sectors;
+		r->lane_bytes += lane_bytes;
+		return r;
 	}
-	struct coal_req *r = &out[(*n)++];
+	(*n)++;
 	r->line_addr = line;
 	r->sectors = sectors;
 	r->lane_bytes = lane_bytes;
 	r->first_lane = lane;
-	*last = i;
+	return r;
 }
 
-/* Called on every (re)try of a memory instruction, so it walks the mask words instead of
- * testing each lane, and sizes each request once at the end (bytes depends only on the
- * final sector set). */
-uint32_t coal_run(const struct coal_cfg *cfg, const struct warp_inst *wi, struct coal_req *out)
+/* Called on every (re)try of a memory instruction that misses mem_unit's memo, so the common
+ * cases are kept short: it walks runs of active lanes (a full warp is one); an access inside
+ * one line (PTX's natural alignment makes that nearly every access) merges into the request
+ * the previous lane used without a search when the line is the same, which neighbouring lanes
+ * nearly always share; a lane repeating the previous split access's address (an 8-byte .param
+ * word read by every lane, split over the constant cache's 4-byte "lines") adds its bytes to
+ * the same two requests; each request is sized once at the end (bytes depends only on the
+ * final sector set). Instantiated with `sectored` constant so the whole-line case computes no
+ * sector masks. */
+static inline __attribute__((always_inline)) uint32_t
+coal_body(const struct coal_cfg *cfg, const struct warp_inst *wi, struct coal_req *out, const bool sectored)
 {
-	uint32_t n = 0, last = 0;
-	uint64_t lmask = cfg->line_bytes - 1;
-	uint32_t ab = wi->access_bytes ? wi->access_bytes : 1;
-	bool sectored = cfg->sector_bytes && cfg->sector_bytes < cfg->line_bytes;
-	uint32_t shift = sectored ? (uint32_t)__builtin_ctz(cfg->sector_bytes) : 0;
-	for (uint32_t wd = 0; wd * 64 < wi->n_lanes; wd++) {
+	uint32_t n = 0;
+	const uint64_t lbytes = cfg->line_bytes, lmask = lbytes - 1;
+	const uint32_t ab = wi->access_bytes ? wi->access_bytes : 1;
+	const uint32_t shift = sectored ? (uint32_t)__builtin_ctz(cfg->sector_bytes) : 0;
+	const uint64_t *addr = wi->addr;
+	const uint32_t n_lanes = wi->n_lanes;
+	/* The request the previous access ended in (cur_line is its line while cur is set). */
+	struct coal_req *cur = NULL;
+	uint64_t cur_line = 0;
+	/* The last access split over exactly two lines: its address, requests and bytes in each. */
+	bool split_ok = false;
+	uint64_t split_a = 0;
+	struct coal_req *split_r[2] = {NULL, NULL};
+	uint32_t split_b[2] = {0, 0};
+	for (uint32_t wd = 0; wd * 64 < n_lanes; wd++) {
 		uint64_t bits = wi->mask[wd];
-		if (wi->n_lanes - wd * 64 < 64)
-			bits &= (UINT64_C(1) << (wi->n_lanes - wd * 64)) - 1;
+		if (n_lanes - wd * 64 < 64)
+			bits &= (UINT64_C(1) << (n_lanes - wd * 64)) - 1;
 		while (bits) {
-			uint32_t lane = wd * 64 + (uint32_t)__builtin_ctzll(bits);
-			bits &= bits - 1;
-			uint64_t a = wi->addr[lane];
-			uint64_t end = a + ab - 1;
-			/* PTX requires natural alignment, so an access lies in one line; a misaligned
-			 * one is split in two rather than mis-counted. */
-			for (uint64_t line = a & ~lmask; line <= (end & ~lmask); line += cfg->line_bytes) {
-				uint64_t lo = a > line ? a - line : 0;
-				uint64_t hi = end < line + lmask ? end - line : lmask;
-				add(out, &n, &last, line, sectored ? sectors_of(shift, lo, hi) : 1,
-				    (uint32_t)(hi - lo + 1), lane);
+			uint32_t s0 = (uint32_t)__builtin_ctzll(bits);
+			uint64_t rest = ~(bits >> s0);
+			uint32_t len = rest ? (uint32_t)__builtin_ctzll(rest) : 64 - s0;
+			bits &= len + s0 >= 64 ? 0 : ~((UINT64_C(1) << (s0 + len)) - 1);
+			for (uint32_t lane = wd * 64 + s0, stop = lane + len; lane < stop; lane++) {
+				uint64_t a = addr[lane];
+				uint64_t end = a + ab - 1;
+				uint64_t line = a & ~lmask;
+				if ((end & ~lmask) == line) {
+					/* In one line: bytes a - line .. end - line of it, all ab of them. */
+					uint32_t sec = sectored ? sectors_of(shift, a - line, end - line) : 1;
+					if (cur && cur_line == line) {
+						cur->sectors |= sec;
+						cur->lane_bytes += ab;
+					} else {
+						cur = add(out, &n, line, sec, ab, lane);
+						cur_line = line;
+					}
+					continue;
+				}
+				if (split_ok && a == split_a) {
+					/* Same lines, same sectors (already set), same bytes again. */
+					split_r[0]->lane_bytes += split_b[0];
+					split_r[1]->lane_bytes += split_b[1];
+					cur = split_r[1];
+					cur_line = cur->line_addr;
+					continue;
+				}
+				/* A misaligned access is split rather than mis-counted (an end that wraps past
+				 * 2^64 gives no line, as it always did). */
+				uint32_t k = 0;
+				for (line = a & ~lmask; line <= (end & ~lmask); line += lbytes, k++) {
+					uint64_t lo = a > line ? a - line : 0;
+					uint64_t hi = end < line + lmask ? end - line : lmask;
+					uint32_t b = (uint32_t)(hi - lo + 1);
+					cur = add(out, &n, line, sectored ? sectors_of(shift, lo, hi) : 1, b, lane);
+					cur_line = line;
+					if (k < 2) {
+						split_r[k] = cur;
+						split_b[k] = b;
+					}
+				}
+				split_ok = k == 2;
+				split_a = a;
 			}
 		}
 	}
 	for (uint32_t i = 0; i < n; i++)
 		out[i].bytes = bytes_of(cfg, sectored, out[i].sectors);
 	return n;
+}
+
+uint32_t coal_run(const struct coal_cfg *cfg, const struct warp_inst *wi, struct coal_req *out)
+{
+	if (cfg->sector_bytes && cfg->sector_bytes < cfg->line_bytes)
+		return coal_body(cfg, wi, out, true);
+	return coal_body(cfg, wi, out, false);
 }

@@ -84,3 +84,108 @@ Test(coalescer, misaligned_access_spanning_two_lines_counts_both)
 	cr_assert_eq(coal_run(&cfg, &wi, out), 2);
 	cr_expect_eq(out[0].lane_bytes + out[1].lane_bytes, 4);
 }
+
+/* A straightforward coalescer as the reference: every lane tested in order, a linear search of
+ * the requests for every line a lane touches. */
+static uint32_t ref_coal_run(const struct coal_cfg *cfg, const struct warp_inst *wi, struct coal_req *o)
+{
+	uint32_t n = 0;
+	uint64_t lmask = cfg->line_bytes - 1;
+	uint32_t ab = wi->access_bytes ? wi->access_bytes : 1;
+	bool sectored = cfg->sector_bytes && cfg->sector_bytes < cfg->line_bytes;
+	uint32_t shift = sectored ? (uint32_t)__builtin_ctz(cfg->sector_bytes) : 0;
+	for (uint32_t lane = 0; lane < wi->n_lanes; lane++) {
+		if (!wi_lane_active(wi, lane))
+			continue;
+		uint64_t a = wi->addr[lane], end = a + ab - 1;
+		for (uint64_t line = a & ~lmask; line <= (end & ~lmask); line += cfg->line_bytes) {
+			uint64_t lo = a > line ? a - line : 0;
+			uint64_t hi = end < line + lmask ? end - line : lmask;
+			uint32_t s0 = (uint32_t)(lo >> shift), s1 = (uint32_t)(hi >> shift);
+			uint32_t sec = sectored ? ((2u << s1) - 1u) & ~((1u << s0) - 1u) : 1;
+			uint32_t i = 0;
+			while (i < n && o[i].line_addr != line)
+				i++;
+			if (i == n) {
+				o[n++] = (struct coal_req){.line_addr = line, .first_lane = lane};
+			}
+			o[i].sectors |= sec;
+			o[i].lane_bytes += (uint32_t)(hi - lo + 1);
+		}
+	}
+	for (uint32_t i = 0; i < n; i++)
+		o[i].bytes = sectored ? (uint32_t)__builtin_popcount(o[i].sectors) * cfg->sector_bytes
+				      : cfg->line_bytes;
+	return n;
+}
+
+static uint64_t rng_next(uint64_t *s)
+{
+	/* splitmix64: a fixed seed keeps the test deterministic */
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+Test(coalescer, random_patterns_match_the_reference)
+{
+	static const uint32_t lines[] = {4, 16, 32, 64, 128, 256, 4096};
+	static const uint32_t sizes[] = {0, 1, 2, 3, 4, 8, 12, 16, 32, 64, 200};
+	static const uint32_t lane_counts[] = {1, 7, 32, 63, 64, 65, 100, 128, 1024};
+	/* an access wider than a line touches several: 200 B over 4 B lines, 51 per lane */
+	static struct coal_req got[64 * WI_MAX_LANES], want[64 * WI_MAX_LANES];
+	uint64_t seed = 42;
+	for (uint32_t iter = 0; iter < 5000; iter++) {
+		struct coal_cfg cfg = {.line_bytes = lines[rng_next(&seed) % 7]};
+		uint32_t nsec = 1u << (rng_next(&seed) % 7); /* sectors per line: 1..64 */
+		if (nsec <= 32 && cfg.line_bytes / nsec >= 1 && rng_next(&seed) % 2)
+			cfg.sector_bytes = cfg.line_bytes / nsec;
+		struct warp_inst wi;
+		memset(&wi, 0, sizeof wi);
+		wi.n_lanes = lane_counts[rng_next(&seed) % 9];
+		wi.addr = addr;
+		wi.access_bytes = sizes[rng_next(&seed) % 11];
+		/* masks: full, random, sparse, with bits past n_lanes set (they must be ignored) */
+		uint32_t mk = (uint32_t)(rng_next(&seed) % 4);
+		for (uint32_t w = 0; w < WI_MASK_WORDS; w++)
+			wi.mask[w] = mk == 0 ? ~0ull : mk == 1 ? rng_next(&seed)
+				   : mk == 2 ? rng_next(&seed) & rng_next(&seed) & rng_next(&seed) : 0;
+		if (mk == 3)
+			wi.mask[0] = 1ull << (rng_next(&seed) % 64);
+		/* addresses: strided from an aligned or misaligned base, scattered in a small or a
+		 * large range, or a few hot words */
+		uint32_t pat = (uint32_t)(rng_next(&seed) % 5);
+		uint64_t base = (rng_next(&seed) % (1ull << 40)) & ~(uint64_t)(pat == 0 ? 0 : 3);
+		uint64_t stride = (uint64_t[]){0, 1, 4, 8, 12, 64, 128, 132}[rng_next(&seed) % 8];
+		for (uint32_t l = 0; l < wi.n_lanes; l++) {
+			switch (pat) {
+			case 0:
+			case 1:
+				addr[l] = base + l * stride;
+				break;
+			case 2:
+				addr[l] = base + rng_next(&seed) % 4096;
+				break;
+			case 3:
+				addr[l] = rng_next(&seed) % (1ull << 48);
+				break;
+			default:
+				addr[l] = base + 4 * (rng_next(&seed) % 3);
+				break;
+			}
+		}
+		uint32_t n = coal_run(&cfg, &wi, got);
+		uint32_t nw = ref_coal_run(&cfg, &wi, want);
+		cr_assert_eq(n, nw, "iteration %u: %u requests, reference %u", iter, n, nw);
+		if (wi.access_bytes <= cfg.line_bytes)
+			cr_assert_leq(n, coal_max_reqs(wi.n_lanes));
+		for (uint32_t i = 0; i < n; i++) {
+			cr_assert_eq(got[i].line_addr, want[i].line_addr, "iteration %u request %u", iter, i);
+			cr_assert_eq(got[i].sectors, want[i].sectors, "iteration %u request %u", iter, i);
+			cr_assert_eq(got[i].bytes, want[i].bytes, "iteration %u request %u", iter, i);
+			cr_assert_eq(got[i].lane_bytes, want[i].lane_bytes, "iteration %u request %u", iter, i);
+			cr_assert_eq(got[i].first_lane, want[i].first_lane, "iteration %u request %u", iter, i);
+		}
+	}
+}
