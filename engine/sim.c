@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The event loop: a 4-ary heap of (when_ps, prio, seq) keys, component ticks that are queued
- * only while a component has work, quiescence and the deadlock watchdog. */
+ * only while a component has work (batched per clock frequency, see struct tick_domain),
+ * quiescence and the deadlock watchdog. */
 #include "sim_internal.h"
 
 #include <inttypes.h>
@@ -189,25 +190,137 @@ void sim_event_cancel(struct sim *sim, struct sim_event *ev)
 
 /* ---- components ------------------------------------------------------------------ */
 
-/* Queue (or move earlier) c's tick at `cycle`, already >= min_next_cycle. */
-static inline void component_queue_tick_at(struct sim *sim, struct sim_component *c, uint64_t cycle,
-					   uint64_t when)
+/* ---- tick domains (see struct tick_domain) ---- */
+
+static inline bool dom_queued(const struct tick_domain *d) { return d->ev.heap_idx != UINT32_MAX; }
+
+static inline void dom_slot_set(struct tick_domain *d, uint64_t cycle, uint32_t bit)
+{
+	uint32_t sl = (uint32_t)(cycle % TICK_WHEEL);
+	d->bits[sl * d->n_words + bit / 64] |= 1ull << (bit % 64);
+	d->n[sl]++;
+	d->occ |= 1ull << sl;
+}
+
+/* Queue c's tick at `cycle` (>= min_next_cycle, its edge >= now); c has no pending tick. */
+static void tick_place(struct sim *sim, struct sim_component *c, uint64_t cycle)
 {
 	c->next_tick_cycle = cycle;
-	c->tick_ev.when_ps = when;
-	if (c->tick_ev.heap_idx == UINT32_MAX)
-		heap_push(sim, &c->tick_ev);
-	else
-		event_requeue(sim, &c->tick_ev, when);
+	struct tick_slot s = sim->slots[c->id];
+	struct tick_domain *d = s.dom;
+	if (!dom_queued(d)) {
+		d->cycle = d->hi = cycle;
+		dom_slot_set(d, cycle, s.bit);
+		d->lo = s.bit / 64;
+		d->head = s.bit;
+		d->ev.when_ps = clock_edge_ps(c->clk, cycle);
+		d->ev.seq = TICK_SEQ(c->id);
+		heap_push(sim, &d->ev);
+		return;
+	}
+	if (cycle >= d->cycle) {
+		if (cycle - d->cycle < TICK_WHEEL) {
+			dom_slot_set(d, cycle, s.bit);
+			if (cycle > d->hi)
+				d->hi = cycle;
+			if (cycle == d->cycle) {
+				if (s.bit / 64 < d->lo)
+					d->lo = s.bit / 64;
+				if (s.bit < d->head) {
+					/* Due before the member keying the domain: the key drops to c's. */
+					d->head = s.bit;
+					d->ev.seq = TICK_SEQ(c->id);
+					event_requeue(sim, &d->ev, d->ev.when_ps);
+				}
+			}
+			return;
+		}
+	} else if (d->hi - cycle < TICK_WHEEL) {
+		/* Earlier than every member (its slot is empty: the window held [cycle, hi]). */
+		dom_slot_set(d, cycle, s.bit);
+		d->cycle = cycle;
+		d->lo = s.bit / 64;
+		d->head = s.bit;
+		d->ev.seq = TICK_SEQ(c->id);
+		event_requeue(sim, &d->ev, clock_edge_ps(c->clk, cycle));
+		return;
+	}
+	c->tick_ev.when_ps = clock_edge_ps(c->clk, cycle);
+	heap_push(sim, &c->tick_ev);
+}
+
+/* Re-key a queued domain whose head left its slot (ticked or moved): its first member due at
+ * `cycle`, else at the next occupied cycle, else out of the queue. */
+static inline __attribute__((always_inline)) void dom_advance(struct sim *sim, struct tick_domain *d)
+{
+	uint64_t when = d->ev.when_ps;
+	uint32_t sl = (uint32_t)(d->cycle % TICK_WHEEL);
+	if (d->n[sl] == 0) {
+		d->occ &= ~(1ull << sl);
+		if (d->occ == 0) {
+			heap_remove(sim, d->ev.heap_idx);
+			return;
+		}
+		/* Every member is due within TICK_WHEEL cycles of `cycle`: the next occupied slot
+		 * going round from sl is the next cycle with members. */
+		uint64_t rot = (d->occ >> sl) | (d->occ << ((TICK_WHEEL - sl) % TICK_WHEEL));
+		uint32_t k = (uint32_t)__builtin_ctzll(rot);
+		d->cycle += k;
+		sl = (sl + k) % TICK_WHEEL;
+		d->lo = 0;
+		when = clock_edge_ps(d->clk, d->cycle);
+		SIM_ASSERT(d->n[sl] > 0);
+	}
+	const uint64_t *b = &d->bits[sl * d->n_words];
+	uint32_t w = d->lo;
+	while (b[w] == 0)
+		w++;
+	d->lo = w;
+	d->head = w * 64 + (uint32_t)__builtin_ctzll(b[w]);
+	d->ev.seq = TICK_SEQ(d->members[d->head]->id);
+	uint32_t i = d->ev.heap_idx;
+	if (i == 0 && when == d->ev.when_ps) {
+		/* Still at the head of the queue at the same time and with a larger key: only an
+		 * entry at this very time could now come first. The children of the root hold the
+		 * next smallest keys (sentinels are at SIM_NEVER). */
+		const struct heap_ent *h = sim->heap;
+		uint64_t t12 = h[1].when_ps < h[2].when_ps ? h[1].when_ps : h[2].when_ps;
+		uint64_t t34 = h[3].when_ps < h[4].when_ps ? h[3].when_ps : h[4].when_ps;
+		if ((t12 < t34 ? t12 : t34) > when) {
+			sim->heap[0].key = ((uint64_t)d->ev.prio << KEY_SEQ_BITS) | d->ev.seq;
+			return;
+		}
+	}
+	event_requeue(sim, &d->ev, when);
+}
+
+/* Take c's pending tick out of wherever it is queued (c->next_tick_cycle != SIM_NEVER). */
+static void tick_unplace(struct sim *sim, struct sim_component *c)
+{
+	if (c->tick_ev.heap_idx != UINT32_MAX) {
+		heap_remove(sim, c->tick_ev.heap_idx);
+		return;
+	}
+	struct tick_slot s = sim->slots[c->id];
+	struct tick_domain *d = s.dom;
+	uint32_t sl = (uint32_t)(c->next_tick_cycle % TICK_WHEEL);
+	d->bits[sl * d->n_words + s.bit / 64] &= ~(1ull << (s.bit % 64));
+	d->n[sl]--;
+	if (c->next_tick_cycle != d->cycle) {
+		if (d->n[sl] == 0)
+			d->occ &= ~(1ull << sl);
+		return;
+	}
+	if (s.bit == d->head)
+		dom_advance(sim, d);
 }
 
 static void component_defer_wake(struct sim *sim, struct sim_component *c, uint64_t cycle);
 
-/* Tick c, whose event is at the head of the queue and stays queued meanwhile (wakes of c
- * during its tick only lower next_tick_cycle: sim->ticking == c). */
-static inline void component_tick_in_place(struct sim *sim, struct sim_component *c)
+/* Tick c (its pending tick already taken out of the queue) and return the cycle of its next
+ * tick or SIM_NEVER; wakes of c during its tick only lower next_tick_cycle (sim->ticking). */
+static inline uint64_t component_tick(struct sim *sim, struct sim_component *c, uint64_t cycle)
 {
-	uint64_t cycle = c->next_tick_cycle;
 	c->next_tick_cycle = SIM_NEVER; /* wakes during tick() lower this */
 	c->min_next_cycle = cycle + 1;
 	c->ticks++;
@@ -218,21 +331,109 @@ static inline void component_tick_in_place(struct sim *sim, struct sim_component
 		next = c->next_tick_cycle;
 	else if (c->next_tick_cycle != SIM_NEVER && c->next_tick_cycle > next)
 		component_defer_wake(sim, c, c->next_tick_cycle); /* woken during tick() for later */
-	if (next == SIM_NEVER) {
-		c->next_tick_cycle = SIM_NEVER;
-		heap_remove(sim, c->tick_ev.heap_idx);
-		return;
-	}
+	c->next_tick_cycle = SIM_NEVER;
 	SIM_ASSERT(next > cycle); /* tick() must ask for a later cycle or SIM_NEVER */
-	component_queue_tick_at(sim, c, next, clock_edge_ps(c->clk, next));
+	return next;
 }
 
-/* Marks tick events for sim_run, which runs them in place; never called. */
+/* Queue c's next tick after a tick. */
+static inline void component_requeue(struct sim *sim, struct sim_component *c, uint64_t next)
+{
+	if (next == SIM_NEVER)
+		return;
+	struct tick_slot s = sim->slots[c->id];
+	struct tick_domain *d = s.dom;
+	if (next - d->cycle < TICK_WHEEL && next > d->cycle && dom_queued(d)) {
+		/* The busy case (next cycle, or a short timer): no edge to compute, no sift. */
+		c->next_tick_cycle = next;
+		dom_slot_set(d, next, s.bit);
+		if (next > d->hi)
+			d->hi = next;
+		return;
+	}
+	tick_place(sim, c, next);
+}
+
+/* The domain at the head of the queue ticks its first due member. */
+static inline void dom_tick_head(struct sim *sim, struct tick_domain *d)
+{
+	uint32_t b = d->head;
+	struct sim_component *c = d->members[b];
+	uint32_t sl = (uint32_t)(d->cycle % TICK_WHEEL);
+	d->bits[sl * d->n_words + b / 64] &= ~(1ull << (b % 64));
+	d->n[sl]--;
+	component_requeue(sim, c, component_tick(sim, c, d->cycle));
+	dom_advance(sim, d);
+}
+
+/* Marks domain events for sim_run, which runs them in place; never called. */
+static void dom_tick_fire(struct sim *sim, struct sim_event *ev)
+{
+	(void)sim;
+	(void)ev;
+	SIM_ASSERT(!"domain tick events are run by sim_run in place");
+}
+
+/* Marks tick events for sim_run, which runs them itself; never called. */
 static void component_tick_fire(struct sim *sim, struct sim_event *ev)
 {
 	(void)sim;
 	(void)ev;
 	SIM_ASSERT(!"tick events are run by sim_run in place");
+}
+
+/* The domain of c's clock frequency, created on first use (build time). */
+static struct tick_domain *dom_for(struct sim *sim, const struct sim_clock *clk, struct sim_error *err)
+{
+	for (uint32_t i = 0; i < sim->n_doms; i++)
+		if (sim->doms[i]->clk->freq_mhz == clk->freq_mhz)
+			return sim->doms[i];
+	if (sim->n_doms == sim->cap_doms) {
+		uint32_t cap = sim->cap_doms ? sim->cap_doms * 2 : 4;
+		struct tick_domain **a = realloc(sim->doms, cap * sizeof *a);
+		if (!a)
+			goto nomem;
+		sim->doms = a;
+		sim->cap_doms = cap;
+	}
+	struct tick_domain *d = calloc(1, sizeof *d);
+	if (!d)
+		goto nomem;
+	if (sim_event_reserve(sim, 1, err) != 0) {
+		free(d);
+		return NULL;
+	}
+	sim_event_init(&d->ev, SIM_PRIO_TICK, dom_tick_fire);
+	d->clk = clk;
+	sim->doms[sim->n_doms++] = d;
+	return d;
+nomem:
+	sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory adding a clock domain");
+	return NULL;
+}
+
+/* Make room for one more member of d (at build time; queued members keep their bits). */
+static int dom_grow(struct tick_domain *d)
+{
+	if (d->n_members < d->cap_members)
+		return 0;
+	uint32_t cap = d->cap_members ? d->cap_members * 2 : 64;
+	struct sim_component **a = realloc(d->members, cap * sizeof *a);
+	if (!a)
+		return -1;
+	d->members = a;
+	uint32_t words = (cap + 63) / 64;
+	uint64_t *bits = calloc((size_t)TICK_WHEEL * words, sizeof *bits);
+	if (!bits)
+		return -1;
+	for (uint32_t sl = 0; sl < TICK_WHEEL; sl++)
+		for (uint32_t w = 0; w < d->n_words; w++)
+			bits[sl * words + w] = d->bits[sl * d->n_words + w];
+	free(d->bits);
+	d->bits = bits;
+	d->n_words = words;
+	d->cap_members = cap;
+	return 0;
 }
 
 int sim_component_add(struct sim *sim, struct sim_component *c, struct sim_error *err)
@@ -246,8 +447,19 @@ int sim_component_add(struct sim *sim, struct sim_component *c, struct sim_error
 			return sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL,
 					     "out of memory adding component %s", c->name);
 		sim->comps = a;
+		struct tick_slot *sl = realloc(sim->slots, cap * sizeof *sl);
+		if (!sl)
+			return sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL,
+					     "out of memory adding component %s", c->name);
+		sim->slots = sl;
 		sim->cap_comps = cap;
 	}
+	struct tick_domain *d = dom_for(sim, c->clk, err);
+	if (!d)
+		return err->code;
+	if (dom_grow(d) != 0)
+		return sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL,
+				     "out of memory adding component %s", c->name);
 	int rc = sim_event_reserve(sim, 1, err);
 	if (rc)
 		return rc;
@@ -259,6 +471,8 @@ int sim_component_add(struct sim *sim, struct sim_component *c, struct sim_error
 	c->min_next_cycle = 0;
 	c->ticks = 0;
 	sim_rng_seed(&c->rng, sim->cfg.seed, c->id);
+	sim->slots[c->id] = (struct tick_slot){d, d->n_members};
+	d->members[d->n_members++] = c;
 	sim->comps[sim->n_comps++] = c;
 	return 0;
 }
@@ -288,17 +502,18 @@ static void component_defer_wake(struct sim *sim, struct sim_component *c, uint6
 	sim_event_schedule(sim, &w->ev, clock_edge_ps(c->clk, cycle));
 }
 
-/* Bring c's tick forward to `cycle` (>= min_next_cycle, edge `when` >= now). */
-static inline void component_wake_to(struct sim *sim, struct sim_component *c, uint64_t cycle,
-				     uint64_t when)
+/* Bring c's tick forward to `cycle` (>= min_next_cycle, its edge >= now). */
+static inline void component_wake_to(struct sim *sim, struct sim_component *c, uint64_t cycle)
 {
 	if (sim->ticking == c) {
-		c->next_tick_cycle = cycle; /* component_tick_in_place queues it on return */
+		c->next_tick_cycle = cycle; /* component_tick queues it on return */
 		return;
 	}
-	if (c->next_tick_cycle != SIM_NEVER)
+	if (c->next_tick_cycle != SIM_NEVER) {
 		component_defer_wake(sim, c, c->next_tick_cycle); /* the tick moved earlier is still wanted */
-	component_queue_tick_at(sim, c, cycle, when);
+		tick_unplace(sim, c);
+	}
+	tick_place(sim, c, cycle);
 }
 
 void sim_component_wake_at_cycle(struct sim_component *c, uint64_t cycle)
@@ -322,9 +537,8 @@ void sim_component_wake_at_cycle(struct sim_component *c, uint64_t cycle)
 			cycle = c->min_next_cycle;
 		if (cycle >= c->next_tick_cycle)
 			return;
-		when = clock_edge_ps(c->clk, cycle);
 	}
-	component_wake_to(sim, c, cycle, when);
+	component_wake_to(sim, c, cycle);
 }
 
 void sim_component_wake_at_ps(struct sim_component *c, uint64_t t_ps)
@@ -335,19 +549,25 @@ void sim_component_wake_at_ps(struct sim_component *c, uint64_t t_ps)
 
 void sim_component_wake(struct sim_component *c)
 {
-	/* The cycle at or after now has its edge at or after now: one edge computation. */
+	/* The cycle at or after now has its edge at or after now. */
 	struct sim *sim = c->sim;
 	uint64_t cycle = clock_cycle_at_or_after(c->clk, sim->now_ps);
 	if (cycle < c->min_next_cycle)
 		cycle = c->min_next_cycle;
 	if (cycle >= c->next_tick_cycle)
 		return;
-	component_wake_to(sim, c, cycle, clock_edge_ps(c->clk, cycle));
+	component_wake_to(sim, c, cycle);
 }
 
 uint64_t sim_component_cycle(const struct sim_component *c)
 {
-	return sim_clock_cycle_at(c->clk, c->sim->now_ps);
+	const struct sim *sim = c->sim;
+	const struct tick_domain *d = sim->slots[c->id].dom;
+	/* A domain queued at this very instant is at its current cycle (edges of one clock are
+	 * distinct): no division, e.g. during the component's own tick. */
+	if (dom_queued(d) && d->ev.when_ps == sim->now_ps)
+		return d->cycle;
+	return sim_clock_cycle_at(c->clk, sim->now_ps);
 }
 
 uint32_t sim_component_count(const struct sim *sim)
@@ -412,6 +632,13 @@ void sim_destroy(struct sim *sim)
 	if (!sim)
 		return;
 	sim_pool_fini(&sim->wake_pool);
+	for (uint32_t i = 0; i < sim->n_doms; i++) {
+		free(sim->doms[i]->members);
+		free(sim->doms[i]->bits);
+		free(sim->doms[i]);
+	}
+	free(sim->doms);
+	free(sim->slots);
 	free(sim->heap);
 	free(sim->clocks);
 	free(sim->comps);
@@ -542,10 +769,14 @@ enum sim_stop sim_run(struct sim *sim, uint64_t until_ps, FILE *report, struct s
 		}
 		sim->now_ps = top.when_ps;
 		sim->events_fired++;
-		if (top.ev->fire == component_tick_fire) {
-			/* Ticks run while their event stays queued, so a reschedule is one sift
-			 * instead of a pop and a push. */
-			component_tick_in_place(sim, SIM_CONTAINER_OF(top.ev, struct sim_component, tick_ev));
+		if (top.ev->fire == dom_tick_fire) {
+			/* The domain stays queued during the tick: re-keying it to its next member at
+			 * the same instant usually only checks that no child is due at that instant. */
+			dom_tick_head(sim, SIM_CONTAINER_OF(top.ev, struct tick_domain, ev));
+		} else if (top.ev->fire == component_tick_fire) {
+			struct sim_component *c = SIM_CONTAINER_OF(top.ev, struct sim_component, tick_ev);
+			heap_remove(sim, 0);
+			component_requeue(sim, c, component_tick(sim, c, c->next_tick_cycle));
 		} else {
 			heap_remove(sim, 0);
 			top.ev->fire(sim, top.ev);

@@ -60,6 +60,39 @@ struct heap_ent {
 	struct sim_event *ev;
 };
 
+/* Ticks of the components of one clock frequency (clocks of equal frequency share their
+ * edges, so they share a domain). Nearly every busy component asks for the next cycle, or one
+ * a few cycles on, after each tick; re-keying its own heap event sifted it past every other
+ * component due at the same edge (~190 instructions per tick). Instead the domain keeps a
+ * wheel of TICK_WHEEL member bitmasks, slot x % TICK_WHEEL holding the members due at cycle x
+ * for the cycles in [cycle, hi], and is one heap entry keyed like the tick event of its first
+ * due member: (edge(cycle), SIM_PRIO_TICK, TICK_SEQ(id)). Member bits follow registration
+ * order, so the first set bit is the smallest id and the pops are exactly those of one heap
+ * entry per component. A tick wanted outside the wheel's window queues the component's own
+ * tick_ev as before. A component's pending tick is in exactly one place: its tick_ev
+ * (heap_idx != UINT32_MAX), else the slot of next_tick_cycle in its domain. */
+#define TICK_WHEEL 64 /* a power of two, the bits of `occ` */
+struct tick_domain {
+	struct sim_event ev;       /* queued while a member is due or being ticked at `cycle` */
+	uint64_t cycle;            /* earliest cycle with a member due (while ev is queued) */
+	uint64_t hi;               /* no member is due after hi; hi - cycle < TICK_WHEEL */
+	uint64_t occ;              /* bit s set while slot s holds members (the slot of `cycle`: may be stale) */
+	uint64_t *bits;            /* TICK_WHEEL slots of n_words words; bit i is members[i] */
+	uint32_t n[TICK_WHEEL];    /* members in each slot */
+	uint32_t lo;               /* no bit of the slot of `cycle` below word lo */
+	uint32_t head;             /* member whose id keys ev (during its tick: in no slot) */
+	uint32_t n_words;
+	uint32_t n_members, cap_members;
+	struct sim_component **members;
+	const struct sim_clock *clk; /* the first clock of this frequency: edges depend on it only */
+};
+
+/* Where component id's ticks are batched. */
+struct tick_slot {
+	struct tick_domain *dom;
+	uint32_t bit; /* member index in dom */
+};
+
 struct sim {
 	uint64_t now_ps;
 	struct heap_ent *heap;     /* heap[0] is the next event; heap[n_heap..] are sentinels */
@@ -75,7 +108,10 @@ struct sim {
 	struct sim_clock **clocks;
 	uint32_t n_clocks, cap_clocks;
 	struct sim_component **comps;
+	struct tick_slot *slots;   /* by component id, cap_comps entries */
 	uint32_t n_comps, cap_comps;
+	struct tick_domain **doms; /* one per distinct clock frequency with components */
+	uint32_t n_doms, cap_doms;
 
 	/* Wakes asked for a cycle later than a component's queued tick: each becomes an event
 	 * of its own so no wake request is ever lost (pooled; rare on the hot path). */
