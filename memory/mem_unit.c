@@ -36,6 +36,7 @@ struct mu_heap_ent {
 	uint32_t slot;
 };
 
+#define MU_MF_BUCKETS 256u
 #define MU_MEMO_ENTRIES 64u
 #define MU_MEMO_LANES 32u
 struct mu_memo {
@@ -66,6 +67,14 @@ struct mem_unit {
 	struct cache cache[MU_NCACHES];
 	struct coal_cfg coal[MU_NCACHES];
 	struct mshr mshr;
+	/* Which lines the MSHRs may hold: a count of valid entries per hash bucket of the line
+	 * address, and a bit per non-empty bucket. A line whose bucket is empty is in no entry,
+	 * so mshr_find (a scan of every entry) is skipped: the common answer for a streaming
+	 * kernel's next line, asked by every precheck of a refused instruction. Kept by
+	 * mf_add/mf_del at every mshr_alloc/mshr_release (all in this file). */
+	uint64_t mf_bits[MU_MF_BUCKETS / 64];
+	uint16_t mf_cnt[MU_MF_BUCKETS]; /* <= mshr entries (<= 1024) */
+	uint32_t mf_shift;              /* log2 of the smallest cache line */
 	struct shmem_cfg shm;
 	uint64_t shm_free_cycle;      /* first cycle the banks accept the next shared access */
 	uint64_t *shm_scratch;
@@ -313,6 +322,39 @@ static uint8_t space_cache(uint8_t space)
 	}
 }
 
+/* ---- MSHR line filter (struct mem_unit: mf_*) ---------------------------------------- */
+
+static inline uint32_t mf_bucket(const struct mem_unit *m, uint64_t line)
+{
+	uint64_t x = line >> m->mf_shift;
+	return (uint32_t)(x ^ (x >> 8) ^ (x >> 16)) & (MU_MF_BUCKETS - 1);
+}
+
+static inline void mf_add(struct mem_unit *m, uint64_t line)
+{
+	uint32_t b = mf_bucket(m, line);
+	if (m->mf_cnt[b]++ == 0)
+		m->mf_bits[b / 64] |= UINT64_C(1) << (b % 64);
+}
+
+static inline void mf_del(struct mem_unit *m, uint64_t line)
+{
+	uint32_t b = mf_bucket(m, line);
+	SIM_ASSERT(m->mf_cnt[b] > 0);
+	if (--m->mf_cnt[b] == 0)
+		m->mf_bits[b / 64] &= ~(UINT64_C(1) << (b % 64));
+}
+
+/* mshr_find, without its scan when no entry can hold the line. */
+static inline struct mshr_entry *mu_mshr_find(struct mem_unit *m, uint8_t cache_id, uint64_t line,
+					      uint32_t sectors)
+{
+	uint32_t b = mf_bucket(m, line);
+	if (!(m->mf_bits[b / 64] >> (b % 64) & 1))
+		return NULL;
+	return mshr_find(&m->mshr, cache_id, line, sectors);
+}
+
 /* ---- the L1 stage --------------------------------------------------------------------- */
 
 enum st_result { ST_DONE, ST_STALL_MSHR, ST_STALL_MISSQ };
@@ -370,7 +412,7 @@ static enum st_result stage_access(struct mem_unit *m, const struct coal_req *cr
 		slot_served(m, si, hit_done);
 		return ST_DONE;
 	}
-	struct mshr_entry *e = mshr_find(&m->mshr, m->st.cache_id, line, cr->sectors);
+	struct mshr_entry *e = mu_mshr_find(m, m->st.cache_id, line, cr->sectors);
 	if (e) {
 		if (!mshr_can_merge(&m->mshr, e))
 			return ST_STALL_MSHR;
@@ -384,6 +426,7 @@ static enum st_result stage_access(struct mem_unit *m, const struct coal_req *cr
 		return ST_STALL_MISSQ;
 	cache_lookup(c, line, false, cr->sectors);
 	e = mshr_alloc(&m->mshr, m->st.cache_id, line, cr->sectors, si, now);
+	mf_add(m, line);
 	ring_push(m, req_new(m, MEM_REQ_READ, line, m->st.cache_id == MU_L1C ? c->cfg.line_bytes : cr->bytes, e, now));
 	return ST_DONE;
 }
@@ -493,6 +536,7 @@ static bool eject_step(struct mem_unit *m, uint64_t now)
 		record_latency(m, r);
 		for (uint32_t i = 0; i < e->n_targets; i++)
 			slot_served(m, e->targets[i], now);
+		mf_del(m, e->line_addr);
 		mshr_release(&m->mshr, e);
 		break;
 	}
@@ -604,7 +648,7 @@ static enum st_result precheck(struct mem_unit *m, uint8_t cache_id, uint8_t kin
 		uint64_t line = cache_line_base(&m->cache[cache_id], cr->line_addr);
 		if (cache_probe(&m->cache[cache_id], line, cr->sectors))
 			continue;
-		struct mshr_entry *e = mshr_find(&m->mshr, cache_id, line, cr->sectors);
+		struct mshr_entry *e = mu_mshr_find(m, cache_id, line, cr->sectors);
 		if (e && mshr_can_merge(&m->mshr, e))
 			continue;
 		if (e || !mshr_free_entries(&m->mshr))
@@ -913,9 +957,13 @@ struct mem_unit *mem_unit_create(const struct cfg *cfg, struct sim *sim, struct 
 		}
 		m->have_addrmap = true;
 	}
-	for (int i = 0; i < MU_NCACHES; i++)
+	m->mf_shift = 63;
+	for (int i = 0; i < MU_NCACHES; i++) {
 		if (cache_from_cfg(m, cfg, i, err))
 			goto fail;
+		if (m->cache[i].set_shift < m->mf_shift)
+			m->mf_shift = m->cache[i].set_shift;
+	}
 	struct mshr_cfg mc = {(uint32_t)cfg_int(cfg, "gpu.memory.mshr.entries"),
 			      (uint32_t)cfg_int(cfg, "gpu.memory.mshr.merges_per_entry")};
 	if (mshr_init(&m->mshr, &mc, err))
