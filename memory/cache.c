@@ -44,6 +44,8 @@ int cache_init(struct cache *c, const struct cache_cfg *cfg, struct sim_error *e
 	c->lines = calloc((size_t)c->n_sets * cfg->assoc, sizeof *c->lines);
 	if (!c->lines)
 		return sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "cache tag array");
+	for (size_t i = 0; i < (size_t)c->n_sets * cfg->assoc; i++)
+		c->lines[i].line_addr = CACHE_NO_LINE;
 	return 0;
 }
 
@@ -53,15 +55,7 @@ void cache_fini(struct cache *c)
 	c->lines = NULL;
 }
 
-uint64_t cache_line_base(const struct cache *c, uint64_t addr)
-{
-	return addr & ~(((uint64_t)1 << c->set_shift) - 1);
-}
-
-static uint32_t all_sectors(const struct cache *c)
-{
-	return c->n_sectors >= 32 ? UINT32_MAX : ((1u << c->n_sectors) - 1);
-}
+static uint32_t all_sectors(const struct cache *c) { return cache_all_sectors_(c); }
 
 uint32_t cache_sector_mask(const struct cache *c, uint64_t addr, uint32_t bytes)
 {
@@ -81,18 +75,10 @@ uint32_t cache_sector_mask(const struct cache *c, uint64_t addr, uint32_t bytes)
 
 static struct cache_line *set_of(const struct cache *c, uint64_t line_addr)
 {
-	/* Index with the low line-address bits: consecutive lines go to consecutive sets. */
 	return &c->lines[(size_t)(line_addr & (c->n_sets - 1)) * c->cfg.assoc];
 }
 
-static struct cache_line *find(const struct cache *c, uint64_t line_addr)
-{
-	struct cache_line *set = set_of(c, line_addr);
-	for (uint32_t w = 0; w < c->cfg.assoc; w++)
-		if (set[w].sectors && set[w].line_addr == line_addr)
-			return &set[w];
-	return NULL;
-}
+static struct cache_line *find(const struct cache *c, uint64_t line_addr) { return cache_find_(c, line_addr); }
 
 struct cache_outcome cache_lookup(struct cache *c, uint64_t addr, bool is_write, uint32_t sectors)
 {
@@ -129,6 +115,7 @@ struct cache_outcome cache_lookup(struct cache *c, uint64_t addr, bool is_write,
 				l->sectors |= sectors;
 				break;
 			case CACHE_WRITE_EVICT:
+				l->line_addr = CACHE_NO_LINE;
 				l->sectors = 0;
 				l->dirty = false;
 				l->user = false;
@@ -146,14 +133,6 @@ struct cache_outcome cache_lookup(struct cache *c, uint64_t addr, bool is_write,
 			c->sector_misses++;
 	}
 	return o;
-}
-
-bool cache_probe(const struct cache *c, uint64_t addr, uint32_t sectors)
-{
-	if (!sectors)
-		sectors = all_sectors(c);
-	const struct cache_line *l = find(c, addr >> c->set_shift);
-	return l && (l->sectors & sectors) == sectors;
 }
 
 void cache_fill(struct cache *c, uint64_t addr, uint32_t sectors, bool dirty, bool user,
@@ -229,6 +208,7 @@ bool cache_invalidate(struct cache *c, uint64_t addr)
 	struct cache_line *l = find(c, addr >> c->set_shift);
 	if (!l)
 		return false;
+	l->line_addr = CACHE_NO_LINE;
 	l->sectors = 0;
 	l->dirty = false;
 	l->user = false;

@@ -34,12 +34,15 @@ struct cache_cfg {
 };
 
 struct cache_line {
-	uint64_t line_addr;     /* address >> log2(line_bytes) */
+	uint64_t line_addr;     /* address >> log2(line_bytes); CACHE_NO_LINE while invalid
+	                           (sectors == 0), so a lookup compares one field per way */
 	uint64_t stamp;         /* LRU: last access; FIFO: fill time (cache's access counter) */
 	uint32_t sectors;       /* valid sectors (bit i = sector i); 0 = line invalid */
 	bool dirty;
 	bool user;              /* owner's bit (L2: "filled by the prefetcher, not yet used") */
 };
+
+#define CACHE_NO_LINE UINT64_MAX /* no address >> log2(line_bytes >= 4) reaches it */
 
 /* What a fill displaced (valid = false when an empty or the same line was used). */
 struct cache_victim {
@@ -80,8 +83,28 @@ void cache_fini(struct cache *c);
 
 /* Line-aligned byte address, and the sector mask covering [addr, addr+bytes) within its
  * line (bytes = 0 means the whole line). */
-uint64_t cache_line_base(const struct cache *c, uint64_t addr);
+static inline uint64_t cache_line_base(const struct cache *c, uint64_t addr)
+{
+	return addr & ~(((uint64_t)1 << c->set_shift) - 1);
+}
 uint32_t cache_sector_mask(const struct cache *c, uint64_t addr, uint32_t bytes);
+
+/* Internals of the lookups, inline because the memory unit probes on every precheck. */
+static inline uint32_t cache_all_sectors_(const struct cache *c)
+{
+	return c->n_sectors >= 32 ? UINT32_MAX : ((1u << c->n_sectors) - 1);
+}
+
+/* The way holding line address la (address >> set_shift), or NULL. Sets are indexed with the
+ * low line-address bits: consecutive lines go to consecutive sets. */
+static inline struct cache_line *cache_find_(const struct cache *c, uint64_t la)
+{
+	struct cache_line *set = &c->lines[(size_t)(la & (c->n_sets - 1)) * c->cfg.assoc];
+	for (uint32_t w = 0; w < c->cfg.assoc; w++)
+		if (set[w].line_addr == la) /* an invalid way holds CACHE_NO_LINE */
+			return &set[w];
+	return NULL;
+}
 
 /* A demand access: updates LRU order and counters and applies the write policy on a
  * write hit (WRITE_BACK: mark dirty; WRITE_THROUGH: nothing; WRITE_EVICT: invalidate).
@@ -89,7 +112,13 @@ uint32_t cache_sector_mask(const struct cache *c, uint64_t addr, uint32_t bytes)
  * when the data arrives (reads, and writes when cache_write_allocates()). */
 struct cache_outcome cache_lookup(struct cache *c, uint64_t addr, bool is_write, uint32_t sectors);
 /* Same question without any side effect (no stats, no LRU update). */
-bool cache_probe(const struct cache *c, uint64_t addr, uint32_t sectors);
+static inline bool cache_probe(const struct cache *c, uint64_t addr, uint32_t sectors)
+{
+	if (!sectors)
+		sectors = cache_all_sectors_(c);
+	const struct cache_line *l = cache_find_(c, addr >> c->set_shift);
+	return l && (l->sectors & sectors) == sectors;
+}
 
 /* Install addr's line (or add sectors to it when present: no eviction then). Chooses an
  * invalid way first, else the LRU / first-filled way; the displaced line is described in

@@ -167,3 +167,29 @@ Test(cache, policy_names_parse)
 	cr_expect_eq(cache_write_policy_parse("write-evict"), CACHE_WRITE_EVICT);
 	cr_expect_eq(cache_write_policy_parse("nope"), -1);
 }
+
+Test(cache, line_zero_is_absent_until_filled_and_after_invalidation)
+{
+	/* Invalid ways hold no address (CACHE_NO_LINE): line 0 must not match a fresh, an
+	 * invalidated or a write-evicted way. */
+	struct cache c;
+	struct cache_cfg cfg = small(CACHE_REPL_LRU, CACHE_WRITE_EVICT);
+	cache_init(&c, &cfg, NULL);
+	cr_expect_not(cache_probe(&c, 0, 0));
+	cr_expect_not(cache_lookup(&c, 0, false, 0).line_present);
+	cache_fill(&c, 0, 0, false, false, NULL);
+	cr_expect(cache_probe(&c, 0, 0));
+	cr_expect(cache_invalidate(&c, 0));
+	cr_expect_not(cache_probe(&c, 0, 0));
+	cr_expect_not(cache_invalidate(&c, 0));
+	cache_fill(&c, 0, 0, false, false, NULL);
+	cr_expect(cache_lookup(&c, 0, true, 0).hit); /* write-evict: the hit drops the line */
+	cr_expect_not(cache_probe(&c, 0, 0));
+	cr_expect_not(cache_mark_dirty(&c, 0));
+	/* the freed way is reused without an eviction */
+	struct cache_victim v;
+	cache_fill(&c, 256, 0, false, false, &v);
+	cache_fill(&c, 512, 0, false, false, &v);
+	cr_expect_not(v.valid);
+	cache_fini(&c);
+}
