@@ -194,12 +194,24 @@ void sim_event_cancel(struct sim *sim, struct sim_event *ev)
 
 static inline bool dom_queued(const struct tick_domain *d) { return d->ev.heap_idx != UINT32_MAX; }
 
+/* The word of slot sl holding member bit `bit` (word-major: no multiply by n_words). */
+static inline uint64_t *dom_word(const struct tick_domain *d, uint32_t sl, uint32_t bit)
+{
+	return &d->bits[(size_t)(bit / 64) * TICK_WHEEL + sl];
+}
+
 static inline void dom_slot_set(struct tick_domain *d, uint64_t cycle, uint32_t bit)
 {
 	uint32_t sl = (uint32_t)(cycle % TICK_WHEEL);
-	d->bits[sl * d->n_words + bit / 64] |= 1ull << (bit % 64);
+	*dom_word(d, sl, bit) |= 1ull << (bit % 64);
 	d->n[sl]++;
 	d->occ |= 1ull << sl;
+}
+
+static inline void dom_slot_clear(struct tick_domain *d, uint32_t sl, uint32_t bit)
+{
+	*dom_word(d, sl, bit) &= ~(1ull << (bit % 64));
+	d->n[sl]--;
 }
 
 /* Queue c's tick at `cycle` (>= min_next_cycle, its edge >= now); c has no pending tick. */
@@ -271,13 +283,14 @@ static inline __attribute__((always_inline)) void dom_advance(struct sim *sim, s
 		when = clock_edge_ps(d->clk, d->cycle);
 		SIM_ASSERT(d->n[sl] > 0);
 	}
-	const uint64_t *b = &d->bits[sl * d->n_words];
+	const uint64_t *b = &d->bits[sl];
 	uint32_t w = d->lo;
-	while (b[w] == 0)
+	while (b[(size_t)w * TICK_WHEEL] == 0)
 		w++;
 	d->lo = w;
-	d->head = w * 64 + (uint32_t)__builtin_ctzll(b[w]);
-	d->ev.seq = TICK_SEQ(d->members[d->head]->id);
+	d->head = w * 64 + (uint32_t)__builtin_ctzll(b[(size_t)w * TICK_WHEEL]);
+	uint64_t key = d->keys[d->head];
+	d->ev.seq = key & KEY_SEQ_MASK;
 	uint32_t i = d->ev.heap_idx;
 	if (i == 0 && when == d->ev.when_ps) {
 		/* Still at the head of the queue at the same time and with a larger key: only an
@@ -287,7 +300,7 @@ static inline __attribute__((always_inline)) void dom_advance(struct sim *sim, s
 		uint64_t t12 = h[1].when_ps < h[2].when_ps ? h[1].when_ps : h[2].when_ps;
 		uint64_t t34 = h[3].when_ps < h[4].when_ps ? h[3].when_ps : h[4].when_ps;
 		if ((t12 < t34 ? t12 : t34) > when) {
-			sim->heap[0].key = ((uint64_t)d->ev.prio << KEY_SEQ_BITS) | d->ev.seq;
+			sim->heap[0].key = key;
 			return;
 		}
 	}
@@ -304,8 +317,7 @@ static void tick_unplace(struct sim *sim, struct sim_component *c)
 	struct tick_slot s = sim->slots[c->id];
 	struct tick_domain *d = s.dom;
 	uint32_t sl = (uint32_t)(c->next_tick_cycle % TICK_WHEEL);
-	d->bits[sl * d->n_words + s.bit / 64] &= ~(1ull << (s.bit % 64));
-	d->n[sl]--;
+	dom_slot_clear(d, sl, s.bit);
 	if (c->next_tick_cycle != d->cycle) {
 		if (d->n[sl] == 0)
 			d->occ &= ~(1ull << sl);
@@ -336,22 +348,20 @@ static inline uint64_t component_tick(struct sim *sim, struct sim_component *c, 
 	return next;
 }
 
-/* Queue c's next tick after a tick. */
-static inline void component_requeue(struct sim *sim, struct sim_component *c, uint64_t next)
+/* Queue the next tick of c (member `bit` of d) after a tick. */
+static inline void component_requeue(struct sim *sim, struct sim_component *c, struct tick_domain *d,
+				     uint32_t bit, uint64_t next)
 {
-	if (next == SIM_NEVER)
-		return;
-	struct tick_slot s = sim->slots[c->id];
-	struct tick_domain *d = s.dom;
 	if (next - d->cycle < TICK_WHEEL && next > d->cycle && dom_queued(d)) {
 		/* The busy case (next cycle, or a short timer): no edge to compute, no sift. */
 		c->next_tick_cycle = next;
-		dom_slot_set(d, next, s.bit);
+		dom_slot_set(d, next, bit);
 		if (next > d->hi)
 			d->hi = next;
 		return;
 	}
-	tick_place(sim, c, next);
+	if (next != SIM_NEVER)
+		tick_place(sim, c, next);
 }
 
 /* The domain at the head of the queue ticks its first due member. */
@@ -359,10 +369,8 @@ static inline void dom_tick_head(struct sim *sim, struct tick_domain *d)
 {
 	uint32_t b = d->head;
 	struct sim_component *c = d->members[b];
-	uint32_t sl = (uint32_t)(d->cycle % TICK_WHEEL);
-	d->bits[sl * d->n_words + b / 64] &= ~(1ull << (b % 64));
-	d->n[sl]--;
-	component_requeue(sim, c, component_tick(sim, c, d->cycle));
+	dom_slot_clear(d, (uint32_t)(d->cycle % TICK_WHEEL), b);
+	component_requeue(sim, c, d, b, component_tick(sim, c, d->cycle));
 	dom_advance(sim, d);
 }
 
@@ -422,14 +430,16 @@ static int dom_grow(struct tick_domain *d)
 	if (!a)
 		return -1;
 	d->members = a;
+	uint64_t *keys = realloc(d->keys, cap * sizeof *keys);
+	if (!keys)
+		return -1;
+	d->keys = keys;
+	/* Word-major: the old words keep their place, the new ones follow, empty. */
 	uint32_t words = (cap + 63) / 64;
-	uint64_t *bits = calloc((size_t)TICK_WHEEL * words, sizeof *bits);
+	uint64_t *bits = realloc(d->bits, (size_t)TICK_WHEEL * words * sizeof *bits);
 	if (!bits)
 		return -1;
-	for (uint32_t sl = 0; sl < TICK_WHEEL; sl++)
-		for (uint32_t w = 0; w < d->n_words; w++)
-			bits[sl * words + w] = d->bits[sl * d->n_words + w];
-	free(d->bits);
+	memset(bits + (size_t)TICK_WHEEL * d->n_words, 0, (size_t)TICK_WHEEL * (words - d->n_words) * sizeof *bits);
 	d->bits = bits;
 	d->n_words = words;
 	d->cap_members = cap;
@@ -472,6 +482,7 @@ int sim_component_add(struct sim *sim, struct sim_component *c, struct sim_error
 	c->ticks = 0;
 	sim_rng_seed(&c->rng, sim->cfg.seed, c->id);
 	sim->slots[c->id] = (struct tick_slot){d, d->n_members};
+	d->keys[d->n_members] = ((uint64_t)SIM_PRIO_TICK << KEY_SEQ_BITS) | TICK_SEQ(c->id);
 	d->members[d->n_members++] = c;
 	sim->comps[sim->n_comps++] = c;
 	return 0;
@@ -634,6 +645,7 @@ void sim_destroy(struct sim *sim)
 	sim_pool_fini(&sim->wake_pool);
 	for (uint32_t i = 0; i < sim->n_doms; i++) {
 		free(sim->doms[i]->members);
+		free(sim->doms[i]->keys);
 		free(sim->doms[i]->bits);
 		free(sim->doms[i]);
 	}
@@ -775,8 +787,9 @@ enum sim_stop sim_run(struct sim *sim, uint64_t until_ps, FILE *report, struct s
 			dom_tick_head(sim, SIM_CONTAINER_OF(top.ev, struct tick_domain, ev));
 		} else if (top.ev->fire == component_tick_fire) {
 			struct sim_component *c = SIM_CONTAINER_OF(top.ev, struct sim_component, tick_ev);
+			struct tick_slot s = sim->slots[c->id];
 			heap_remove(sim, 0);
-			component_requeue(sim, c, component_tick(sim, c, c->next_tick_cycle));
+			component_requeue(sim, c, s.dom, s.bit, component_tick(sim, c, c->next_tick_cycle));
 		} else {
 			heap_remove(sim, 0);
 			top.ev->fire(sim, top.ev);

@@ -77,13 +77,14 @@ struct tick_domain {
 	uint64_t cycle;            /* earliest cycle with a member due (while ev is queued) */
 	uint64_t hi;               /* no member is due after hi; hi - cycle < TICK_WHEEL */
 	uint64_t occ;              /* bit s set while slot s holds members (the slot of `cycle`: may be stale) */
-	uint64_t *bits;            /* TICK_WHEEL slots of n_words words; bit i is members[i] */
+	uint64_t *bits;            /* n_words words of TICK_WHEEL slots; bit i is members[i] */
 	uint32_t n[TICK_WHEEL];    /* members in each slot */
 	uint32_t lo;               /* no bit of the slot of `cycle` below word lo */
 	uint32_t head;             /* member whose id keys ev (during its tick: in no slot) */
 	uint32_t n_words;
 	uint32_t n_members, cap_members;
 	struct sim_component **members;
+	uint64_t *keys;            /* heap key of each member's tick: SIM_PRIO_TICK, TICK_SEQ(id) */
 	const struct sim_clock *clk; /* the first clock of this frequency: edges depend on it only */
 };
 
