@@ -38,14 +38,30 @@ static void base_event(struct sched *s, const struct sched_event *ev)
 		st->last_fetched = ev->warp_id;
 }
 
+static void lrr_keys(struct sched *s, uint32_t si, const uint16_t *ids, uint32_t n, uint64_t *key)
+{
+	sched_key_lrr(&((struct base_state *)s->state)->last, si, ids, n, key);
+}
+
+static void gto_keys(struct sched *s, uint32_t si, const uint16_t *ids, uint32_t n, uint64_t *key)
+{
+	sched_key_gto(&((struct base_state *)s->state)->last, s->core, si, ids, n, key);
+}
+
+static void oldest_keys(struct sched *s, uint32_t si, const uint16_t *ids, uint32_t n, uint64_t *key)
+{
+	(void)si;
+	for (uint32_t i = 0; i < n; i++)
+		key[ids[i]] = s->core->warps[ids[i]].age;
+}
+
 /* LRR: round-robin from the warp after the one issued last (BAWS Sec 2.2: "If a warp
  * cannot be issued, the next warp in round-robin order is to be issued"). */
 static void lrr_rank(struct sched *s, uint32_t si, uint64_t now, uint16_t *ids, uint32_t n)
 {
 	(void)now;
-	struct base_state *st = s->state;
 	uint64_t *key = sched_key_scratch(s);
-	sched_key_lrr(&st->last, si, ids, n, key);
+	lrr_keys(s, si, ids, n, key);
 	sched_sort_by_key(ids, n, key);
 	s->rank_issuable = 0;
 }
@@ -54,27 +70,24 @@ static void lrr_rank(struct sched *s, uint32_t si, uint64_t now, uint16_t *ids, 
 static void gto_rank(struct sched *s, uint32_t si, uint64_t now, uint16_t *ids, uint32_t n)
 {
 	(void)now;
-	struct base_state *st = s->state;
 	uint64_t *key = sched_key_scratch(s);
-	sched_key_gto(&st->last, s->core, si, ids, n, key);
+	gto_keys(s, si, ids, n, key);
 	sched_sort_by_key(ids, n, key);
 	s->rank_issuable = 0;
 }
 
 static void oldest_rank(struct sched *s, uint32_t si, uint64_t now, uint16_t *ids, uint32_t n)
 {
-	(void)si;
 	(void)now;
 	uint64_t *key = sched_key_scratch(s);
-	for (uint32_t i = 0; i < n; i++)
-		key[ids[i]] = s->core->warps[ids[i]].age;
+	oldest_keys(s, si, ids, n, key);
 	sched_sort_by_key(ids, n, key);
 	s->rank_issuable = 0;
 }
 
-const struct sched_ops sched_lrr_ops = { "lrr", base_init, base_event, lrr_rank, base_fini, SCHED_RANK_PURE | SCHED_RANK_NO_LIMIT };
-const struct sched_ops sched_gto_ops = { "gto", base_init, base_event, gto_rank, base_fini, SCHED_RANK_PURE | SCHED_RANK_NO_LIMIT };
-const struct sched_ops sched_oldest_ops = { "oldest", base_init, base_event, oldest_rank, base_fini, SCHED_RANK_PURE | SCHED_RANK_NO_LIMIT };
+const struct sched_ops sched_lrr_ops = { "lrr", base_init, base_event, lrr_rank, base_fini, SCHED_RANK_PURE | SCHED_RANK_NO_LIMIT, lrr_keys };
+const struct sched_ops sched_gto_ops = { "gto", base_init, base_event, gto_rank, base_fini, SCHED_RANK_PURE | SCHED_RANK_NO_LIMIT, gto_keys };
+const struct sched_ops sched_oldest_ops = { "oldest", base_init, base_event, oldest_rank, base_fini, SCHED_RANK_PURE | SCHED_RANK_NO_LIMIT, oldest_keys };
 
 /* ---- fetch ---- */
 
@@ -145,6 +158,6 @@ static void cff_fetch_rank(struct sched *s, uint32_t si, uint64_t now, uint16_t 
 	s->rank_issuable = 0;
 }
 
-const struct sched_ops sched_fetch_rr_ops = { "rr", base_init, base_event, rr_fetch_rank, base_fini, SCHED_RANK_PURE | SCHED_RANK_NO_LIMIT };
-const struct sched_ops sched_fetch_fef_ops = { "fef", base_init, base_event, fef_fetch_rank, base_fini, SCHED_RANK_PURE | SCHED_RANK_NO_LIMIT };
-const struct sched_ops sched_fetch_cff_ops = { "cff", base_init, base_event, cff_fetch_rank, base_fini, 0 };
+const struct sched_ops sched_fetch_rr_ops = { "rr", base_init, base_event, rr_fetch_rank, base_fini, SCHED_RANK_PURE | SCHED_RANK_NO_LIMIT, NULL };
+const struct sched_ops sched_fetch_fef_ops = { "fef", base_init, base_event, fef_fetch_rank, base_fini, SCHED_RANK_PURE | SCHED_RANK_NO_LIMIT, NULL };
+const struct sched_ops sched_fetch_cff_ops = { "cff", base_init, base_event, cff_fetch_rank, base_fini, 0, NULL };

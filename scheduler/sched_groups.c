@@ -134,7 +134,7 @@ static void tl_rank(struct sched *s, uint32_t si, uint64_t now, uint16_t *ids, u
 	s->rank_issuable = group_limit(p, core, ids, in_cur, (live & (1ull << cur)) != 0);
 }
 
-const struct sched_ops sched_tl_ops = { "tl", group_init, group_event, tl_rank, group_fini, 0 };
+const struct sched_ops sched_tl_ops = { "tl", group_init, group_event, tl_rank, group_fini, 0, NULL };
 
 /* ---- OWL ---- */
 
@@ -293,6 +293,6 @@ static void owl_blp_rank(struct sched *s, uint32_t si, uint64_t now, uint16_t *i
 	owl_rank(s, SCHED_OWL_BLP, si, ids, n);
 }
 
-const struct sched_ops sched_owl_cta_ops = { "owl-cta", group_init, group_event, owl_cta_rank, group_fini, 0 };
-const struct sched_ops sched_owl_locality_ops = { "owl-locality", group_init, group_event, owl_locality_rank, group_fini, SCHED_RANK_PURE };
-const struct sched_ops sched_owl_blp_ops = { "owl-blp", group_init, group_event, owl_blp_rank, group_fini, SCHED_RANK_PURE };
+const struct sched_ops sched_owl_cta_ops = { "owl-cta", group_init, group_event, owl_cta_rank, group_fini, 0, NULL };
+const struct sched_ops sched_owl_locality_ops = { "owl-locality", group_init, group_event, owl_locality_rank, group_fini, SCHED_RANK_PURE, NULL };
+const struct sched_ops sched_owl_blp_ops = { "owl-blp", group_init, group_event, owl_blp_rank, group_fini, SCHED_RANK_PURE, NULL };

@@ -627,6 +627,27 @@ static uint8_t schedule(struct sm *sm, uint32_t s, uint64_t now)
 			if (pass_ok & unit_ok & bit)
 				ready[n_ready++] = slot;
 		}
+		if (n_ready > 1 && sm->issue->ops->keys) {
+			/* The ranking's order without sorting: the smallest key not tried yet (ties to
+			 * the earlier entry, as the stable sort); nearly always the first one issues. */
+			uint64_t key[SCHED_MAX_WARPS], tried = 0;
+			sm->issue->ops->keys(sm->issue, s, ready, n_ready, key);
+			for (uint32_t t = 0; t < n_ready && !sm->failed; t++) {
+				uint32_t best_i = UINT32_MAX;
+				for (uint32_t i = 0; i < n_ready; i++)
+					if (!(tried >> i & 1) && (best_i == UINT32_MAX || key[ready[i]] < key[ready[best_i]]))
+						best_i = i;
+				tried |= 1ull << best_i;
+				if (issue_warp(sm, ready[best_i], now)) {
+					if (sm->lwm)
+						sm_lwm_after_issue(sm, ready[best_i], now);
+					return SM_CYC_ISSUED;
+				}
+			}
+			if (any_ready)
+				sm->left_behind = true;
+			return best;
+		}
 		if (n_ready > 1) {
 			sm->issue->rank_issuable = 0;
 			sched_rank(sm->issue, s, now, ready, n_ready);
