@@ -192,6 +192,23 @@ void sim_event_cancel(struct sim *sim, struct sim_event *ev)
 
 /* ---- tick domains (see struct tick_domain) ---- */
 
+/* Re-key ev, at the head of the queue, to a larger key at the same time without a sift when
+ * no other entry is due at that time (the usual case between two members of a domain): only
+ * such an entry could now come first, and the root's children hold the next smallest keys
+ * (sentinels are at SIM_NEVER). False when a sift is needed. */
+static inline bool heap_root_rekey(struct sim *sim, struct sim_event *ev, uint64_t when, uint64_t key)
+{
+	if (ev->heap_idx != 0 || when != ev->when_ps)
+		return false;
+	const struct heap_ent *h = sim->heap;
+	uint64_t t12 = h[1].when_ps < h[2].when_ps ? h[1].when_ps : h[2].when_ps;
+	uint64_t t34 = h[3].when_ps < h[4].when_ps ? h[3].when_ps : h[4].when_ps;
+	if ((t12 < t34 ? t12 : t34) <= when)
+		return false;
+	sim->heap[0].key = key;
+	return true;
+}
+
 static inline bool dom_queued(const struct tick_domain *d) { return d->ev.heap_idx != UINT32_MAX; }
 
 /* The word of slot sl holding member bit `bit` (word-major: no multiply by n_words). */
@@ -291,20 +308,8 @@ static inline __attribute__((always_inline)) void dom_advance(struct sim *sim, s
 	d->head = w * 64 + (uint32_t)__builtin_ctzll(b[(size_t)w * TICK_WHEEL]);
 	uint64_t key = d->keys[d->head];
 	d->ev.seq = key & KEY_SEQ_MASK;
-	uint32_t i = d->ev.heap_idx;
-	if (i == 0 && when == d->ev.when_ps) {
-		/* Still at the head of the queue at the same time and with a larger key: only an
-		 * entry at this very time could now come first. The children of the root hold the
-		 * next smallest keys (sentinels are at SIM_NEVER). */
-		const struct heap_ent *h = sim->heap;
-		uint64_t t12 = h[1].when_ps < h[2].when_ps ? h[1].when_ps : h[2].when_ps;
-		uint64_t t34 = h[3].when_ps < h[4].when_ps ? h[3].when_ps : h[4].when_ps;
-		if ((t12 < t34 ? t12 : t34) > when) {
-			sim->heap[0].key = key;
-			return;
-		}
-	}
-	event_requeue(sim, &d->ev, when);
+	if (!heap_root_rekey(sim, &d->ev, when, key))
+		event_requeue(sim, &d->ev, when);
 }
 
 /* Take c's pending tick out of wherever it is queued (c->next_tick_cycle != SIM_NEVER). */
@@ -328,6 +333,7 @@ static void tick_unplace(struct sim *sim, struct sim_component *c)
 }
 
 static void component_defer_wake(struct sim *sim, struct sim_component *c, uint64_t cycle);
+static void dom_wake_fire(struct sim *sim, struct sim_event *ev);
 
 /* Tick c (its pending tick already taken out of the queue) and return the cycle of its next
  * tick or SIM_NEVER; wakes of c during its tick only lower next_tick_cycle (sim->ticking). */
@@ -407,11 +413,12 @@ static struct tick_domain *dom_for(struct sim *sim, const struct sim_clock *clk,
 	struct tick_domain *d = calloc(1, sizeof *d);
 	if (!d)
 		goto nomem;
-	if (sim_event_reserve(sim, 1, err) != 0) {
+	if (sim_event_reserve(sim, 2, err) != 0) { /* ev and wake_ev */
 		free(d);
 		return NULL;
 	}
 	sim_event_init(&d->ev, SIM_PRIO_TICK, dom_tick_fire);
+	sim_event_init(&d->wake_ev, SIM_PRIO_DELIVERY, dom_wake_fire);
 	d->clk = clk;
 	sim->doms[sim->n_doms++] = d;
 	return d;
@@ -490,10 +497,11 @@ int sim_component_add(struct sim *sim, struct sim_component *c, struct sim_error
 
 /* A wake for a cycle after the component's queued tick. The tick alone would not come back
  * for it (the component may go idle at the earlier tick), so it is kept as an event that
- * wakes the component when its time comes. */
+ * wakes the component when its time comes: in its domain's wake wheel, or on its own. */
 struct deferred_wake {
 	struct sim_event ev;
 	struct sim_component *c;
+	struct deferred_wake *next; /* in its wheel slot */
 };
 
 static void deferred_wake_fire(struct sim *sim, struct sim_event *ev)
@@ -504,13 +512,89 @@ static void deferred_wake_fire(struct sim *sim, struct sim_event *ev)
 	sim_component_wake(c);
 }
 
+/* Marks domain wake events for sim_run, which runs them in place; never called. */
+static void dom_wake_fire(struct sim *sim, struct sim_event *ev)
+{
+	(void)sim;
+	(void)ev;
+	SIM_ASSERT(!"domain wake events are run by sim_run in place");
+}
+
+static inline void wake_slot_append(struct tick_domain *d, uint64_t cycle, struct deferred_wake *w)
+{
+	uint32_t sl = (uint32_t)(cycle % TICK_WHEEL);
+	if (d->whead[sl])
+		d->wtail[sl]->next = w;
+	else
+		d->whead[sl] = w;
+	d->wtail[sl] = w;
+	d->wocc |= 1ull << sl;
+}
+
 static void component_defer_wake(struct sim *sim, struct sim_component *c, uint64_t cycle)
 {
 	struct deferred_wake *w = sim_pool_alloc(&sim->wake_pool);
 	SIM_ASSERT(w != NULL);
 	w->c = c;
+	w->next = NULL;
 	sim_event_init(&w->ev, SIM_PRIO_DELIVERY, deferred_wake_fire);
-	sim_event_schedule(sim, &w->ev, clock_edge_ps(c->clk, cycle));
+	/* Numbered as sim_event_schedule would: FIFO with every event of its instant. */
+	w->ev.seq = sim->next_seq++ & KEY_SEQ_MASK;
+	struct tick_domain *d = sim->slots[c->id].dom;
+	if (d->wake_ev.heap_idx == UINT32_MAX) {
+		d->wcycle = d->whi = cycle;
+		wake_slot_append(d, cycle, w);
+		d->wake_ev.seq = w->ev.seq;
+		d->wake_ev.when_ps = clock_edge_ps(c->clk, cycle);
+		heap_push(sim, &d->wake_ev);
+		return;
+	}
+	if (cycle >= d->wcycle) {
+		if (cycle - d->wcycle < TICK_WHEEL) {
+			/* The latest seq: last of its slot, never the first of the wheel. */
+			wake_slot_append(d, cycle, w);
+			if (cycle > d->whi)
+				d->whi = cycle;
+			return;
+		}
+	} else if (d->whi - cycle < TICK_WHEEL) {
+		wake_slot_append(d, cycle, w); /* an empty slot: the window held [wcycle, whi] */
+		d->wcycle = cycle;
+		d->wake_ev.seq = w->ev.seq;
+		event_requeue(sim, &d->wake_ev, clock_edge_ps(c->clk, cycle));
+		return;
+	}
+	w->ev.when_ps = clock_edge_ps(c->clk, cycle);
+	SIM_ASSERT(w->ev.when_ps >= sim->now_ps);
+	heap_push(sim, &w->ev);
+}
+
+/* The domain's wake event is at the head of the queue: fire its first wake, re-key it to
+ * the next (same slot, later slot) or take it out of the queue. */
+static void dom_wake_head(struct sim *sim, struct tick_domain *d)
+{
+	uint32_t sl = (uint32_t)(d->wcycle % TICK_WHEEL);
+	struct deferred_wake *w = d->whead[sl];
+	d->whead[sl] = w->next;
+	deferred_wake_fire(sim, &w->ev); /* may append wakes, never before wcycle */
+	uint64_t when = d->wake_ev.when_ps;
+	sl = (uint32_t)(d->wcycle % TICK_WHEEL);
+	if (!d->whead[sl]) {
+		d->wocc &= ~(1ull << sl);
+		if (d->wocc == 0) {
+			heap_remove(sim, d->wake_ev.heap_idx);
+			return;
+		}
+		uint64_t rot = (d->wocc >> sl) | (d->wocc << ((TICK_WHEEL - sl) % TICK_WHEEL));
+		uint32_t k = (uint32_t)__builtin_ctzll(rot);
+		d->wcycle += k;
+		sl = (sl + k) % TICK_WHEEL;
+		when = clock_edge_ps(d->clk, d->wcycle);
+	}
+	d->wake_ev.seq = d->whead[sl]->ev.seq;
+	uint64_t key = ((uint64_t)SIM_PRIO_DELIVERY << KEY_SEQ_BITS) | d->wake_ev.seq;
+	if (!heap_root_rekey(sim, &d->wake_ev, when, key))
+		event_requeue(sim, &d->wake_ev, when);
 }
 
 /* Bring c's tick forward to `cycle` (>= min_next_cycle, its edge >= now). */
@@ -785,6 +869,8 @@ enum sim_stop sim_run(struct sim *sim, uint64_t until_ps, FILE *report, struct s
 			/* The domain stays queued during the tick: re-keying it to its next member at
 			 * the same instant usually only checks that no child is due at that instant. */
 			dom_tick_head(sim, SIM_CONTAINER_OF(top.ev, struct tick_domain, ev));
+		} else if (top.ev->fire == dom_wake_fire) {
+			dom_wake_head(sim, SIM_CONTAINER_OF(top.ev, struct tick_domain, wake_ev));
 		} else if (top.ev->fire == component_tick_fire) {
 			struct sim_component *c = SIM_CONTAINER_OF(top.ev, struct sim_component, tick_ev);
 			struct tick_slot s = sim->slots[c->id];

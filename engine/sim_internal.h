@@ -72,6 +72,7 @@ struct heap_ent {
  * tick_ev as before. A component's pending tick is in exactly one place: its tick_ev
  * (heap_idx != UINT32_MAX), else the slot of next_tick_cycle in its domain. */
 #define TICK_WHEEL 64 /* a power of two, the bits of `occ` */
+struct deferred_wake;
 struct tick_domain {
 	struct sim_event ev;       /* queued while a member is due or being ticked at `cycle` */
 	uint64_t cycle;            /* earliest cycle with a member due (while ev is queued) */
@@ -85,6 +86,14 @@ struct tick_domain {
 	uint32_t n_members, cap_members;
 	struct sim_component **members;
 	uint64_t *keys;            /* heap key of each member's tick: SIM_PRIO_TICK, TICK_SEQ(id) */
+
+	/* Deferred wakes of the members (events at SIM_PRIO_DELIVERY, FIFO by seq) kept the same
+	 * way: slot x % TICK_WHEEL lists the wakes at cycle x in creation (= seq) order for the
+	 * cycles in [wcycle, whi], and wake_ev is keyed like the first of them. A wake outside
+	 * that window is an event of its own. */
+	struct sim_event wake_ev;
+	uint64_t wcycle, whi, wocc;
+	struct deferred_wake *whead[TICK_WHEEL], *wtail[TICK_WHEEL];
 	const struct sim_clock *clk; /* the first clock of this frequency: edges depend on it only */
 };
 

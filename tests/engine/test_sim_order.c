@@ -219,3 +219,51 @@ Test(order, matches_the_recorded_heap_trace)
 		cr_expect_eq(got.now_ps, cases[k].want.now_ps);
 	}
 }
+
+/* A wake asked for a cycle after a component's queued tick is kept as an event at
+ * SIM_PRIO_DELIVERY, FIFO with the other events of its instant: a plain event scheduled
+ * between two such wakes sees the first component woken and the second not yet. */
+struct fifo_probe {
+	struct sim_event ev;
+	struct tcomp *a, *b;
+	uint64_t a_next, b_next;
+	int fired;
+};
+
+static void fifo_probe_fire(struct sim *sim, struct sim_event *ev)
+{
+	(void)sim;
+	struct fifo_probe *p = (struct fifo_probe *)ev;
+	p->a_next = p->a->base.next_tick_cycle;
+	p->b_next = p->b->base.next_tick_cycle;
+	p->fired++;
+}
+
+Test(order, deferred_wakes_fire_fifo_with_events_of_their_instant)
+{
+	for (int far = 0; far < 2; far++) {
+		struct sim *sim = tsim_create(1, 0, NULL);
+		struct sim_clock clk = {.name = "c", .freq_mhz = 1000};
+		tclock_add(sim, &clk);
+		struct tcomp a = {0}, b = {0};
+		tcomp_add(sim, &a, "a", &clk, NULL); /* ticks once, then idle */
+		tcomp_add(sim, &b, "b", &clk, NULL);
+		uint64_t x = far ? 500 : 5; /* within a few cycles, and far ahead */
+		sim_component_wake_at_cycle(&a.base, 1);
+		sim_component_wake_at_cycle(&b.base, 1);
+		sim_component_wake_at_cycle(&a.base, x); /* after a's tick at 1: deferred */
+		struct fifo_probe p = {.a = &a, .b = &b};
+		sim_event_init(&p.ev, SIM_PRIO_DELIVERY, fifo_probe_fire);
+		sim_event_schedule(sim, &p.ev, sim_clock_edge_ps(&clk, x));
+		sim_component_wake_at_cycle(&b.base, x); /* deferred, after the probe */
+		struct sim_error err;
+		cr_assert_eq(sim_run(sim, SIM_NEVER, NULL, &err), SIM_STOP_QUIESCENT);
+		cr_assert_eq(p.fired, 1);
+		cr_expect_eq(p.a_next, x, "far %d: a woken before the probe", far);
+		cr_expect_eq(p.b_next, SIM_NEVER, "far %d: b woken after the probe", far);
+		cr_expect_eq(a.base.ticks, 2);
+		cr_expect_eq(b.base.ticks, 2);
+		cr_expect_eq(sim_events_fired(sim), 2 + 2 + 1 + 2);
+		sim_destroy(sim);
+	}
+}
