@@ -106,11 +106,23 @@ struct mem_unit {
 	 * size, addresses): a hit is exactly what coal_run would return. Warps of at most
 	 * MU_MEMO_LANES lanes only. */
 	struct mu_memo *memo;         /* [MU_MEMO_ENTRIES] */
-	/* Bumped by every tick that changes something (a reply, an L1 access, an injection, a
-	 * completion) and every accepted instruction: the only places that change what try_issue
-	 * reads (slots, stage, L1 tags, MSHRs, miss queue). A memo hit refused at the same epoch
-	 * is refused again, for the same reason, without repeating the precheck. */
+	/* Moves (epoch_move) whenever a refusal could now be decided differently, so an
+	 * instruction refused at the same epoch is refused again for the same reason (a memo hit
+	 * skips the precheck; the SM repeats whole refused cycles by counting). What a refusal
+	 * reads and what changes it:
+	 * - slots full: a completion freeing a slot while all were used;
+	 * - stage busy: the stage going idle. While busy it refuses every instruction before
+	 *   anything else is read, so its own accesses (L1, MSHRs, ring) need no move;
+	 * - the precheck (L1 tags, MSHRs, ring): a fill (reply to a read) and the stage's
+	 *   accesses (covered above); an injection only frees ring room, which can lift only a
+	 *   refusal for a full miss queue (a refusal for MSHRs returns at an access needing a
+	 *   new entry with none free or its entry full, and every earlier access passed whatever
+	 *   room the ring had), so an injection moves the epoch only after such a refusal at this
+	 *   epoch (missq_refused);
+	 * - every accepted instruction.
+	 * Acks of writes, atomics and write-backs change none of these. */
 	uint64_t epoch;
+	bool missq_refused;           /* a refusal for a full miss queue was decided at this epoch */
 	/* Refusals of the last cycle that had any, by reason (mem_unit_repeat_refusals). */
 	uint64_t rf_cycle;
 	uint32_t rf_busy, rf_slots, rf_mshr, rf_missq, rf_shared;
@@ -322,6 +334,12 @@ static uint8_t space_cache(uint8_t space)
 	}
 }
 
+static inline void epoch_move(struct mem_unit *m)
+{
+	m->epoch++;
+	m->missq_refused = false;
+}
+
 /* ---- MSHR line filter (struct mem_unit: mf_*) ---------------------------------------- */
 
 static inline uint32_t mf_bucket(const struct mem_unit *m, uint64_t line)
@@ -512,8 +530,8 @@ static void record_latency(struct mem_unit *m, const struct mem_req *r)
 	m->lat_hist[b]++;
 }
 
-/* Take one reply; false if none. */
-static bool eject_step(struct mem_unit *m, uint64_t now)
+/* Take one reply; false if none. *filled: it was a read's fill (L1, MSHRs and ring changed). */
+static bool eject_step(struct mem_unit *m, uint64_t now, bool *filled)
 {
 	struct noc *n = m->ports.noc;
 	if (!n)
@@ -538,6 +556,7 @@ static bool eject_step(struct mem_unit *m, uint64_t now)
 			slot_served(m, e->targets[i], now);
 		mf_del(m, e->line_addr);
 		mshr_release(&m->mshr, e);
+		*filled = true;
 		break;
 	}
 	case MEM_REQ_WRITE:
@@ -579,9 +598,13 @@ static uint64_t mu_next_need(struct mem_unit *m, uint64_t cycle)
 static uint64_t mu_tick(struct sim_component *comp, uint64_t cycle)
 {
 	struct mem_unit *m = SIM_CONTAINER_OF(comp, struct mem_unit, comp);
-	bool changed = eject_step(m, cycle);
-	changed |= stage_step(m, cycle);
-	changed |= inject_step(m, cycle);
+	/* Whether a refusal could now be decided differently (struct mem_unit: epoch). */
+	bool filled = false, was_busy = m->st.busy, slots_full = m->slots_used >= m->n_slots;
+	eject_step(m, cycle, &filled);
+	stage_step(m, cycle);
+	bool moved = filled || (was_busy && !m->st.busy);
+	if (inject_step(m, cycle) && m->missq_refused)
+		moved = true;
 	bool any = false;
 	while (m->heap_n && m->heap[0].cycle <= cycle) {
 		struct mu_heap_ent e = heap_pop(m);
@@ -592,8 +615,8 @@ static uint64_t mu_tick(struct sim_component *comp, uint64_t cycle)
 		m->ports.done(m->ports.sm_ctx, token, sim_now_ps(m->sim));
 		any = true;
 	}
-	if (changed || any)
-		m->epoch++;
+	if (moved || (any && slots_full))
+		epoch_move(m);
 	if (any) {
 		sim_progress(m->sim);
 		if (m->ports.sm)
@@ -697,7 +720,7 @@ bool mem_unit_try_issue(struct mem_unit *m, const struct warp_inst *wi, uint64_t
 		m->slots[s].pending = 1;
 		slot_served(m, s, now_cycle + (passes - 1) + m->shm.latency_cycles);
 		sim_component_wake_at_cycle(&m->comp, mu_next_need(m, now_cycle));
-		m->epoch++;
+		epoch_move(m);
 		return true;
 	}
 	if (m->model == MU_FIXED) {
@@ -706,7 +729,7 @@ bool mem_unit_try_issue(struct mem_unit *m, const struct warp_inst *wi, uint64_t
 		m->slots[s].pending = 1;
 		slot_served(m, s, now_cycle + m->fixed_latency_cycles);
 		sim_component_wake_at_cycle(&m->comp, mu_next_need(m, now_cycle));
-		m->epoch++;
+		epoch_move(m);
 		return true;
 	}
 	if (m->st.busy) {
@@ -738,6 +761,7 @@ bool mem_unit_try_issue(struct mem_unit *m, const struct warp_inst *wi, uint64_t
 				} else {
 					m->rf_missq++;
 					m->refuse_missq++;
+					m->missq_refused = true;
 				}
 				return false;
 			}
@@ -780,6 +804,7 @@ bool mem_unit_try_issue(struct mem_unit *m, const struct warp_inst *wi, uint64_t
 		} else {
 			m->rf_missq++;
 			m->refuse_missq++;
+			m->missq_refused = true;
 		}
 		return false;
 	}
@@ -802,7 +827,7 @@ bool mem_unit_try_issue(struct mem_unit *m, const struct warp_inst *wi, uint64_t
 		stage_step(m, now_cycle);
 	}
 	sim_component_wake_at_cycle(&m->comp, mu_next_need(m, now_cycle));
-	m->epoch++;
+	epoch_move(m);
 	return true;
 }
 
