@@ -619,14 +619,18 @@ static uint8_t schedule(struct sm *sm, uint32_t s, uint64_t now)
 					unit_ok |= (uint8_t)(1u << u);
 			}
 		}
-		bool any_ready = false;
-		for (; rm; rm &= rm - 1) {
-			uint16_t slot = (uint16_t)__builtin_ctzll(rm);
-			uint8_t bit = (uint8_t)(1u << sm->wunit[slot]);
-			any_ready |= (pass_ok & bit) != 0;
-			if (pass_ok & unit_ok & bit)
-				ready[n_ready++] = slot;
+		/* Whole unit classes at a time: the warps of a class not free at the pass, and of
+		 * one not free now. */
+		uint64_t not_pass = 0, not_now = 0;
+		for (unsigned u = 0; u < SM_UNIT_CLASSES; u++) {
+			if (!(pass_ok & (1u << u)))
+				not_pass |= sm->unit_ready_mask[u];
+			else if (!(unit_ok & (1u << u)))
+				not_now |= sm->unit_ready_mask[u];
 		}
+		bool any_ready = (rm & ~not_pass) != 0;
+		for (rm &= ~(not_pass | not_now); rm; rm &= rm - 1)
+			ready[n_ready++] = (uint16_t)__builtin_ctzll(rm);
 		if (n_ready > 1 && sm->issue->ops->keys) {
 			/* The ranking's order without sorting: the smallest key not tried yet (ties to
 			 * the earlier entry, as the stable sort); nearly always the first one issues. */
