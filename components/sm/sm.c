@@ -538,7 +538,7 @@ int sm_launch_cta(struct sm *sm, struct fe_launch *l, uint32_t cta_id, uint64_t 
 		struct sm_warp *w = &sm->warps[slot];
 		memset(w, 0, sizeof *w);
 		sm->wstatus[slot] = SM_WS_NONE;
-		sm->wst_until[slot] = 0;
+		sm_status_stale(sm, slot);
 		w->fw = fe_cta_warp(fc, i);
 		w->state = SM_W_ACTIVE;
 		w->cta_slot = (uint16_t)cs;
@@ -586,7 +586,7 @@ void sm_mem_done(void *v, uint64_t token, uint64_t now_ps)
 	struct sm_warp *w = &sm->warps[slot];
 	struct sm_sb_entry *e = &w->sb[idx];
 	SIM_ASSERT(e->used && e->mem && e->release_cycle == UINT64_MAX);
-	sm->wst_until[slot] = 0; /* its scoreboard and pending count change */
+	sm_status_stale(sm, slot); /* its scoreboard and pending count change */
 	uint64_t cyc = sim_clock_cycle_at_or_after(sm->comp.clk, now_ps);
 	/* Close the sleep interval with the state that held during it (memory in flight). */
 	if (!sm->in_tick)

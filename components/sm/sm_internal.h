@@ -134,6 +134,12 @@ struct sm {
 	 * refreshed: classes per scheduler, ready warps per scheduler, the OWL memory-block
 	 * counts; fetch_mask is exact at every moment (valid, empty I-buffer, no replay). */
 	uint64_t live_mask;                    /* slots in sched_warps (the pass visits these) */
+	/* Statuses made stale by events since the last pass (wst_until 0), and the earliest
+	 * wst_until in the future among the others: while no cached status has expired and none
+	 * holding that earliest time was touched, the pass needs no walk over the warps. */
+	uint64_t stale_mask;
+	uint64_t next_due;
+	bool next_due_dirty;
 	uint64_t counted_mask;
 	uint16_t cls_count[SM_MAX_SCHED][SM_CYC_COUNT];
 	uint64_t ready_mask[SM_MAX_SCHED];
@@ -188,6 +194,16 @@ struct sm {
 	uint64_t sched_cyc[SM_MAX_SCHED][SM_CYC_COUNT];
 	struct sm_lwm *lwm;             /* large warp microarchitecture (sm_lwm.c); NULL: off */
 };
+
+/* The warp's cached status no longer holds (an event touched it): recomputed by the next
+ * status pass. */
+static inline void sm_status_stale(struct sm *sm, uint16_t slot)
+{
+	if (sm->wst_until[slot] == sm->next_due)
+		sm->next_due_dirty = true;
+	sm->wst_until[slot] = 0;
+	sm->stale_mask |= 1ull << slot;
+}
 
 /* sm_pipeline.c */
 uint64_t sm_tick(struct sim_component *comp, uint64_t cycle);

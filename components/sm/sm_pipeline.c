@@ -323,7 +323,7 @@ static void barrier_check(struct sm *sm, uint16_t cs, uint64_t now)
 	for (uint32_t i = 0; i < cta->n_warps; i++) {
 		uint16_t slot = cta->warps[i];
 		if (sm->warps[slot].state == SM_W_BARRIER) {
-			sm->wst_until[slot] = 0;
+			sm_status_stale(sm, slot);
 			sm->warps[slot].state = SM_W_ACTIVE;
 			sm->views[slot].at_barrier = false;
 		}
@@ -337,7 +337,7 @@ static void warp_exit(struct sm *sm, uint16_t slot)
 {
 	struct sm_warp *w = &sm->warps[slot];
 	struct sm_cta *cta = &sm->ctas[w->cta_slot];
-	sm->wst_until[slot] = 0;
+	sm_status_stale(sm, slot);
 	w->state = SM_W_EXITED;
 	cta->n_exited++;
 	if (cta->n_exited == cta->n_warps) {
@@ -351,7 +351,7 @@ static void warp_finish(struct sm *sm, uint16_t slot, uint64_t now)
 {
 	struct sm_warp *w = &sm->warps[slot];
 	struct sm_cta *cta = &sm->ctas[w->cta_slot];
-	sm->wst_until[slot] = 0;
+	sm_status_stale(sm, slot);
 	cta->n_live--;
 	sm->n_live_warps--;
 	w->ib_count = 0;
@@ -375,7 +375,10 @@ static void remove_from_sched(struct sm *sm, uint16_t slot)
 	uint32_t s = slot % sm->n_sched;
 	if (sm->counted_mask & (1ull << slot))
 		status_count(sm, slot, -1);
+	if (sm->wst_until[slot] == sm->next_due)
+		sm->next_due_dirty = true;
 	sm->wst_until[slot] = UINT64_MAX; /* a free slot is never due */
+	sm->stale_mask &= ~(1ull << slot);
 	sm->live_mask &= ~(1ull << slot);
 	sm->fetch_mask &= ~(1ull << slot);
 	for (uint32_t i = 0; i < sm->n_sched_warps[s]; i++)
@@ -429,7 +432,7 @@ static void finish_ctas(struct sm *sm, uint64_t now)
 static bool issue_warp(struct sm *sm, uint16_t slot, uint64_t now)
 {
 	struct sm_warp *w = &sm->warps[slot];
-	sm->wst_until[slot] = 0;
+	sm_status_stale(sm, slot);
 	struct sched_warp_view *v = &sm->views[slot];
 	const struct sm_ibuf_entry *e = &w->ib[w->ib_head];
 	const struct wi_static *si = &sm->insts[e->pc];
@@ -698,7 +701,7 @@ static uint8_t schedule(struct sm *sm, uint32_t s, uint64_t now)
 static void fetch_warp(struct sm *sm, uint16_t slot, uint64_t now)
 {
 	struct sm_warp *w = &sm->warps[slot];
-	sm->wst_until[slot] = 0;
+	sm_status_stale(sm, slot);
 	uint32_t pc0 = fe_warp_pc(w->fw);
 	if (pc0 >= sm->n_insts) {
 		struct sim_error er;
@@ -854,14 +857,20 @@ uint64_t sm_tick(struct sim_component *comp, uint64_t now)
 	/* One walk over the live warps: the due ones, and the earliest time a cached status
 	 * expires (the wake, completed below with what the refreshes return). */
 	uint64_t due = 0, wake = SIM_NEVER;
-	for (uint64_t m = sm->live_mask; m; m &= m - 1) {
-		uint32_t slot = (uint32_t)__builtin_ctzll(m);
-		uint64_t u = sm->wst_until[slot];
-		if (u <= now)
-			due |= 1ull << slot;
-		else if (u < wake)
-			wake = u;
+	if (sm->lwm || sm->next_due_dirty || now >= sm->next_due) {
+		for (uint64_t m = sm->live_mask; m; m &= m - 1) {
+			uint32_t slot = (uint32_t)__builtin_ctzll(m);
+			uint64_t u = sm->wst_until[slot];
+			if (u <= now)
+				due |= 1ull << slot;
+			else if (u < wake)
+				wake = u;
+		}
+	} else {
+		due = sm->stale_mask & sm->live_mask; /* each at wst_until 0 */
+		wake = sm->next_due;
 	}
+	sm->stale_mask = 0;
 	/* Ready warps whose unit class filled up (issue_warp) and nothing else touched: only the
 	 * unit check of warp_status can change its answer. */
 	for (uint64_t m = sm->unit_stale_mask & ~due & sm->counted_mask; m; m &= m - 1)
@@ -871,6 +880,8 @@ uint64_t sm_tick(struct sim_component *comp, uint64_t now)
 		uint64_t u = status_refresh(sm, (uint16_t)__builtin_ctzll(due), now);
 		wake = u > now && u < wake ? u : wake;
 	}
+	sm->next_due = wake;
+	sm->next_due_dirty = false;
 	if (sm->lazy_units) {
 		/* Ready warps stay READY while their unit is busy (struct sm: lazy_units): the
 		 * structural ones are those whose class has no free unit now; they wake the SM
