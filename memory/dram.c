@@ -515,6 +515,53 @@ static bool schedule_refresh(struct dram_mc *mc, uint64_t now, uint64_t *next)
 	return true;
 }
 
+/* FR-FCFS's pass over the queue, as schedule's loop with entry_cmd would make it, but with the
+ * channel's part of the column and ACT timings (the same for every entry, and unchanged until a
+ * command issues) taken once: every cycle the MC has work it scans the whole queue. Serves the
+ * oldest ready row hit (true), else leaves the oldest ready ACT/PRE in *best / *best_kind. */
+static bool scan_frfcfs(struct dram_mc *mc, uint64_t now, uint64_t *next, int *best,
+			enum dram_cmd *best_kind)
+{
+	const uint64_t rd_at = max64(mc->rd_ready, sub_sat(mc->bus_free, mc->cfg.tCL));
+	const uint64_t wr_at = max64(mc->wr_ready, sub_sat(mc->bus_free, mc->cfg.tWL));
+	const uint64_t act_at = max64(mc->act_ready, faw_ready(mc));
+	uint64_t nx = *next;
+	for (uint32_t i = 0; i < mc->q_len; i++) {
+		const struct dram_qent *e = &mc->q[i];
+		const struct dram_bank *b = &mc->bank[e->bank];
+		uint64_t ready;
+		enum dram_cmd k;
+		if (b->open) {
+			if (b->row == e->row) {
+				ready = max64(b->col_ready, e->is_write ? wr_at : rd_at); /* col_ready */
+				if (ready <= now) {
+					*next = nx;
+					serve_demand(mc, i, now);
+					return true;
+				}
+				nx = min64(nx, ready);
+				continue;
+			}
+			/* row hits first; a prefetching row stays open */
+			if (b->open_hits > 0 || pf_wants(mc, e->bank, true))
+				continue;
+			k = CMD_PRE;
+			ready = b->pre_ready;
+		} else {
+			k = CMD_ACT;
+			ready = max64(b->act_ready, act_at); /* act_ready */
+		}
+		if (ready > now)
+			nx = min64(nx, ready);
+		else if (*best < 0) {
+			*best = (int)i;
+			*best_kind = k;
+		}
+	}
+	*next = nx;
+	return false;
+}
+
 static bool schedule(struct dram_mc *mc, uint64_t now, uint64_t *next)
 {
 	if (mc->ref_pending)
@@ -523,7 +570,9 @@ static bool schedule(struct dram_mc *mc, uint64_t now, uint64_t *next)
 	uint64_t seen_banks = 0; /* FCFS: banks whose oldest demand was looked at */
 	int best_row_cmd = -1;
 	enum dram_cmd best_kind = CMD_NONE;
-	for (uint32_t i = 0; i < mc->q_len; i++) {
+	if (!fcfs && scan_frfcfs(mc, now, next, &best_row_cmd, &best_kind))
+		return true;
+	for (uint32_t i = 0; fcfs && i < mc->q_len; i++) {
 		struct dram_qent *e = &mc->q[i];
 		if (fcfs) {
 			if (seen_banks & (1ull << e->bank))
