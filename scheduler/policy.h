@@ -81,10 +81,12 @@ struct sched_ops {
 	void (*fini)(struct sched *s);
 	/* SCHED_RANK_* (speed only: the SM may skip a rank() call whose outcome it knows). */
 	uint8_t rank_flags;
-	/* Optional (speed only), with SCHED_RANK_NO_LIMIT: rank() is a stable sort of warp_ids by
-	 * key[warp_id] ascending, and this fills those keys; the SM then takes the smallest
-	 * instead of sorting when the first choice is all it needs. NULL: it calls rank(). */
-	void (*keys)(struct sched *s, uint32_t sched_idx, const uint16_t *warp_ids, uint32_t n, uint64_t *key);
+	/* Optional (speed only), for a PURE policy: rank() is a stable sort of warp_ids by
+	 * key[warp_id] ascending, and this fills those keys without sorting. It returns the bound
+	 * below which keys may issue: rank() sets rank_issuable to the number of keys below it,
+	 * or 0 when it returns UINT64_MAX (always, with SCHED_RANK_NO_LIMIT). The SM then takes
+	 * the smallest key it can issue instead of sorting. NULL: the SM calls rank(). */
+	uint64_t (*keys)(struct sched *s, uint32_t sched_idx, const uint16_t *warp_ids, uint32_t n, uint64_t *key);
 };
 /* PURE: rank() reads only the views, the policy's event-driven state and sched_idx, and
  * changes no state: skipping a call changes nothing, and a cycle in which nothing could issue

@@ -38,21 +38,24 @@ static void base_event(struct sched *s, const struct sched_event *ev)
 		st->last_fetched = ev->warp_id;
 }
 
-static void lrr_keys(struct sched *s, uint32_t si, const uint16_t *ids, uint32_t n, uint64_t *key)
+static uint64_t lrr_keys(struct sched *s, uint32_t si, const uint16_t *ids, uint32_t n, uint64_t *key)
 {
 	sched_key_lrr(&((struct base_state *)s->state)->last, si, ids, n, key);
+	return UINT64_MAX;
 }
 
-static void gto_keys(struct sched *s, uint32_t si, const uint16_t *ids, uint32_t n, uint64_t *key)
+static uint64_t gto_keys(struct sched *s, uint32_t si, const uint16_t *ids, uint32_t n, uint64_t *key)
 {
 	sched_key_gto(&((struct base_state *)s->state)->last, s->core, si, ids, n, key);
+	return UINT64_MAX;
 }
 
-static void oldest_keys(struct sched *s, uint32_t si, const uint16_t *ids, uint32_t n, uint64_t *key)
+static uint64_t oldest_keys(struct sched *s, uint32_t si, const uint16_t *ids, uint32_t n, uint64_t *key)
 {
 	(void)si;
 	for (uint32_t i = 0; i < n; i++)
 		key[ids[i]] = s->core->warps[ids[i]].age;
+	return UINT64_MAX;
 }
 
 /* LRR: round-robin from the warp after the one issued last (BAWS Sec 2.2: "If a warp

@@ -211,7 +211,11 @@ static void owl_build(const struct sched_core_view *core, uint32_t g_size, struc
 	}
 }
 
-static void owl_rank(struct sched *s, enum sched_owl_kind kind, uint32_t si, uint16_t *ids, uint32_t n)
+/* OWL's ranking as keys (sched_ops.keys): the chosen group first, then the others in priority
+ * order, round-robin inside a group; returns the bound of the chosen group's keys when issue
+ * is confined to it (Algorithm 1), else UINT64_MAX. */
+static uint64_t owl_keys(struct sched *s, enum sched_owl_kind kind, uint32_t si, const uint16_t *ids, uint32_t n,
+			 uint64_t *key)
 {
 	struct group_state *st = s->state;
 	const struct sched_params *p = sched_params_of(s);
@@ -223,8 +227,9 @@ static void owl_rank(struct sched *s, enum sched_owl_kind kind, uint32_t si, uin
 	}
 	const struct owl_groups *og = &st->og;
 	if (og->g_core == 0 || n == 0) {
-		s->rank_issuable = 0;
-		return;
+		for (uint32_t i = 0; i < n; i++)
+			key[ids[i]] = i; /* no groups: the order as given */
+		return UINT64_MAX;
 	}
 	/* Groups with a warp of this scheduler not blocked on data (or a barrier). */
 	uint64_t live = 0;
@@ -258,8 +263,8 @@ static void owl_rank(struct sched *s, enum sched_owl_kind kind, uint32_t si, uin
 			if ((live & (1ull << g)) && order[g] < chosen_pos)
 				chosen_pos = order[g];
 	}
-	uint64_t *key = sched_key_scratch(s);
 	uint32_t start = sched_last_lrr_start(&st->last, si);
+	uint16_t head[SCHED_MAX_WARPS];
 	uint32_t upto = 0;
 	for (uint32_t i = 0; i < n; i++) {
 		const struct sched_warp_view *v = &core->warps[ids[i]];
@@ -267,15 +272,29 @@ static void owl_rank(struct sched *s, enum sched_owl_kind kind, uint32_t si, uin
 									 : og->g_core + 1;
 		/* The chosen group first, then the others in priority order. */
 		pos = pos == chosen_pos ? 0 : pos + 1;
-		upto += pos == 0;
+		if (pos == 0)
+			head[upto++] = ids[i];
 		/* Warps inside a group: round-robin (Sec 4.1). */
 		key[ids[i]] = ((uint64_t)pos << 8) | sched_rot(ids[i], start);
 	}
-	sched_sort_by_key(ids, n, key);
 	/* Algorithm 1: "the scheduler cannot choose warps from different group(s) unless all
-	 * warps of the already-chosen group are blocked". */
-	s->rank_issuable = group_limit(p, core, ids, upto, chosen_pos < og->g_core);
+	 * warps of the already-chosen group are blocked". The chosen group's warps lead the
+	 * ranking (keys below 1 << 8). */
+	return group_limit(p, core, head, upto, chosen_pos < og->g_core) ? 1ull << 8 : UINT64_MAX;
 }
+
+static void owl_rank(struct sched *s, enum sched_owl_kind kind, uint32_t si, uint16_t *ids, uint32_t n)
+{
+	uint64_t *key = sched_key_scratch(s);
+	uint64_t bound = owl_keys(s, kind, si, ids, n, key);
+	sched_sort_by_key(ids, n, key);
+	uint32_t lim = 0;
+	for (uint32_t i = 0; bound != UINT64_MAX && i < n; i++)
+		lim += key[ids[i]] < bound;
+	s->rank_issuable = lim;
+}
+
+
 
 static void owl_cta_rank(struct sched *s, uint32_t si, uint64_t now, uint16_t *ids, uint32_t n)
 {
@@ -292,7 +311,15 @@ static void owl_blp_rank(struct sched *s, uint32_t si, uint64_t now, uint16_t *i
 	(void)now;
 	owl_rank(s, SCHED_OWL_BLP, si, ids, n);
 }
+static uint64_t owl_locality_keys(struct sched *s, uint32_t si, const uint16_t *ids, uint32_t n, uint64_t *key)
+{
+	return owl_keys(s, SCHED_OWL_LOCALITY, si, ids, n, key);
+}
+static uint64_t owl_blp_keys(struct sched *s, uint32_t si, const uint16_t *ids, uint32_t n, uint64_t *key)
+{
+	return owl_keys(s, SCHED_OWL_BLP, si, ids, n, key);
+}
 
 const struct sched_ops sched_owl_cta_ops = { "owl-cta", group_init, group_event, owl_cta_rank, group_fini, 0, NULL };
-const struct sched_ops sched_owl_locality_ops = { "owl-locality", group_init, group_event, owl_locality_rank, group_fini, SCHED_RANK_PURE, NULL };
-const struct sched_ops sched_owl_blp_ops = { "owl-blp", group_init, group_event, owl_blp_rank, group_fini, SCHED_RANK_PURE, NULL };
+const struct sched_ops sched_owl_locality_ops = { "owl-locality", group_init, group_event, owl_locality_rank, group_fini, SCHED_RANK_PURE, owl_locality_keys };
+const struct sched_ops sched_owl_blp_ops = { "owl-blp", group_init, group_event, owl_blp_rank, group_fini, SCHED_RANK_PURE, owl_blp_keys };

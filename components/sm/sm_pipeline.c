@@ -677,6 +677,39 @@ static uint8_t schedule(struct sm *sm, uint32_t s, uint64_t now)
 	}
 	if (n == 0)
 		return best;
+	if ((rf & SCHED_RANK_PURE) && sm->issue->ops->keys) {
+		/* The ranking as keys (policy.h): the ready warps it lets issue, smallest key first,
+		 * without sorting the rest. */
+		uint64_t key[SCHED_MAX_WARPS];
+		uint64_t bound = sm->issue->ops->keys(sm->issue, s, sm->rank_buf, n, key);
+		uint16_t cand[SCHED_MAX_WARPS];
+		uint32_t n_cand = 0, below = 0;
+		for (uint32_t i = 0; i < n; i++)
+			below += key[sm->rank_buf[i]] < bound;
+		if (below == 0)
+			bound = UINT64_MAX; /* rank_issuable 0: no limit */
+		for (uint32_t i = 0; i < n; i++) {
+			uint16_t slot = sm->rank_buf[i];
+			if (sm->wstatus[slot] == SM_WS_READY && key[slot] < bound)
+				cand[n_cand++] = slot;
+		}
+		uint64_t tried = 0;
+		for (uint32_t t = 0; t < n_cand && !sm->failed; t++) {
+			uint32_t b = UINT32_MAX;
+			for (uint32_t i = 0; i < n_cand; i++)
+				if (!(tried >> i & 1) && (b == UINT32_MAX || key[cand[i]] < key[cand[b]]))
+					b = i;
+			tried |= 1ull << b;
+			if (issue_warp(sm, cand[b], now)) {
+				if (sm->lwm)
+					sm_lwm_after_issue(sm, cand[b], now);
+				return SM_CYC_ISSUED;
+			}
+		}
+		if (sm->ready_mask[s])
+			sm->left_behind = true;
+		return best;
+	}
 	sm->issue->rank_issuable = 0;
 	sched_rank(sm->issue, s, now, sm->rank_buf, n);
 	/* Two-level policies may confine issue to the head of their order (policy.h). */
