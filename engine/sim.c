@@ -279,8 +279,9 @@ static void tick_place(struct sim *sim, struct sim_component *c, uint64_t cycle)
 }
 
 /* Re-key a queued domain whose head left its slot (ticked or moved): its first member due at
- * `cycle`, else at the next occupied cycle, else out of the queue. */
-static inline __attribute__((always_inline)) void dom_advance(struct sim *sim, struct tick_domain *d)
+ * `cycle`, else at the next occupied cycle, else out of the queue. True when it is still the
+ * head of the queue at the same instant (re-keyed in place). */
+static inline __attribute__((always_inline)) bool dom_advance(struct sim *sim, struct tick_domain *d)
 {
 	uint64_t when = d->ev.when_ps;
 	uint32_t sl = (uint32_t)(d->cycle % TICK_WHEEL);
@@ -288,7 +289,7 @@ static inline __attribute__((always_inline)) void dom_advance(struct sim *sim, s
 		d->occ &= ~(1ull << sl);
 		if (d->occ == 0) {
 			heap_remove(sim, d->ev.heap_idx);
-			return;
+			return false;
 		}
 		/* Every member is due within TICK_WHEEL cycles of `cycle`: the next occupied slot
 		 * going round from sl is the next cycle with members. */
@@ -308,8 +309,10 @@ static inline __attribute__((always_inline)) void dom_advance(struct sim *sim, s
 	d->head = w * 64 + (uint32_t)__builtin_ctzll(b[(size_t)w * TICK_WHEEL]);
 	uint64_t key = d->keys[d->head];
 	d->ev.seq = key & KEY_SEQ_MASK;
-	if (!heap_root_rekey(sim, &d->ev, when, key))
-		event_requeue(sim, &d->ev, when);
+	if (heap_root_rekey(sim, &d->ev, when, key))
+		return true;
+	event_requeue(sim, &d->ev, when);
+	return false;
 }
 
 /* Take c's pending tick out of wherever it is queued (c->next_tick_cycle != SIM_NEVER). */
@@ -370,14 +373,15 @@ static inline void component_requeue(struct sim *sim, struct sim_component *c, s
 		tick_place(sim, c, next);
 }
 
-/* The domain at the head of the queue ticks its first due member. */
-static inline void dom_tick_head(struct sim *sim, struct tick_domain *d)
+/* The domain at the head of the queue ticks its first due member; true when the domain's
+ * next member is the next event. */
+static inline bool dom_tick_head(struct sim *sim, struct tick_domain *d)
 {
 	uint32_t b = d->head;
 	struct sim_component *c = d->members[b];
 	dom_slot_clear(d, (uint32_t)(d->cycle % TICK_WHEEL), b);
 	component_requeue(sim, c, d, b, component_tick(sim, c, d->cycle));
-	dom_advance(sim, d);
+	return dom_advance(sim, d);
 }
 
 /* Marks domain events for sim_run, which runs them in place; never called. */
@@ -867,8 +871,12 @@ enum sim_stop sim_run(struct sim *sim, uint64_t until_ps, FILE *report, struct s
 		sim->events_fired++;
 		if (top.ev->fire == dom_tick_fire) {
 			/* The domain stays queued during the tick: re-keying it to its next member at
-			 * the same instant usually only checks that no child is due at that instant. */
-			dom_tick_head(sim, SIM_CONTAINER_OF(top.ev, struct tick_domain, ev));
+			 * the same instant usually only checks that no child is due at that instant,
+			 * and then that member is the next event: it ticks without going round the
+			 * loop (the checks above hold at the same instant). */
+			struct tick_domain *d = SIM_CONTAINER_OF(top.ev, struct tick_domain, ev);
+			while (dom_tick_head(sim, d) && !(sim->stop_requested | sim->deadlocked))
+				sim->events_fired++;
 		} else if (top.ev->fire == dom_wake_fire) {
 			dom_wake_head(sim, SIM_CONTAINER_OF(top.ev, struct tick_domain, wake_ev));
 		} else if (top.ev->fire == component_tick_fire) {

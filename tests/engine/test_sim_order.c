@@ -35,6 +35,8 @@ struct ord_world {
 	struct sim_rng rng; /* the events' own draws */
 	uint64_t hash, n_ticks, n_fires, max_ticks, received;
 	uint64_t busy_pct; /* share of ticks that ask for the next cycle */
+	bool stops;        /* some ticks request a stop (the run then resumes) */
+	uint64_t n_stops;
 };
 
 static void ord_mix(struct ord_world *w, uint64_t a, uint64_t b, uint64_t c)
@@ -110,6 +112,8 @@ static uint64_t ord_tick(struct tcomp *t, uint64_t cycle)
 		ord_touch_event(w, r);
 	if (x >= 90)
 		sim_link_try_send(w->sim, &w->link[(li + 1) % 4], (void *)(uintptr_t)(c->id + 1));
+	if (w->stops && x == 50)
+		sim_request_stop(w->sim); /* mid-instant: the next tick of this edge waits for the resume */
 	uint64_t y = sim_rng_below(r, 100);
 	if (y < w->busy_pct)
 		return cycle + 1; /* the common busy case */
@@ -144,7 +148,7 @@ struct ord_result {
 	uint64_t hash, fired, ticks, fires, now_ps;
 };
 
-static struct ord_result ord_run(uint64_t seed, uint64_t max_ticks, uint64_t busy_pct)
+static struct ord_result ord_run(uint64_t seed, uint64_t max_ticks, uint64_t busy_pct, bool stops)
 {
 	static const char *const names[ORD_COMPS] = {
 		"o0", "o1", "o2", "o3", "o4", "o5", "o6", "o7", "o8", "o9", "o10", "o11",
@@ -154,6 +158,7 @@ static struct ord_result ord_run(uint64_t seed, uint64_t max_ticks, uint64_t bus
 	w->hash = 0xcbf29ce484222325ull;
 	w->max_ticks = max_ticks;
 	w->busy_pct = busy_pct;
+	w->stops = stops;
 	w->sim = tsim_create(seed, 0, NULL);
 	sim_rng_seed(&w->rng, seed, 999);
 	for (int k = 0; k < ORD_CLOCKS; k++) {
@@ -179,9 +184,13 @@ static struct ord_result ord_run(uint64_t seed, uint64_t max_ticks, uint64_t bus
 	sim_event_schedule(w->sim, &w->ev[0].ev, 0);
 	/* Run in slices so a time limit falls between and inside instants too. */
 	enum sim_stop stop;
-	do
+	do {
 		stop = sim_run(w->sim, sim_now_ps(w->sim) + 7777, NULL, &err);
-	while (stop == SIM_STOP_TIME_LIMIT);
+		w->n_stops += stop == SIM_STOP_REQUESTED;
+		ord_mix(w, sim_now_ps(w->sim), sim_events_fired(w->sim), stop); /* where each run ended */
+	} while (stop == SIM_STOP_TIME_LIMIT || stop == SIM_STOP_REQUESTED);
+	if (stops)
+		cr_assert_gt(w->n_stops, 100);
 	cr_assert_eq(stop, SIM_STOP_QUIESCENT);
 	struct ord_result res = {w->hash, sim_events_fired(w->sim), w->n_ticks, w->n_fires, sim_now_ps(w->sim)};
 	for (int l = 0; l < 4; l++)
@@ -195,20 +204,24 @@ Test(order, matches_the_recorded_heap_trace)
 {
 	static const struct {
 		uint64_t seed, busy_pct;
+		bool stops;
 		struct ord_result want;
 	} cases[] = {
-		{1, 70, {0xe5f92d2914ae99f5ull, 315800, 200317, 16913, 12262000}},
-		{2, 70, {0xb86b118ca6c001b3ull, 314771, 200310, 16748, 12332000}},
-		{3, 70, {0x94c0ac5df78f75f4ull, 315754, 200301, 16970, 12340000}},
-		{4, 95, {0x384f459b2d35e626ull, 273119, 200152, 15672, 9386000}},
-		{5, 95, {0xd78eafa8d551ca06ull, 272923, 200136, 15818, 9340000}},
-		{6, 40, {0x78caed35d04274cfull, 369696, 200483, 17363, 14388000}},
+		{1, 70, false, {0x551cd20e5d49eaa5ull, 315800, 200317, 16913, 12262000}},
+		{2, 70, false, {0x746c46b027979369ull, 314771, 200310, 16748, 12332000}},
+		{3, 70, false, {0xfe4a1de5a0350ae5ull, 315754, 200301, 16970, 12340000}},
+		{4, 95, false, {0x7df69edbd2d912c4ull, 273119, 200152, 15672, 9386000}},
+		{5, 95, false, {0x1c07a5c2369c20edull, 272923, 200136, 15818, 9340000}},
+		{6, 40, false, {0x7080ab6d93fe95c5ull, 369696, 200483, 17363, 14388000}},
+		{7, 95, true, {0x3fc7add0571a7b7aull, 273336, 200135, 15867, 9374000}},
+		{8, 70, true, {0xc18645b26ee3717dull, 316314, 200309, 17063, 12288000}},
 	};
 	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
-		struct ord_result got = ord_run(cases[k].seed, 200000, cases[k].busy_pct);
+		struct ord_result got = ord_run(cases[k].seed, 200000, cases[k].busy_pct, cases[k].stops);
 		if (memcmp(&got, &cases[k].want, sizeof got) != 0)
-			fprintf(stderr, "got {%llu, %llu, {0x%016llxull, %llu, %llu, %llu, %llu}},\n",
+			fprintf(stderr, "got {%llu, %llu, %s, {0x%016llxull, %llu, %llu, %llu, %llu}},\n",
 				(unsigned long long)cases[k].seed, (unsigned long long)cases[k].busy_pct,
+				cases[k].stops ? "true" : "false",
 				(unsigned long long)got.hash, (unsigned long long)got.fired,
 				(unsigned long long)got.ticks, (unsigned long long)got.fires,
 				(unsigned long long)got.now_ps);
