@@ -515,12 +515,32 @@ static bool schedule_refresh(struct dram_mc *mc, uint64_t now, uint64_t *next)
 	return true;
 }
 
+/* pf_wants(mc, bank, true) asked at most once per bank in one schedule call: what it reads does
+ * not change until a command issues (and schedule returns then), and asking again would only
+ * repeat the first answer (that first scan marked the lines the L2 holds, so a second one stops
+ * at the same line; with the filter's version memo it is not even repeated). The prefetching
+ * MC otherwise asks it for every queued entry missing an open row, every cycle. */
+struct pf_asked {
+	uint64_t asked, yes; /* bit per bank (DRAM_MAX_BANKS <= 64) */
+};
+
+static bool pf_wants_once(struct dram_mc *mc, struct pf_asked *pa, uint32_t bank)
+{
+	uint64_t bit = UINT64_C(1) << bank;
+	if (!(pa->asked & bit)) {
+		pa->asked |= bit;
+		if (pf_wants(mc, bank, true))
+			pa->yes |= bit;
+	}
+	return pa->yes & bit;
+}
+
 /* FR-FCFS's pass over the queue, as schedule's loop with entry_cmd would make it, but with the
  * channel's part of the column and ACT timings (the same for every entry, and unchanged until a
  * command issues) taken once: every cycle the MC has work it scans the whole queue. Serves the
  * oldest ready row hit (true), else leaves the oldest ready ACT/PRE in *best / *best_kind. */
 static bool scan_frfcfs(struct dram_mc *mc, uint64_t now, uint64_t *next, int *best,
-			enum dram_cmd *best_kind)
+			enum dram_cmd *best_kind, struct pf_asked *pa)
 {
 	const uint64_t rd_at = max64(mc->rd_ready, sub_sat(mc->bus_free, mc->cfg.tCL));
 	const uint64_t wr_at = max64(mc->wr_ready, sub_sat(mc->bus_free, mc->cfg.tWL));
@@ -543,7 +563,7 @@ static bool scan_frfcfs(struct dram_mc *mc, uint64_t now, uint64_t *next, int *b
 				continue;
 			}
 			/* row hits first; a prefetching row stays open */
-			if (b->open_hits > 0 || pf_wants(mc, e->bank, true))
+			if (b->open_hits > 0 || pf_wants_once(mc, pa, e->bank))
 				continue;
 			k = CMD_PRE;
 			ready = b->pre_ready;
@@ -570,7 +590,8 @@ static bool schedule(struct dram_mc *mc, uint64_t now, uint64_t *next)
 	uint64_t seen_banks = 0; /* FCFS: banks whose oldest demand was looked at */
 	int best_row_cmd = -1;
 	enum dram_cmd best_kind = CMD_NONE;
-	if (!fcfs && scan_frfcfs(mc, now, next, &best_row_cmd, &best_kind))
+	struct pf_asked pa = {0, 0};
+	if (!fcfs && scan_frfcfs(mc, now, next, &best_row_cmd, &best_kind, &pa))
 		return true;
 	for (uint32_t i = 0; fcfs && i < mc->q_len; i++) {
 		struct dram_qent *e = &mc->q[i];
@@ -615,7 +636,7 @@ static bool schedule(struct dram_mc *mc, uint64_t now, uint64_t *next)
 	if (mc->cfg.close_row) {
 		for (uint32_t bk = 0; bk < mc->cfg.banks; bk++) {
 			struct dram_bank *b = &mc->bank[bk];
-			if (!b->open || bank_has_queued_hit(mc, bk) || pf_wants(mc, bk, true))
+			if (!b->open || bank_has_queued_hit(mc, bk) || pf_wants_once(mc, &pa, bk))
 				continue;
 			if (b->pre_ready > now) {
 				*next = min64(*next, b->pre_ready);
@@ -627,7 +648,7 @@ static bool schedule(struct dram_mc *mc, uint64_t now, uint64_t *next)
 	}
 	if (mc->cfg.prefetch && mc->pf_nfree) {
 		for (uint32_t bk = 0; bk < mc->cfg.banks; bk++) {
-			if (!pf_wants(mc, bk, mc->q_len > 0))
+			if (!(mc->q_len > 0 ? pf_wants_once(mc, &pa, bk) : pf_wants(mc, bk, false)))
 				continue;
 			uint64_t ready = col_ready(mc, bk, false);
 			if (ready > now) {
