@@ -422,6 +422,7 @@ static struct tick_domain *dom_for(struct sim *sim, const struct sim_clock *clk,
 		return NULL;
 	}
 	sim_event_init(&d->ev, SIM_PRIO_TICK, dom_tick_fire);
+	d->at_ps = d->at_cycle = SIM_NEVER; /* sim_clock_cycle_at(SIM_NEVER) */
 	sim_event_init(&d->wake_ev, SIM_PRIO_DELIVERY, dom_wake_fire);
 	d->clk = clk;
 	sim->doms[sim->n_doms++] = d;
@@ -661,12 +662,18 @@ void sim_component_wake(struct sim_component *c)
 uint64_t sim_component_cycle(const struct sim_component *c)
 {
 	const struct sim *sim = c->sim;
-	const struct tick_domain *d = sim->slots[c->id].dom;
+	struct tick_domain *d = sim->slots[c->id].dom;
+	uint64_t now = sim->now_ps;
 	/* A domain queued at this very instant is at its current cycle (edges of one clock are
-	 * distinct): no division, e.g. during the component's own tick. */
-	if (dom_queued(d) && d->ev.when_ps == sim->now_ps)
+	 * distinct): no division, e.g. during the component's own tick. Otherwise the last
+	 * answer for the domain often still holds (a router asking about each of its sinks). */
+	if (dom_queued(d) && d->ev.when_ps == now)
 		return d->cycle;
-	return sim_clock_cycle_at(c->clk, sim->now_ps);
+	if (d->at_ps != now) {
+		d->at_ps = now;
+		d->at_cycle = sim_clock_cycle_at(c->clk, now);
+	}
+	return d->at_cycle;
 }
 
 uint32_t sim_component_count(const struct sim *sim)

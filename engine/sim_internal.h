@@ -95,6 +95,7 @@ struct tick_domain {
 	uint64_t wcycle, whi, wocc;
 	struct deferred_wake *whead[TICK_WHEEL], *wtail[TICK_WHEEL];
 	const struct sim_clock *clk; /* the first clock of this frequency: edges depend on it only */
+	uint64_t at_ps, at_cycle;  /* sim_component_cycle's last answer: the cycle current at at_ps */
 };
 
 /* Where component id's ticks are batched. */
