@@ -104,7 +104,7 @@ struct mem_unit {
 	 * warp instruction on a streaming kernel), so its line requests are kept, keyed by token
 	 * and validated against a copy of every input of coal_run (cache, lanes, mask, access
 	 * size, addresses): a hit is exactly what coal_run would return. Warps of at most
-	 * MU_MEMO_LANES lanes only. */
+	 * MU_MEMO_LANES lanes only. Indexed by memo_index. */
 	struct mu_memo *memo;         /* [MU_MEMO_ENTRIES] */
 	/* Moves (epoch_move) whenever a refusal could now be decided differently, so an
 	 * instruction refused at the same epoch is refused again for the same reason (a memo hit
@@ -319,6 +319,15 @@ static bool can_push(const struct mem_unit *m, bool demand, bool new_mshr)
 	if (demand && m->missq_demand >= m->missq_cap)
 		return false;
 	return m->ring_n + m->mshr.used + 1 + (new_mshr ? 1 : 0) <= m->ring_cap;
+}
+
+/* The memo entry for token. Any token works (entries are validated), but the index is chosen
+ * for the SM's tokens, (warp slot << 8) | scoreboard entry: a warp has one instruction refused
+ * at a time, so the slot bits give each waiting warp its own entry. Mixing in the low bits
+ * made warps collide ((slot ^ entry) & 63) and evict each other's requests every cycle. */
+static inline uint32_t memo_index(uint64_t token)
+{
+	return (uint32_t)((token >> 8) ^ (token >> 14) ^ (token >> 20)) & (MU_MEMO_ENTRIES - 1);
 }
 
 static uint8_t space_cache(uint8_t space)
@@ -742,7 +751,7 @@ bool mem_unit_try_issue(struct mem_unit *m, const struct warp_inst *wi, uint64_t
 	struct mu_memo *mo = NULL;
 	bool hit = false;
 	if (wi->n_lanes <= MU_MEMO_LANES) {
-		mo = &m->memo[(token ^ (token >> 8) ^ (token >> 16)) & (MU_MEMO_ENTRIES - 1)];
+		mo = &m->memo[memo_index(token)];
 		if (mo->valid && mo->token == token && mo->cache_id == cid && mo->n_lanes == wi->n_lanes &&
 		    mo->access_bytes == wi->access_bytes && mo->mask == wi->mask[0] &&
 		    !memcmp(mo->addr, wi->addr, wi->n_lanes * sizeof *wi->addr)) {
@@ -786,7 +795,9 @@ bool mem_unit_try_issue(struct mem_unit *m, const struct warp_inst *wi, uint64_t
 			mo->pre = (uint8_t)pre;
 			mo->epoch = m->epoch;
 		}
-		if (mo && !hit) {
+		/* (an access wider than a constant-cache word can give more requests than an entry
+		 * holds: not memoised) */
+		if (mo && !hit && m->st.n <= 2 * MU_MEMO_LANES) {
 			mo->valid = true;
 			mo->token = token;
 			mo->cache_id = cid;

@@ -591,6 +591,33 @@ Test(mem_unit, constant_cache_serialises_distinct_words)
 	cr_expect_eq(stat("sm.0.mem.mshr_stall_cycles"), 51 - 12); /* word 2 waited 12..50 */
 }
 
+/* 16-byte constant loads at distinct addresses: 4 words each, 128 requests for 32 lanes, more
+ * than the refusal memo's entry holds (it stores 2 per lane). Refused while the MSHRs are full
+ * (the token indexes the memo's last entry, so an overflow would run off its array: ASan),
+ * retried, then accepted once fills free them; every word is counted. */
+Test(mem_unit, wide_constant_load_refused_and_retried_beyond_the_memo)
+{
+	for (uint64_t i = 0; i < 4; i++) {
+		run_to(10 + i);
+		cr_assert(mem_unit_try_issue(H.mu, inst(WI_MEM_LOAD, WI_SPACE_GLOBAL, 1, 0x10000 + i * 64, 4), i, 10 + i));
+	}
+	uint64_t token = 63u << 8;
+	uint64_t c = 14;
+	for (; c < 200; c++) {
+		run_to(c);
+		const struct warp_inst *wi = inst(WI_MEM_LOAD, WI_SPACE_CONST, 32, 0x4000, 16);
+		H.wi.access_bytes = 16;
+		if (mem_unit_try_issue(H.mu, wi, token, c))
+			break;
+	}
+	cr_assert_lt(c, 200, "never accepted");
+	cr_expect_gt(c, 14);
+	cr_expect_gt(stat("sm.0.mem.mshr_full_stalls"), 1);
+	run_all();
+	cr_expect_eq(H.n_done, 5);
+	cr_expect_eq(stat("sm.0.mem.line_accesses"), 4 + 128);
+}
+
 /* A cache geometry that does not fit is reported at the setting's file and line. */
 Test(mem_unit, bad_l1_geometry_names_setting_and_line)
 {
