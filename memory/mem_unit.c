@@ -700,10 +700,11 @@ static void rf_begin(struct mem_unit *m, uint64_t now)
 	m->rf_busy = m->rf_slots = m->rf_mshr = m->rf_missq = m->rf_shared = 0;
 }
 
-bool mem_unit_try_issue(struct mem_unit *m, const struct warp_inst *wi, uint64_t token, uint64_t now_cycle)
+/* Everything but a refusal for a busy stage (mem_unit_try_issue). */
+static __attribute__((noinline)) bool try_issue(struct mem_unit *m, const struct warp_inst *wi, uint64_t token,
+						uint64_t now_cycle)
 {
 	const struct wi_static *si = wi->si;
-	SIM_ASSERT(si->mem_kind != WI_MEM_NONE);
 	if (m->slots_used >= m->n_slots) {
 		rf_begin(m, now_cycle);
 		m->rf_slots++;
@@ -840,6 +841,22 @@ bool mem_unit_try_issue(struct mem_unit *m, const struct warp_inst *wi, uint64_t
 	sim_component_wake_at_cycle(&m->comp, mu_next_need(m, now_cycle));
 	epoch_move(m);
 	return true;
+}
+
+/* The most common answer, a refusal because the stage still serves the previous instruction,
+ * is given here without the full function's register saves (about 40 % of the calls on a
+ * streaming kernel). The checks before it in try_issue are repeated so its order holds. */
+bool mem_unit_try_issue(struct mem_unit *m, const struct warp_inst *wi, uint64_t token, uint64_t now_cycle)
+{
+	const struct wi_static *si = wi->si;
+	SIM_ASSERT(si->mem_kind != WI_MEM_NONE);
+	if (m->st.busy && m->slots_used < m->n_slots && si->space != WI_SPACE_SHARED && m->model != MU_FIXED) {
+		rf_begin(m, now_cycle);
+		m->rf_busy++;
+		m->refuse_busy++;
+		return false;
+	}
+	return try_issue(m, wi, token, now_cycle);
 }
 
 uint64_t mem_unit_outstanding(const struct mem_unit *m)
