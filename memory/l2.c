@@ -92,8 +92,17 @@ static void rq_push(struct l2_slice *l2, struct mem_req *r, uint64_t ready)
 	l2->rq_n++;
 }
 
+static uint32_t mshr_bucket(const struct l2_slice *l2, uint64_t line)
+{
+	uint64_t x = line >> l2->cache.set_shift;
+	return (uint32_t)(x ^ (x >> 8) ^ (x >> 16)) & (L2_MSHR_BUCKETS - 1);
+}
+
 static struct l2_mshr *mshr_find(struct l2_slice *l2, uint64_t line)
 {
+	uint32_t b = mshr_bucket(l2, line);
+	if (!(l2->mshr_bits[b / 64] >> (b % 64) & 1))
+		return NULL;
 	for (uint32_t i = 0; i < l2->cfg.mshr_entries; i++)
 		if (l2->mshr[i].valid && l2->mshr[i].line_addr == line)
 			return &l2->mshr[i];
@@ -110,6 +119,9 @@ static struct l2_mshr *mshr_alloc(struct l2_slice *l2, uint64_t line)
 			m->n = 0;
 			l2->mshr_used++;
 			l2->mshr_version++;
+			uint32_t b = mshr_bucket(l2, line);
+			if (l2->mshr_cnt[b]++ == 0)
+				l2->mshr_bits[b / 64] |= UINT64_C(1) << (b % 64);
 			return m;
 		}
 	return NULL;
@@ -350,6 +362,10 @@ void l2_slice_dram_done(struct l2_slice *l2, struct mem_req *r, uint64_t now_ps)
 	m->valid = false;
 	l2->mshr_used--;
 	l2->mshr_version++;
+	uint32_t b = mshr_bucket(l2, line);
+	SIM_ASSERT(l2->mshr_cnt[b] > 0);
+	if (--l2->mshr_cnt[b] == 0)
+		l2->mshr_bits[b / 64] &= ~(UINT64_C(1) << (b % 64));
 	l2->fills++;
 	sim_component_wake(&l2->comp);
 }

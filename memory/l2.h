@@ -25,6 +25,8 @@ struct l2_cfg {
 	bool perfect;               /* gpu.memory.model = perfect-l2: every access hits */
 };
 
+#define L2_MSHR_BUCKETS 256
+
 struct l2_mshr {
 	bool valid;
 	uint64_t line_addr;         /* line-aligned byte address */
@@ -52,6 +54,11 @@ struct l2_slice {
 	struct l2_mshr *mshr;       /* [mshr_entries] */
 	uint32_t mshr_used;
 	uint64_t mshr_version;      /* bumped when an MSHR is taken or freed (l2_slice_pf_version) */
+	/* Which lines the MSHRs may hold: valid entries per hash bucket of the line, a bit per
+	 * non-empty bucket. A line whose bucket is empty has no entry, so the scan of every entry
+	 * is skipped (a new demand miss, the prefetcher's filter). */
+	uint64_t mshr_bits[L2_MSHR_BUCKETS / 64];
+	uint16_t mshr_cnt[L2_MSHR_BUCKETS]; /* <= mshr_entries (<= 4096) */
 	struct l2_reply *rq;        /* ring [reply_queue]: ready cycles non-decreasing */
 	uint32_t rq_head, rq_n;
 	struct l2_reply *mq;        /* ring [mshr_entries]: misses on their way to the MC */
