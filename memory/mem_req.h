@@ -80,9 +80,11 @@ bool mem_unit_try_issue(struct mem_unit *m, const struct warp_inst *wi, uint64_t
 			uint64_t now_cycle);
 /* Requests in flight (for quiescence / watchdog). */
 uint64_t mem_unit_outstanding(const struct mem_unit *m);
-/* Repeating refusals (speed only, results unchanged). The state epoch changes whenever
- * anything try_issue reads may have changed (a fill, an L1 access, an injection, a completion,
- * an accepted instruction). mem_unit_refusals_stable: every refusal at cycle now_cycle was for
+/* Repeating refusals (speed only, results unchanged). The state epoch changes whenever a
+ * refusal could be decided differently: a fill, the L1 stage going idle, a completion freeing
+ * a slot while all were used, an injection after a miss-queue refusal at this epoch, an
+ * accepted instruction. An instruction refused at an epoch is refused again, for the same
+ * reason, while the epoch holds. mem_unit_refusals_stable: every refusal at cycle now_cycle was for
  * a reason only a state change can lift (not shared-memory banks that free with time); the
  * same instructions retried at the same epoch are then refused again for the same reasons.
  * mem_unit_repeat_refusals counts the refusals of the last cycle that had any once more, as
