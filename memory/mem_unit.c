@@ -700,23 +700,36 @@ static void rf_begin(struct mem_unit *m, uint64_t now)
 	m->rf_busy = m->rf_slots = m->rf_mshr = m->rf_missq = m->rf_shared = 0;
 }
 
+/* Count a refusal at cycle now under its reason (rf: this cycle's record, total: the stat);
+ * false, for `return refuse(...)`. */
+static bool refuse(struct mem_unit *m, uint64_t now, uint32_t *rf, uint64_t *total)
+{
+	rf_begin(m, now);
+	(*rf)++;
+	(*total)++;
+	return false;
+}
+
+/* A refusal by the precheck: MSHRs or the miss queue. */
+static bool refuse_stall(struct mem_unit *m, uint64_t now, enum st_result pre)
+{
+	if (pre == ST_STALL_MSHR)
+		return refuse(m, now, &m->rf_mshr, &m->refuse_mshr);
+	m->missq_refused = true;
+	return refuse(m, now, &m->rf_missq, &m->refuse_missq);
+}
+
 /* Everything but a refusal for a busy stage (mem_unit_try_issue). */
 static __attribute__((noinline)) bool try_issue(struct mem_unit *m, const struct warp_inst *wi, uint64_t token,
 						uint64_t now_cycle)
 {
 	const struct wi_static *si = wi->si;
 	if (m->slots_used >= m->n_slots) {
-		rf_begin(m, now_cycle);
-		m->rf_slots++;
-		m->refuse_slots++;
-		return false;
+		return refuse(m, now_cycle, &m->rf_slots, &m->refuse_slots);
 	}
 	if (si->space == WI_SPACE_SHARED) {
 		if (now_cycle < m->shm_free_cycle) {
-			rf_begin(m, now_cycle);
-			m->rf_shared++;
-			m->refuse_shared++;
-			return false;
+			return refuse(m, now_cycle, &m->rf_shared, &m->refuse_shared);
 		}
 		/* Banks serve one word each per pass; a k-way conflict takes k passes, and the
 		 * banks are busy for all of them. */
@@ -743,10 +756,7 @@ static __attribute__((noinline)) bool try_issue(struct mem_unit *m, const struct
 		return true;
 	}
 	if (m->st.busy) {
-		rf_begin(m, now_cycle);
-		m->rf_busy++;
-		m->refuse_busy++;
-		return false;
+		return refuse(m, now_cycle, &m->rf_busy, &m->refuse_busy);
 	}
 	uint8_t cid = space_cache(si->space);
 	struct mu_memo *mo = NULL;
@@ -764,16 +774,7 @@ static __attribute__((noinline)) bool try_issue(struct mem_unit *m, const struct
 				m->st.next = 0;
 				m->st.cache_id = cid;
 				m->st.mem_kind = si->mem_kind;
-				rf_begin(m, now_cycle);
-				if (mo->pre == ST_STALL_MSHR) {
-					m->rf_mshr++;
-					m->refuse_mshr++;
-				} else {
-					m->rf_missq++;
-					m->refuse_missq++;
-					m->missq_refused = true;
-				}
-				return false;
+				return refuse_stall(m, now_cycle, (enum st_result)mo->pre);
 			}
 			m->st.n = mo->n_reqs;
 			memcpy(m->st.reqs, mo->reqs, mo->n_reqs * sizeof *mo->reqs);
@@ -809,16 +810,7 @@ static __attribute__((noinline)) bool try_issue(struct mem_unit *m, const struct
 			mo->n_reqs = m->st.n;
 			memcpy(mo->reqs, m->st.reqs, m->st.n * sizeof *mo->reqs);
 		}
-		rf_begin(m, now_cycle);
-		if (pre == ST_STALL_MSHR) {
-			m->rf_mshr++;
-			m->refuse_mshr++;
-		} else {
-			m->rf_missq++;
-			m->refuse_missq++;
-			m->missq_refused = true;
-		}
-		return false;
+		return refuse_stall(m, now_cycle, pre);
 	}
 	uint32_t s = slot_alloc(m, token, now_cycle);
 	m->insts[si->mem_kind]++;
@@ -851,10 +843,7 @@ bool mem_unit_try_issue(struct mem_unit *m, const struct warp_inst *wi, uint64_t
 	const struct wi_static *si = wi->si;
 	SIM_ASSERT(si->mem_kind != WI_MEM_NONE);
 	if (m->st.busy && m->slots_used < m->n_slots && si->space != WI_SPACE_SHARED && m->model != MU_FIXED) {
-		rf_begin(m, now_cycle);
-		m->rf_busy++;
-		m->refuse_busy++;
-		return false;
+		return refuse(m, now_cycle, &m->rf_busy, &m->refuse_busy);
 	}
 	return try_issue(m, wi, token, now_cycle);
 }

@@ -585,6 +585,37 @@ static bool issue_warp(struct sm *sm, uint16_t slot, uint64_t now)
 }
 
 /* One scheduler's cycle: rank its live warps, issue the first that can go, classify. */
+/* issue_warp, and LWM's bookkeeping after a large warp's sub-warp issued. */
+static bool issue_one(struct sm *sm, uint16_t slot, uint64_t now)
+{
+	if (!issue_warp(sm, slot, now))
+		return false;
+	if (sm->lwm)
+		sm_lwm_after_issue(sm, slot, now);
+	return true;
+}
+
+/* Issue the first of list[0..n) that can go: by ascending key[warp] (ties to the earlier
+ * entry, as the policy's stable sort would order them) when key is given, else in list
+ * order. Selection, not a sort: nearly always the first choice issues. */
+static bool issue_first(struct sm *sm, const uint16_t *list, uint32_t n, const uint64_t *key, uint64_t now)
+{
+	uint64_t tried = 0;
+	for (uint32_t t = 0; t < n && !sm->failed; t++) {
+		uint32_t b = t;
+		if (key) {
+			b = UINT32_MAX;
+			for (uint32_t i = 0; i < n; i++)
+				if (!(tried >> i & 1) && (b == UINT32_MAX || key[list[i]] < key[list[b]]))
+					b = i;
+			tried |= 1ull << b;
+		}
+		if (issue_one(sm, list[b], now))
+			return true;
+	}
+	return false;
+}
+
 static uint8_t schedule(struct sm *sm, uint32_t s, uint64_t now)
 {
 	if (sm->lwm) {
@@ -634,37 +665,17 @@ static uint8_t schedule(struct sm *sm, uint32_t s, uint64_t now)
 		bool any_ready = (rm & ~not_pass) != 0;
 		for (rm &= ~(not_pass | not_now); rm; rm &= rm - 1)
 			ready[n_ready++] = (uint16_t)__builtin_ctzll(rm);
+		uint64_t key[SCHED_MAX_WARPS];
+		const uint64_t *order_key = NULL;
 		if (n_ready > 1 && sm->issue->ops->keys) {
-			/* The ranking's order without sorting: the smallest key not tried yet (ties to
-			 * the earlier entry, as the stable sort); nearly always the first one issues. */
-			uint64_t key[SCHED_MAX_WARPS], tried = 0;
 			sm->issue->ops->keys(sm->issue, s, ready, n_ready, key);
-			for (uint32_t t = 0; t < n_ready && !sm->failed; t++) {
-				uint32_t best_i = UINT32_MAX;
-				for (uint32_t i = 0; i < n_ready; i++)
-					if (!(tried >> i & 1) && (best_i == UINT32_MAX || key[ready[i]] < key[ready[best_i]]))
-						best_i = i;
-				tried |= 1ull << best_i;
-				if (issue_warp(sm, ready[best_i], now)) {
-					if (sm->lwm)
-						sm_lwm_after_issue(sm, ready[best_i], now);
-					return SM_CYC_ISSUED;
-				}
-			}
-			if (any_ready)
-				sm->left_behind = true;
-			return best;
-		}
-		if (n_ready > 1) {
+			order_key = key;
+		} else if (n_ready > 1) {
 			sm->issue->rank_issuable = 0;
 			sched_rank(sm->issue, s, now, ready, n_ready);
 		}
-		for (uint32_t i = 0; i < n_ready && !sm->failed; i++)
-			if (issue_warp(sm, ready[i], now)) {
-				if (sm->lwm)
-					sm_lwm_after_issue(sm, ready[i], now);
-				return SM_CYC_ISSUED;
-			}
+		if (issue_first(sm, ready, n_ready, order_key, now))
+			return SM_CYC_ISSUED;
 		if (any_ready)
 			sm->left_behind = true;
 		return best;
@@ -693,19 +704,8 @@ static uint8_t schedule(struct sm *sm, uint32_t s, uint64_t now)
 			if (sm->wstatus[slot] == SM_WS_READY && key[slot] < bound)
 				cand[n_cand++] = slot;
 		}
-		uint64_t tried = 0;
-		for (uint32_t t = 0; t < n_cand && !sm->failed; t++) {
-			uint32_t b = UINT32_MAX;
-			for (uint32_t i = 0; i < n_cand; i++)
-				if (!(tried >> i & 1) && (b == UINT32_MAX || key[cand[i]] < key[cand[b]]))
-					b = i;
-			tried |= 1ull << b;
-			if (issue_warp(sm, cand[b], now)) {
-				if (sm->lwm)
-					sm_lwm_after_issue(sm, cand[b], now);
-				return SM_CYC_ISSUED;
-			}
-		}
+		if (issue_first(sm, cand, n_cand, key, now))
+			return SM_CYC_ISSUED;
 		if (sm->ready_mask[s])
 			sm->left_behind = true;
 		return best;
@@ -714,14 +714,9 @@ static uint8_t schedule(struct sm *sm, uint32_t s, uint64_t now)
 	sched_rank(sm->issue, s, now, sm->rank_buf, n);
 	/* Two-level policies may confine issue to the head of their order (policy.h). */
 	uint32_t lim = sm->issue->rank_issuable && sm->issue->rank_issuable < n ? sm->issue->rank_issuable : n;
-	for (uint32_t i = 0; i < lim && !sm->failed; i++) {
-		uint16_t slot = sm->rank_buf[i];
-		if (sm->wstatus[slot] == SM_WS_READY && issue_warp(sm, slot, now)) {
-			if (sm->lwm)
-				sm_lwm_after_issue(sm, slot, now);
+	for (uint32_t i = 0; i < lim && !sm->failed; i++)
+		if (sm->wstatus[sm->rank_buf[i]] == SM_WS_READY && issue_one(sm, sm->rank_buf[i], now))
 			return SM_CYC_ISSUED;
-		}
-	}
 	/* A ready warp left behind (unit taken, memory refusal, outside rank_issuable) tries again
 	 * next cycle: no sleeping past it. */
 	if (sm->ready_mask[s])
