@@ -38,15 +38,7 @@ static struct {
 } H;
 
 /* The issue policy as configured, wrapped so that every event the SM reports is logged. */
-static int wrap_issue_init(struct sched *s, const struct cfg *cfg, struct sim_error *err)
-{
-	struct sched *in = sched_issue_create(cfg, s->core, err);
-	if (!in)
-		return err->code;
-	s->state = in;
-	return 0;
-}
-static void wrap_event(struct sched *s, const struct sched_event *ev)
+static void sm_wrap_record(const struct sched *s, const struct sched_event *ev)
 {
 	if (ev->kind != SCHED_EV_FETCH && H.n_ev < MAX_EV) {
 		struct rec *r = &H.ev[H.n_ev++];
@@ -57,28 +49,8 @@ static void wrap_event(struct sched *s, const struct sched_event *ev)
 		r->cycle = ev->cycle;
 		r->arg = ev->arg;
 	}
-	sched_notify(s->state, ev);
 }
-static void wrap_rank(struct sched *s, uint32_t si, uint64_t now, uint16_t *ids, uint32_t n)
-{
-	struct sched *in = s->state;
-	in->rank_issuable = 0;
-	sched_rank(in, si, now, ids, n);
-	s->rank_issuable = in->rank_issuable;
-}
-static void wrap_fini(struct sched *s) { sched_destroy(s->state); }
-static const struct sched_ops wrap_issue_ops = {"rec-issue", wrap_issue_init, wrap_event, wrap_rank, wrap_fini, 0, NULL};
-
-static int wrap_fetch_init(struct sched *s, const struct cfg *cfg, struct sim_error *err)
-{
-	struct sched *in = sched_fetch_create(cfg, s->core, s->issue->state, err);
-	if (!in)
-		return err->code;
-	s->state = in;
-	return 0;
-}
-static void fwd_event(struct sched *s, const struct sched_event *ev) { sched_notify(s->state, ev); }
-static const struct sched_ops wrap_fetch_ops = {"rec-fetch", wrap_fetch_init, fwd_event, wrap_rank, wrap_fini, 0, NULL};
+#include "sm_wrap.h"
 
 static const char *const base_ov[] = {
 	"gpu.core.n_schedulers=1", "gpu.core.units.sp=1", "gpu.core.simt_width=32",
