@@ -73,6 +73,27 @@ static int unit_free(const struct sm *sm, unsigned u, uint64_t now, uint64_t *fr
 	return -1;
 }
 
+static void sb_set_used(struct sm_warp *w, int i, bool used)
+{
+	w->sb[i].used = used;
+	if (used)
+		w->sb_mask |= (uint16_t)(1u << i);
+	else
+		w->sb_mask &= (uint16_t)~(1u << i);
+}
+
+/* Free the entries whose writes are visible by now. */
+static void sb_free_visible(struct sm_warp *w, uint64_t now)
+{
+	for (uint32_t m = w->sb_mask; m; m &= m - 1) {
+		uint32_t i = (uint32_t)__builtin_ctz(m);
+		if (w->sb[i].release_cycle <= now) {
+			sb_set_used(w, (int)i, false);
+			w->sb_used--;
+		}
+	}
+}
+
 /* RAW/WAW check of si against the warp's pending writes; frees entries whose writes are
  * visible. Returns 0 if si may issue, else the cycle before which it may not (UINT64_MAX: a
  * memory reply). A full scoreboard blocks too. */
@@ -80,15 +101,9 @@ static uint64_t sb_check(struct sm_warp *w, const struct wi_static *si, uint64_t
 {
 	uint64_t until = 0, earliest = UINT64_MAX;
 	*long_lat = false;
+	sb_free_visible(w, now);
 	for (uint32_t m = w->sb_mask; m; m &= m - 1) {
-		uint32_t i = (uint32_t)__builtin_ctz(m);
-		struct sm_sb_entry *e = &w->sb[i];
-		if (e->release_cycle <= now) {
-			e->used = false;
-			w->sb_mask &= (uint16_t)~(1u << i);
-			w->sb_used--;
-			continue;
-		}
+		const struct sm_sb_entry *e = &w->sb[__builtin_ctz(m)];
 		earliest = min_u64(earliest, e->release_cycle);
 		for (uint32_t d = 0; d < e->n_dst; d++) {
 			bool hit = false;
@@ -114,26 +129,11 @@ static uint64_t sb_check(struct sm_warp *w, const struct wi_static *si, uint64_t
  * status skips it): the entry chosen does not depend on the status cache. */
 static int sb_alloc(struct sm_warp *w, uint64_t now)
 {
-	for (uint32_t m = w->sb_mask; m; m &= m - 1) {
-		uint32_t i = (uint32_t)__builtin_ctz(m);
-		if (w->sb[i].release_cycle <= now) {
-			w->sb[i].used = false;
-			w->sb_mask &= (uint16_t)~(1u << i);
-			w->sb_used--;
-		}
-	}
+	sb_free_visible(w, now);
 	uint32_t free_mask = ~(uint32_t)w->sb_mask & ((1u << SM_SB_ENTRIES) - 1);
 	return free_mask ? __builtin_ctz(free_mask) : -1;
 }
 
-static void sb_set_used(struct sm_warp *w, int i, bool used)
-{
-	w->sb[i].used = used;
-	if (used)
-		w->sb_mask |= (uint16_t)(1u << i);
-	else
-		w->sb_mask &= (uint16_t)~(1u << i);
-}
 
 /* ---- statuses -------------------------------------------------------------------------- */
 
