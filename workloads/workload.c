@@ -23,7 +23,9 @@ uint32_t wl_type_bytes(enum wl_type t)
 bool wl_type_is_float(enum wl_type t) { return t == WL_F32 || t == WL_F64; }
 
 
+#ifndef WL_MAX_BUFFER_BYTES /* the fuzz build sets a smaller one (CMakeLists.txt) */
 #define WL_MAX_BUFFER_BYTES (1ull << 30)
+#endif
 
 
 /* Loader state: the open file and the workload being filled. */
