@@ -44,6 +44,9 @@ struct sched_core_view {
 	uint32_t max_warps;                 /* warp slots */
 	uint32_t warps_per_cta;             /* of the running kernel */
 	const struct sched_warp_view *warps;/* [max_warps] */
+	/* Bit per warp slot whose view is blocked (sched_warp_blocked: not valid, waiting on a
+	 * long-latency load or at a barrier), kept with the views (a slot >= max_warps is set). */
+	uint64_t blocked_mask;
 	/* dispatcher: CTAs of this kernel not yet assigned to any core (PRO fast/slow phase). */
 	bool (*ctas_waiting)(const void *ctx);
 	const void *dispatcher_ctx;
@@ -88,12 +91,15 @@ struct sched_ops {
 	 * the smallest key it can issue instead of sorting. NULL: the SM calls rank(). */
 	uint64_t (*keys)(struct sched *s, uint32_t sched_idx, const uint16_t *warp_ids, uint32_t n, uint64_t *key);
 };
-/* PURE: rank() reads only the views, the policy's event-driven state and sched_idx, and
+/* ANY_SUBSET (with keys): keys() gives each warp of warp_ids the key, and returns the bound,
+ * of a call with all the scheduler's valid warps, whatever subset it is given (it reads the
+ * others through the views and blocked_mask): the SM passes only the warps that could issue.
+ * PURE: rank() reads only the views, the policy's event-driven state and sched_idx, and
  * changes no state: skipping a call changes nothing, and a cycle in which nothing could issue
  * may be repeated without it. NO_LIMIT: rank_issuable is always 0 and the order is by a key
  * of each warp alone (a stable sort), so ranking a subset of the warps gives their order in
  * the whole ranking: the SM ranks only the ready warps. */
-enum { SCHED_RANK_PURE = 1, SCHED_RANK_NO_LIMIT = 2 };
+enum { SCHED_RANK_PURE = 1, SCHED_RANK_NO_LIMIT = 2, SCHED_RANK_ANY_SUBSET = 4 };
 
 struct sched {
 	const struct sched_ops *ops;

@@ -13,6 +13,9 @@ struct owl_groups {
 	uint32_t g_core;
 	uint8_t group_of_slot[SCHED_MAX_CTAS];            /* CTA slot -> group number */
 	uint64_t first_seq[SCHED_OWL_MAX_GROUPS];         /* launch seq of each group's oldest CTA */
+	uint64_t warps_of[SCHED_OWL_MAX_GROUPS];          /* bit per valid warp slot in the group */
+	uint64_t sched_warps[SCHED_MAX_SCHEDULERS];       /* bit per valid warp slot of a scheduler */
+	uint32_t order[SCHED_OWL_MAX_GROUPS];             /* fixed kinds: group -> priority position */
 };
 
 struct group_state {
@@ -62,26 +65,27 @@ static uint32_t next_live_group(uint64_t mask, uint32_t from, uint32_t n_groups)
 	return from;
 }
 
-/* How many leading entries of a ranking may issue when the chosen group holds the first
- * `count` places (live: it has a warp not blocked). With strict_free_units, a chosen group
- * none of whose warps is ready while one waits only for a busy unit does not keep the other
- * groups from the free units: OWL and Narasiman assume one pipeline that a busy unit stops
+/* How many leading entries of a ranking may issue when the chosen group holds the warps of
+ * `head` (the first places; live: it has a warp not blocked). With strict_free_units, a chosen
+ * group none of whose warps is ready while one waits only for a busy unit does not keep the
+ * other groups from the free units: OWL and Narasiman assume one pipeline that a busy unit stops
  * for every group alike, which separate SP/SFU/LD-ST units here are not. */
-static uint32_t group_limit(const struct sched_params *p, const struct sched_core_view *core,
-			    const uint16_t *ids, uint32_t count, bool live)
+static uint32_t group_limit(const struct sched_params *p, const struct sched_core_view *core, uint64_t head,
+			    bool live)
 {
 	if (!p->strict_groups || !live)
 		return 0;
 	if (p->strict_free_units) {
 		bool any_ready = false, any_busy = false;
-		for (uint32_t i = 0; i < count; i++) {
-			any_ready |= core->warps[ids[i]].ready;
-			any_busy |= core->warps[ids[i]].unit_busy;
+		for (uint64_t m = head; m; m &= m - 1) {
+			const struct sched_warp_view *v = &core->warps[__builtin_ctzll(m)];
+			any_ready |= v->ready;
+			any_busy |= v->unit_busy;
 		}
 		if (!any_ready && any_busy)
 			return 0;
 	}
-	return count;
+	return (uint32_t)__builtin_popcountll(head);
 }
 
 /* ---- tl: Narasiman two-level round-robin ----
@@ -123,15 +127,15 @@ static void tl_rank(struct sched *s, uint32_t si, uint64_t now, uint16_t *ids, u
 	st->cur_group[si] = cur;
 	uint64_t *key = sched_key_scratch(s);
 	uint32_t start = sched_last_lrr_start(&st->last, si);
-	uint32_t in_cur = 0;
+	uint64_t in_cur = 0;
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t g = (ids[i] / nsched) / gsize;
 		uint32_t gd = (g + n_groups - cur) % n_groups;   /* groups round-robin from cur */
-		in_cur += gd == 0;
+		in_cur |= (uint64_t)(gd == 0) << ids[i];
 		key[ids[i]] = ((uint64_t)gd << 8) | sched_rot(ids[i], start);
 	}
 	sched_sort_by_key(ids, n, key);
-	s->rank_issuable = group_limit(p, core, ids, in_cur, (live & (1ull << cur)) != 0);
+	s->rank_issuable = group_limit(p, core, in_cur, (live & (1ull << cur)) != 0);
 }
 
 const struct sched_ops sched_tl_ops = { "tl", group_init, group_event, tl_rank, group_fini, 0, NULL };
@@ -180,16 +184,19 @@ uint32_t sched_owl_group_priority(enum sched_owl_kind kind, uint32_t g_num, uint
 }
 
 
-static void owl_build(const struct sched_core_view *core, uint32_t g_size, struct owl_groups *og)
+static void owl_build(const struct sched_core_view *core, enum sched_owl_kind kind, uint32_t g_size,
+		      struct owl_groups *og)
 {
 	uint16_t slot[SCHED_MAX_CTAS];
 	uint64_t seq_of[SCHED_MAX_WARPS] = { 0 };   /* indexed by CTA slot (< SCHED_MAX_CTAS) */
 	uint32_t n = 0, k_seen = 0;
 	uint64_t seen = 0;
+	memset(og->sched_warps, 0, sizeof og->sched_warps);
 	for (uint32_t w = 0; w < core->max_warps; w++) {
 		const struct sched_warp_view *v = &core->warps[w];
 		if (!v->valid || v->cta_slot >= SCHED_MAX_CTAS)
 			continue;
+		og->sched_warps[v->sched_idx % SCHED_MAX_SCHEDULERS] |= 1ull << w;
 		if (v->warp_in_cta + 1u > k_seen)
 			k_seen = v->warp_in_cta + 1u;
 		if (seen & (1ull << v->cta_slot))
@@ -206,14 +213,22 @@ static void owl_build(const struct sched_core_view *core, uint32_t g_size, struc
 	uint32_t c = 0;
 	for (uint32_t g = 0; g < og->g_core; g++) {
 		og->first_seq[g] = c < n ? seq_of[slot[c]] : UINT64_MAX;
+		og->order[g] = sched_owl_group_priority(kind, g, core->core_id, og->g_core);
+		og->warps_of[g] = 0;
 		for (uint32_t j = 0; j < size[g] && c < n; j++)
 			og->group_of_slot[slot[c++]] = (uint8_t)g;
 	}
+	for (uint32_t w = 0; w < core->max_warps; w++) {
+		const struct sched_warp_view *v = &core->warps[w];
+		if (v->valid && v->cta_slot < SCHED_MAX_CTAS)
+			og->warps_of[og->group_of_slot[v->cta_slot]] |= 1ull << w;
+	}
 }
 
-/* OWL's ranking as keys (sched_ops.keys): the chosen group first, then the others in priority
- * order, round-robin inside a group; returns the bound of the chosen group's keys when issue
- * is confined to it (Algorithm 1), else UINT64_MAX. */
+/* OWL's ranking as keys (sched_ops.keys, SCHED_RANK_ANY_SUBSET): the chosen group first, then
+ * the others in priority order, round-robin inside a group; returns the bound of the chosen
+ * group's keys when issue is confined to it (Algorithm 1), else UINT64_MAX. Which group is
+ * chosen depends on all the scheduler's warps (blocked_mask), not only on ids. */
 static uint64_t owl_keys(struct sched *s, enum sched_owl_kind kind, uint32_t si, const uint16_t *ids, uint32_t n,
 			 uint64_t *key)
 {
@@ -222,24 +237,23 @@ static uint64_t owl_keys(struct sched *s, enum sched_owl_kind kind, uint32_t si,
 	const struct sched_core_view *core = s->core;
 	si %= SCHED_MAX_SCHEDULERS;
 	if (!st->og_valid) {
-		owl_build(core, p->group_size_warps, &st->og);
+		owl_build(core, kind, p->group_size_warps, &st->og);
 		st->og_valid = true;
 	}
 	const struct owl_groups *og = &st->og;
-	if (og->g_core == 0 || n == 0) {
+	uint64_t mine = og->sched_warps[si];
+	if (og->g_core == 0 || !mine) {
 		for (uint32_t i = 0; i < n; i++)
 			key[ids[i]] = i; /* no groups: the order as given */
 		return UINT64_MAX;
 	}
 	/* Groups with a warp of this scheduler not blocked on data (or a barrier). */
-	uint64_t live = 0;
-	for (uint32_t i = 0; i < n; i++) {
-		const struct sched_warp_view *v = &core->warps[ids[i]];
-		if (!sched_warp_blocked(v) && v->cta_slot < SCHED_MAX_CTAS)
-			live |= 1ull << og->group_of_slot[v->cta_slot];
-	}
-	uint32_t order[SCHED_OWL_MAX_GROUPS];  /* group -> position in priority order */
-	uint32_t chosen_pos;
+	uint64_t live = 0, unblocked = mine & ~core->blocked_mask;
+	for (uint32_t g = 0; g < og->g_core; g++)
+		live |= (uint64_t)((og->warps_of[g] & unblocked) != 0) << g;
+	uint32_t order_cta[SCHED_OWL_MAX_GROUPS];  /* group -> position in priority order */
+	const uint32_t *order = og->order;
+	uint32_t chosen_pos, chosen_g = 0;
 	if (kind == SCHED_OWL_CTA) {
 		/* Equal priorities, strict round-robin: stay on the current group until all its
 		 * warps are blocked, then the next group in order (Sec 4.1, Fig 4A). */
@@ -250,37 +264,39 @@ static uint64_t owl_keys(struct sched *s, enum sched_owl_kind kind, uint32_t si,
 			cur = next_live_group(live, (cur + 1) % og->g_core, og->g_core);
 		st->cur_seq[si] = og->first_seq[cur];
 		for (uint32_t g = 0; g < og->g_core; g++)
-			order[g] = (g + og->g_core - cur) % og->g_core;
+			order_cta[g] = (g + og->g_core - cur) % og->g_core;
+		order = order_cta;
+		chosen_g = cur;
 		chosen_pos = (live & (1ull << cur)) ? 0 : og->g_core;
 	} else {
 		/* Fixed priorities g_pri (Algorithm 1): the best group with a warp not blocked is
 		 * the one chosen; as soon as a warp of a better group is ready again, that group
 		 * wins (Sec 4.2, Fig 4B). g_pri is a permutation of 0..g_core-1 here. */
-		for (uint32_t g = 0; g < og->g_core; g++)
-			order[g] = sched_owl_group_priority(kind, g, core->core_id, og->g_core);
 		chosen_pos = og->g_core;
-		for (uint32_t g = 0; g < og->g_core; g++)
-			if ((live & (1ull << g)) && order[g] < chosen_pos)
+		for (uint64_t m = live; m; m &= m - 1) {
+			uint32_t g = (uint32_t)__builtin_ctzll(m);
+			if (order[g] < chosen_pos) {
 				chosen_pos = order[g];
+				chosen_g = g;
+			}
+		}
 	}
 	uint32_t start = sched_last_lrr_start(&st->last, si);
-	uint16_t head[SCHED_MAX_WARPS];
-	uint32_t upto = 0;
 	for (uint32_t i = 0; i < n; i++) {
 		const struct sched_warp_view *v = &core->warps[ids[i]];
 		uint32_t pos = v->cta_slot < SCHED_MAX_CTAS && v->valid ? order[og->group_of_slot[v->cta_slot]]
 									 : og->g_core + 1;
 		/* The chosen group first, then the others in priority order. */
 		pos = pos == chosen_pos ? 0 : pos + 1;
-		if (pos == 0)
-			head[upto++] = ids[i];
 		/* Warps inside a group: round-robin (Sec 4.1). */
 		key[ids[i]] = ((uint64_t)pos << 8) | sched_rot(ids[i], start);
 	}
 	/* Algorithm 1: "the scheduler cannot choose warps from different group(s) unless all
 	 * warps of the already-chosen group are blocked". The chosen group's warps lead the
 	 * ranking (keys below 1 << 8). */
-	return group_limit(p, core, head, upto, chosen_pos < og->g_core) ? 1ull << 8 : UINT64_MAX;
+	bool chosen = chosen_pos < og->g_core;
+	uint64_t head = chosen ? og->warps_of[chosen_g] & mine : 0;
+	return group_limit(p, core, head, chosen) ? 1ull << 8 : UINT64_MAX;
 }
 
 static void owl_rank(struct sched *s, enum sched_owl_kind kind, uint32_t si, uint16_t *ids, uint32_t n)
@@ -321,5 +337,5 @@ static uint64_t owl_blp_keys(struct sched *s, uint32_t si, const uint16_t *ids, 
 }
 
 const struct sched_ops sched_owl_cta_ops = { "owl-cta", group_init, group_event, owl_cta_rank, group_fini, 0, NULL };
-const struct sched_ops sched_owl_locality_ops = { "owl-locality", group_init, group_event, owl_locality_rank, group_fini, SCHED_RANK_PURE, owl_locality_keys };
-const struct sched_ops sched_owl_blp_ops = { "owl-blp", group_init, group_event, owl_blp_rank, group_fini, SCHED_RANK_PURE, owl_blp_keys };
+const struct sched_ops sched_owl_locality_ops = { "owl-locality", group_init, group_event, owl_locality_rank, group_fini, SCHED_RANK_PURE | SCHED_RANK_ANY_SUBSET, owl_locality_keys };
+const struct sched_ops sched_owl_blp_ops = { "owl-blp", group_init, group_event, owl_blp_rank, group_fini, SCHED_RANK_PURE | SCHED_RANK_ANY_SUBSET, owl_blp_keys };

@@ -365,6 +365,7 @@ struct sm *sm_create_hooked(const struct cfg *cfg, struct sim *sim, struct stats
 	for (uint32_t i = 0; i < SCHED_MAX_WARPS; i++)
 		sm->sched_of[i] = (uint8_t)(i % sm->n_sched);
 	sm->core.warps = sm->views;
+	sm->core.blocked_mask = ~0ull; /* no valid warp yet */
 	sm->core.ctas_waiting = d ? cta_dispatcher_ctas_waiting : no_ctas_waiting;
 	sm->core.dispatcher_ctx = d;
 	for (uint32_t i = 0; i < SCHED_MAX_WARPS; i++) {
@@ -392,8 +393,11 @@ struct sm *sm_create_hooked(const struct cfg *cfg, struct sim *sim, struct stats
 		if (!sm->fetch)
 			goto fail;
 	}
-	sm->lazy_units = !sm->lwm && (sm->issue->ops->rank_flags & (SCHED_RANK_PURE | SCHED_RANK_NO_LIMIT)) ==
-						  (SCHED_RANK_PURE | SCHED_RANK_NO_LIMIT);
+	/* A pure policy that ranks by keys alone, or by keys with an issue limit that reads the
+	 * views' ready / unit_busy (kept exact at the pass: units_busy_views). */
+	uint8_t rf = sm->issue->ops->rank_flags;
+	sm->lazy_units = !sm->lwm && (rf & SCHED_RANK_PURE) && ((rf & SCHED_RANK_NO_LIMIT) || sm->issue->ops->keys);
+	sm->exact_unit_views = sm->lazy_units && !(rf & SCHED_RANK_NO_LIMIT);
 
 	sm->comp.ops = &sm_comp_ops;
 	sm->comp.name = sm->name;
@@ -554,6 +558,7 @@ int sm_launch_cta(struct sm *sm, struct fe_launch *l, uint32_t cta_id, uint64_t 
 		v->cta_id = cta_id;
 		v->cta_launch_seq = launch_seq;
 		v->age = launch_seq * 65536u + i;
+		sm_view_blocked_sync(sm, (uint16_t)slot);
 		sm_update_view_pc(sm, (uint16_t)slot);
 		uint32_t s = slot % sm->n_sched;
 		sm->sched_warps[s][sm->n_sched_warps[s]++] = (uint16_t)slot;

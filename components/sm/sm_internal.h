@@ -148,13 +148,16 @@ struct sm {
 	uint8_t wunit[SCHED_MAX_WARPS];        /* unit class a ready warp's head needs */
 	uint64_t unit_ready_mask[SM_UNIT_CLASSES];
 	uint64_t unit_stale_mask;              /* ready warps whose unit class filled up this cycle */
-	/* With a pure per-warp-key issue policy (SCHED_RANK_PURE | NO_LIMIT, no LWM) no policy reads
-	 * a view's ready / unit_busy, so a warp waiting only for a busy unit keeps its cached
-	 * READY status: the pass records which unit classes are free (units_free_at_pass) and
-	 * schedule() treats the others' warps as structural. Saves flipping READY <-> STRUCT
-	 * around every issue. */
-	bool lazy_units;
+	/* With a pure issue policy that ranks by keys (SCHED_RANK_PURE with NO_LIMIT or keys, no
+	 * LWM) a warp waiting only for a busy unit keeps its cached READY status: the pass records
+	 * which unit classes are free (units_free_at_pass) and schedule() treats the others' warps
+	 * as structural. Saves flipping READY <-> STRUCT around every issue. A policy with an issue
+	 * limit may read the views' ready / unit_busy (OWL's group_limit): with exact_unit_views
+	 * the pass sets those of the READY warps of busy classes as warp_status would have
+	 * (view_busy_mask: the warps it set unit_busy). */
+	bool lazy_units, exact_unit_views;
 	uint8_t units_free_at_pass;            /* bit per enum wi_unit */
+	uint64_t view_busy_mask;
 	uint8_t sched_of[SCHED_MAX_WARPS];     /* slot % n_sched */
 	uint64_t unit_taken_cycle;             /* last cycle an issue took a unit (UINT64_MAX: none) */
 	struct sched_core_view core;
@@ -203,6 +206,18 @@ static inline void sm_status_stale(struct sm *sm, uint16_t slot)
 		sm->next_due_dirty = true;
 	sm->wst_until[slot] = 0;
 	sm->stale_mask |= 1ull << slot;
+}
+
+/* After a write to the view's valid, waiting_long_lat or at_barrier: its bit of the policies'
+ * core.blocked_mask (policy.h). */
+static inline void sm_view_blocked_sync(struct sm *sm, uint16_t slot)
+{
+	const struct sched_warp_view *v = &sm->views[slot];
+	uint64_t bit = 1ull << slot;
+	if (!v->valid || v->waiting_long_lat || v->at_barrier)
+		sm->core.blocked_mask |= bit;
+	else
+		sm->core.blocked_mask &= ~bit;
 }
 
 /* sm_pipeline.c */

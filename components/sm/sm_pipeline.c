@@ -246,6 +246,7 @@ static uint64_t status_refresh(struct sm *sm, uint16_t slot, uint64_t now)
 	const struct sm_warp *w = &sm->warps[slot];
 	uint64_t until;
 	uint8_t st = warp_status(sm, slot, now, &until, !sm->lazy_units);
+	sm_view_blocked_sync(sm, slot);
 	sm->wstatus[slot] = st;
 	/* A ready warp stays ready until an event touches it or its unit class fills up
 	 * (issue_warp marks those due). */
@@ -289,6 +290,30 @@ static uint64_t status_unit_recheck(struct sm *sm, uint16_t slot, uint64_t now)
 	return free_at;
 }
 
+/* With exact_unit_views: the views of READY warps say ready, or unit_busy for the classes not
+ * free at this pass, as warp_status with its unit check would have set them. A warp refreshed
+ * since the last pass already has warp_status's view. */
+static void unit_views(struct sm *sm)
+{
+	uint64_t busy = 0;
+	for (unsigned u = 0; u < SM_UNIT_CLASSES; u++)
+		if (!(sm->units_free_at_pass & (1u << u)))
+			busy |= sm->unit_ready_mask[u];
+	for (uint64_t m = sm->view_busy_mask & ~busy; m; m &= m - 1) {
+		uint32_t slot = (uint32_t)__builtin_ctzll(m);
+		if (sm->wstatus[slot] == SM_WS_READY) {
+			sm->views[slot].ready = true;
+			sm->views[slot].unit_busy = false;
+		}
+	}
+	for (uint64_t m = busy; m; m &= m - 1) {
+		uint32_t slot = (uint32_t)__builtin_ctzll(m);
+		sm->views[slot].ready = false;
+		sm->views[slot].unit_busy = true;
+	}
+	sm->view_busy_mask = busy;
+}
+
 /* ---- barriers, exit, CTA completion -------------------------------------------------- */
 
 /* BAWS Eq 1 over the warps marked in the phase that ends now: Ti = mark - phase start,
@@ -326,6 +351,7 @@ static void barrier_check(struct sm *sm, uint16_t cs, uint64_t now)
 			sm_status_stale(sm, slot);
 			sm->warps[slot].state = SM_W_ACTIVE;
 			sm->views[slot].at_barrier = false;
+			sm_view_blocked_sync(sm, slot);
 		}
 	}
 	cta->n_at_barrier = 0;
@@ -358,6 +384,7 @@ static void warp_finish(struct sm *sm, uint16_t slot, uint64_t now)
 	w->mark_cycle = now;
 	w->marked = true;
 	sm->views[slot].valid = false;
+	sm_view_blocked_sync(sm, slot);
 	sm->views[slot].ibuf_count = 0;
 	sm->fetch_mask &= ~(1ull << slot);
 	sm->c.warps_exited++;
@@ -406,6 +433,7 @@ static void finish_ctas(struct sm *sm, uint64_t now)
 			SIM_ASSERT(sm->warps[slot].state == SM_W_EXITED && sm->warps[slot].sb_used <= SM_SB_ENTRIES);
 			sm->warps[slot].state = SM_W_FREE;
 			sm->views[slot].valid = false;
+			sm_view_blocked_sync(sm, slot);
 			remove_from_sched(sm, slot);
 		}
 		fe_cta_destroy(cta->fc);
@@ -561,6 +589,7 @@ static bool issue_warp(struct sm *sm, uint16_t slot, uint64_t now)
 		struct sm_cta *cta = &sm->ctas[w->cta_slot];
 		w->state = SM_W_BARRIER;
 		v->at_barrier = true;
+		sm_view_blocked_sync(sm, slot);
 		w->mark_cycle = now;
 		w->marked = true;
 		cta->n_at_barrier++;
@@ -636,10 +665,9 @@ static uint8_t schedule(struct sm *sm, uint32_t s, uint64_t now)
 	 * (policy.h SCHED_RANK_*), whatever their input order. */
 	uint8_t rf = sm->issue->ops->rank_flags;
 	uint64_t rm = sm->ready_mask[s];
-	if ((rf & SCHED_RANK_PURE) && (!rm || (rf & SCHED_RANK_NO_LIMIT))) {
-		uint16_t ready[SCHED_MAX_WARPS];
-		uint32_t n_ready = 0;
-		/* Ready at the status pass: with lazy_units, only warps whose unit was free then. */
+	/* Ready at the status pass: with lazy_units, only warps whose unit was free then. */
+	uint64_t not_pass = 0, not_now = 0;
+	if (rf & SCHED_RANK_PURE) {
 		uint8_t pass_ok = sm->lazy_units ? sm->units_free_at_pass : 0xff;
 		/* A warp whose unit class another scheduler filled this cycle would fail issue_warp's
 		 * unit check (no side effect): leave it out of the ranking. */
@@ -655,19 +683,33 @@ static uint8_t schedule(struct sm *sm, uint32_t s, uint64_t now)
 		}
 		/* Whole unit classes at a time: the warps of a class not free at the pass, and of
 		 * one not free now. */
-		uint64_t not_pass = 0, not_now = 0;
 		for (unsigned u = 0; u < SM_UNIT_CLASSES; u++) {
 			if (!(pass_ok & (1u << u)))
 				not_pass |= sm->unit_ready_mask[u];
 			else if (!(unit_ok & (1u << u)))
 				not_now |= sm->unit_ready_mask[u];
 		}
+	}
+	bool subset = (rf & SCHED_RANK_ANY_SUBSET) && sm->issue->ops->keys;
+	if ((rf & SCHED_RANK_PURE) && (!(rm & ~not_pass) || (rf & SCHED_RANK_NO_LIMIT) || subset)) {
+		uint16_t ready[SCHED_MAX_WARPS];
+		uint32_t n_ready = 0;
 		bool any_ready = (rm & ~not_pass) != 0;
 		for (rm &= ~(not_pass | not_now); rm; rm &= rm - 1)
 			ready[n_ready++] = (uint16_t)__builtin_ctzll(rm);
 		uint64_t key[SCHED_MAX_WARPS];
 		const uint64_t *order_key = NULL;
-		if (n_ready > 1 && sm->issue->ops->keys) {
+		if (n_ready > 0 && subset && !(rf & SCHED_RANK_NO_LIMIT)) {
+			/* Keys and bound as in the whole ranking (ANY_SUBSET): the ready warps it lets
+			 * issue. */
+			uint64_t bound = sm->issue->ops->keys(sm->issue, s, ready, n_ready, key);
+			uint32_t k = 0;
+			for (uint32_t i = 0; i < n_ready; i++)
+				if (key[ready[i]] < bound)
+					ready[k++] = ready[i];
+			n_ready = k;
+			order_key = key;
+		} else if (n_ready > 1 && sm->issue->ops->keys) {
 			sm->issue->ops->keys(sm->issue, s, ready, n_ready, key);
 			order_key = key;
 		} else if (n_ready > 1) {
@@ -699,14 +741,15 @@ static uint8_t schedule(struct sm *sm, uint32_t s, uint64_t now)
 			below += key[sm->rank_buf[i]] < bound;
 		if (below == 0)
 			bound = UINT64_MAX; /* rank_issuable 0: no limit */
+		uint64_t ok = rm & ~(not_pass | not_now);
 		for (uint32_t i = 0; i < n; i++) {
 			uint16_t slot = sm->rank_buf[i];
-			if (sm->wstatus[slot] == SM_WS_READY && key[slot] < bound)
+			if ((ok >> slot & 1) && key[slot] < bound)
 				cand[n_cand++] = slot;
 		}
 		if (issue_first(sm, cand, n_cand, key, now))
 			return SM_CYC_ISSUED;
-		if (sm->ready_mask[s])
+		if (rm & ~not_pass)
 			sm->left_behind = true;
 		return best;
 	}
@@ -924,6 +967,8 @@ uint64_t sm_tick(struct sim_component *comp, uint64_t now)
 			else
 				wake = min_u64(wake, free_at);
 		}
+		if (sm->exact_unit_views)
+			unit_views(sm);
 	}
 	uint32_t n_other = sm->n_other_wait, n_mem = sm->n_mem_wait;
 

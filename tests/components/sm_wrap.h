@@ -23,9 +23,20 @@ static void wrap_event(struct sched *s, const struct sched_event *ev)
 	sm_wrap_record(s, ev);
 	sched_notify(s->state, ev);
 }
+/* Rank calls that found core.blocked_mask out of step with the views (policy.h). */
+static unsigned long sm_wrap_mask_errors;
+
 static void wrap_rank(struct sched *s, uint32_t si, uint64_t now, uint16_t *ids, uint32_t n)
 {
 	struct sched *in = s->state;
+	const struct sched_core_view *core = s->core;
+	uint64_t want = ~0ull;
+	for (uint32_t w = 0; w < core->max_warps; w++) {
+		const struct sched_warp_view *v = &core->warps[w];
+		if (v->valid && !v->waiting_long_lat && !v->at_barrier)
+			want &= ~(1ull << w);
+	}
+	sm_wrap_mask_errors += core->blocked_mask != want;
 	in->rank_issuable = 0;
 	sched_rank(in, si, now, ids, n);
 	s->rank_issuable = in->rank_issuable;

@@ -91,9 +91,19 @@ static inline void tev(struct sched *s, enum sched_event_kind k, uint16_t warp, 
 	sched_notify(s, &ev);
 }
 
+/* core.blocked_mask from the views, as the SM keeps it (policy.h): after the test edits them. */
+static inline void tcore_sync(struct tcore *t)
+{
+	t->core.blocked_mask = ~0ull;
+	for (uint32_t i = 0; i < t->core.max_warps; i++)
+		if (!sched_warp_blocked(&t->w[i]))
+			t->core.blocked_mask &= ~(1ull << i);
+}
+
 /* Rank scheduler si's warps into ids; returns n. */
 static inline uint32_t trank(struct sched *s, struct tcore *t, uint32_t si, uint64_t cycle, uint16_t *ids)
 {
+	tcore_sync(t);
 	uint32_t n = tcore_ids(t, si, ids);
 	sched_rank(s, si, cycle, ids, n);
 	return n;

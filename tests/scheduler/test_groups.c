@@ -138,10 +138,14 @@ Test(owl, blp_core_1_prioritises_second_group)
 	uint32_t want[4] = { 3, 5, 7, 1 };
 	for (int g = 0; g < 4; g++)
 		cr_expect_eq(t.w[ids[2 * g]].cta_id, want[g], "position %d", 2 * g);
-	/* Core 2 puts CTA 5 first, core 3 CTA 7. */
+	sched_destroy(s);
+	/* Core 2 puts CTA 5 first, core 3 CTA 7 (one policy instance per core). */
 	t.core.core_id = 2;
+	s = owl_make(&t, "owl-blp");
 	cr_expect_eq(cta_of_first(s, &t, 1), 5);
+	sched_destroy(s);
 	t.core.core_id = 3;
+	s = owl_make(&t, "owl-blp");
 	cr_expect_eq(cta_of_first(s, &t, 2), 7);
 	sched_destroy(s);
 }

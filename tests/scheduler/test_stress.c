@@ -160,6 +160,7 @@ static void update_views(struct mini *m)
 		v->ready = !v->at_barrier && !v->waiting_long_lat && v->ibuf_count > 0 &&
 			   m->cycle >= m->short_until[w];
 	}
+	tcore_sync(&m->t);
 }
 
 static bool check_perm(const uint16_t *ids, uint32_t n, const uint16_t *in)
