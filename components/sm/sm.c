@@ -394,7 +394,7 @@ struct sm *sm_create_hooked(const struct cfg *cfg, struct sim *sim, struct stats
 			goto fail;
 	}
 	/* A pure policy that ranks by keys alone, or by keys with an issue limit that reads the
-	 * views' ready / unit_busy (kept exact at the pass: units_busy_views). */
+	 * views' ready / unit_busy (kept exact at the pass: exact_unit_views). */
 	uint8_t rf = sm->issue->ops->rank_flags;
 	sm->lazy_units = !sm->lwm && (rf & SCHED_RANK_PURE) && ((rf & SCHED_RANK_NO_LIMIT) || sm->issue->ops->keys);
 	sm->exact_unit_views = sm->lazy_units && !(rf & SCHED_RANK_NO_LIMIT);
