@@ -130,6 +130,7 @@ struct sm {
 	uint8_t wstatus[SCHED_MAX_WARPS];      /* enum sm_wstat */
 	uint8_t wflags[SCHED_MAX_WARPS];
 	uint64_t wst_until[SCHED_MAX_WARPS];   /* UINT64_MAX for a free slot: never due */
+	uint64_t timed_mask;                   /* slots whose wst_until is not UINT64_MAX (sm_set_until) */
 	/* Aggregates of the cached statuses of the warps in counted_mask, kept as statuses are
 	 * refreshed: classes per scheduler, ready warps per scheduler, the OWL memory-block
 	 * counts; fetch_mask is exact at every moment (valid, empty I-buffer, no replay). */
@@ -200,11 +201,25 @@ struct sm {
 
 /* The warp's cached status no longer holds (an event touched it): recomputed by the next
  * status pass. */
+static inline void sm_set_until(struct sm *sm, uint16_t slot, uint64_t until)
+{
+	uint64_t bit = 1ull << slot;
+	sm->wst_until[slot] = until;
+	sm->timed_mask = until == UINT64_MAX ? sm->timed_mask & ~bit : sm->timed_mask | bit;
+}
+
+/* Whether next_due may have to rise when slot's status leaves it: only if the slot held it
+ * (a status that never expires cannot be the earliest expiry). */
+static inline void sm_next_due_leave(struct sm *sm, uint16_t slot)
+{
+	if (sm->wst_until[slot] == sm->next_due && sm->next_due != UINT64_MAX)
+		sm->next_due_dirty = true;
+}
+
 static inline void sm_status_stale(struct sm *sm, uint16_t slot)
 {
-	if (sm->wst_until[slot] == sm->next_due)
-		sm->next_due_dirty = true;
-	sm->wst_until[slot] = 0;
+	sm_next_due_leave(sm, slot);
+	sm_set_until(sm, slot, 0);
 	sm->stale_mask |= 1ull << slot;
 }
 

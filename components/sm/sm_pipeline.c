@@ -253,7 +253,7 @@ static uint64_t status_refresh(struct sm *sm, uint16_t slot, uint64_t now)
 	sm->wunit[slot] = st == SM_WS_READY ? sm->insts[w->ib[w->ib_head].pc].unit : WI_UNIT_NONE;
 	if (st == SM_WS_READY)
 		until = UINT64_MAX;
-	sm->wst_until[slot] = sm->lwm ? 0 : until;
+	sm_set_until(sm, slot, sm->lwm ? 0 : until);
 	uint8_t f = 0;
 	if (st == SM_WS_DATA && sm->views[slot].waiting_long_lat)
 		f |= SM_WF_MEM;
@@ -285,7 +285,7 @@ static uint64_t status_unit_recheck(struct sm *sm, uint16_t slot, uint64_t now)
 	sm->wstatus[slot] = SM_WS_STRUCT;
 	sm->wunit[slot] = WI_UNIT_NONE;
 	sm->wflags[slot] = SM_WF_OTHER;
-	sm->wst_until[slot] = free_at;
+	sm_set_until(sm, slot, free_at);
 	status_count(sm, slot, +1);
 	return free_at;
 }
@@ -402,9 +402,8 @@ static void remove_from_sched(struct sm *sm, uint16_t slot)
 	uint32_t s = slot % sm->n_sched;
 	if (sm->counted_mask & (1ull << slot))
 		status_count(sm, slot, -1);
-	if (sm->wst_until[slot] == sm->next_due)
-		sm->next_due_dirty = true;
-	sm->wst_until[slot] = UINT64_MAX; /* a free slot is never due */
+	sm_next_due_leave(sm, slot);
+	sm_set_until(sm, slot, UINT64_MAX); /* a free slot is never due */
 	sm->stale_mask &= ~(1ull << slot);
 	sm->live_mask &= ~(1ull << slot);
 	sm->fetch_mask &= ~(1ull << slot);
@@ -925,11 +924,12 @@ uint64_t sm_tick(struct sim_component *comp, uint64_t now)
 	 * or a unit freed by this cycle's issue changes nothing until the next cycle. Only the
 	 * statuses due (ready, touched by an event, or timed out) are recomputed; the rest and the
 	 * per-scheduler aggregates stay as they are (struct sm: status cache). */
-	/* One walk over the live warps: the due ones, and the earliest time a cached status
-	 * expires (the wake, completed below with what the refreshes return). */
+	/* One walk over the live warps with a status that expires: the due ones, and the earliest
+	 * time a cached status expires (the wake, completed below with what the refreshes
+	 * return). */
 	uint64_t due = 0, wake = SIM_NEVER;
 	if (sm->lwm || sm->next_due_dirty || now >= sm->next_due) {
-		for (uint64_t m = sm->live_mask; m; m &= m - 1) {
+		for (uint64_t m = sm->live_mask & sm->timed_mask; m; m &= m - 1) {
 			uint32_t slot = (uint32_t)__builtin_ctzll(m);
 			uint64_t u = sm->wst_until[slot];
 			if (u <= now)
