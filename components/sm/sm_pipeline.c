@@ -459,7 +459,6 @@ static void finish_ctas(struct sm *sm, uint64_t now)
 static bool issue_warp(struct sm *sm, uint16_t slot, uint64_t now)
 {
 	struct sm_warp *w = &sm->warps[slot];
-	sm_status_stale(sm, slot);
 	struct sched_warp_view *v = &sm->views[slot];
 	const struct sm_ibuf_entry *e = &w->ib[w->ib_head];
 	const struct wi_static *si = &sm->insts[e->pc];
@@ -554,6 +553,9 @@ static bool issue_warp(struct sm *sm, uint16_t slot, uint64_t now)
 		memcpy(se->dst, si->dst, sizeof se->dst);
 		w->sb_used++;
 	}
+	/* Issued: the warp's status changes. (A refused warp's stays as it was: READY, as the
+	 * replay skips the scoreboard checks its instruction passed.) */
+	sm_status_stale(sm, slot);
 	if (unit >= 0) {
 		sm->units[si->unit].next_free[unit] = now + sm->units[si->unit].ii_cycles;
 		sm->unit_taken_cycle = now;
@@ -625,22 +627,40 @@ static bool issue_one(struct sm *sm, uint16_t slot, uint64_t now)
 
 /* Issue the first of list[0..n) that can go: by ascending key[warp] (ties to the earlier
  * entry, as the policy's stable sort would order them) when key is given, else in list
- * order. Selection, not a sort: nearly always the first choice issues. */
+ * order. Nearly always the first choice issues, so it is found by one scan; only when it
+ * fails (memory refusals) are the rest sorted. */
 static bool issue_first(struct sm *sm, const uint16_t *list, uint32_t n, const uint64_t *key, uint64_t now)
 {
-	uint64_t tried = 0;
-	for (uint32_t t = 0; t < n && !sm->failed; t++) {
-		uint32_t b = t;
-		if (key) {
-			b = UINT32_MAX;
-			for (uint32_t i = 0; i < n; i++)
-				if (!(tried >> i & 1) && (b == UINT32_MAX || key[list[i]] < key[list[b]]))
-					b = i;
-			tried |= 1ull << b;
-		}
-		if (issue_one(sm, list[b], now))
-			return true;
+	if (n == 0 || sm->failed)
+		return false;
+	if (!key) {
+		for (uint32_t t = 0; t < n && !sm->failed; t++)
+			if (issue_one(sm, list[t], now))
+				return true;
+		return false;
 	}
+	uint32_t b = 0;
+	for (uint32_t i = 1; i < n; i++)
+		if (key[list[i]] < key[list[b]])
+			b = i;
+	if (issue_one(sm, list[b], now))
+		return true;
+	/* The others by (key, position): insertion sort, stable. */
+	uint16_t rest[SCHED_MAX_WARPS];
+	uint32_t m = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		if (i == b)
+			continue;
+		uint32_t j = m++;
+		while (j > 0 && key[rest[j - 1]] > key[list[i]]) {
+			rest[j] = rest[j - 1];
+			j--;
+		}
+		rest[j] = list[i];
+	}
+	for (uint32_t t = 0; t < m && !sm->failed; t++)
+		if (issue_one(sm, rest[t], now))
+			return true;
 	return false;
 }
 
