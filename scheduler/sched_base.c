@@ -58,6 +58,38 @@ static uint64_t oldest_keys(struct sched *s, uint32_t si, const uint16_t *ids, u
 	return UINT64_MAX;
 }
 
+/* The `first` ops (policy.h): the smallest key of the mask without computing the others. */
+static uint16_t lrr_first(struct sched *s, uint32_t si, uint64_t warps)
+{
+	return sched_first_rot(warps, sched_last_lrr_start(&((struct base_state *)s->state)->last, si));
+}
+
+static uint16_t oldest_in(const struct sched_core_view *core, uint64_t warps)
+{
+	uint16_t best = (uint16_t)__builtin_ctzll(warps);
+	for (uint64_t m = warps & (warps - 1); m; m &= m - 1) {
+		uint16_t w = (uint16_t)__builtin_ctzll(m);
+		if (core->warps[w].age < core->warps[best].age)
+			best = w;
+	}
+	return best;
+}
+
+static uint16_t gto_first(struct sched *s, uint32_t si, uint64_t warps)
+{
+	uint16_t greedy = sched_last_get(&((struct base_state *)s->state)->last, s->core, si);
+	if (greedy != SCHED_NONE && (warps >> greedy & 1))
+		return greedy;
+	/* gto's key 1 + (age & (UINT64_MAX >> 2)): ages stay far below 2^62 (launch seq * 65536). */
+	return oldest_in(s->core, warps);
+}
+
+static uint16_t oldest_first(struct sched *s, uint32_t si, uint64_t warps)
+{
+	(void)si;
+	return oldest_in(s->core, warps);
+}
+
 /* LRR: round-robin from the warp after the one issued last (BAWS Sec 2.2: "If a warp
  * cannot be issued, the next warp in round-robin order is to be issued"). */
 static void lrr_rank(struct sched *s, uint32_t si, uint64_t now, uint16_t *ids, uint32_t n)
@@ -88,9 +120,9 @@ static void oldest_rank(struct sched *s, uint32_t si, uint64_t now, uint16_t *id
 	s->rank_issuable = 0;
 }
 
-const struct sched_ops sched_lrr_ops = { "lrr", base_init, base_event, lrr_rank, base_fini, SCHED_RANK_PURE | SCHED_RANK_NO_LIMIT, lrr_keys };
-const struct sched_ops sched_gto_ops = { "gto", base_init, base_event, gto_rank, base_fini, SCHED_RANK_PURE | SCHED_RANK_NO_LIMIT, gto_keys };
-const struct sched_ops sched_oldest_ops = { "oldest", base_init, base_event, oldest_rank, base_fini, SCHED_RANK_PURE | SCHED_RANK_NO_LIMIT, oldest_keys };
+const struct sched_ops sched_lrr_ops = { "lrr", base_init, base_event, lrr_rank, base_fini, SCHED_RANK_PURE | SCHED_RANK_NO_LIMIT, lrr_keys, lrr_first };
+const struct sched_ops sched_gto_ops = { "gto", base_init, base_event, gto_rank, base_fini, SCHED_RANK_PURE | SCHED_RANK_NO_LIMIT, gto_keys, gto_first };
+const struct sched_ops sched_oldest_ops = { "oldest", base_init, base_event, oldest_rank, base_fini, SCHED_RANK_PURE | SCHED_RANK_NO_LIMIT, oldest_keys, oldest_first };
 
 /* ---- fetch ---- */
 
@@ -111,6 +143,12 @@ static void rr_fetch_rank(struct sched *s, uint32_t si, uint64_t now, uint16_t *
 		key[ids[i]] = sched_rot(ids[i], start);
 	sched_sort_by_key(ids, n, key);
 	s->rank_issuable = 0;
+}
+
+static uint16_t rr_fetch_first(struct sched *s, uint32_t si, uint64_t warps)
+{
+	(void)si;
+	return sched_first_rot(warps, fetch_start(s->state));
 }
 
 /* FEF: fewest I-buffer entries first (BAWS Sec 6.2); ties in round-robin fetch order. When
@@ -161,6 +199,6 @@ static void cff_fetch_rank(struct sched *s, uint32_t si, uint64_t now, uint16_t 
 	s->rank_issuable = 0;
 }
 
-const struct sched_ops sched_fetch_rr_ops = { "rr", base_init, base_event, rr_fetch_rank, base_fini, SCHED_RANK_PURE | SCHED_RANK_NO_LIMIT, NULL };
-const struct sched_ops sched_fetch_fef_ops = { "fef", base_init, base_event, fef_fetch_rank, base_fini, SCHED_RANK_PURE | SCHED_RANK_NO_LIMIT, NULL };
-const struct sched_ops sched_fetch_cff_ops = { "cff", base_init, base_event, cff_fetch_rank, base_fini, 0, NULL };
+const struct sched_ops sched_fetch_rr_ops = { "rr", base_init, base_event, rr_fetch_rank, base_fini, SCHED_RANK_PURE | SCHED_RANK_NO_LIMIT, NULL, rr_fetch_first };
+const struct sched_ops sched_fetch_fef_ops = { "fef", base_init, base_event, fef_fetch_rank, base_fini, SCHED_RANK_PURE | SCHED_RANK_NO_LIMIT, NULL, NULL };
+const struct sched_ops sched_fetch_cff_ops = { "cff", base_init, base_event, cff_fetch_rank, base_fini, 0, NULL, NULL };

@@ -138,7 +138,7 @@ static void tl_rank(struct sched *s, uint32_t si, uint64_t now, uint16_t *ids, u
 	s->rank_issuable = group_limit(p, core, in_cur, (live & (1ull << cur)) != 0);
 }
 
-const struct sched_ops sched_tl_ops = { "tl", group_init, group_event, tl_rank, group_fini, 0, NULL };
+const struct sched_ops sched_tl_ops = { "tl", group_init, group_event, tl_rank, group_fini, 0, NULL, NULL };
 
 /* ---- OWL ---- */
 
@@ -336,6 +336,6 @@ static uint64_t owl_blp_keys(struct sched *s, uint32_t si, const uint16_t *ids, 
 	return owl_keys(s, SCHED_OWL_BLP, si, ids, n, key);
 }
 
-const struct sched_ops sched_owl_cta_ops = { "owl-cta", group_init, group_event, owl_cta_rank, group_fini, 0, NULL };
-const struct sched_ops sched_owl_locality_ops = { "owl-locality", group_init, group_event, owl_locality_rank, group_fini, SCHED_RANK_PURE | SCHED_RANK_ANY_SUBSET, owl_locality_keys };
-const struct sched_ops sched_owl_blp_ops = { "owl-blp", group_init, group_event, owl_blp_rank, group_fini, SCHED_RANK_PURE | SCHED_RANK_ANY_SUBSET, owl_blp_keys };
+const struct sched_ops sched_owl_cta_ops = { "owl-cta", group_init, group_event, owl_cta_rank, group_fini, 0, NULL, NULL };
+const struct sched_ops sched_owl_locality_ops = { "owl-locality", group_init, group_event, owl_locality_rank, group_fini, SCHED_RANK_PURE | SCHED_RANK_ANY_SUBSET, owl_locality_keys, NULL };
+const struct sched_ops sched_owl_blp_ops = { "owl-blp", group_init, group_event, owl_blp_rank, group_fini, SCHED_RANK_PURE | SCHED_RANK_ANY_SUBSET, owl_blp_keys, NULL };

@@ -52,6 +52,15 @@ static inline uint64_t sched_rot(uint32_t id, uint32_t start)
 	return (uint64_t)((id + SCHED_MAX_WARPS - (start % SCHED_MAX_WARPS)) % SCHED_MAX_WARPS);
 }
 
+/* The slot of mask (non-empty) first at or after start in cyclic slot order: the smallest
+ * sched_rot key among them. */
+static inline uint16_t sched_first_rot(uint64_t mask, uint32_t start)
+{
+	start %= SCHED_MAX_WARPS;
+	uint64_t after = start ? mask >> start : mask;
+	return (uint16_t)(after ? start + (uint32_t)__builtin_ctzll(after) : (uint32_t)__builtin_ctzll(mask));
+}
+
 /* The warp a scheduler issued last, remembered with its age so a reused slot is not
  * mistaken for it. */
 struct sched_last {

@@ -145,6 +145,6 @@ static void mwf_rank(struct sched *s, uint32_t si, uint64_t now, uint16_t *ids, 
 	sched_sort_by_key(ids, n, key);
 }
 
-const struct sched_ops sched_mwf_lrr_ops = { "mwf-lrr", mwf_lrr_init, mwf_event, mwf_rank, mwf_fini, SCHED_RANK_PURE | SCHED_RANK_NO_LIMIT, NULL };
-const struct sched_ops sched_mwf_gto_ops = { "mwf-gto", mwf_gto_init, mwf_event, mwf_rank, mwf_fini, SCHED_RANK_PURE | SCHED_RANK_NO_LIMIT, NULL };
-const struct sched_ops sched_saws_ops = { "saws", saws_init, mwf_event, mwf_rank, mwf_fini, SCHED_RANK_PURE | SCHED_RANK_NO_LIMIT, NULL };
+const struct sched_ops sched_mwf_lrr_ops = { "mwf-lrr", mwf_lrr_init, mwf_event, mwf_rank, mwf_fini, SCHED_RANK_PURE | SCHED_RANK_NO_LIMIT, NULL, NULL };
+const struct sched_ops sched_mwf_gto_ops = { "mwf-gto", mwf_gto_init, mwf_event, mwf_rank, mwf_fini, SCHED_RANK_PURE | SCHED_RANK_NO_LIMIT, NULL, NULL };
+const struct sched_ops sched_saws_ops = { "saws", saws_init, mwf_event, mwf_rank, mwf_fini, SCHED_RANK_PURE | SCHED_RANK_NO_LIMIT, NULL, NULL };

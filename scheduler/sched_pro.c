@@ -385,4 +385,4 @@ uint64_t sched_pro_last_sort_cycle(const struct sched *s)
 	return ((const struct pro_state *)s->state)->last_sort;
 }
 
-const struct sched_ops sched_pro_ops = { "pro", pro_init, pro_event, pro_rank, pro_fini, 0, NULL };
+const struct sched_ops sched_pro_ops = { "pro", pro_init, pro_event, pro_rank, pro_fini, 0, NULL, NULL };

@@ -209,9 +209,9 @@ enum sched_queue_where sched_queue_of(const struct sched *s, uint32_t si, uint16
 	return (enum sched_queue_where)st->q[si % SCHED_MAX_SCHEDULERS].where[warp_id];
 }
 
-const struct sched_ops sched_tl_rr_ops = { "tl-rr", tl_rr_init, q_event, q_rank, q_fini, 0, NULL };
-const struct sched_ops sched_tl_gto_ops = { "tl-gto", tl_gto_init, q_event, q_rank, q_fini, 0, NULL };
-const struct sched_ops sched_paws_tl_ops = { "paws-tl", paws_tl_init, q_event, q_rank, q_fini, 0, NULL };
+const struct sched_ops sched_tl_rr_ops = { "tl-rr", tl_rr_init, q_event, q_rank, q_fini, 0, NULL, NULL };
+const struct sched_ops sched_tl_gto_ops = { "tl-gto", tl_gto_init, q_event, q_rank, q_fini, 0, NULL, NULL };
+const struct sched_ops sched_paws_tl_ops = { "paws-tl", paws_tl_init, q_event, q_rank, q_fini, 0, NULL, NULL };
 
 /* ---- paws: single level (Sec IV-B2 "Single Level Schedulers") ----
  * The warp whose current instruction is nearest the end of its phase (smallest phase
@@ -238,4 +238,4 @@ static int paws_init(struct sched *s, const struct cfg *c, struct sim_error *e)
 	return 0;
 }
 
-const struct sched_ops sched_paws_ops = { "paws", paws_init, NULL, paws_rank, NULL, SCHED_RANK_PURE | SCHED_RANK_NO_LIMIT, NULL };
+const struct sched_ops sched_paws_ops = { "paws", paws_init, NULL, paws_rank, NULL, SCHED_RANK_PURE | SCHED_RANK_NO_LIMIT, NULL, NULL };

@@ -714,7 +714,15 @@ static uint8_t schedule(struct sm *sm, uint32_t s, uint64_t now)
 		uint16_t ready[SCHED_MAX_WARPS];
 		uint32_t n_ready = 0;
 		bool any_ready = (rm & ~not_pass) != 0;
-		for (rm &= ~(not_pass | not_now); rm; rm &= rm - 1)
+		rm &= ~(not_pass | not_now);
+		if (rm && (rf & SCHED_RANK_NO_LIMIT) && sm->issue->ops->first && !sm->failed) {
+			/* The policy's first choice without ranking the others (policy.h: first). */
+			uint16_t f = sm->issue->ops->first(sm->issue, s, rm);
+			if (issue_one(sm, f, now))
+				return SM_CYC_ISSUED;
+			rm &= ~(1ull << f);
+		}
+		for (; rm; rm &= rm - 1)
 			ready[n_ready++] = (uint16_t)__builtin_ctzll(rm);
 		uint64_t key[SCHED_MAX_WARPS];
 		const uint64_t *order_key = NULL;
@@ -857,6 +865,10 @@ static void fetch_stage(struct sm *sm, uint64_t now)
 	if ((sm->fetch->ops->rank_flags & (SCHED_RANK_PURE | SCHED_RANK_NO_LIMIT)) ==
 	    (SCHED_RANK_PURE | SCHED_RANK_NO_LIMIT)) {
 		/* A per-warp-key order: its first eligible warp is the first of the eligible alone. */
+		if (sm->fetch->ops->first) {
+			fetch_warp(sm, sm->fetch->ops->first(sm->fetch, 0, fm), now);
+			return;
+		}
 		for (; fm; fm &= fm - 1)
 			sm->rank_buf[n++] = (uint16_t)__builtin_ctzll(fm);
 		if (n > 1)

@@ -42,7 +42,7 @@ static void wrap_rank(struct sched *s, uint32_t si, uint64_t now, uint16_t *ids,
 	s->rank_issuable = in->rank_issuable;
 }
 static void wrap_fini(struct sched *s) { sched_destroy(s->state); }
-static const struct sched_ops wrap_issue_ops = {"rec-issue", wrap_issue_init, wrap_event, wrap_rank, wrap_fini, 0, NULL};
+static const struct sched_ops wrap_issue_ops = {"rec-issue", wrap_issue_init, wrap_event, wrap_rank, wrap_fini, 0, NULL, NULL };
 
 static int wrap_fetch_init(struct sched *s, const struct cfg *cfg, struct sim_error *err)
 {
@@ -53,6 +53,6 @@ static int wrap_fetch_init(struct sched *s, const struct cfg *cfg, struct sim_er
 	return 0;
 }
 static void fwd_event(struct sched *s, const struct sched_event *ev) { sched_notify(s->state, ev); }
-static const struct sched_ops wrap_fetch_ops = {"rec-fetch", wrap_fetch_init, fwd_event, wrap_rank, wrap_fini, 0, NULL};
+static const struct sched_ops wrap_fetch_ops = {"rec-fetch", wrap_fetch_init, fwd_event, wrap_rank, wrap_fini, 0, NULL, NULL };
 
 #endif

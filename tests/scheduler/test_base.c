@@ -189,3 +189,51 @@ Test(sched_base, every_policy_ranks_a_permutation)
 		sched_destroy(s);
 	}
 }
+
+/* sched_ops.first (the SM's shortcut) against rank(): for random subsets of the warps after
+ * random issue / fetch histories, first() is the head of rank() over the subset. */
+static void check_first(struct sched *s, struct tcore *t, uint32_t n_sched, bool fetch)
+{
+	uint64_t rng = 0x9e3779b97f4a7c15ull;
+	for (int it = 0; it < 4000; it++) {
+		rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+		uint16_t w = (uint16_t)((rng >> 33) % t->core.max_warps);
+		tev(s, fetch ? SCHED_EV_FETCH : SCHED_EV_WARP_ISSUE, w, t->w[w].cta_slot, 32, (uint64_t)it);
+		uint32_t si = fetch ? 0 : (uint32_t)((rng >> 20) % n_sched);
+		uint64_t mask = 0;
+		uint16_t ids[SCHED_MAX_WARPS];
+		uint32_t n = 0;
+		for (uint16_t k = 0; k < t->core.max_warps; k++)
+			if ((fetch || k % n_sched == si) && (rng >> (k % 61) & 1)) {
+				mask |= 1ull << k;
+				ids[n++] = k;
+			}
+		if (!n)
+			continue;
+		sched_rank(s, si, (uint64_t)it, ids, n);
+		cr_assert_eq(s->ops->first(s, si, mask), ids[0], "%s iteration %d", s->ops->name, it);
+	}
+}
+
+Test(sched_base, first_is_the_head_of_the_ranking)
+{
+	static const char *const issue[] = { "lrr", "gto", "oldest" };
+	for (size_t i = 0; i < sizeof issue / sizeof issue[0]; i++) {
+		struct tcore t;
+		tcore_init(&t, 0, 1, 2, 48, 8);
+		for (uint16_t c = 0; c < 6; c++)
+			tcore_add_cta(&t, c, 100u - c, (uint64_t)(5 - c) * 3, (uint16_t)(c * 8), 8);
+		struct sched *s = tmake_issue(&t, issue[i]);
+		cr_assert_not_null(s->ops->first);
+		check_first(s, &t, 2, false);
+		sched_destroy(s);
+	}
+	struct tcore t;
+	tcore_init(&t, 0, 1, 2, 48, 8);
+	for (uint16_t c = 0; c < 6; c++)
+		tcore_add_cta(&t, c, c, c, (uint16_t)(c * 8), 8);
+	struct sched *f = make_fetch(&t, "rr", NULL);
+	cr_assert_not_null(f->ops->first);
+	check_first(f, &t, 2, true);
+	sched_destroy(f);
+}
