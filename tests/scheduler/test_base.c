@@ -218,16 +218,17 @@ static void check_first(struct sched *s, struct tcore *t, uint32_t n_sched, bool
 Test(sched_base, first_is_the_head_of_the_ranking)
 {
 	static const char *const issue[] = { "lrr", "gto", "oldest" };
-	for (size_t i = 0; i < sizeof issue / sizeof issue[0]; i++) {
-		struct tcore t;
-		tcore_init(&t, 0, 1, 2, 48, 8);
-		for (uint16_t c = 0; c < 6; c++)
-			tcore_add_cta(&t, c, 100u - c, (uint64_t)(5 - c) * 3, (uint16_t)(c * 8), 8);
-		struct sched *s = tmake_issue(&t, issue[i]);
-		cr_assert_not_null(s->ops->first);
-		check_first(s, &t, 2, false);
-		sched_destroy(s);
-	}
+	for (size_t i = 0; i < sizeof issue / sizeof issue[0]; i++)
+		for (uint32_t n_sched = 1; n_sched <= 2; n_sched++) {
+			struct tcore t;
+			tcore_init(&t, 0, 1, n_sched, 48, 8);
+			for (uint16_t c = 0; c < 6; c++)
+				tcore_add_cta(&t, c, 100u - c, (uint64_t)(5 - c) * 3, (uint16_t)(c * 8), 8);
+			struct sched *s = tmake_issue(&t, issue[i]);
+			cr_assert_not_null(s->ops->first);
+			check_first(s, &t, n_sched, false);
+			sched_destroy(s);
+		}
 	struct tcore t;
 	tcore_init(&t, 0, 1, 2, 48, 8);
 	for (uint16_t c = 0; c < 6; c++)
