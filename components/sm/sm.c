@@ -560,6 +560,7 @@ int sm_launch_cta(struct sm *sm, struct fe_launch *l, uint32_t cta_id, uint64_t 
 		v->age = launch_seq * 65536u + i;
 		sm_view_blocked_sync(sm, (uint16_t)slot);
 		sm_update_view_pc(sm, (uint16_t)slot);
+		sm_fetch_bit(sm, (uint16_t)slot);
 		uint32_t s = slot % sm->n_sched;
 		sm->sched_warps[s][sm->n_sched_warps[s]++] = (uint16_t)slot;
 		sm->live_mask |= 1ull << slot;

@@ -235,6 +235,15 @@ static inline void sm_view_blocked_sync(struct sm *sm, uint16_t slot)
 		sm->core.blocked_mask &= ~bit;
 }
 
+/* After a change of the warp's I-buffer count, replay or validity: its fetch_mask bit (BAWS
+ * Sec 2.2: a warp may fetch only with an empty I-buffer). */
+static inline void sm_fetch_bit(struct sm *sm, uint16_t slot)
+{
+	const struct sm_warp *w = &sm->warps[slot];
+	bool ok = w->ib_count == 0 && !w->replay && sm->views[slot].valid;
+	sm->fetch_mask = (sm->fetch_mask & ~(1ull << slot)) | ((uint64_t)ok << slot);
+}
+
 /* sm_pipeline.c */
 uint64_t sm_tick(struct sim_component *comp, uint64_t cycle);
 /* Account [sm->acct_next, end) with the sleep classes. */

@@ -202,14 +202,6 @@ static uint8_t warp_status(struct sm *sm, uint16_t slot, uint64_t now, uint64_t 
 
 /* ---- the status cache --------------------------------------------------------------- */
 
-/* Whether the warp may fetch now (BAWS Sec 2.2: only with an empty I-buffer). */
-static void fetch_bit(struct sm *sm, uint16_t slot)
-{
-	const struct sm_warp *w = &sm->warps[slot];
-	bool ok = w->ib_count == 0 && !w->replay && sm->views[slot].valid;
-	sm->fetch_mask = (sm->fetch_mask & ~(1ull << slot)) | ((uint64_t)ok << slot);
-}
-
 /* Add (+1) or remove (-1) the warp's cached status from its scheduler's aggregates. */
 static void status_count(struct sm *sm, uint16_t slot, int d)
 {
@@ -241,16 +233,13 @@ static void status_count(struct sm *sm, uint16_t slot, int d)
  * under LWM, whose sub-warp bookkeeping refreshes every warp every cycle). */
 static uint64_t status_refresh(struct sm *sm, uint16_t slot, uint64_t now)
 {
-	if (sm->counted_mask & (1ull << slot))
-		status_count(sm, slot, -1);
 	const struct sm_warp *w = &sm->warps[slot];
 	uint64_t until;
 	uint8_t st = warp_status(sm, slot, now, &until, !sm->lazy_units);
 	sm_view_blocked_sync(sm, slot);
-	sm->wstatus[slot] = st;
 	/* A ready warp stays ready until an event touches it or its unit class fills up
 	 * (issue_warp marks those due). */
-	sm->wunit[slot] = st == SM_WS_READY ? sm->insts[w->ib[w->ib_head].pc].unit : WI_UNIT_NONE;
+	uint8_t unit = st == SM_WS_READY ? sm->insts[w->ib[w->ib_head].pc].unit : WI_UNIT_NONE;
 	if (st == SM_WS_READY)
 		until = UINT64_MAX;
 	sm_set_until(sm, slot, sm->lwm ? 0 : until);
@@ -261,10 +250,16 @@ static uint64_t status_refresh(struct sm *sm, uint16_t slot, uint64_t now)
 		f |= SM_WF_MEM;
 	else if (st != SM_WS_BARRIER && st != SM_WS_EXIT)
 		f |= SM_WF_OTHER;
-	sm->wflags[slot] = f;
 	SIM_ASSERT(st != SM_WS_READY || sm->views[slot].valid);
+	bool counted = (sm->counted_mask >> slot) & 1;
+	if (counted && sm->wstatus[slot] == st && sm->wflags[slot] == f && sm->wunit[slot] == unit)
+		return until; /* the aggregates already count it so */
+	if (counted)
+		status_count(sm, slot, -1);
+	sm->wstatus[slot] = st;
+	sm->wunit[slot] = unit;
+	sm->wflags[slot] = f;
 	status_count(sm, slot, +1);
-	fetch_bit(sm, slot);
 	return until;
 }
 
@@ -607,7 +602,7 @@ static bool issue_warp(struct sm *sm, uint16_t slot, uint64_t now)
 		}
 	}
 	v->ibuf_count = w->ib_count;
-	fetch_bit(sm, slot);
+	sm_fetch_bit(sm, slot);
 	sm_update_view_pc(sm, slot);
 	if (w->state == SM_W_BARRIER)
 		barrier_check(sm, w->cta_slot, now);
@@ -849,7 +844,7 @@ static void fetch_warp(struct sm *sm, uint16_t slot, uint64_t now)
 		w->ib_count++;
 	}
 	sm->views[slot].ibuf_count = w->ib_count;
-	fetch_bit(sm, slot);
+	sm_fetch_bit(sm, slot);
 	sm->activity = true;
 	notify(sm, SCHED_EV_FETCH, slot, w->cta_slot, pc0, now);
 }
