@@ -90,9 +90,10 @@ struct sched_ops {
 	 * or 0 when it returns UINT64_MAX (always, with SCHED_RANK_NO_LIMIT). The SM then takes
 	 * the smallest key it can issue instead of sorting. NULL: the SM calls rank(). */
 	uint64_t (*keys)(struct sched *s, uint32_t sched_idx, const uint16_t *warp_ids, uint32_t n, uint64_t *key);
-	/* Optional (speed only), for a PURE | NO_LIMIT policy: the warp rank() would put first among
-	 * the warp slots of `warps` (non-empty; scheduler sched_idx's, or any for a fetch policy),
-	 * given in slot order. NULL: the SM ranks. */
+	/* Optional (speed only), for a PURE policy with NO_LIMIT or ANY_SUBSET keys: the warp rank()
+	 * would put first among the warp slots of `warps` (non-empty; scheduler sched_idx's, or any
+	 * for a fetch policy), given in slot order; UINT16_MAX when its issue limit lets none of
+	 * them issue. NULL: the SM ranks. */
 	uint16_t (*first)(struct sched *s, uint32_t sched_idx, uint64_t warps);
 };
 /* ANY_SUBSET (with keys): keys() gives each warp of warp_ids the key, and returns the bound,

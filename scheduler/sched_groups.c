@@ -16,6 +16,7 @@ struct owl_groups {
 	uint64_t warps_of[SCHED_OWL_MAX_GROUPS];          /* bit per valid warp slot in the group */
 	uint64_t sched_warps[SCHED_MAX_SCHEDULERS];       /* bit per valid warp slot of a scheduler */
 	uint32_t order[SCHED_OWL_MAX_GROUPS];             /* fixed kinds: group -> priority position */
+	uint8_t group_at[SCHED_OWL_MAX_GROUPS];           /* fixed kinds: priority position -> group */
 };
 
 struct group_state {
@@ -214,6 +215,7 @@ static void owl_build(const struct sched_core_view *core, enum sched_owl_kind ki
 	for (uint32_t g = 0; g < og->g_core; g++) {
 		og->first_seq[g] = c < n ? seq_of[slot[c]] : UINT64_MAX;
 		og->order[g] = sched_owl_group_priority(kind, g, core->core_id, og->g_core);
+		og->group_at[og->order[g] % SCHED_OWL_MAX_GROUPS] = (uint8_t)g;
 		og->warps_of[g] = 0;
 		for (uint32_t j = 0; j < size[g] && c < n; j++)
 			og->group_of_slot[slot[c++]] = (uint8_t)g;
@@ -225,35 +227,35 @@ static void owl_build(const struct sched_core_view *core, enum sched_owl_kind ki
 	}
 }
 
-/* OWL's ranking as keys (sched_ops.keys, SCHED_RANK_ANY_SUBSET): the chosen group first, then
- * the others in priority order, round-robin inside a group; returns the bound of the chosen
- * group's keys when issue is confined to it (Algorithm 1), else UINT64_MAX. Which group is
- * chosen depends on all the scheduler's warps (blocked_mask), not only on ids. */
-static uint64_t owl_keys(struct sched *s, enum sched_owl_kind kind, uint32_t si, const uint16_t *ids, uint32_t n,
-			 uint64_t *key)
+/* The group Algorithm 1 chooses for scheduler si now, from all its warps (blocked_mask). */
+struct owl_choice {
+	uint64_t mine;                               /* the scheduler's valid warps */
+	const uint32_t *order;                       /* group -> priority position */
+	uint32_t order_cta[SCHED_OWL_MAX_GROUPS];
+	uint32_t chosen_pos, chosen_g;               /* chosen_pos == g_core: none live */
+	bool limit;                                  /* issue confined to the chosen group */
+};
+
+/* false: no groups (the ranking keeps the order given). */
+static bool owl_choose(struct sched *s, enum sched_owl_kind kind, uint32_t si, struct owl_choice *c)
 {
 	struct group_state *st = s->state;
 	const struct sched_params *p = sched_params_of(s);
 	const struct sched_core_view *core = s->core;
-	si %= SCHED_MAX_SCHEDULERS;
 	if (!st->og_valid) {
 		owl_build(core, kind, p->group_size_warps, &st->og);
 		st->og_valid = true;
 	}
 	const struct owl_groups *og = &st->og;
-	uint64_t mine = og->sched_warps[si];
-	if (og->g_core == 0 || !mine) {
-		for (uint32_t i = 0; i < n; i++)
-			key[ids[i]] = i; /* no groups: the order as given */
-		return UINT64_MAX;
-	}
+	c->mine = og->sched_warps[si];
+	if (og->g_core == 0 || !c->mine)
+		return false;
 	/* Groups with a warp of this scheduler not blocked on data (or a barrier). */
-	uint64_t live = 0, unblocked = mine & ~core->blocked_mask;
+	uint64_t live = 0, unblocked = c->mine & ~core->blocked_mask;
 	for (uint32_t g = 0; g < og->g_core; g++)
 		live |= (uint64_t)((og->warps_of[g] & unblocked) != 0) << g;
-	uint32_t order_cta[SCHED_OWL_MAX_GROUPS];  /* group -> position in priority order */
-	const uint32_t *order = og->order;
-	uint32_t chosen_pos, chosen_g = 0;
+	c->order = og->order;
+	c->chosen_g = 0;
 	if (kind == SCHED_OWL_CTA) {
 		/* Equal priorities, strict round-robin: stay on the current group until all its
 		 * warps are blocked, then the next group in order (Sec 4.1, Fig 4A). */
@@ -264,39 +266,97 @@ static uint64_t owl_keys(struct sched *s, enum sched_owl_kind kind, uint32_t si,
 			cur = next_live_group(live, (cur + 1) % og->g_core, og->g_core);
 		st->cur_seq[si] = og->first_seq[cur];
 		for (uint32_t g = 0; g < og->g_core; g++)
-			order_cta[g] = (g + og->g_core - cur) % og->g_core;
-		order = order_cta;
-		chosen_g = cur;
-		chosen_pos = (live & (1ull << cur)) ? 0 : og->g_core;
+			c->order_cta[g] = (g + og->g_core - cur) % og->g_core;
+		c->order = c->order_cta;
+		c->chosen_g = cur;
+		c->chosen_pos = (live & (1ull << cur)) ? 0 : og->g_core;
 	} else {
 		/* Fixed priorities g_pri (Algorithm 1): the best group with a warp not blocked is
 		 * the one chosen; as soon as a warp of a better group is ready again, that group
 		 * wins (Sec 4.2, Fig 4B). g_pri is a permutation of 0..g_core-1 here. */
-		chosen_pos = og->g_core;
+		c->chosen_pos = og->g_core;
 		for (uint64_t m = live; m; m &= m - 1) {
 			uint32_t g = (uint32_t)__builtin_ctzll(m);
-			if (order[g] < chosen_pos) {
-				chosen_pos = order[g];
-				chosen_g = g;
+			if (c->order[g] < c->chosen_pos) {
+				c->chosen_pos = c->order[g];
+				c->chosen_g = g;
 			}
 		}
+	}
+	/* Algorithm 1: "the scheduler cannot choose warps from different group(s) unless all
+	 * warps of the already-chosen group are blocked". */
+	bool chosen = c->chosen_pos < og->g_core;
+	c->limit = group_limit(p, core, chosen ? og->warps_of[c->chosen_g] & c->mine : 0, chosen) != 0;
+	return true;
+}
+
+/* OWL's ranking as keys (sched_ops.keys, SCHED_RANK_ANY_SUBSET): the chosen group first, then
+ * the others in priority order, round-robin inside a group; returns the bound of the chosen
+ * group's keys when issue is confined to it (Algorithm 1), else UINT64_MAX. Which group is
+ * chosen depends on all the scheduler's warps (blocked_mask), not only on ids. */
+static uint64_t owl_keys(struct sched *s, enum sched_owl_kind kind, uint32_t si, const uint16_t *ids, uint32_t n,
+			 uint64_t *key)
+{
+	struct group_state *st = s->state;
+	const struct sched_core_view *core = s->core;
+	const struct owl_groups *og = &st->og;
+	si %= SCHED_MAX_SCHEDULERS;
+	struct owl_choice c;
+	if (!owl_choose(s, kind, si, &c)) {
+		for (uint32_t i = 0; i < n; i++)
+			key[ids[i]] = i; /* no groups: the order as given */
+		return UINT64_MAX;
 	}
 	uint32_t start = sched_last_lrr_start(&st->last, si);
 	for (uint32_t i = 0; i < n; i++) {
 		const struct sched_warp_view *v = &core->warps[ids[i]];
-		uint32_t pos = v->cta_slot < SCHED_MAX_CTAS && v->valid ? order[og->group_of_slot[v->cta_slot]]
+		uint32_t pos = v->cta_slot < SCHED_MAX_CTAS && v->valid ? c.order[og->group_of_slot[v->cta_slot]]
 									 : og->g_core + 1;
 		/* The chosen group first, then the others in priority order. */
-		pos = pos == chosen_pos ? 0 : pos + 1;
+		pos = pos == c.chosen_pos ? 0 : pos + 1;
 		/* Warps inside a group: round-robin (Sec 4.1). */
 		key[ids[i]] = ((uint64_t)pos << 8) | sched_rot(ids[i], start);
 	}
-	/* Algorithm 1: "the scheduler cannot choose warps from different group(s) unless all
-	 * warps of the already-chosen group are blocked". The chosen group's warps lead the
-	 * ranking (keys below 1 << 8). */
-	bool chosen = chosen_pos < og->g_core;
-	uint64_t head = chosen ? og->warps_of[chosen_g] & mine : 0;
-	return group_limit(p, core, head, chosen) ? 1ull << 8 : UINT64_MAX;
+	/* The chosen group's warps lead the ranking (keys below 1 << 8). */
+	return c.limit ? 1ull << 8 : UINT64_MAX;
+}
+
+/* sched_ops.first for the fixed-priority kinds: the smallest key owl_keys would give among
+ * warps, walking the groups in priority order instead of keying every warp. */
+static uint16_t owl_first(struct sched *s, enum sched_owl_kind kind, uint32_t si, uint64_t warps)
+{
+	struct group_state *st = s->state;
+	const struct owl_groups *og = &st->og;
+	si %= SCHED_MAX_SCHEDULERS;
+	struct owl_choice c;
+	if (!owl_choose(s, kind, si, &c))
+		return (uint16_t)__builtin_ctzll(warps); /* keys in the order given: slot order */
+	uint32_t start = sched_last_lrr_start(&st->last, si);
+	bool chosen = c.chosen_pos < og->g_core;
+	if (chosen) {
+		uint64_t m = warps & og->warps_of[c.chosen_g];
+		if (m)
+			return sched_first_rot(m, start);
+	}
+	if (c.limit)
+		return UINT16_MAX; /* none of the chosen group's: none may issue */
+	for (uint32_t pos = 0; pos < og->g_core; pos++) {
+		uint64_t m = warps & og->warps_of[og->group_at[pos]];
+		if (pos != c.chosen_pos && m)
+			return sched_first_rot(m, start);
+	}
+	/* Warps outside every group (not expected with the groups current): the keys decide. */
+	uint16_t ids[SCHED_MAX_WARPS] = { 0 }; /* (zeroed for gcc's maybe-uninitialized; rare path) */
+	uint64_t *key = sched_key_scratch(s);
+	uint32_t n = 0;
+	for (uint64_t m = warps; m; m &= m - 1)
+		ids[n++] = (uint16_t)__builtin_ctzll(m);
+	owl_keys(s, kind, si, ids, n, key);
+	uint32_t b = 0;
+	for (uint32_t i = 1; i < n; i++)
+		if (key[ids[i]] < key[ids[b]])
+			b = i;
+	return ids[b];
 }
 
 static void owl_rank(struct sched *s, enum sched_owl_kind kind, uint32_t si, uint16_t *ids, uint32_t n)
@@ -335,7 +395,15 @@ static uint64_t owl_blp_keys(struct sched *s, uint32_t si, const uint16_t *ids, 
 {
 	return owl_keys(s, SCHED_OWL_BLP, si, ids, n, key);
 }
+static uint16_t owl_locality_first(struct sched *s, uint32_t si, uint64_t warps)
+{
+	return owl_first(s, SCHED_OWL_LOCALITY, si, warps);
+}
+static uint16_t owl_blp_first(struct sched *s, uint32_t si, uint64_t warps)
+{
+	return owl_first(s, SCHED_OWL_BLP, si, warps);
+}
 
 const struct sched_ops sched_owl_cta_ops = { "owl-cta", group_init, group_event, owl_cta_rank, group_fini, 0, NULL, NULL };
-const struct sched_ops sched_owl_locality_ops = { "owl-locality", group_init, group_event, owl_locality_rank, group_fini, SCHED_RANK_PURE | SCHED_RANK_ANY_SUBSET, owl_locality_keys, NULL };
-const struct sched_ops sched_owl_blp_ops = { "owl-blp", group_init, group_event, owl_blp_rank, group_fini, SCHED_RANK_PURE | SCHED_RANK_ANY_SUBSET, owl_blp_keys, NULL };
+const struct sched_ops sched_owl_locality_ops = { "owl-locality", group_init, group_event, owl_locality_rank, group_fini, SCHED_RANK_PURE | SCHED_RANK_ANY_SUBSET, owl_locality_keys, owl_locality_first };
+const struct sched_ops sched_owl_blp_ops = { "owl-blp", group_init, group_event, owl_blp_rank, group_fini, SCHED_RANK_PURE | SCHED_RANK_ANY_SUBSET, owl_blp_keys, owl_blp_first };

@@ -710,12 +710,15 @@ static uint8_t schedule(struct sm *sm, uint32_t s, uint64_t now)
 		uint32_t n_ready = 0;
 		bool any_ready = (rm & ~not_pass) != 0;
 		rm &= ~(not_pass | not_now);
-		if (rm && (rf & SCHED_RANK_NO_LIMIT) && sm->issue->ops->first && !sm->failed) {
+		if (rm && ((rf & SCHED_RANK_NO_LIMIT) || subset) && sm->issue->ops->first && !sm->failed) {
 			/* The policy's first choice without ranking the others (policy.h: first). */
 			uint16_t f = sm->issue->ops->first(sm->issue, s, rm);
-			if (issue_one(sm, f, now))
+			if (f == UINT16_MAX)
+				rm = 0; /* its issue limit lets none of them go */
+			else if (issue_one(sm, f, now))
 				return SM_CYC_ISSUED;
-			rm &= ~(1ull << f);
+			else
+				rm &= ~(1ull << f);
 		}
 		for (; rm; rm &= rm - 1)
 			ready[n_ready++] = (uint16_t)__builtin_ctzll(rm);

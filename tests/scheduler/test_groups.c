@@ -273,3 +273,56 @@ Test(tl, groups_by_slot_per_scheduler)
 	cr_expect(ids[0] == 0 && ids[1] == 2, "scheduler 0 keeps its own group");
 	sched_destroy(s);
 }
+
+/* sched_ops.first of owl-locality / owl-blp (the SM's shortcut) against the keys of all the
+ * scheduler's warps: the smallest key among a random subset that the issue limit lets go, or
+ * UINT16_MAX, over random blocked / ready / busy-unit states and issue histories. */
+Test(owl, first_matches_the_keys)
+{
+	static const char *const kinds[] = { "owl-locality", "owl-blp" };
+	for (size_t k = 0; k < 2; k++)
+		for (uint32_t n_sched = 1; n_sched <= 2; n_sched++) {
+			struct tcore t;
+			tcore_init(&t, 3, 8, n_sched, 48, 8);
+			for (uint16_t c = 0; c < 6; c++)
+				tcore_add_cta(&t, c, 10u + c, c, (uint16_t)(c * 8), 8);
+			struct sched_params p;
+			sched_params_default(&p);
+			snprintf(p.policy, sizeof p.policy, "%s", kinds[k]);
+			p.group_size_warps = 8 * (1 + (uint32_t)k); /* one CTA per group, then two */
+			struct sched *s = tmake(&t, &p, false, NULL);
+			uint64_t rng = 0x2545f4914f6cdd1dull + k;
+			for (int it = 0; it < 3000; it++) {
+				for (uint16_t w = 0; w < 48; w++) {
+					rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+					uint32_t r = (uint32_t)(rng >> 40) % 16;
+					t.w[w].waiting_long_lat = r < 5;
+					t.w[w].at_barrier = r == 5;
+					t.w[w].ready = r >= 8;
+					t.w[w].unit_busy = r == 6 || r == 7;
+				}
+				tcore_sync(&t);
+				uint32_t si = (uint32_t)(rng >> 20) % n_sched;
+				uint16_t w = (uint16_t)((rng >> 8) % 48);
+				if (w % n_sched == si)
+					tev(s, SCHED_EV_WARP_ISSUE, w, t.w[w].cta_slot, 32, (uint64_t)it);
+				uint16_t all[SCHED_MAX_WARPS];
+				uint32_t n = tcore_ids(&t, si, all);
+				uint64_t key[SCHED_MAX_WARPS];
+				uint64_t bound = s->ops->keys(s, si, all, n, key);
+				uint64_t mask = 0;
+				uint16_t want = UINT16_MAX;
+				for (uint32_t i = 0; i < n; i++)
+					if (rng >> (all[i] % 59) & 1) {
+						mask |= 1ull << all[i];
+						if (key[all[i]] < bound && (want == UINT16_MAX || key[all[i]] < key[want]))
+							want = all[i];
+					}
+				if (!mask)
+					continue;
+				cr_assert_eq(s->ops->first(s, si, mask), want, "%s, %u schedulers, iteration %d",
+					     kinds[k], n_sched, it);
+			}
+			sched_destroy(s);
+		}
+}
