@@ -78,6 +78,11 @@ void mem_unit_destroy(struct mem_unit *m);
  * serialise. A refusal is a structural stall the SM counts. token comes back in done(). */
 bool mem_unit_try_issue(struct mem_unit *m, const struct warp_inst *wi, uint64_t token,
 			uint64_t now_cycle);
+/* Speed only: the refusals mem_unit_try_issue decides without looking at the instruction's
+ * addresses (every in-flight slot used; shared banks still serialising; the L1 stage busy).
+ * true: refused and counted exactly as mem_unit_try_issue would (the caller treats it as that
+ * call's false); false: nothing done, call mem_unit_try_issue. */
+bool mem_unit_refuse_now(struct mem_unit *m, const struct warp_inst *wi, uint64_t now_cycle);
 /* Requests in flight (for quiescence / watchdog). */
 uint64_t mem_unit_outstanding(const struct mem_unit *m);
 /* Repeating refusals (speed only, results unchanged). The state epoch changes whenever a

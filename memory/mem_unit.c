@@ -848,6 +848,22 @@ bool mem_unit_try_issue(struct mem_unit *m, const struct warp_inst *wi, uint64_t
 	return try_issue(m, wi, token, now_cycle);
 }
 
+/* try_issue's first checks, in its order. */
+bool mem_unit_refuse_now(struct mem_unit *m, const struct warp_inst *wi, uint64_t now_cycle)
+{
+	const struct wi_static *si = wi->si;
+	if (m->slots_used >= m->n_slots)
+		return !refuse(m, now_cycle, &m->rf_slots, &m->refuse_slots);
+	if (si->space == WI_SPACE_SHARED) {
+		if (now_cycle < m->shm_free_cycle)
+			return !refuse(m, now_cycle, &m->rf_shared, &m->refuse_shared);
+		return false;
+	}
+	if (m->model != MU_FIXED && m->st.busy)
+		return !refuse(m, now_cycle, &m->rf_busy, &m->refuse_busy);
+	return false;
+}
+
 uint64_t mem_unit_outstanding(const struct mem_unit *m)
 {
 	return m->slots_used + m->reqs_live;

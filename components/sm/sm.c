@@ -411,6 +411,7 @@ struct sm *sm_create_hooked(const struct cfg *cfg, struct sim *sim, struct stats
 	sm->mem_epoch = h->mem_epoch;
 	sm->mem_refusals_stable = h->mem_refusals_stable;
 	sm->mem_repeat_refusals = h->mem_repeat_refusals;
+	sm->mem_refuse_now = h->mem_refuse_now;
 	SIM_ASSERT(h->mem_try_issue);
 	if (!h->mem_create) {
 		sm->mem = h->mem_ctx;

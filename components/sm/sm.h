@@ -56,6 +56,9 @@ struct sm_hooks {
 	uint64_t (*mem_epoch)(const void *mem_ctx);
 	bool (*mem_refusals_stable)(const void *mem_ctx, uint64_t now_cycle);
 	void (*mem_repeat_refusals)(void *mem_ctx);
+	/* Optional, speed only (mem_unit_refuse_now): a retried instruction refused without the
+	 * SM's issue bookkeeping; true: refused (and counted) as mem_try_issue would. */
+	bool (*mem_refuse_now)(void *mem_ctx, const struct warp_inst *wi, uint64_t now_cycle);
 };
 struct sm *sm_create_hooked(const struct cfg *cfg, struct sim *sim, struct stats *st, uint32_t core_id,
 			    uint32_t n_cores, struct sim_clock *core_clk, struct noc *noc, int noc_node,

@@ -20,6 +20,10 @@ static uint64_t mem_outstanding(const void *m) { return mem_unit_outstanding(m);
 static uint64_t mem_epoch(const void *m) { return mem_unit_epoch(m); }
 static bool mem_refusals_stable(const void *m, uint64_t now) { return mem_unit_refusals_stable(m, now); }
 static void mem_repeat_refusals(void *m) { mem_unit_repeat_refusals(m); }
+static bool mem_refuse_now(void *m, const struct warp_inst *wi, uint64_t now)
+{
+	return mem_unit_refuse_now(m, wi, now);
+}
 
 const struct sm_hooks sm_real_hooks = {
 	.issue_create = sched_issue_create,
@@ -32,6 +36,7 @@ const struct sm_hooks sm_real_hooks = {
 	.mem_epoch = mem_epoch,
 	.mem_refusals_stable = mem_refusals_stable,
 	.mem_repeat_refusals = mem_repeat_refusals,
+	.mem_refuse_now = mem_refuse_now,
 };
 
 struct sm *sm_create(const struct cfg *cfg, struct sim *sim, struct stats *st, uint32_t core_id,

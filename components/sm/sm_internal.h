@@ -112,6 +112,7 @@ struct sm {
 	uint64_t (*mem_epoch)(const void *mem);
 	bool (*mem_refusals_stable)(const void *mem, uint64_t now_cycle);
 	void (*mem_repeat_refusals)(void *mem);
+	bool (*mem_refuse_now)(void *mem, const struct warp_inst *wi, uint64_t now_cycle);
 	struct sim_pool wi_pool;        /* warp_inst + addr[warp_size] for memory instructions */
 	struct warp_inst *scratch;      /* ALU/control instructions: nothing keeps them */
 	/* kernel */

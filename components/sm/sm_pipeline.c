@@ -461,6 +461,14 @@ static bool issue_warp(struct sm *sm, uint16_t slot, uint64_t now)
 	int unit = -1;
 	if (si->unit != WI_UNIT_NONE && (unit = unit_free(sm, si->unit, now, &free_at)) < 0)
 		return false;
+	if (w->replay && !sm->lwm && sm->mem_refuse_now && sm->mem_refuse_now(sm->mem, w->replay, now)) {
+		/* Refused again before the scoreboard and counters are touched: the refusal below
+		 * without the bookkeeping it undoes (replay, replay_sb and the fetch bit hold). */
+		sm->c.mem_refusals++;
+		sm->refused = true;
+		sm->tick_refusals++;
+		return false;
+	}
 	struct warp_inst *wi;
 	int idx = -1;
 	bool is_mem = si->mem_kind != WI_MEM_NONE;
