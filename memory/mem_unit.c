@@ -590,13 +590,16 @@ static bool eject_step(struct mem_unit *m, uint64_t now, bool *filled)
 
 /* ---- tick ------------------------------------------------------------------------------- */
 
-static uint64_t mu_next_need(struct mem_unit *m, uint64_t cycle)
+/* may_have_reply: false when the caller peeked this cycle and found no reply to eject (the
+ * reply queue changes only by the NoC's own steps and by eject_step, so the answer holds to
+ * the end of the tick and the peek, an indirect call, is not repeated). */
+static uint64_t next_need(struct mem_unit *m, uint64_t cycle, bool may_have_reply)
 {
 	/* A stage waiting on the MSHRs sleeps until a reply wakes the unit; one waiting on the
 	 * queue is retried while the queue drains. */
 	if ((m->st.busy && m->st.stall_on != ST_ON_MSHR) || m->ring_n)
 		return cycle + 1;
-	if (m->ports.noc && noc_peek_eject(m->ports.noc, m->ports.noc_node, NOC_CLASS_REPLY))
+	if (may_have_reply && m->ports.noc && noc_peek_eject(m->ports.noc, m->ports.noc_node, NOC_CLASS_REPLY))
 		return cycle + 1;
 	/* Replies still in the NoC wake the unit (noc sink) when they become ejectable. */
 	if (m->heap_n)
@@ -604,12 +607,14 @@ static uint64_t mu_next_need(struct mem_unit *m, uint64_t cycle)
 	return SIM_NEVER;
 }
 
+static uint64_t mu_next_need(struct mem_unit *m, uint64_t cycle) { return next_need(m, cycle, true); }
+
 static uint64_t mu_tick(struct sim_component *comp, uint64_t cycle)
 {
 	struct mem_unit *m = SIM_CONTAINER_OF(comp, struct mem_unit, comp);
 	/* Whether a refusal could now be decided differently (struct mem_unit: epoch). */
 	bool filled = false, was_busy = m->st.busy, slots_full = m->slots_used >= m->n_slots;
-	eject_step(m, cycle, &filled);
+	bool ejected = eject_step(m, cycle, &filled);
 	stage_step(m, cycle);
 	bool moved = filled || (was_busy && !m->st.busy);
 	if (inject_step(m, cycle) && m->missq_refused)
@@ -631,7 +636,7 @@ static uint64_t mu_tick(struct sim_component *comp, uint64_t cycle)
 		if (m->ports.sm)
 			sim_component_wake(m->ports.sm);
 	}
-	return mu_next_need(m, cycle);
+	return next_need(m, cycle, ejected);
 }
 
 static uint64_t mu_outstanding(const struct sim_component *comp)
