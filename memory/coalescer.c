@@ -119,8 +119,68 @@ coal_body(const struct coal_cfg *cfg, const struct warp_inst *wi, struct coal_re
 	return n;
 }
 
+/* The two commonest patterns answered without the per-lane walk: the active lanes are one run
+ * s0 .. s0+len-1 of a warp of at most 64 lanes, and lane s0+k reads a0 + k*ab (consecutive
+ * accesses: a[i] by thread i) or a0 for every k (a broadcast: a parameter, a shared index).
+ * The bytes touched are then the one range [a0, last], so each line of it gets one request in
+ * ascending order (the order of first touch), with the range's part in the line as its bytes
+ * (a broadcast: that part once per lane) and sectors, and as first lane the first access
+ * reaching the line. false (nothing written) for any other pattern, a range past 2^64 or into
+ * its last line (left to the walk: its wrapped ends give no line, and its line loop cannot
+ * step past the last line) or no active lane; it costs a compare per lane, and stops at the
+ * first lane off the pattern. */
+static bool coal_affine(const struct coal_cfg *cfg, const struct warp_inst *wi, struct coal_req *out, uint32_t *n_out)
+{
+	uint32_t n_lanes = wi->n_lanes;
+	if (n_lanes > 64)
+		return false;
+	uint64_t bits = wi->mask[0];
+	if (n_lanes < 64)
+		bits &= (UINT64_C(1) << n_lanes) - 1;
+	if (!bits)
+		return false;
+	uint32_t s0 = (uint32_t)__builtin_ctzll(bits);
+	uint64_t run = bits >> s0;
+	if (run & (run + 1))
+		return false; /* not one run of lanes */
+	uint32_t len = run == UINT64_MAX ? 64 : (uint32_t)__builtin_ctzll(~run);
+	const uint64_t ab = wi->access_bytes ? wi->access_bytes : 1;
+	const uint64_t *addr = wi->addr + s0;
+	const uint64_t a0 = addr[0];
+	uint64_t stride = len > 1 ? addr[1] - a0 : 0;
+	if (stride != 0 && stride != ab)
+		return false;
+	for (uint32_t k = 2; k < len; k++)
+		if (addr[k] != a0 + k * stride)
+			return false;
+	uint64_t span = stride ? (uint64_t)len * ab : ab;
+	const uint64_t lbytes = cfg->line_bytes, lmask = lbytes - 1;
+	if (a0 > UINT64_MAX - (span - 1) || ((a0 + span - 1) & ~lmask) == (UINT64_MAX & ~lmask))
+		return false; /* (the walk's own answer: it never reaches the last line of 2^64 here) */
+	const uint64_t last = a0 + span - 1;
+	const bool sectored = cfg->sector_bytes && cfg->sector_bytes < cfg->line_bytes;
+	const uint32_t shift = sectored ? (uint32_t)__builtin_ctz(cfg->sector_bytes) : 0;
+	uint32_t n = 0;
+	for (uint64_t line = a0 & ~lmask;; line += lbytes) {
+		uint64_t lo = a0 > line ? a0 : line, hi = last < line + lmask ? last : line + lmask;
+		struct coal_req *r = &out[n++];
+		r->line_addr = line;
+		r->sectors = sectored ? sectors_of(shift, lo - line, hi - line) : 1;
+		r->bytes = bytes_of(cfg, sectored, r->sectors);
+		r->lane_bytes = (uint32_t)(hi - lo + 1) * (stride ? 1 : len);
+		r->first_lane = s0 + (stride && line > a0 ? (uint32_t)((line - a0) / ab) : 0);
+		if (line == (last & ~lmask))
+			break;
+	}
+	*n_out = n;
+	return true;
+}
+
 uint32_t coal_run(const struct coal_cfg *cfg, const struct warp_inst *wi, struct coal_req *out)
 {
+	uint32_t n;
+	if (coal_affine(cfg, wi, out, &n))
+		return n;
 	if (cfg->sector_bytes && cfg->sector_bytes < cfg->line_bytes)
 		return coal_body(cfg, wi, out, true);
 	return coal_body(cfg, wi, out, false);

@@ -189,3 +189,70 @@ Test(coalescer, random_patterns_match_the_reference)
 		}
 	}
 }
+
+/* The walk-free path (consecutive accesses or a broadcast over one run of lanes) against the
+ * reference, with the patterns it takes and their near misses: runs anywhere in warps of 1..64
+ * lanes (and 65+, which it leaves to the walk), aligned and misaligned bases, accesses wider
+ * than a line, sectored and whole-line caches, ranges ending at 2^64 - 1 or wrapping past it,
+ * and one lane off the pattern. */
+Test(coalescer, affine_runs_match_the_reference)
+{
+	static const uint32_t lines[] = {4, 16, 32, 64, 128, 4096};
+	static const uint32_t sizes[] = {0, 1, 2, 3, 4, 8, 12, 16, 64, 200};
+	static const uint32_t lane_counts[] = {1, 2, 3, 31, 32, 33, 63, 64, 65};
+	static struct coal_req got[64 * WI_MAX_LANES], want[64 * WI_MAX_LANES];
+	uint64_t seed = 7;
+	for (uint32_t iter = 0; iter < 20000; iter++) {
+		struct coal_cfg cfg = {.line_bytes = lines[rng_next(&seed) % SIM_ARRAY_LEN(lines)]};
+		uint32_t nsec = 1u << (rng_next(&seed) % 6);
+		if (rng_next(&seed) % 2 && cfg.line_bytes / nsec >= 1)
+			cfg.sector_bytes = cfg.line_bytes / nsec;
+		struct warp_inst wi;
+		memset(&wi, 0, sizeof wi);
+		wi.n_lanes = lane_counts[rng_next(&seed) % SIM_ARRAY_LEN(lane_counts)];
+		wi.addr = addr;
+		wi.access_bytes = sizes[rng_next(&seed) % SIM_ARRAY_LEN(sizes)];
+		uint64_t ab = wi.access_bytes ? wi.access_bytes : 1;
+		/* one run of lanes (sometimes with a stray lane after it), or every lane */
+		uint32_t s0 = (uint32_t)(rng_next(&seed) % wi.n_lanes);
+		uint32_t len = 1 + (uint32_t)(rng_next(&seed) % (wi.n_lanes - s0));
+		if (rng_next(&seed) % 3 == 0)
+			s0 = 0, len = wi.n_lanes;
+		for (uint32_t l = s0; l < s0 + len; l++)
+			wi.mask[l / 64] |= 1ull << (l % 64);
+		if (rng_next(&seed) % 8 == 0) {
+			uint32_t l = (uint32_t)(rng_next(&seed) % wi.n_lanes);
+			wi.mask[l / 64] |= 1ull << (l % 64);
+		}
+		if (rng_next(&seed) % 8 == 0)
+			wi.mask[0] |= ~0ull << (wi.n_lanes < 64 ? wi.n_lanes : 63); /* lanes past the warp */
+		uint64_t stride = rng_next(&seed) % 2 ? ab : 0;
+		uint64_t base = rng_next(&seed) % 4 == 0 ? UINT64_MAX - rng_next(&seed) % (4 * 64 * ab)
+			      : rng_next(&seed) % (1ull << 40);
+		if (rng_next(&seed) % 2)
+			base &= ~(ab - 1);
+		for (uint32_t l = 0; l < wi.n_lanes; l++)
+			addr[l] = base + (uint64_t)(l - s0) * stride;
+		if (rng_next(&seed) % 6 == 0)
+			addr[s0 + rng_next(&seed) % len] += (rng_next(&seed) % 3) - 1;
+		/* An access reaching the last line of 2^64 never ends the reference's line loop (nor
+		 * the walk's, when it comes from the line before): not a pattern to compare. */
+		bool top = false;
+		for (uint32_t l = 0; l < wi.n_lanes; l++) {
+			uint64_t a = addr[l], end = a + ab - 1, tl = UINT64_MAX & ~(uint64_t)(cfg.line_bytes - 1);
+			top |= wi_lane_active(&wi, l) && end >= a && (end & tl) == tl;
+		}
+		if (top)
+			continue;
+		uint32_t n = coal_run(&cfg, &wi, got);
+		uint32_t nw = ref_coal_run(&cfg, &wi, want);
+		cr_assert_eq(n, nw, "iteration %u: %u requests, reference %u", iter, n, nw);
+		for (uint32_t i = 0; i < n; i++) {
+			cr_assert_eq(got[i].line_addr, want[i].line_addr, "iteration %u request %u", iter, i);
+			cr_assert_eq(got[i].sectors, want[i].sectors, "iteration %u request %u", iter, i);
+			cr_assert_eq(got[i].bytes, want[i].bytes, "iteration %u request %u", iter, i);
+			cr_assert_eq(got[i].lane_bytes, want[i].lane_bytes, "iteration %u request %u", iter, i);
+			cr_assert_eq(got[i].first_lane, want[i].first_lane, "iteration %u request %u", iter, i);
+		}
+	}
+}
