@@ -103,6 +103,12 @@ static struct l2_mshr *mshr_find(struct l2_slice *l2, uint64_t line)
 	uint32_t b = mshr_bucket(l2, line);
 	if (!(l2->mshr_bits[b / 64] >> (b % 64) & 1))
 		return NULL;
+	if (l2->mshr_cnt[b] == 1) {
+		/* The only entry whose line falls here (l2.h: mshr_x). */
+		struct l2_mshr *m = &l2->mshr[l2->mshr_x[b]];
+		SIM_ASSERT(m->valid);
+		return m->line_addr == line ? m : NULL;
+	}
 	for (uint32_t i = 0; i < l2->cfg.mshr_entries; i++)
 		if (l2->mshr[i].valid && l2->mshr[i].line_addr == line)
 			return &l2->mshr[i];
@@ -120,6 +126,7 @@ static struct l2_mshr *mshr_alloc(struct l2_slice *l2, uint64_t line)
 			l2->mshr_used++;
 			l2->mshr_version++;
 			uint32_t b = mshr_bucket(l2, line);
+			l2->mshr_x[b] ^= (uint16_t)i;
 			if (l2->mshr_cnt[b]++ == 0)
 				l2->mshr_bits[b / 64] |= UINT64_C(1) << (b % 64);
 			return m;
@@ -364,6 +371,7 @@ void l2_slice_dram_done(struct l2_slice *l2, struct mem_req *r, uint64_t now_ps)
 	l2->mshr_version++;
 	uint32_t b = mshr_bucket(l2, line);
 	SIM_ASSERT(l2->mshr_cnt[b] > 0);
+	l2->mshr_x[b] ^= (uint16_t)(m - l2->mshr);
 	if (--l2->mshr_cnt[b] == 0)
 		l2->mshr_bits[b / 64] &= ~(UINT64_C(1) << (b % 64));
 	l2->fills++;

@@ -56,9 +56,12 @@ struct l2_slice {
 	uint64_t mshr_version;      /* bumped when an MSHR is taken or freed (l2_slice_pf_version) */
 	/* Which lines the MSHRs may hold: valid entries per hash bucket of the line, a bit per
 	 * non-empty bucket. A line whose bucket is empty has no entry, so the scan of every entry
-	 * is skipped (a new demand miss, the prefetcher's filter). */
+	 * is skipped (a new demand miss, the prefetcher's filter); the XOR of the bucket's entry
+	 * indices names its entry when it holds one, so a line with an entry is found without it
+	 * too. */
 	uint64_t mshr_bits[L2_MSHR_BUCKETS / 64];
 	uint16_t mshr_cnt[L2_MSHR_BUCKETS]; /* <= mshr_entries (<= 4096) */
+	uint16_t mshr_x[L2_MSHR_BUCKETS];   /* XOR of the indices of the bucket's valid entries */
 	struct l2_reply *rq;        /* ring [reply_queue]: ready cycles non-decreasing */
 	uint32_t rq_head, rq_n;
 	struct l2_reply *mq;        /* ring [mshr_entries]: misses on their way to the MC */

@@ -71,9 +71,13 @@ struct mem_unit {
 	 * address, and a bit per non-empty bucket. A line whose bucket is empty is in no entry,
 	 * so mshr_find (a scan of every entry) is skipped: the common answer for a streaming
 	 * kernel's next line, asked by every precheck of a refused instruction. Kept by
-	 * mf_add/mf_del at every mshr_alloc/mshr_release (all in this file). */
+	 * mf_add/mf_del at every mshr_alloc/mshr_release (all in this file). The XOR of the
+	 * bucket's entry indices names its entry when it holds one, the usual case: a line
+	 * whose entry is pending (a merge, or a refused instruction's recheck) is found
+	 * without the scan too. */
 	uint64_t mf_bits[MU_MF_BUCKETS / 64];
 	uint16_t mf_cnt[MU_MF_BUCKETS]; /* <= mshr entries (<= 1024) */
+	uint16_t mf_x[MU_MF_BUCKETS];   /* XOR of the indices of the bucket's valid entries */
 	uint32_t mf_shift;              /* log2 of the smallest cache line */
 	struct shmem_cfg shm;
 	uint64_t shm_free_cycle;      /* first cycle the banks accept the next shared access */
@@ -357,17 +361,19 @@ static inline uint32_t mf_bucket(const struct mem_unit *m, uint64_t line)
 	return (uint32_t)(x ^ (x >> 8) ^ (x >> 16)) & (MU_MF_BUCKETS - 1);
 }
 
-static inline void mf_add(struct mem_unit *m, uint64_t line)
+static inline void mf_add(struct mem_unit *m, const struct mshr_entry *e)
 {
-	uint32_t b = mf_bucket(m, line);
+	uint32_t b = mf_bucket(m, e->line_addr);
+	m->mf_x[b] ^= (uint16_t)(e - m->mshr.e);
 	if (m->mf_cnt[b]++ == 0)
 		m->mf_bits[b / 64] |= UINT64_C(1) << (b % 64);
 }
 
-static inline void mf_del(struct mem_unit *m, uint64_t line)
+static inline void mf_del(struct mem_unit *m, const struct mshr_entry *e)
 {
-	uint32_t b = mf_bucket(m, line);
+	uint32_t b = mf_bucket(m, e->line_addr);
 	SIM_ASSERT(m->mf_cnt[b] > 0);
+	m->mf_x[b] ^= (uint16_t)(e - m->mshr.e);
 	if (--m->mf_cnt[b] == 0)
 		m->mf_bits[b / 64] &= ~(UINT64_C(1) << (b % 64));
 }
@@ -379,6 +385,12 @@ static inline struct mshr_entry *mu_mshr_find(struct mem_unit *m, uint8_t cache_
 	uint32_t b = mf_bucket(m, line);
 	if (!(m->mf_bits[b / 64] >> (b % 64) & 1))
 		return NULL;
+	if (m->mf_cnt[b] == 1) {
+		/* The only entry whose line falls here: mshr_find's answer is it or none. */
+		struct mshr_entry *e = &m->mshr.e[m->mf_x[b]];
+		SIM_ASSERT(e->valid);
+		return e->line_addr == line && e->cache_id == cache_id && (e->sectors & sectors) == sectors ? e : NULL;
+	}
 	return mshr_find(&m->mshr, cache_id, line, sectors);
 }
 
@@ -453,7 +465,7 @@ static enum st_result stage_access(struct mem_unit *m, const struct coal_req *cr
 		return ST_STALL_MISSQ;
 	cache_lookup(c, line, false, cr->sectors);
 	e = mshr_alloc(&m->mshr, m->st.cache_id, line, cr->sectors, si, now);
-	mf_add(m, line);
+	mf_add(m, e);
 	ring_push(m, req_new(m, MEM_REQ_READ, line, m->st.cache_id == MU_L1C ? c->cfg.line_bytes : cr->bytes, e, now));
 	return ST_DONE;
 }
@@ -563,7 +575,7 @@ static bool eject_step(struct mem_unit *m, uint64_t now, bool *filled)
 		record_latency(m, r);
 		for (uint32_t i = 0; i < e->n_targets; i++)
 			slot_served(m, e->targets[i], now);
-		mf_del(m, e->line_addr);
+		mf_del(m, e);
 		mshr_release(&m->mshr, e);
 		*filled = true;
 		break;
