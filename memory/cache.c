@@ -42,8 +42,16 @@ int cache_init(struct cache *c, const struct cache_cfg *cfg, struct sim_error *e
 	c->n_sectors = cfg->line_bytes / sector;
 	c->sector_shift = log2u(sector);
 	c->lines = calloc((size_t)c->n_sets * cfg->assoc, sizeof *c->lines);
-	if (!c->lines)
+	size_t n_lines = (size_t)c->n_sets * cfg->assoc, buckets = 1;
+	while (buckets < 4 * n_lines)
+		buckets *= 2;
+	c->bucket_mask = (uint32_t)(buckets - 1);
+	c->bucket_shift = log2u(buckets);
+	c->present = calloc(buckets, sizeof *c->present);
+	if (!c->lines || !c->present) {
+		cache_fini(c);
 		return sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "cache tag array");
+	}
 	for (size_t i = 0; i < (size_t)c->n_sets * cfg->assoc; i++)
 		c->lines[i].line_addr = CACHE_NO_LINE;
 	return 0;
@@ -52,7 +60,22 @@ int cache_init(struct cache *c, const struct cache_cfg *cfg, struct sim_error *e
 void cache_fini(struct cache *c)
 {
 	free(c->lines);
+	free(c->present);
 	c->lines = NULL;
+	c->present = NULL;
+}
+
+/* Every change of a way's line_addr goes through these two (struct cache: present). */
+static void line_set(struct cache *c, struct cache_line *l, uint64_t la)
+{
+	c->present[cache_bucket_(c, la)]++;
+	l->line_addr = la;
+}
+
+static void line_clear(struct cache *c, struct cache_line *l)
+{
+	c->present[cache_bucket_(c, l->line_addr)]--;
+	l->line_addr = CACHE_NO_LINE;
 }
 
 static uint32_t all_sectors(const struct cache *c) { return cache_all_sectors_(c); }
@@ -115,7 +138,7 @@ struct cache_outcome cache_lookup(struct cache *c, uint64_t addr, bool is_write,
 				l->sectors |= sectors;
 				break;
 			case CACHE_WRITE_EVICT:
-				l->line_addr = CACHE_NO_LINE;
+				line_clear(c, l);
 				l->sectors = 0;
 				l->dirty = false;
 				l->user = false;
@@ -179,7 +202,9 @@ void cache_fill(struct cache *c, uint64_t addr, uint32_t sectors, bool dirty, bo
 			victim->addr = v->line_addr << c->set_shift;
 		}
 	}
-	v->line_addr = la;
+	if (v->sectors)
+		line_clear(c, v);
+	line_set(c, v, la);
 	v->sectors = sectors;
 	v->dirty = dirty;
 	v->user = user;
@@ -208,7 +233,7 @@ bool cache_invalidate(struct cache *c, uint64_t addr)
 	struct cache_line *l = find(c, addr >> c->set_shift);
 	if (!l)
 		return false;
-	l->line_addr = CACHE_NO_LINE;
+	line_clear(c, l);
 	l->sectors = 0;
 	l->dirty = false;
 	l->user = false;

@@ -66,6 +66,13 @@ struct cache {
 	uint32_t n_sectors;     /* sectors per line (1 when unsectored) */
 	uint32_t sector_shift;  /* log2(sector_bytes) */
 	struct cache_line *lines; /* [n_sets * assoc], owned */
+	/* Valid lines per hash bucket of the line address (cache_bucket_): a lookup of a line
+	 * whose bucket is empty misses without scanning its set, the usual answer of the
+	 * memory unit's prechecks and of an L2 slice on a streaming kernel. Kept wherever a
+	 * line_addr changes (all in cache.c). */
+	uint32_t *present;      /* [bucket_mask + 1], owned */
+	uint32_t bucket_mask;   /* buckets - 1: at least 4 per line, a power of two */
+	uint32_t bucket_shift;  /* log2(buckets) */
 	uint64_t tick;          /* access counter for LRU/FIFO stamps (ties impossible) */
 	/* counters (accesses) */
 	uint64_t accesses, hits, misses; /* all demand lookups (read + write) */
@@ -95,10 +102,17 @@ static inline uint32_t cache_all_sectors_(const struct cache *c)
 	return c->n_sectors >= 32 ? UINT32_MAX : ((1u << c->n_sectors) - 1);
 }
 
+static inline uint32_t cache_bucket_(const struct cache *c, uint64_t la)
+{
+	return (uint32_t)(la ^ (la >> c->bucket_shift)) & c->bucket_mask;
+}
+
 /* The way holding line address la (address >> set_shift), or NULL. Sets are indexed with the
  * low line-address bits: consecutive lines go to consecutive sets. */
 static inline struct cache_line *cache_find_(const struct cache *c, uint64_t la)
 {
+	if (!c->present[cache_bucket_(c, la)])
+		return NULL;
 	struct cache_line *set = &c->lines[(size_t)(la & (c->n_sets - 1)) * c->cfg.assoc];
 	for (uint32_t w = 0; w < c->cfg.assoc; w++)
 		if (set[w].line_addr == la) /* an invalid way holds CACHE_NO_LINE */

@@ -193,3 +193,58 @@ Test(cache, line_zero_is_absent_until_filled_and_after_invalidation)
 	cr_expect_not(v.valid);
 	cache_fini(&c);
 }
+
+/* The lookup's bucket filter (struct cache: present) against the tag array itself: after random
+ * fills, reads, writes under each policy and invalidations, every bucket counts exactly the
+ * valid lines hashing to it, and a probe answers what a scan of every way answers. Addresses
+ * mix low lines (filter buckets taken by neighbours) with high bits (the hash's fold). */
+Test(cache, bucket_filter_matches_the_tag_array)
+{
+	static const struct cache_cfg cfgs[] = {
+		{.size_bytes = 512, .assoc = 2, .line_bytes = 64, .repl = CACHE_REPL_LRU, .write_policy = CACHE_WRITE_BACK},
+		{.size_bytes = 1024, .assoc = 4, .line_bytes = 32, .sector_bytes = 8, .repl = CACHE_REPL_FIFO,
+		 .write_policy = CACHE_WRITE_EVICT},
+		{.size_bytes = 256, .assoc = 1, .line_bytes = 16, .repl = CACHE_REPL_LRU, .write_policy = CACHE_WRITE_THROUGH},
+		{.size_bytes = 4096, .assoc = 8, .line_bytes = 128, .repl = CACHE_REPL_LRU, .write_policy = CACHE_WRITE_BACK},
+	};
+	uint64_t x = 12345;
+#define RND() (x ^= x << 13, x ^= x >> 7, x ^= x << 17, x)
+	for (size_t k = 0; k < SIM_ARRAY_LEN(cfgs); k++) {
+		struct cache c;
+		cr_assert_eq(cache_init(&c, &cfgs[k], NULL), 0);
+		uint32_t n_lines = c.n_sets * c.cfg.assoc;
+		for (int op = 0; op < 20000; op++) {
+			uint64_t addr = (RND() % (4 * n_lines)) * c.cfg.line_bytes + RND() % c.cfg.line_bytes;
+			if (RND() % 4 == 0)
+				addr += (RND() % 8) << (20 + RND() % 40);
+			uint32_t sec = RND() % 3 == 0 ? 0 : 1u << (RND() % c.n_sectors);
+			switch (RND() % 5) {
+			case 0:
+			case 1:
+				cache_fill(&c, addr, sec, RND() % 2, false, NULL);
+				break;
+			case 2:
+				cache_lookup(&c, addr, RND() % 2, sec);
+				break;
+			case 3:
+				cache_invalidate(&c, addr);
+				break;
+			default:
+				break;
+			}
+			bool want = false;
+			uint32_t all = sec ? sec : (c.n_sectors >= 32 ? UINT32_MAX : (1u << c.n_sectors) - 1);
+			for (uint32_t i = 0; i < n_lines; i++)
+				want |= c.lines[i].line_addr == addr >> c.set_shift && (c.lines[i].sectors & all) == all;
+			cr_assert_eq(cache_probe(&c, addr, sec), want, "config %zu op %d", k, op);
+		}
+		for (uint32_t b = 0; b <= c.bucket_mask; b++) {
+			uint32_t n = 0;
+			for (uint32_t i = 0; i < n_lines; i++)
+				n += c.lines[i].line_addr != CACHE_NO_LINE && cache_bucket_(&c, c.lines[i].line_addr) == b;
+			cr_assert_eq(c.present[b], n, "config %zu bucket %u", k, b);
+		}
+		cache_fini(&c);
+	}
+#undef RND
+}
