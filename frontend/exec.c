@@ -981,6 +981,32 @@ static void xresult(struct fe_xop *x, enum fe_type t)
 	x->rsigned = fe_type_is_signed(t);
 }
 
+/* ld/ldu/st of one plain register to or from a space without generic addressing (shared
+ * memory, the kernel's parameters, global/const memory), the shapes fe_exec_ldst_fast runs;
+ * the timing model's address is then the address itself. */
+static uint8_t xldst(const struct fe_inst *in, struct fe_xop *x)
+{
+	bool st = in->op == FE_OP_ST;
+	const struct fe_opnd *ao = st ? &in->o[0] : &in->o[1], *vo = st ? &in->o[1] : &in->o[0];
+	enum fe_type t = (enum fe_type)in->type;
+	uint32_t tb = fe_type_bytes(t);
+	bool flat = in->space == WI_SPACE_SHARED || (in->space == WI_SPACE_PARAM && ao->kparam);
+	if (in->n_opnd != 2 || in->vec != 1 || !(tb == 1 || tb == 2 || tb == 4 || tb == 8) ||
+	    t == FE_T_PRED || vo->kind != FE_OK_REG || vo->reg == FE_NO_REG || vo->neg ||
+	    ao->kind != FE_OK_ADDR || (ao->abase != FE_AB_NONE && ao->abase != FE_AB_GSYM) ||
+	    !(flat || in->space == WI_SPACE_GLOBAL || in->space == WI_SPACE_CONST))
+		return FE_X_GENERIC;
+	x->r[0] = ao->reg;
+	x->imm[0] = (uint64_t)ao->imm;
+	x->gsym = ao->abase == FE_AB_GSYM ? ao->sym : UINT32_MAX;
+	x->d = vo->reg;
+	x->bits = (uint8_t)(8 * tb);
+	x->ssigned = fe_type_is_signed(t);
+	x->f16 = t == FE_T_F16;
+	x->space = in->space;
+	return st ? FE_X_ST : FE_X_LD;
+}
+
 /* Mirrors exec_lane: a shape gets a kind only where its loop computes exactly what exec_lane
  * does (same operand types, same result normalisation); the rest stay generic. */
 void fe_exec_decode(const struct fe_inst *in, struct fe_xop *x)
@@ -1105,6 +1131,9 @@ void fe_exec_decode(const struct fe_inst *in, struct fe_xop *x)
 		memset(x, 0, sizeof *x);
 		kind = FE_X_GENERIC;
 	}
+	x->gsym = UINT32_MAX;
+	if (in->op == FE_OP_LD || in->op == FE_OP_LDU || in->op == FE_OP_ST)
+		kind = xldst(in, x);
 	x->kind = kind;
 	x->op = in->op;
 	x->guard = in->guard;
@@ -1134,67 +1163,146 @@ static inline unsigned setp_idx_d(double a, double b)
 
 /* One loop over the active lanes; operand i is a register column or, through an index mask
  * of 0, the immediate. */
+/* The shapes of the write's norm() that fast loops are specialised for: a 64-bit result, a
+ * 32-bit result zero- or sign-extended, any other through the shift pair. */
+enum { RF_64, RF_U32, RF_S32, RF_ANY };
+
+static inline __attribute__((always_inline)) uint64_t rnorm(uint64_t v, int rf, unsigned rsh, bool rs)
+{
+	switch (rf) {
+	case RF_64: return v;
+	case RF_U32: return (uint32_t)v;
+	case RF_S32: return (uint64_t)(int64_t)(int32_t)(uint32_t)v;
+	default: return rs ? (uint64_t)((int64_t)(v << rsh) >> rsh) : (v << rsh) >> rsh;
+	}
+}
+
+const uint64_t fe_zero_column[WI_MAX_LANES];
+
+/* One loop over the active lanes; operand i is a register column or a column holding the
+ * immediate. */
 static void exec_fast(struct fe_warp *w, const struct fe_xop *x, const struct fe_inst *in,
 		      const uint64_t *mask)
 {
 	const size_t nl = w->n_lanes;
 	uint64_t *D = &w->regs[(size_t)x->d * nl];
-	const uint64_t *S0 = x->r[0] != FE_NO_REG ? &w->regs[(size_t)x->r[0] * nl] : &x->imm[0];
-	const uint64_t *S1 = x->r[1] != FE_NO_REG ? &w->regs[(size_t)x->r[1] * nl] : &x->imm[1];
-	const uint64_t *S2 = x->r[2] != FE_NO_REG ? &w->regs[(size_t)x->r[2] * nl] : &x->imm[2];
-	const uint32_t M0 = x->r[0] != FE_NO_REG ? ~0u : 0, M1 = x->r[1] != FE_NO_REG ? ~0u : 0,
-		       M2 = x->r[2] != FE_NO_REG ? ~0u : 0;
+	/* an immediate operand reads a column filled with it, so that every loop indexes its
+	 * operands by lane alike (cheaper than masking each lane's index) */
+	uint64_t icol[3][WI_MAX_LANES];
+	const uint64_t *S[3];
+	for (int i = 0; i < 3; i++) {
+		if (x->r[i] != FE_NO_REG) {
+			S[i] = &w->regs[(size_t)x->r[i] * nl];
+		} else if (x->imm[i] == 0) {
+			S[i] = fe_zero_column;
+		} else {
+			for (size_t j = 0; j < nl; j++)
+				icol[i][j] = x->imm[i];
+			S[i] = icol[i];
+		}
+	}
+	const uint64_t *S0 = S[0], *S1 = S[1], *S2 = S[2];
 	const unsigned rsh = x->rsh, ssh = x->ssh, bits = x->bits;
 	const bool rs = x->rsigned, ss = x->ssigned;
 	const bool n0 = x->neg[0], n1 = x->neg[1], n2 = x->neg[2];
-#define A (S0[lane & M0])
-#define B (S1[lane & M1])
-#define C (S2[lane & M2])
-/* the write's norm(): sign- or zero-extend the result type's bytes */
-#define PUT(v)                                                                                 \
+	const int rform = rsh == 0 ? RF_64 : rsh == 32 ? (rs ? RF_S32 : RF_U32) : RF_ANY;
+#define A (S0[lane])
+#define B (S1[lane])
+#define C (S2[lane])
+/* the write's norm(): sign- or zero-extend the result type's bytes (RF: the form, a constant
+ * in each copy BY_RESULT makes) */
+#define PUT(v) (D[lane] = rnorm((v), RF, rsh, rs))
+#define BY_RESULT(...)                                                                         \
 	do {                                                                                   \
-		uint64_t v_ = (v);                                                             \
-		D[lane] = rs ? (uint64_t)((int64_t)(v_ << rsh) >> rsh) : (v_ << rsh) >> rsh;    \
+		switch (rform) {                                                               \
+		case RF_64: { const int RF = RF_64; __VA_ARGS__ } break;                       \
+		case RF_U32: { const int RF = RF_U32; __VA_ARGS__ } break;                     \
+		case RF_S32: { const int RF = RF_S32; __VA_ARGS__ } break;                     \
+		default: { const int RF = RF_ANY; __VA_ARGS__ } break;                         \
+		}                                                                              \
 	} while (0)
+#define LOOP_R(...) BY_RESULT(FE_FOR_LANES(w, mask, lane, __VA_ARGS__);)
 #define SEXT(v) ((int64_t)((v) << ssh) >> ssh)
 #define ZEXT(v) (((v) << ssh) >> ssh)
 	switch (x->kind) {
-	case FE_X_ADD: FE_FOR_LANES(w, mask, lane, PUT(A + B);); break;
-	case FE_X_SUB: FE_FOR_LANES(w, mask, lane, PUT(A - B);); break;
-	case FE_X_AND: FE_FOR_LANES(w, mask, lane, PUT(A & B);); break;
-	case FE_X_OR: FE_FOR_LANES(w, mask, lane, PUT(A | B);); break;
-	case FE_X_XOR: FE_FOR_LANES(w, mask, lane, PUT(A ^ B);); break;
-	case FE_X_NOT: FE_FOR_LANES(w, mask, lane, PUT(~A);); break;
+	case FE_X_ADD: LOOP_R(PUT(A + B);); break;
+	case FE_X_SUB: LOOP_R(PUT(A - B);); break;
+	case FE_X_AND: LOOP_R(PUT(A & B);); break;
+	case FE_X_OR: LOOP_R(PUT(A | B);); break;
+	case FE_X_XOR: LOOP_R(PUT(A ^ B);); break;
+	case FE_X_NOT: LOOP_R(PUT(~A);); break;
 	case FE_X_SHL:
-		FE_FOR_LANES(w, mask, lane,
+		LOOP_R(
 			uint64_t s = B & 0xffffffffu;
 			PUT(s >= bits ? 0 : A << s);
 		);
 		break;
 	case FE_X_SHR:
-		FE_FOR_LANES(w, mask, lane,
-			uint64_t s = B & 0xffffffffu, a = A;
-			if (ss)
+		if (ss)
+			LOOP_R(
+				uint64_t s = B & 0xffffffffu, a = A;
 				PUT(s >= bits ? (uint64_t)(SEXT(a) >> 63) : (uint64_t)(SEXT(a) >> s));
-			else
+			);
+		else
+			LOOP_R(
+				uint64_t s = B & 0xffffffffu, a = A;
 				PUT(s >= bits ? 0 : ZEXT(a) >> s);
-		);
+			);
 		break;
-	case FE_X_MUL_LO: FE_FOR_LANES(w, mask, lane, PUT(A * B);); break;
-	case FE_X_MAD_LO: FE_FOR_LANES(w, mask, lane, PUT(A * B + C);); break;
+	case FE_X_MUL_LO: LOOP_R(PUT(A * B);); break;
+	case FE_X_MAD_LO: LOOP_R(PUT(A * B + C);); break;
 	case FE_X_MUL_WIDE: case FE_X_MAD_WIDE: {
 		bool mad = x->kind == FE_X_MAD_WIDE;
-		FE_FOR_LANES(w, mask, lane,
-			uint64_t a = A, b = B;
-			uint64_t p = ss ? (uint64_t)(SEXT(a) * SEXT(b)) : ZEXT(a) * ZEXT(b);
-			PUT(mad ? p + C : p);
-		);
+		/* .wide of 32-bit operands into 64 bits, the common case, without the shift pairs */
+		if (ssh == 32 && rform == RF_64 && ss) {
+			FE_FOR_LANES(w, mask, lane,
+				uint64_t p = (uint64_t)((int64_t)(int32_t)(uint32_t)A * (int32_t)(uint32_t)B);
+				D[lane] = mad ? p + C : p;
+			);
+		} else if (ssh == 32 && rform == RF_64) {
+			FE_FOR_LANES(w, mask, lane,
+				uint64_t p = (uint64_t)(uint32_t)A * (uint32_t)B;
+				D[lane] = mad ? p + C : p;
+			);
+		} else {
+			LOOP_R(
+				uint64_t a = A, b = B;
+				uint64_t p = ss ? (uint64_t)(SEXT(a) * SEXT(b)) : ZEXT(a) * ZEXT(b);
+				PUT(mad ? p + C : p);
+			);
+		}
 		break;
 	}
 	case FE_X_SETP_INT: case FE_X_SETP_F32: case FE_X_SETP_F64: {
 		uint64_t *D2 = x->d2 != FE_NO_REG ? &w->regs[(size_t)x->d2 * nl] : NULL;
 		const unsigned tbl = x->tbl;
 		const uint8_t bop = x->boolop;
+		if (x->kind == FE_X_SETP_INT && bop == FE_BOOL_NONE && !D2 && (ssh == 32 || ssh == 0) &&
+		    tbl >= 0x1 && tbl <= 0x6) {
+			/* one predicate from a 32- or 64-bit integer comparison, the common case:
+			 * the comparison itself instead of the outcome table */
+#define SETP_CMP(KA, KB)                                                                       \
+	do {                                                                                   \
+		switch (tbl) {                                                                 \
+		case 0x1: FE_FOR_LANES(w, mask, lane, D[lane] = (KA) < (KB);); break;         \
+		case 0x2: FE_FOR_LANES(w, mask, lane, D[lane] = (KA) == (KB);); break;        \
+		case 0x3: FE_FOR_LANES(w, mask, lane, D[lane] = (KA) <= (KB);); break;        \
+		case 0x4: FE_FOR_LANES(w, mask, lane, D[lane] = (KA) > (KB);); break;         \
+		case 0x5: FE_FOR_LANES(w, mask, lane, D[lane] = (KA) != (KB);); break;        \
+		default: /* 0x6 */ FE_FOR_LANES(w, mask, lane, D[lane] = (KA) >= (KB);); break; \
+		}                                                                              \
+	} while (0)
+			if (ssh == 32 && ss)
+				SETP_CMP((int32_t)(uint32_t)A, (int32_t)(uint32_t)B);
+			else if (ssh == 32)
+				SETP_CMP((uint32_t)A, (uint32_t)B);
+			else if (ss)
+				SETP_CMP((int64_t)A, (int64_t)B);
+			else
+				SETP_CMP(A, B);
+#undef SETP_CMP
+			break;
+		}
 		/* the outcome index (less 0, equal 1, greater 2, unordered 3) of A against B */
 #define SETP_LOOP(IDX)                                                                         \
 	do {                                                                                   \
@@ -1223,60 +1331,54 @@ static void exec_fast(struct fe_warp *w, const struct fe_xop *x, const struct fe
 #undef SETP_LOOP
 		break;
 	}
-	case FE_X_SELP: FE_FOR_LANES(w, mask, lane, PUT(((C != 0) != n2) ? A : B);); break;
-	case FE_X_MOV: FE_FOR_LANES(w, mask, lane, PUT(A);); break;
-	case FE_X_MOV_SREG: FE_FOR_LANES(w, mask, lane, PUT(sreg_value(w, lane, x->sreg));); break;
+	case FE_X_SELP: LOOP_R(PUT(((C != 0) != n2) ? A : B);); break;
+	case FE_X_MOV: LOOP_R(PUT(A);); break;
+	case FE_X_MOV_SREG: LOOP_R(PUT(sreg_value(w, lane, x->sreg));); break;
 	case FE_X_CVTA_TO: {
 		const uint64_t base = x->imm[2];
-		FE_FOR_LANES(w, mask, lane, uint64_t a = A; PUT(base + ZEXT(a)););
+		LOOP_R(uint64_t a = A; PUT(base + ZEXT(a)););
 		break;
 	}
 	case FE_X_CVTA_FROM: {
 		const uint64_t base = x->imm[2];
-		FE_FOR_LANES(w, mask, lane,
+		LOOP_R(
 			uint64_t a = A;
 			PUT((base && a >= base && a < base + FE_WIN_BYTES) ? a - base : (base ? 0 : a));
 		);
 		break;
 	}
 	case FE_X_CVT_INT:
-		FE_FOR_LANES(w, mask, lane,
-			uint64_t a = A;
-			PUT(ss ? (uint64_t)SEXT(a) : ZEXT(a));
-		);
+		if (ss)
+			LOOP_R(uint64_t a = A; PUT((uint64_t)SEXT(a)););
+		else
+			LOOP_R(uint64_t a = A; PUT(ZEXT(a)););
 		break;
 	/* round-to-nearest IEEE arithmetic is exact to compute here, except for the NaN payload
-	 * of two NaN operands (see fbin): lanes with a NaN operand go to fbin */
-	case FE_X_FADD: case FE_X_FSUB: case FE_X_FMUL: case FE_X_FFMA: {
-		const int kind = x->kind;
-		const enum fe_op op = kind == FE_X_FADD ? FE_OP_ADD : kind == FE_X_FSUB ? FE_OP_SUB :
-			kind == FE_X_FMUL ? FE_OP_MUL : FE_OP_FMA;
-		FE_FOR_LANES(w, mask, lane,
-			uint64_t a = A, b = B, c = C;
-			float fa = as_f32(a), fb = as_f32(b), fc = as_f32(c);
-			if (isnan(fa) || isnan(fb) || (kind == FE_X_FFMA && isnan(fc)))
-				D[lane] = fbin(op, in, a, b, c);
-			else
-				D[lane] = f32_bits(kind == FE_X_FADD ? fa + fb : kind == FE_X_FSUB ? fa - fb :
-						   kind == FE_X_FMUL ? fa * fb : fmaf(fa, fb, fc));
-		);
-		break;
-	}
-	case FE_X_DADD: case FE_X_DSUB: case FE_X_DMUL: case FE_X_DFMA: {
-		const int kind = x->kind;
-		const enum fe_op op = kind == FE_X_DADD ? FE_OP_ADD : kind == FE_X_DSUB ? FE_OP_SUB :
-			kind == FE_X_DMUL ? FE_OP_MUL : FE_OP_FMA;
-		FE_FOR_LANES(w, mask, lane,
-			uint64_t a = A, b = B, c = C;
-			double da = as_f64(a), db = as_f64(b), dc = as_f64(c);
-			if (isnan(da) || isnan(db) || (kind == FE_X_DFMA && isnan(dc)))
-				D[lane] = fbin(op, in, a, b, c);
-			else
-				D[lane] = f64_bits(kind == FE_X_DADD ? da + db : kind == FE_X_DSUB ? da - db :
-						   kind == FE_X_DMUL ? da * db : fma(da, db, dc));
-		);
-		break;
-	}
+	 * of two NaN operands (see fbin): a lane whose result is a NaN is recomputed by fbin.
+	 * That covers every NaN operand (add, sub, mul and fma propagate a NaN), and for the
+	 * rest, the default NaN of an invalid operation, fbin computes the same operation. */
+#define FLOAT_LOOP(OP, EXPR)                                                                   \
+	FE_FOR_LANES(w, mask, lane,                                                            \
+		uint64_t a = A, b = B;                                                         \
+		float fa = as_f32(a), fb = as_f32(b), r = (EXPR);                              \
+		D[lane] = r == r ? f32_bits(r) : fbin(OP, in, a, b, C);                        \
+	)
+#define DOUBLE_LOOP(OP, EXPR)                                                                  \
+	FE_FOR_LANES(w, mask, lane,                                                            \
+		uint64_t a = A, b = B;                                                         \
+		double da = as_f64(a), db = as_f64(b), r = (EXPR);                             \
+		D[lane] = r == r ? f64_bits(r) : fbin(OP, in, a, b, C);                        \
+	)
+	case FE_X_FADD: FLOAT_LOOP(FE_OP_ADD, fa + fb); break;
+	case FE_X_FSUB: FLOAT_LOOP(FE_OP_SUB, fa - fb); break;
+	case FE_X_FMUL: FLOAT_LOOP(FE_OP_MUL, fa * fb); break;
+	case FE_X_FFMA: FLOAT_LOOP(FE_OP_FMA, fmaf(fa, fb, as_f32(C))); break;
+	case FE_X_DADD: DOUBLE_LOOP(FE_OP_ADD, da + db); break;
+	case FE_X_DSUB: DOUBLE_LOOP(FE_OP_SUB, da - db); break;
+	case FE_X_DMUL: DOUBLE_LOOP(FE_OP_MUL, da * db); break;
+	case FE_X_DFMA: DOUBLE_LOOP(FE_OP_FMA, fma(da, db, as_f64(C))); break;
+#undef FLOAT_LOOP
+#undef DOUBLE_LOOP
 	case FE_X_PAND: FE_FOR_LANES(w, mask, lane, D[lane] = ((A != 0) != n0) && ((B != 0) != n1);); break;
 	case FE_X_POR: FE_FOR_LANES(w, mask, lane, D[lane] = ((A != 0) != n0) || ((B != 0) != n1);); break;
 	case FE_X_PXOR: FE_FOR_LANES(w, mask, lane, D[lane] = ((A != 0) != n0) != ((B != 0) != n1);); break;
@@ -1288,6 +1390,8 @@ static void exec_fast(struct fe_warp *w, const struct fe_xop *x, const struct fe
 #undef B
 #undef C
 #undef PUT
+#undef BY_RESULT
+#undef LOOP_R
 #undef SEXT
 #undef ZEXT
 }
@@ -1324,6 +1428,8 @@ int fe_exec_inst(struct fe_warp *w, uint32_t pc, const uint64_t *mask, struct wa
 {
 	const struct fe_kernel *k = w->k;
 	const struct fe_xop *x = &k->xop[pc];
+	if (x->kind == FE_X_LD || x->kind == FE_X_ST)
+		return fe_exec_ldst_fast(w, pc, x, mask, out, err);
 	if (x->kind != FE_X_GENERIC) {
 		exec_fast(w, x, &k->prog[pc], mask);
 		return 0;

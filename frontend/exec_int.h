@@ -87,9 +87,17 @@ static inline void dst(struct fe_warp *w, uint16_t r, uint32_t lane, uint64_t v,
 		*reg_slot(w, r, lane) = norm(v, t);
 }
 
+/* A register column of zeros (read only): what an operand without a register, or an immediate
+ * 0, reads in the fast loops, which index every operand by lane alike. */
+extern const uint64_t fe_zero_column[WI_MAX_LANES];
+
 /* Value of an operand for lane, read as type t (immediates converted, sregs computed). */
 uint64_t fe_exec_src(const struct fe_warp *w, const struct fe_opnd *o, uint32_t lane, enum fe_type t);
-/* exec_mem.c: ld/ldu/st, atom/red, tex for the lanes of mask; per-lane addresses into out. */
+/* exec_mem.c: ld/ldu/st, atom/red, tex for the lanes of mask; per-lane addresses into out.
+ * fe_exec_ldst goes lane by lane through every space; fe_exec_ldst_fast runs the decoded
+ * FE_X_LD/FE_X_ST shapes with the same results, faults included. */
+int fe_exec_ldst_fast(struct fe_warp *w, uint32_t pc, const struct fe_xop *x, const uint64_t *mask,
+		      struct warp_inst *out, struct sim_error *err);
 int fe_exec_ldst(struct fe_warp *w, uint32_t pc, const struct fe_inst *in, const uint64_t *mask,
 		 struct warp_inst *out, struct sim_error *err);
 int fe_exec_atom(struct fe_warp *w, uint32_t pc, const struct fe_inst *in, const uint64_t *mask,

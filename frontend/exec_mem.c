@@ -137,47 +137,73 @@ static inline uint64_t misalign(uint64_t a, uint32_t n)
 	return (n & (n - 1)) == 0 ? a & (n - 1) : a % n;
 }
 
-/* The common case of ld/st: one scalar register to or from a flat area (shared memory, the
- * kernel's parameters) or global/const memory, without generic addressing, so the timing
- * model's address is the address itself (as mem_at gives it). */
+/* A fault of the fast ld/st loops, with the message of the per-lane path (misalignment is
+ * checked first); out of line, so the loops keep their values in registers. */
+static __attribute__((noinline, cold)) int ldst_fault(const struct fe_warp *w, uint32_t lane,
+						      uint32_t pc, uint8_t sp, bool st, uint32_t tb,
+						      uint64_t a, struct sim_error *err)
+{
+	if (a & (tb - 1))
+		return fe_exec_fault(w, lane, pc, err, "misaligned %s %s of %u bytes at 0x%llx",
+				     space_name(sp), st ? "store" : "load", tb, (unsigned long long)a);
+	return fe_exec_fault(w, lane, pc, err, "%s %s of %u bytes at 0x%llx is out of bounds",
+			     space_name(sp), st ? "store" : "load", tb, (unsigned long long)a);
+}
+
+/* The operands of one FE_X_LD/FE_X_ST instruction for ldst_loop. */
 struct ldst_args {
-	const uint64_t *ar;      /* address register column, or a zero through am = 0 */
-	uint32_t am;
+	const uint64_t *ar;      /* address register column, or fe_zero_column */
 	uint64_t base;           /* immediate offset plus a global symbol's address */
 	uint64_t *col;           /* the value register's column */
 	uint64_t *addr;          /* out->addr */
-	uint8_t *area;           /* flat: shared memory or the param buffer */
-	uint64_t area_bytes;
+	uint8_t *area;           /* flat: shared memory or the param buffer (not NULL) */
+	uint64_t last;           /* flat: the highest address an access may start at */
 	const struct fe_memory *mem;
-	struct page_memo *pm;
 	bool sg, f16;            /* load: norm() sign-extends / an f16 keeps 16 bits */
 	uint8_t sp;
 };
 
+/* One loop over the lanes, specialised by the constant arguments (direction, flat area or
+ * global pages, access bytes, and for 4-byte loads the sign). Equivalent to the per-lane path
+ * of fe_exec_ldst: an access of tb (a power of two) bytes is aligned when a % tb == 0, then
+ * [a, a + tb) lies inside a flat area of area_bytes >= tb bytes exactly when a <= area_bytes -
+ * tb, and never crosses a global page (4096 is a multiple of tb), so the page of a holds it,
+ * where global_ptr would find it through the same fe_mem_page. Lanes before a faulting one
+ * have done their access, as in the per-lane path. */
 static inline __attribute__((always_inline)) int
 ldst_loop(struct fe_warp *w, uint32_t pc, const uint64_t *mask, const struct ldst_args *la,
-	  const bool flat, const bool st, const uint32_t tb, struct sim_error *err)
+	  const bool flat, const bool st, const uint32_t tb, const int sgn, struct sim_error *err)
 {
 	/* locals, not la->: the stores to col and addr (uint64_t) could alias la's fields */
-	const uint64_t *ar = la->ar, base = la->base, area_bytes = la->area_bytes;
-	const uint32_t am = la->am;
+	const uint64_t *ar = la->ar, base = la->base, last = la->last;
 	uint64_t *col = la->col, *addr = la->addr;
 	uint8_t *area = la->area;
 	const struct fe_memory *mem = la->mem;
-	struct page_memo *pm = la->pm;
-	const bool sg = la->sg, f16 = la->f16;
+	const bool sg = sgn < 0 ? la->sg : sgn > 0, f16 = tb == 2 && la->f16;
 	const unsigned sh = 64 - 8 * tb;
+	const uint64_t page = 1ull << FE_PAGE_BITS;
+	uint64_t pno = UINT64_MAX;   /* the page pbase holds: none yet (a >> 12 never is) */
+	uint8_t *pbase = NULL;
 	FE_FOR_LANES(w, mask, lane,
-		uint64_t a = base + ar[lane & am];
-		if (a & (tb - 1))
-			return fe_exec_fault(w, lane, pc, err, "misaligned %s %s of %u bytes at 0x%llx",
-					     space_name(la->sp), st ? "store" : "load", tb, (unsigned long long)a);
-		uint8_t *p = flat ? (fits(a, tb, area_bytes) ? area + a : NULL) : global_ptr(mem, pm, a, tb);
-		if (!p)
-			return fe_exec_fault(w, lane, pc, err, "%s %s of %u bytes at 0x%llx is out of bounds",
-					     space_name(la->sp), st ? "store" : "load", tb, (unsigned long long)a);
-		if (addr)
-			addr[lane] = a;
+		uint64_t a = base + ar[lane];
+		uint8_t *p;
+		if (flat) {
+			if (__builtin_expect((a & (tb - 1)) || a > last, 0))
+				return ldst_fault(w, lane, pc, la->sp, st, tb, a, err);
+			p = area + a;
+		} else {
+			if (__builtin_expect((a & (tb - 1)) || (a >> FE_PAGE_BITS) != pno, 0)) {
+				if (a & (tb - 1))
+					return ldst_fault(w, lane, pc, la->sp, st, tb, a, err);
+				uint8_t *b = fe_mem_page(mem, a >> FE_PAGE_BITS);
+				if (!b)
+					return ldst_fault(w, lane, pc, la->sp, st, tb, a, err);
+				pno = a >> FE_PAGE_BITS;
+				pbase = b;
+			}
+			p = pbase + (a & (page - 1));
+		}
+		addr[lane] = a;
 		if (st) {
 			store_le(p, col[lane], tb);
 		} else {
@@ -191,6 +217,51 @@ ldst_loop(struct fe_warp *w, uint32_t pc, const uint64_t *mask, const struct lds
 	return 0;
 }
 
+int fe_exec_ldst_fast(struct fe_warp *w, uint32_t pc, const struct fe_xop *x, const uint64_t *mask,
+		      struct warp_inst *out, struct sim_error *err)
+{
+	const struct fe_cta *c = w->cta;
+	const struct fe_launch *l = c->l;
+	const uint32_t tb = x->bits / 8;
+	const bool st = x->kind == FE_X_ST, flat = x->space == WI_SPACE_SHARED || x->space == WI_SPACE_PARAM;
+	struct ldst_args la = {
+		.ar = x->r[0] != FE_NO_REG ? reg_slot(w, x->r[0], 0) : fe_zero_column,
+		.base = x->imm[0] + (x->gsym != UINT32_MAX ? l->gsym_addr[x->gsym] : 0),
+		.col = reg_slot(w, x->d, 0),
+		.addr = out->addr,
+		.area = x->space == WI_SPACE_SHARED ? c->shared : l->params,
+		.mem = l->mem,
+		.sg = x->ssigned,
+		.f16 = x->f16,
+		.sp = x->space,
+	};
+	uint64_t area_bytes = x->space == WI_SPACE_SHARED ? c->shared_bytes : l->param_bytes;
+	/* no timing addresses to record, or a flat area that no access fits: the per-lane path */
+	if (!la.addr || (flat && (area_bytes < tb || !la.area)))
+		return fe_exec_ldst(w, pc, &w->k->prog[pc], mask, out, err);
+	la.last = area_bytes - tb;
+	/* constant arguments let each call specialise ldst_loop */
+	if (flat) {
+		if (st)
+			return tb == 4 ? ldst_loop(w, pc, mask, &la, true, true, 4, 0, err) :
+				ldst_loop(w, pc, mask, &la, true, true, tb, 0, err);
+		if (tb == 4)
+			return la.sg ? ldst_loop(w, pc, mask, &la, true, false, 4, 1, err) :
+				ldst_loop(w, pc, mask, &la, true, false, 4, 0, err);
+		return tb == 8 ? ldst_loop(w, pc, mask, &la, true, false, 8, 0, err) :
+			ldst_loop(w, pc, mask, &la, true, false, tb, -1, err);
+	}
+	if (st)
+		return tb == 4 ? ldst_loop(w, pc, mask, &la, false, true, 4, 0, err) :
+			ldst_loop(w, pc, mask, &la, false, true, tb, 0, err);
+	if (tb == 4)
+		return la.sg ? ldst_loop(w, pc, mask, &la, false, false, 4, 1, err) :
+			ldst_loop(w, pc, mask, &la, false, false, 4, 0, err);
+	return tb == 8 ? ldst_loop(w, pc, mask, &la, false, false, 8, 0, err) :
+		ldst_loop(w, pc, mask, &la, false, false, tb, -1, err);
+}
+
+/* Every ld/st lane by lane through mem_at: any space, generic addressing, vectors. */
 int fe_exec_ldst(struct fe_warp *w, uint32_t pc, const struct fe_inst *in, const uint64_t *mask,
 		     struct warp_inst *out, struct sim_error *err)
 {
@@ -203,39 +274,6 @@ int fe_exec_ldst(struct fe_warp *w, uint32_t pc, const struct fe_inst *in, const
 	const uint64_t *sv = (st && in->vec == 1 && vo->kind == FE_OK_REG && !vo->neg) ? reg_slot(w, vo->reg, 0) : NULL;
 	uint64_t *addr = out->addr;
 	struct page_memo pm = {0, NULL};
-	const uint8_t sp = in->space;
-	const bool flat = sp == WI_SPACE_SHARED || (sp == WI_SPACE_PARAM && ao->kparam);
-	if (in->vec == 1 && (tb == 4 || tb == 8 || tb == 2 || tb == 1) && vo->kind == FE_OK_REG &&
-	    vo->reg != FE_NO_REG && !vo->neg && t != FE_T_PRED &&
-	    (flat || sp == WI_SPACE_GLOBAL || sp == WI_SPACE_CONST)) {
-		const struct fe_cta *c = w->cta;
-		const struct fe_launch *l = c->l;
-		static const uint64_t zero = 0;
-		struct ldst_args la = {
-			.ar = ao->reg != FE_NO_REG ? reg_slot(w, ao->reg, 0) : &zero,
-			.am = ao->reg != FE_NO_REG ? ~0u : 0,
-			.base = (uint64_t)ao->imm + (ao->abase == FE_AB_GSYM ? l->gsym_addr[ao->sym] : 0),
-			.col = reg_slot(w, vo->reg, 0),
-			.addr = addr,
-			.area = sp == WI_SPACE_SHARED ? c->shared : l->params,
-			.area_bytes = sp == WI_SPACE_SHARED ? c->shared_bytes : l->param_bytes,
-			.mem = l->mem,
-			.pm = &pm,
-			.sg = fe_type_is_signed(t),
-			.f16 = t == FE_T_F16,
-			.sp = sp,
-		};
-		/* constant arguments let each call specialise ldst_loop */
-		if (flat)
-			return st ? (tb == 4 ? ldst_loop(w, pc, mask, &la, true, true, 4, err) :
-				     ldst_loop(w, pc, mask, &la, true, true, tb, err)) :
-				(tb == 4 ? ldst_loop(w, pc, mask, &la, true, false, 4, err) :
-				 ldst_loop(w, pc, mask, &la, true, false, tb, err));
-		return st ? (tb == 4 ? ldst_loop(w, pc, mask, &la, false, true, 4, err) :
-			     ldst_loop(w, pc, mask, &la, false, true, tb, err)) :
-			(tb == 4 ? ldst_loop(w, pc, mask, &la, false, false, 4, err) :
-			 ldst_loop(w, pc, mask, &la, false, false, tb, err));
-	}
 	FE_FOR_LANES(w, mask, lane,
 		uint64_t a = addr_value(w, ao, lane), tm;
 		if (misalign(a, n))

@@ -162,6 +162,10 @@ enum fe_xkind {
 	FE_X_FADD, FE_X_FSUB, FE_X_FMUL, FE_X_FFMA,                  /* f32, .rn, no .ftz/.sat */
 	FE_X_DADD, FE_X_DSUB, FE_X_DMUL, FE_X_DFMA,                  /* f64, .rn */
 	FE_X_PAND, FE_X_POR, FE_X_PXOR, FE_X_PNOT,                   /* .pred */
+	/* ld/ldu/st of one register (not .pred, not a vector) in shared memory, the kernel's
+	 * parameters, global or const memory: r[0] + imm[0] (+ gsym) addresses, d is the value
+	 * register, bits the access width, ssigned the load's sign extension */
+	FE_X_LD, FE_X_ST,
 };
 
 struct fe_xop {
@@ -176,7 +180,7 @@ struct fe_xop {
 	uint8_t rsigned;     /* result type signed: norm() sign-extends */
 	uint8_t ssh;         /* 64 - 8 * source bytes (cvt, shr, mul.wide, setp keys) */
 	uint8_t ssigned;     /* source type signed (cvt, shr, mul.wide); setp: signed order */
-	uint8_t bits;        /* shl/shr: operand width in bits */
+	uint8_t bits;        /* shl/shr: operand width in bits; ld/st: access width in bits */
 	uint8_t tbl;         /* setp: result for less (bit 0), equal (1), greater (2), unordered (3) */
 	uint8_t boolop;      /* setp: enum fe_boolop with the third operand */
 	uint8_t sreg;        /* FE_X_MOV_SREG */
@@ -184,6 +188,9 @@ struct fe_xop {
 	uint16_t d, d2;      /* destinations (d2: setp's second, or FE_NO_REG) */
 	uint16_t r[3];       /* source registers, FE_NO_REG where imm[i] holds the value */
 	uint64_t imm[3];     /* immediates as the instruction reads them */
+	uint8_t space;       /* FE_X_LD/ST: enum wi_space (WI_SPACE_PARAM: kernel parameters) */
+	uint8_t f16;         /* FE_X_LD: .f16 keeps the loaded 16 bits */
+	uint32_t gsym;       /* FE_X_LD/ST: global symbol whose address adds in, or UINT32_MAX */
 };
 
 /* Library functions nvcc calls but never defines: printf and assert. */
