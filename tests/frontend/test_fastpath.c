@@ -85,6 +85,13 @@ static const char *text =
 	"st.global.u8 [%rd5+3], %r1;\nst.global.f32 [%rd5], %f1;\n"
 	"ld.param.u64 %rd1, [p0];\nld.param.u32 %r1, [p1];\n"
 	"ld.u32 %r1, [%rd6];\nst.u32 [%rd6], %r1;\n"
+	/* loads whose value register is their address register; an immediate 0 operand; more
+	 * integer comparisons and widening multiplies the fast loops take directly */
+	"ld.shared.u32 %r5, [%r5];\nld.global.u64 %rd5, [%rd5+8];\nld.global.s32 %r5, [%rd5];\n"
+	"ld.const.u32 %r1, [%rd5];\nadd.s32 %r1, %r2, 0;\nfma.rn.f32 %f1, %f2, %f3, 0f00000000;\n"
+	"setp.ge.s32 %p1, %r2, %r3;\nsetp.ne.u32 %p1, %r2, 0;\nsetp.eq.u64 %p1, %rd2, %rd3;\n"
+	"setp.lt.s64 %p1, %rd2, -1;\nsetp.hi.u64 %p1, %rd2, %rd3;\nsetp.le.u16 %p1, %h2, %h3;\n"
+	"mul.wide.s32 %rd1, %r2, -3;\nmad.wide.u32 %rd1, %r2, %r3, %rd4;\nshr.s32 %r1, %r2, 0;\n"
 	"ret;\n}\n";
 
 static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
@@ -152,6 +159,8 @@ static uint64_t address(uint64_t base, uint64_t bytes, uint64_t win)
 		return win + base + bytes + 64 * (rnd() % 4);       /* past the end */
 	if (r == 1)
 		return (win + base + rnd() % (bytes - 16)) | 1;      /* misaligned */
+	if (r == 2)
+		return win + base + bytes - rnd() % 9;               /* at the end, either side */
 	return win + base + (rnd() % (bytes / 8 - 2)) * 8;
 }
 
