@@ -185,8 +185,7 @@ int fe_exec_fault(const struct fe_warp *w, uint32_t lane, uint32_t pc, struct si
 void fe_exec_guard(const struct fe_warp *w, uint16_t guard, bool guard_neg, const uint64_t *mask,
 		   uint64_t *out)
 {
-	for (uint32_t i = 0; i < WI_MASK_WORDS; i++)
-		out[i] = 0;
+	fe_mask_zero(out);
 	if (guard == FE_NO_REG) {
 		for (uint32_t i = 0; i < w->mask_words; i++)
 			out[i] = mask[i];
@@ -197,10 +196,12 @@ void fe_exec_guard(const struct fe_warp *w, uint16_t guard, bool guard_neg, cons
 	const uint64_t *g = reg_slot(w, guard, 0);
 	for (uint32_t i = 0; i < w->mask_words; i++) {
 		uint32_t b = i * 64, n = w->n_lanes - b < 64 ? w->n_lanes - b : 64;
-		uint64_t drop = 0;
+		uint64_t nz = 0;
+#pragma GCC unroll 8
 		for (uint32_t j = 0; j < n; j++)
-			drop |= (uint64_t)((g[b + j] != 0) == guard_neg) << j;
-		out[i] = mask[i] & ~drop;
+			nz |= (uint64_t)(g[b + j] != 0) << j;
+		uint64_t lanes = n == 64 ? ~0ull : (1ull << n) - 1;
+		out[i] = mask[i] & ~((guard_neg ? nz : ~nz) & lanes);
 	}
 }
 
@@ -1333,7 +1334,25 @@ static void exec_fast(struct fe_warp *w, const struct fe_xop *x, const struct fe
 	}
 	case FE_X_SELP: LOOP_R(PUT(((C != 0) != n2) ? A : B);); break;
 	case FE_X_MOV: LOOP_R(PUT(A);); break;
-	case FE_X_MOV_SREG: LOOP_R(PUT(sreg_value(w, lane, x->sreg));); break;
+	case FE_X_MOV_SREG: {
+		/* the thread index registers, read once or more by every thread, as sreg_value
+		 * computes them but without its call and switch per lane */
+		const struct fe_launch *l = w->cta->l;
+		const uint32_t t0 = w->id * w->n_lanes, bx = l->block[0], by = l->block[1];
+		switch (x->sreg) {
+		case FE_SR_TID_X: LOOP_R(PUT((t0 + lane) % bx);); break;
+		case FE_SR_TID_Y: LOOP_R(PUT(((t0 + lane) / bx) % by);); break;
+		case FE_SR_TID_Z: LOOP_R(PUT((t0 + lane) / (bx * by));); break;
+		case FE_SR_NTID_X: case FE_SR_NTID_Y: case FE_SR_NTID_Z:
+		case FE_SR_CTAID_X: case FE_SR_CTAID_Y: case FE_SR_CTAID_Z: {
+			const uint64_t v = sreg_value(w, 0, x->sreg); /* the same for every lane */
+			LOOP_R(PUT(v););
+			break;
+		}
+		default: LOOP_R(PUT(sreg_value(w, lane, x->sreg));); break;
+		}
+		break;
+	}
 	case FE_X_CVTA_TO: {
 		const uint64_t base = x->imm[2];
 		LOOP_R(uint64_t a = A; PUT(base + ZEXT(a)););

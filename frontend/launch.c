@@ -267,9 +267,8 @@ bool fe_warp_done(const struct fe_warp *w)
 
 void fe_warp_next_mask(const struct fe_warp *w, uint64_t mask[WI_MASK_WORDS])
 {
-	/* fixed-size loops, not memset/memcpy calls: this runs for every issued instruction */
-	for (uint32_t i = 0; i < WI_MASK_WORDS; i++)
-		mask[i] = 0;
+	/* fixed-size stores, not memset/memcpy calls: this runs for every issued instruction */
+	fe_mask_zero(mask);
 	if (w->sp) {
 		const uint64_t *m = w->stack[w->sp - 1].mask;
 		for (uint32_t i = 0; i < w->mask_words; i++)
@@ -399,7 +398,13 @@ static int warp_execute(struct fe_warp *w, struct warp_inst *out, struct sim_err
 	}
 	/* the guard-applied mask goes straight into out; nothing below writes out->mask */
 	uint64_t *active = out->mask;
-	fe_exec_guard(w, x->guard, x->guard_neg, top->mask, active);
+	if (x->guard == FE_NO_REG) { /* fe_exec_guard's first case, without the call */
+		fe_mask_zero(active);
+		for (uint32_t i = 0; i < w->mask_words; i++)
+			active[i] = top->mask[i];
+	} else {
+		fe_exec_guard(w, x->guard, x->guard_neg, top->mask, active);
+	}
 	out->si = &k->wi[pc];
 	out->pc = pc;
 	out->n_lanes = w->n_lanes;
@@ -408,17 +413,23 @@ static int warp_execute(struct fe_warp *w, struct warp_inst *out, struct sim_err
 	out->taken = false;
 	out->access_bytes = (uint32_t)k->wi[pc].access_bytes * k->wi[pc].vec;
 	w->n_insts++;
+	/* set where only the top entry's pc moved (no entry pushed, no lanes left) */
+	bool only_pc = false;
 	switch (x->op) {
 	case FE_OP_BRA: {
+		/* the words past the warp's lanes are zero in every mask (active and every entry) */
 		uint64_t nt[WI_MASK_WORDS];
-		for (uint32_t i = 0; i < WI_MASK_WORDS; i++)
+		fe_mask_zero(nt);
+		for (uint32_t i = 0; i < w->mask_words; i++)
 			nt[i] = top->mask[i] & ~active[i];
 		uint32_t target = x->target;
 		if (out->n_active == 0) {
 			top->pc = pc + 1;
+			only_pc = true;
 		} else if (mask_empty(w, nt)) {
 			top->pc = target;
 			out->taken = true;
+			only_pc = true;
 		} else {
 			/* divergence: the entry waits at the reconvergence point; the fall-through
 			 * path runs first, then the taken path */
@@ -527,6 +538,7 @@ static int warp_execute(struct fe_warp *w, struct warp_inst *out, struct sim_err
 	case FE_OP_BAR:
 		/* arrival only: the timing model (or fe_launch_run_functional) holds the warp */
 		top->pc = pc + 1;
+		only_pc = true;
 		if (in->part != FE_BAR_SYNC) {
 			struct fe_cta *c = w->cta;
 			uint32_t g = w->red_gen++, s = g & 1;
@@ -551,8 +563,19 @@ static int warp_execute(struct fe_warp *w, struct warp_inst *out, struct sim_err
 		if (rc)
 			return rc;
 		top->pc = pc + 1;
+		only_pc = true;
 		break;
 	}
+	}
+	if (only_pc) {
+		/* The top entry's mask is the nonempty one it had (settled after every
+		 * instruction); with its pc neither at its reconvergence point nor a call frame's
+		 * FE_PC_NONE, nor past the code, simt_settle and the check below change nothing. */
+		uint32_t npc = top->pc;
+		if (npc != top->rpc && npc != FE_PC_NONE && npc < k->n_insts) {
+			out->next_pc = npc;
+			return 0;
+		}
 	}
 	simt_settle(w);
 	if (w->sp && w->stack[w->sp - 1].pc >= k->n_insts) {
