@@ -1197,6 +1197,7 @@ static void exec_fast(struct fe_warp *w, const struct fe_xop *x, const struct fe
 		} else if (x->imm[i] == 0) {
 			S[i] = fe_zero_column;
 		} else {
+#pragma GCC unroll 8
 			for (size_t j = 0; j < nl; j++)
 				icol[i][j] = x->imm[i];
 			S[i] = icol[i];
@@ -1239,7 +1240,18 @@ static void exec_fast(struct fe_warp *w, const struct fe_xop *x, const struct fe
 		);
 		break;
 	case FE_X_SHR:
-		if (ss)
+		if (ssh == 32 && ss)
+			LOOP_R(
+				uint64_t s = B & 0xffffffffu;
+				int64_t a = (int32_t)(uint32_t)A;
+				PUT(s >= 32 ? (uint64_t)(a >> 63) : (uint64_t)(a >> s));
+			);
+		else if (ssh == 32)
+			LOOP_R(
+				uint64_t s = B & 0xffffffffu;
+				PUT(s >= 32 ? 0 : (uint64_t)(uint32_t)A >> s);
+			);
+		else if (ss)
 			LOOP_R(
 				uint64_t s = B & 0xffffffffu, a = A;
 				PUT(s >= bits ? (uint64_t)(SEXT(a) >> 63) : (uint64_t)(SEXT(a) >> s));

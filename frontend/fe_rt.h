@@ -120,6 +120,7 @@ static inline bool fe_mask_test(const uint64_t *m, uint32_t lane)
 			uint64_t fe_all_ = fe_n_ == 64 ? ~0ull : (1ull << fe_n_) - 1;          \
 			uint64_t fe_m_ = (mask)[fe_wd_] & fe_all_;                            \
 			if (fe_m_ == fe_all_) {                                               \
+				_Pragma("GCC unroll 4")                                       \
 				for (uint32_t lane = fe_b_; lane < fe_b_ + fe_n_; lane++) {    \
 					__VA_ARGS__                                            \
 				}                                                             \
