@@ -196,10 +196,11 @@ void fe_exec_guard(const struct fe_warp *w, uint16_t guard, bool guard_neg, cons
 	const uint64_t *g = reg_slot(w, guard, 0);
 	for (uint32_t i = 0; i < w->mask_words; i++) {
 		uint32_t b = i * 64, n = w->n_lanes - b < 64 ? w->n_lanes - b : 64;
-		uint64_t nz = 0;
+		const uint64_t *gw = g + b;
+		uint64_t nz = 0; /* bit j: lane b + j's predicate is nonzero; gathered from the top */
 #pragma GCC unroll 8
-		for (uint32_t j = 0; j < n; j++)
-			nz |= (uint64_t)(g[b + j] != 0) << j;
+		for (uint32_t j = n; j-- > 0;)
+			nz = nz * 2 + (gw[j] != 0);
 		uint64_t lanes = n == 64 ? ~0ull : (1ull << n) - 1;
 		out[i] = mask[i] & ~((guard_neg ? nz : ~nz) & lanes);
 	}

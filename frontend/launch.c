@@ -301,7 +301,8 @@ static inline uint32_t popcount64(uint64_t x)
 	return (uint32_t)((x * 0x0101010101010101ull) >> 56);
 }
 
-static uint32_t mask_count(const struct fe_warp *w, const uint64_t *m)
+static inline __attribute__((always_inline)) uint32_t mask_count(const struct fe_warp *w,
+								   const uint64_t *m)
 {
 	uint32_t n = 0;
 	for (uint32_t i = 0; i < w->mask_words; i++)
@@ -375,28 +376,29 @@ static void lanes_leave(struct fe_warp *w, uint32_t from, const uint64_t *lanes)
 			w->stack[i].mask[j] &= ~lanes[j];
 }
 
-static int warp_execute(struct fe_warp *w, struct warp_inst *out, struct sim_error *err)
+/* The barrier of a bar.red has released this warp: deliver the CTA's reduction. */
+static void red_deliver(struct fe_warp *w)
 {
-	SIM_ASSERT(w->sp > 0);
+	struct fe_cta *c = w->cta;
+	const struct fe_inst *ri = &w->k->prog[w->red_pc];
+	uint32_t s = (w->red_gen - 1) & 1;
+	uint64_t v = ri->part == FE_BAR_RED_POPC ? c->red_true[s] :
+		ri->part == FE_BAR_RED_AND ? c->red_true[s] == c->red_n[s] : c->red_true[s] > 0;
+	for (uint32_t lane = 0; lane < w->n_lanes; lane++)
+		if (fe_mask_test(w->red_mask, lane))
+			fe_exec_write(w, ri->o[0].reg, lane, v, (enum fe_type)ri->type);
+	w->red_pending = false;
+}
+
+/* What every instruction does first: a pending bar.red result, the guard-applied mask (it goes
+ * straight into out; nothing after this writes out->mask) and out's fields. */
+static inline __attribute__((always_inline)) void
+exec_begin(struct fe_warp *w, const struct fe_simt_entry *top, uint32_t pc, const struct fe_xop *x,
+	   struct warp_inst *out)
+{
 	const struct fe_kernel *k = w->k;
-	struct fe_simt_entry *top = &w->stack[w->sp - 1];
-	uint32_t pc = top->pc;
-	SIM_ASSERT(pc < k->n_insts);
-	const struct fe_inst *in = &k->prog[pc]; /* read only off the common path */
-	const struct fe_xop *x = &k->xop[pc];
-	if (w->red_pending) {
-		/* the barrier of a bar.red has released this warp: deliver the CTA's reduction */
-		struct fe_cta *c = w->cta;
-		const struct fe_inst *ri = &k->prog[w->red_pc];
-		uint32_t s = (w->red_gen - 1) & 1;
-		uint64_t v = ri->part == FE_BAR_RED_POPC ? c->red_true[s] :
-			ri->part == FE_BAR_RED_AND ? c->red_true[s] == c->red_n[s] : c->red_true[s] > 0;
-		for (uint32_t lane = 0; lane < w->n_lanes; lane++)
-			if (fe_mask_test(w->red_mask, lane))
-				fe_exec_write(w, ri->o[0].reg, lane, v, (enum fe_type)ri->type);
-		w->red_pending = false;
-	}
-	/* the guard-applied mask goes straight into out; nothing below writes out->mask */
+	if (w->red_pending)
+		red_deliver(w);
 	uint64_t *active = out->mask;
 	if (x->guard == FE_NO_REG) { /* fe_exec_guard's first case, without the call */
 		fe_mask_zero(active);
@@ -413,6 +415,42 @@ static int warp_execute(struct fe_warp *w, struct warp_inst *out, struct sim_err
 	out->taken = false;
 	out->access_bytes = (uint32_t)k->wi[pc].access_bytes * k->wi[pc].vec;
 	w->n_insts++;
+}
+
+/* Instructions that act on the SIMT stack or the CTA (bra, call, ret, exit, trap, bar); the
+ * rest go through fe_warp_execute's own path. */
+static bool is_control(uint16_t op)
+{
+	return op == FE_OP_BRA || op == FE_OP_CALL || op == FE_OP_RET || op == FE_OP_EXIT ||
+	       op == FE_OP_TRAP || op == FE_OP_BAR;
+}
+
+/* Pop what finished and end lanes that ran off the code; the next pc into out. */
+static void settle_tail(struct fe_warp *w, struct warp_inst *out)
+{
+	const struct fe_kernel *k = w->k;
+	simt_settle(w);
+	if (w->sp && w->stack[w->sp - 1].pc >= k->n_insts) {
+		/* fell off the end of the code without ret/exit: those threads end */
+		uint64_t all[WI_MASK_WORDS];
+		memcpy(all, w->stack[w->sp - 1].mask, sizeof all);
+		lanes_leave(w, 0, all);
+		simt_settle(w);
+	}
+	out->next_pc = stack_pc(w);
+}
+
+/* A control instruction (is_control) at the top entry's pc. */
+static __attribute__((noinline)) int warp_control(struct fe_warp *w, struct warp_inst *out,
+						  struct sim_error *err)
+{
+	const struct fe_kernel *k = w->k;
+	struct fe_simt_entry *top = &w->stack[w->sp - 1];
+	uint32_t pc = top->pc;
+	const struct fe_inst *in = &k->prog[pc];
+	const struct fe_xop *x = &k->xop[pc];
+	exec_begin(w, top, pc, x, out);
+	uint64_t *active = out->mask;
 	/* set where only the top entry's pc moved (no entry pushed, no lanes left) */
 	bool only_pc = false;
 	switch (x->op) {
@@ -558,14 +596,9 @@ static int warp_execute(struct fe_warp *w, struct warp_inst *out, struct sim_err
 			memcpy(w->red_mask, active, sizeof w->red_mask);
 		}
 		break;
-	default: {
-		int rc = fe_exec_inst(w, pc, active, out, err);
-		if (rc)
-			return rc;
-		top->pc = pc + 1;
-		only_pc = true;
+	default: /* is_control names exactly the cases above */
+		SIM_ASSERT(!"warp_control of a non-control instruction");
 		break;
-	}
 	}
 	if (only_pc) {
 		/* The top entry's mask is the nonempty one it had (settled after every
@@ -577,21 +610,36 @@ static int warp_execute(struct fe_warp *w, struct warp_inst *out, struct sim_err
 			return 0;
 		}
 	}
-	simt_settle(w);
-	if (w->sp && w->stack[w->sp - 1].pc >= k->n_insts) {
-		/* fell off the end of the code without ret/exit: those threads end */
-		uint64_t all[WI_MASK_WORDS];
-		memcpy(all, w->stack[w->sp - 1].mask, sizeof all);
-		lanes_leave(w, 0, all);
-		simt_settle(w);
-	}
-	out->next_pc = stack_pc(w);
+	settle_tail(w, out);
 	return 0;
 }
 
 int fe_warp_execute(struct fe_warp *w, struct warp_inst *out, struct sim_error *err)
 {
-	int rc = warp_execute(w, out, err);
+	SIM_ASSERT(w->sp > 0);
+	const struct fe_kernel *k = w->k;
+	struct fe_simt_entry *top = &w->stack[w->sp - 1];
+	uint32_t pc = top->pc;
+	SIM_ASSERT(pc < k->n_insts);
+	const struct fe_xop *x = &k->xop[pc];
+	int rc;
+	if (is_control(x->op)) {
+		rc = warp_control(w, out, err);
+	} else {
+		exec_begin(w, top, pc, x, out);
+		rc = fe_exec_inst(w, pc, out->mask, out, err);
+		if (!rc) {
+			top->pc = pc + 1;
+			/* only the top entry's pc moved: as in warp_control's only_pc case */
+			uint32_t npc = pc + 1;
+			if (npc != top->rpc && npc != FE_PC_NONE && npc < k->n_insts) {
+				out->next_pc = npc;
+				w->pc = npc;
+				return 0;
+			}
+			settle_tail(w, out);
+		}
+	}
 	/* on every path, faults included: some move the pc before failing */
 	w->pc = stack_pc(w);
 	return rc;
