@@ -315,6 +315,10 @@ Test(fastpath, decoded_kinds_of_common_shapes)
 		{"mov.u32 %r1, sh", true}, {"mov.pred", false}, {"cvta.to.shared.u64", true}, {"cvt.sat.s32.s64", false},
 		{"cvt.rn.f32.s32", false}, {"fma.rn.f32 %f1, %f2, %f3", true}, {"add.ftz.f32", false},
 		{"add.rz.f32", false}, {"mul.hi.s32", false}, {"mul.wide.s16", true}, {"add.f16", false},
+		{"ld.shared.u32 %r1, [%r5]", true}, {"ld.shared.u32 %r1, [sh+8]", true},
+		{"ld.shared.v2.u32", false}, {"st.shared.u32 [%r5], %r1", true}, {"st.shared.u32 [%r5], 77", false},
+		{"ld.global.u64", true}, {"st.global.f32", true}, {"ld.param.u64", true},
+		{"ld.const.u32", true}, {"ld.u32 %r1, [%rd6]", false}, {"st.u32", false},
 	};
 	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
 		bool found = false;
