@@ -45,6 +45,9 @@ struct cyc_out_port {
 	uint32_t *va_rr;              /* [n_vc] round-robin pointer over inputs */
 	uint32_t sa_rr;               /* over input ports */
 	uint32_t next_vc;             /* VA: where the VC search starts */
+	uint32_t next_off;            /* next_vc % span, kept with it (no division per bid) */
+	uint32_t span;                /* VCs a head may take here: V / classes (/ route classes on links) */
+	uint64_t free_vcs;            /* bit v: vc[v].owner < 0 (V <= 64) */
 	uint64_t flits;               /* flits sent (link utilisation) */
 };
 
@@ -61,6 +64,7 @@ struct cyc_in_vc {
 	uint64_t stage_ready;         /* earliest cycle of the next stage */
 	struct cyc_flit *buf;         /* ring of depth flits */
 	struct cyc_out_vc *ovc;       /* VC_ACTIVE: the output VC it holds */
+	uint64_t vc_mask;             /* VC_VA/VC_ACTIVE: bits vc_lo .. vc_hi - 1 */
 	int32_t ejq;                  /* routed to an ejection port: its queue in n->ejq, else -1 */
 	uint16_t head, count;
 	uint8_t state;
@@ -271,42 +275,87 @@ static void router_route(struct noc_cyc *n, struct cyc_net *net, struct cyc_in_v
 		iv->vc_hi = (uint8_t)(iv->vc_lo + per);
 		iv->ejq = p->dst * NOC_NUM_CLASSES + p->cls;
 	}
+	int span = iv->vc_hi - iv->vc_lo;
+	iv->vc_mask = (span >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << span) - 1) << iv->vc_lo;
 	iv->state = VC_VA;
 	iv->stage_ready = c + (uint64_t)n->b.p.routing_delay_cycles;
+}
+
+/* The VA search as first written, (next_vc + k) % span in 32 bits: differs from the cyclic
+ * order of the bit search only when next_vc + k wraps, after 2^32 - span grants at one port. */
+static int va_pick_wrapping(const struct cyc_out_port *op, const struct cyc_in_vc *iv)
+{
+	uint32_t span = (uint32_t)(iv->vc_hi - iv->vc_lo);
+	for (uint32_t k = 0; k < span; k++) {
+		int ov = iv->vc_lo + (int)((op->next_vc + k) % span);
+		if (op->vc[ov].owner < 0)
+			return ov;
+	}
+	return -1; /* not reached: the caller saw a free VC in the range */
 }
 
 /* Input port ip's SA request: the first of its VCs, in round-robin order from sa_rr, whose
  * head flit may leave in cycle c; -1 if none. Lowers *wake to the cycle from which a
  * waiting VC could request by itself. */
-static inline int sa_pick(struct noc_cyc *n, struct cyc_in_port *ip, uint64_t c, uint64_t *wake)
+static inline int sa_pick(struct noc_cyc *n, struct cyc_in_port *ip, uint64_t cand, uint64_t c, uint64_t *wake)
 {
-	/* The VCs holding flits at or above sa_rr, then those below. */
-	uint64_t from_rr = ~UINT64_C(0) << ip->sa_rr, cand = ip->busy & ip->active;
-	uint64_t part[2] = {cand & from_rr, cand & ~from_rr};
-	for (int h = 0; h < 2; h++)
-		for (uint64_t bits = part[h]; bits; bits &= bits - 1) {
-			int v = __builtin_ctzll(bits);
-			struct cyc_in_vc *iv = &ip->vc[v];
-			uint64_t ready = iv->head_ready;
-			if (iv->stage_ready > c || ready > c) {
-				*wake = min_u64(*wake, iv->stage_ready > ready ? iv->stage_ready : ready);
+	/* The candidate VCs at or above sa_rr, then those below. */
+	uint64_t bits = cand & (~UINT64_C(0) << ip->sa_rr), rest = cand ^ bits;
+	for (;;) {
+		if (!bits) {
+			if (!rest)
+				return -1;
+			bits = rest;
+			rest = 0;
+		}
+		int v = __builtin_ctzll(bits);
+		bits &= bits - 1;
+		struct cyc_in_vc *iv = &ip->vc[v];
+		uint64_t ready = iv->stage_ready > iv->head_ready ? iv->stage_ready : iv->head_ready;
+		if (ready > c) {
+			*wake = min_u64(*wake, ready);
+			continue;
+		}
+		if (iv->ejq >= 0) {
+			if (n->ejq[iv->ejq].credits <= 0)
+				continue; /* cyc_try_eject wakes the router */
+		} else {
+			struct cyc_out_vc *ov = iv->ovc;
+			if (ovc_credits(ov, c) <= 0) {
+				/* A credit on its way ends the wait; later ones wake the router. */
+				if (ov->cr_count)
+					*wake = min_u64(*wake, ov->cr_ready[ov->cr_head]);
 				continue;
 			}
-			if (iv->ejq >= 0) {
-				if (n->ejq[iv->ejq].credits <= 0)
-					continue; /* cyc_try_eject wakes the router */
-			} else {
-				struct cyc_out_vc *ov = iv->ovc;
-				if (ovc_credits(ov, c) <= 0) {
-					/* A credit on its way ends the wait; later ones wake the router. */
-					if (ov->cr_count)
-						*wake = min_u64(*wake, ov->cr_ready[ov->cr_head]);
-					continue;
-				}
-			}
-			return v;
 		}
-	return -1;
+		return v;
+	}
+}
+
+/* Input port i's SA bid with its VCs in cand (busy and active): the output port it asks for
+ * keeps the first bidder at or after its sa_rr. False when no VC of i can send. */
+static inline bool sa_bid(struct noc_cyc *n, struct cyc_router *r, int i, uint64_t cand, uint64_t c, uint64_t *wake)
+{
+	struct cyc_in_port *ip = &r->in[i];
+	int v = sa_pick(n, ip, cand, c, wake);
+	r->sa_choice[i] = (int16_t)v;
+	if (v < 0)
+		return false;
+	if (!n->b.p.islip)
+		ip->sa_rr = v + 1 == n->V ? 0 : (uint32_t)v + 1;
+	int opi = ip->vc[v].out_port;
+	int32_t cur = r->sa_best[opi];
+	if (cur < 0) {
+		r->sa_best[opi] = i;
+		r->sa_req[opi / 64] |= UINT64_C(1) << (opi % 64);
+	} else {
+		/* Round robin from sa_rr: ports bid in increasing order, so a later bid wins only
+		 * by being the first at or after the pointer. */
+		uint32_t rr = r->out[opi].sa_rr;
+		if ((uint32_t)cur < rr && (uint32_t)i >= rr)
+			r->sa_best[opi] = i;
+	}
+	return true;
 }
 
 /* Output port o grants the input port that won it in SA: that input's chosen VC sends its
@@ -320,9 +369,9 @@ static void router_grant(struct noc_cyc *n, struct cyc_net *net, struct cyc_rout
 	struct cyc_in_port *ip = &r->in[i];
 	int v = r->sa_choice[i];
 	struct cyc_in_vc *iv = &ip->vc[v];
-	op->sa_rr = (uint32_t)(i + 1) % (uint32_t)r->n_in;
+	op->sa_rr = i + 1 == r->n_in ? 0 : (uint32_t)i + 1;
 	if (n->b.p.islip)
-		ip->sa_rr = (uint32_t)(v + 1) % (uint32_t)V;
+		ip->sa_rr = v + 1 == V ? 0 : (uint32_t)v + 1;
 
 	struct cyc_flit f = iv->buf[iv->head];
 	if (++iv->head == depth)
@@ -366,6 +415,7 @@ static void router_grant(struct noc_cyc *n, struct cyc_net *net, struct cyc_rout
 	}
 	if (f.tail) {
 		ov->owner = -1;
+		op->free_vcs |= UINT64_C(1) << iv->out_vc;
 		iv->state = VC_IDLE;
 		ip->active &= ~(UINT64_C(1) << v);
 	}
@@ -385,14 +435,21 @@ static void router_step(struct noc_cyc *n, struct cyc_net *net, struct cyc_route
 	uint64_t wake = UINT64_MAX;
 	bool routed = false;
 
+	/* With a VC allocation delay a VC granted now cannot bid for the switch this cycle, and SA
+	 * reads nothing that VA bids change: one pass over the ports makes both bids (a port's SA
+	 * bid from its VCs active before the VA commit). Without the delay, SA follows the commit. */
+	const bool one_pass = n->b.p.vc_alloc_delay_cycles > 0;
+	bool any = false;
+
 	/* RC, then VA bids (input side picks one free output VC, output side picks one input). */
 	int n_touched = 0;
 	for (int wi = 0; wi < in_words; wi++) {
 		for (uint64_t ports = r->in_busy[wi]; ports; ports &= ports - 1) {
 			int i = wi * 64 + __builtin_ctzll(ports);
-			for (uint64_t bits = r->in[i].busy & ~r->in[i].active; bits; bits &= bits - 1) {
+			struct cyc_in_port *ip = &r->in[i];
+			for (uint64_t bits = ip->busy & ~ip->active; bits; bits &= bits - 1) {
 				int v = __builtin_ctzll(bits);
-				struct cyc_in_vc *iv = &r->in[i].vc[v];
+				struct cyc_in_vc *iv = &ip->vc[v];
 				if (iv->state == VC_IDLE) {
 					if (iv->head_ready > c) {
 						wake = min_u64(wake, iv->head_ready);
@@ -406,29 +463,30 @@ static void router_step(struct noc_cyc *n, struct cyc_net *net, struct cyc_route
 					continue;
 				}
 				struct cyc_out_port *op = &r->out[iv->out_port];
-				/* Start from the output port's rotating pointer so successive packets
-				 * through a port spread over the downstream VCs. */
-				int span = iv->vc_hi - iv->vc_lo, pick = -1;
-				for (int k = 0; k < span; k++) {
-					int ov = iv->vc_lo + (op->next_vc + k) % span;
-					if (op->vc[ov].owner < 0) {
-						pick = ov;
-						break;
-					}
-				}
-				if (pick < 0)
+				/* The first free VC of the head's range from the output port's rotating
+				 * pointer (vc_lo + next_vc % span, then round the range), so successive
+				 * packets through a port spread over the downstream VCs. */
+				uint64_t avail = op->free_vcs & iv->vc_mask;
+				if (!avail)
 					continue;
+				uint64_t from = avail & (~UINT64_C(0) << (iv->vc_lo + op->next_off));
+				int pick = __builtin_ctzll(from ? from : avail);
+				if (op->next_vc > UINT32_MAX - op->span)
+					pick = va_pick_wrapping(op, iv);
 				uint32_t me = (uint32_t)(i * V + v), slot = (uint32_t)(iv->out_port * V + pick);
 				int32_t cur = r->va_best[slot];
 				if (cur < 0) {
 					r->va_touched[n_touched++] = slot;
 					r->va_best[slot] = (int32_t)me;
-				} else {
-					uint32_t rr = op->va_rr[pick];
-					if ((me + n_inputs - rr) % n_inputs < ((uint32_t)cur + n_inputs - rr) % n_inputs)
-						r->va_best[slot] = (int32_t)me;
+				} else if ((uint32_t)cur < op->va_rr[pick] && me >= op->va_rr[pick]) {
+					/* Round robin from va_rr: inputs bid in increasing order, so a later
+					 * bid wins only by being the first at or after the pointer. */
+					r->va_best[slot] = (int32_t)me;
 				}
 			}
+			uint64_t cand = ip->busy & ip->active;
+			if (one_pass && cand)
+				any |= sa_bid(n, r, i, cand, c, &wake);
 		}
 	}
 	for (int k = 0; k < n_touched; k++) {
@@ -440,39 +498,28 @@ static void router_step(struct noc_cyc *n, struct cyc_net *net, struct cyc_route
 		struct cyc_in_port *ip = &r->in[w / V];
 		struct cyc_in_vc *iv = &ip->vc[w % V];
 		op->vc[ov].owner = w;
-		op->va_rr[ov] = ((uint32_t)w + 1) % n_inputs;
+		op->free_vcs &= ~(UINT64_C(1) << ov);
+		op->va_rr[ov] = (uint32_t)w + 1 == n_inputs ? 0 : (uint32_t)w + 1;
 		iv->state = VC_ACTIVE;
 		ip->active |= UINT64_C(1) << (w % V);
 		iv->out_vc = (int16_t)ov;
 		iv->ovc = &op->vc[ov];
-		op->next_vc++;
+		if (++op->next_vc == 0)
+			op->next_off = 0; /* 2^32 % span need not be 0 */
+		else if (++op->next_off == op->span)
+			op->next_off = 0;
 		iv->stage_ready = c + (uint64_t)n->b.p.vc_alloc_delay_cycles;
 	}
 
 	/* SA: each input port bids with one VC, each output port grants one input port. */
-	bool any = false;
-	for (int wi = 0; wi < in_words; wi++) {
-		for (uint64_t ports = r->in_busy[wi]; ports; ports &= ports - 1) {
-			int i = wi * 64 + __builtin_ctzll(ports);
-			struct cyc_in_port *ip = &r->in[i];
-			r->sa_choice[i] = (int16_t)sa_pick(n, ip, c, &wake);
-			if (r->sa_choice[i] < 0)
-				continue;
-			if (!n->b.p.islip)
-				ip->sa_rr = (uint32_t)(r->sa_choice[i] + 1) % (uint32_t)V;
-			int opi = ip->vc[r->sa_choice[i]].out_port;
-			struct cyc_out_port *op = &r->out[opi];
-			int32_t cur = r->sa_best[opi];
-			uint32_t ni = (uint32_t)r->n_in;
-			if (cur < 0) {
-				r->sa_best[opi] = i;
-				r->sa_req[opi / 64] |= UINT64_C(1) << (opi % 64);
-			} else if (((uint32_t)i + ni - op->sa_rr) % ni < ((uint32_t)cur + ni - op->sa_rr) % ni) {
-				r->sa_best[opi] = i;
+	if (!one_pass)
+		for (int wi = 0; wi < in_words; wi++)
+			for (uint64_t ports = r->in_busy[wi]; ports; ports &= ports - 1) {
+				int i = wi * 64 + __builtin_ctzll(ports);
+				uint64_t cand = r->in[i].busy & r->in[i].active;
+				if (cand)
+					any |= sa_bid(n, r, i, cand, c, &wake);
 			}
-			any = true;
-		}
-	}
 	r->next_c = routed || n_touched || any ? c + 1 : wake;
 	if (!any)
 		return;
@@ -839,6 +886,8 @@ static int build_net(struct noc_cyc *n, struct cyc_net *net, const struct topo *
 			op->va_rr = zalloc(n, (size_t)V, sizeof *op->va_rr);
 			if (!op->vc || !op->va_rr)
 				return -1;
+			op->span = (uint32_t)(op->kind == PORT_NODE ? V / net->n_cls : V / (net->n_cls * n->K));
+			op->free_vcs = V >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << V) - 1;
 			for (int v = 0; v < V; v++) {
 				int credits = op->kind == PORT_NODE ? n->b.p.eject_queue_flits : depth;
 				if (init_ovc(n, &op->vc[v], credits, depth))
