@@ -32,6 +32,7 @@ struct cyc_out_vc {
 	int32_t credits;              /* free slots downstream, usable now */
 	uint64_t *cr_ready;           /* ring of pending credits' arrival cycles */
 	uint16_t cr_head, cr_count, cr_cap;
+	int16_t own_port, own_vc;     /* owner / V and owner % V while owner >= 0 (router VCs) */
 };
 
 struct cyc_out_port {
@@ -79,6 +80,13 @@ struct cyc_in_port {
 	struct cyc_in_vc *vc;
 	uint64_t busy;                /* bit v: vc[v] holds flits (V <= 64); the scans visit only these */
 	uint64_t active;              /* bit v: vc[v] is VC_ACTIVE (SA looks at these, VA at the rest) */
+	/* VCs whose bid is known to fail until an event outside their own visit: the scans skip
+	 * them (a failed visit changes nothing) and the event clears the bit.
+	 * va_blocked: VC_VA, stage over, no free VC in its range at its output port (cleared
+	 * when a VC of that port is freed). sa_blocked: VC_ACTIVE, head ready, no credit and
+	 * none on its way (cleared when a credit is sent back to its output VC, or a packet
+	 * leaves an ejection queue of the router). */
+	uint64_t va_blocked, sa_blocked;
 	uint32_t sa_rr;               /* over VCs */
 };
 
@@ -99,6 +107,7 @@ struct cyc_router {
 	int16_t *sa_choice;           /* scratch [n_in] */
 	/* Bit sets, 64 ports a word: the steps visit only the ports they name, in index order. */
 	uint64_t *in_busy;            /* [(n_in + 63) / 64]: input ports with a busy VC */
+	uint64_t *in_va_blocked;      /* [(n_in + 63) / 64]: input ports with va_blocked VCs */
 	uint64_t *sa_req;             /* scratch [(n_out + 63) / 64]: outputs requested in SA */
 };
 
@@ -317,14 +326,18 @@ static inline int sa_pick(struct noc_cyc *n, struct cyc_in_port *ip, uint64_t ca
 			continue;
 		}
 		if (iv->ejq >= 0) {
-			if (n->ejq[iv->ejq].credits <= 0)
-				continue; /* cyc_try_eject wakes the router */
+			if (n->ejq[iv->ejq].credits <= 0) {
+				ip->sa_blocked |= UINT64_C(1) << v; /* cyc_try_eject wakes the router */
+				continue;
+			}
 		} else {
 			struct cyc_out_vc *ov = iv->ovc;
 			if (ovc_credits(ov, c) <= 0) {
 				/* A credit on its way ends the wait; later ones wake the router. */
 				if (ov->cr_count)
 					*wake = min_u64(*wake, ov->cr_ready[ov->cr_head]);
+				else
+					ip->sa_blocked |= UINT64_C(1) << v;
 				continue;
 			}
 		}
@@ -334,7 +347,7 @@ static inline int sa_pick(struct noc_cyc *n, struct cyc_in_port *ip, uint64_t ca
 
 /* Input port i's SA bid with its VCs in cand (busy and active): the output port it asks for
  * keeps the first bidder at or after its sa_rr. False when no VC of i can send. */
-static inline bool sa_bid(struct noc_cyc *n, struct cyc_router *r, int i, uint64_t cand, uint64_t c, uint64_t *wake)
+static inline __attribute__((always_inline)) bool sa_bid(struct noc_cyc *n, struct cyc_router *r, int i, uint64_t cand, uint64_t c, uint64_t *wake)
 {
 	struct cyc_in_port *ip = &r->in[i];
 	int v = sa_pick(n, ip, cand, c, wake);
@@ -356,6 +369,23 @@ static inline bool sa_bid(struct noc_cyc *n, struct cyc_router *r, int i, uint64
 			r->sa_best[opi] = i;
 	}
 	return true;
+}
+
+/* A VC of output port o was freed: heads that found none free there may bid again. */
+static void va_unblock(struct cyc_router *r, int o)
+{
+	for (int wi = 0; wi < (r->n_in + 63) / 64; wi++)
+		for (uint64_t ports = r->in_va_blocked[wi]; ports; ports &= ports - 1) {
+			int i = wi * 64 + __builtin_ctzll(ports);
+			struct cyc_in_port *ip = &r->in[i];
+			for (uint64_t bits = ip->va_blocked; bits; bits &= bits - 1) {
+				int v = __builtin_ctzll(bits);
+				if (ip->vc[v].out_port == o)
+					ip->va_blocked &= ~(UINT64_C(1) << v);
+			}
+			if (!ip->va_blocked)
+				r->in_va_blocked[wi] &= ~(UINT64_C(1) << (i % 64));
+		}
 }
 
 /* Output port o grants the input port that won it in SA: that input's chosen VC sends its
@@ -396,7 +426,10 @@ static void router_grant(struct noc_cyc *n, struct cyc_net *net, struct cyc_rout
 	uint64_t cr = c + (uint64_t)n->b.p.credit_delay_cycles;
 	if (ip->kind == PORT_LINK) {
 		struct cyc_router *u = &net->r[ip->src_router];
-		ovc_credit_later(&u->out[ip->src_out_port].vc[v], cr);
+		struct cyc_out_vc *uo = &u->out[ip->src_out_port].vc[v];
+		ovc_credit_later(uo, cr);
+		if (uo->owner >= 0)
+			u->in[uo->own_port].sa_blocked &= ~(UINT64_C(1) << uo->own_vc);
 		router_wake(u, cr);
 	} else {
 		ovc_credit_later(&net->src[ip->node].vc[v], cr);
@@ -418,6 +451,7 @@ static void router_grant(struct noc_cyc *n, struct cyc_net *net, struct cyc_rout
 		op->free_vcs |= UINT64_C(1) << iv->out_vc;
 		iv->state = VC_IDLE;
 		ip->active &= ~(UINT64_C(1) << v);
+		va_unblock(r, o);
 	}
 }
 
@@ -447,7 +481,7 @@ static void router_step(struct noc_cyc *n, struct cyc_net *net, struct cyc_route
 		for (uint64_t ports = r->in_busy[wi]; ports; ports &= ports - 1) {
 			int i = wi * 64 + __builtin_ctzll(ports);
 			struct cyc_in_port *ip = &r->in[i];
-			for (uint64_t bits = ip->busy & ~ip->active; bits; bits &= bits - 1) {
+			for (uint64_t bits = ip->busy & ~ip->active & ~ip->va_blocked; bits; bits &= bits - 1) {
 				int v = __builtin_ctzll(bits);
 				struct cyc_in_vc *iv = &ip->vc[v];
 				if (iv->state == VC_IDLE) {
@@ -467,8 +501,11 @@ static void router_step(struct noc_cyc *n, struct cyc_net *net, struct cyc_route
 				 * pointer (vc_lo + next_vc % span, then round the range), so successive
 				 * packets through a port spread over the downstream VCs. */
 				uint64_t avail = op->free_vcs & iv->vc_mask;
-				if (!avail)
+				if (!avail) {
+					ip->va_blocked |= UINT64_C(1) << v;
+					r->in_va_blocked[wi] |= UINT64_C(1) << (i % 64);
 					continue;
+				}
 				uint64_t from = avail & (~UINT64_C(0) << (iv->vc_lo + op->next_off));
 				int pick = __builtin_ctzll(from ? from : avail);
 				if (op->next_vc > UINT32_MAX - op->span)
@@ -484,7 +521,7 @@ static void router_step(struct noc_cyc *n, struct cyc_net *net, struct cyc_route
 					r->va_best[slot] = (int32_t)me;
 				}
 			}
-			uint64_t cand = ip->busy & ip->active;
+			uint64_t cand = ip->busy & ip->active & ~ip->sa_blocked;
 			if (one_pass && cand)
 				any |= sa_bid(n, r, i, cand, c, &wake);
 		}
@@ -498,6 +535,8 @@ static void router_step(struct noc_cyc *n, struct cyc_net *net, struct cyc_route
 		struct cyc_in_port *ip = &r->in[w / V];
 		struct cyc_in_vc *iv = &ip->vc[w % V];
 		op->vc[ov].owner = w;
+		op->vc[ov].own_port = (int16_t)(w / V);
+		op->vc[ov].own_vc = (int16_t)(w % V);
 		op->free_vcs &= ~(UINT64_C(1) << ov);
 		op->va_rr[ov] = (uint32_t)w + 1 == n_inputs ? 0 : (uint32_t)w + 1;
 		iv->state = VC_ACTIVE;
@@ -516,7 +555,7 @@ static void router_step(struct noc_cyc *n, struct cyc_net *net, struct cyc_route
 		for (int wi = 0; wi < in_words; wi++)
 			for (uint64_t ports = r->in_busy[wi]; ports; ports &= ports - 1) {
 				int i = wi * 64 + __builtin_ctzll(ports);
-				uint64_t cand = r->in[i].busy & r->in[i].active;
+				uint64_t cand = r->in[i].busy & r->in[i].active & ~r->in[i].sa_blocked;
 				if (cand)
 					any |= sa_bid(n, r, i, cand, c, &wake);
 			}
@@ -691,7 +730,10 @@ static void *cyc_try_eject(struct noc *pub, int node, enum noc_class cls)
 	q->credits += p->flits;
 	/* The router holding the node's ejection port may have been waiting for these slots. */
 	int m;
-	router_wake(&net_of(n, cls, &m)->r[n->b.topo->node_router[node]], noc_base_now(&n->b));
+	struct cyc_router *r = &net_of(n, cls, &m)->r[n->b.topo->node_router[node]];
+	router_wake(r, noc_base_now(&n->b));
+	for (int i = 0; i < r->n_in; i++)
+		r->in[i].sa_blocked = 0; /* those waiting for this queue, and others (they recheck) */
 	n->ejected++;
 	n->flits_ejected += p->flits;
 	n->outstanding--;
@@ -815,9 +857,10 @@ static int build_net(struct noc_cyc *n, struct cyc_net *net, const struct topo *
 		r->sa_best = zalloc(n, (size_t)r->n_out, sizeof *r->sa_best);
 		r->sa_choice = zalloc(n, (size_t)r->n_in, sizeof *r->sa_choice);
 		r->in_busy = zalloc(n, (size_t)(r->n_in + 63) / 64, sizeof *r->in_busy);
+		r->in_va_blocked = zalloc(n, (size_t)(r->n_in + 63) / 64, sizeof *r->in_va_blocked);
 		r->sa_req = zalloc(n, (size_t)(r->n_out + 63) / 64, sizeof *r->sa_req);
 		if (!r->in || !r->out || !r->va_best || !r->va_touched || !r->sa_best || !r->sa_choice || !r->in_busy ||
-		    !r->sa_req)
+		    !r->in_va_blocked || !r->sa_req)
 			return -1;
 		for (int k = 0; k < r->n_out * V; k++)
 			r->va_best[k] = -1;
