@@ -310,6 +310,11 @@ static inline __attribute__((always_inline)) uint32_t mask_count(const struct fe
 	return n;
 }
 
+uint32_t fe_warp_next_active(const struct fe_warp *w)
+{
+	return w->sp ? mask_count(w, w->stack[w->sp - 1].mask) : 0;
+}
+
 /* Push an entry. The stack grows by doubling: depth is bounded by the nesting of divergent
  * branches and calls, so after the first few warps this never allocates. */
 static struct fe_simt_entry *simt_push(struct fe_warp *w, struct sim_error *err)

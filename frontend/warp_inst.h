@@ -117,6 +117,8 @@ uint32_t fe_warp_pc(const struct fe_warp *w);
 bool fe_warp_done(const struct fe_warp *w);
 /* Active mask of the next instruction (before its guard predicate). */
 void fe_warp_next_mask(const struct fe_warp *w, uint64_t mask[WI_MASK_WORDS]);
+/* Number of lanes in that mask (0 once the warp exited), without copying it. */
+uint32_t fe_warp_next_active(const struct fe_warp *w);
 
 /* Execute the instruction at fe_warp_pc(w) for the warp's active lanes and fill out.
  * Barriers: execution marks the warp arrived; the timing model holds it until release.

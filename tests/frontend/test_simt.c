@@ -70,6 +70,7 @@ Test(simt, if_else_in_loop_reconverges_at_the_post_dominator)
 		cr_assert_eq(fe_warp_pc(w), steps[s].pc, "step %zu: pc %u want %u", s, fe_warp_pc(w), steps[s].pc);
 		fe_warp_next_mask(w, next);
 		cr_assert_eq(next[0], steps[s].mask, "step %zu: next mask 0x%llx", s, (unsigned long long)next[0]);
+		cr_assert_eq(fe_warp_next_active(w), (uint32_t)__builtin_popcountll(steps[s].mask), "step %zu", s);
 		cr_assert_eq(fe_warp_execute(w, &wi, &err), 0);
 		cr_assert_eq(wi.pc, steps[s].pc);
 		cr_assert_eq(wi.mask[0], steps[s].emask, "step %zu: mask 0x%llx", s, (unsigned long long)wi.mask[0]);
@@ -79,6 +80,7 @@ Test(simt, if_else_in_loop_reconverges_at_the_post_dominator)
 			cr_assert_eq(wi.next_pc, steps[s + 1].pc, "step %zu next_pc %u", s, wi.next_pc);
 	}
 	cr_assert(fe_warp_done(w));
+	cr_assert_eq(fe_warp_next_active(w), 0);
 	/* the store (step 26) gave each lane its own address: out + 4 * lane */
 	uint32_t res[4];
 	fe_t_read(mem, out, res, sizeof res);
