@@ -479,14 +479,6 @@ bool sm_can_accept_cta(const struct sm *sm, const struct fe_launch_info *in)
 	       n * in->shared_bytes_per_cta <= sm->shared_bytes;
 }
 
-static uint32_t popcount_mask(const uint64_t *m, uint32_t lanes)
-{
-	uint32_t n = 0;
-	for (uint32_t i = 0; i < (lanes + 63) / 64; i++)
-		n += (uint32_t)__builtin_popcountll(m[i]);
-	return n;
-}
-
 void sm_update_view_pc(struct sm *sm, uint16_t slot)
 {
 	struct sched_warp_view *v = &sm->views[slot];
@@ -499,9 +491,7 @@ void sm_update_view_pc(struct sm *sm, uint16_t slot)
 		v->phase_len_cycles = si->phase_len_cycles;
 		v->next_phase_len_cycles = si->next_phase_len_cycles;
 	}
-	uint64_t mask[WI_MASK_WORDS];
-	fe_warp_next_mask(sm->warps[slot].fw, mask);
-	v->active_threads = popcount_mask(mask, sm->warp_size);
+	v->active_threads = fe_warp_next_active(sm->warps[slot].fw);
 }
 
 int sm_launch_cta(struct sm *sm, struct fe_launch *l, uint32_t cta_id, uint64_t launch_seq,
