@@ -198,6 +198,15 @@ Test(cache, line_zero_is_absent_until_filled_and_after_invalidation)
  * fills, reads, writes under each policy and invalidations, every bucket counts exactly the
  * valid lines hashing to it, and a probe answers what a scan of every way answers. Addresses
  * mix low lines (filter buckets taken by neighbours) with high bits (the hash's fold). */
+/* xorshift64: a function, so two draws in one expression are sequenced calls. */
+static uint64_t xorshift(uint64_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
 Test(cache, bucket_filter_matches_the_tag_array)
 {
 	static const struct cache_cfg cfgs[] = {
@@ -208,23 +217,22 @@ Test(cache, bucket_filter_matches_the_tag_array)
 		{.size_bytes = 4096, .assoc = 8, .line_bytes = 128, .repl = CACHE_REPL_LRU, .write_policy = CACHE_WRITE_BACK},
 	};
 	uint64_t x = 12345;
-#define RND() (x ^= x << 13, x ^= x >> 7, x ^= x << 17, x)
 	for (size_t k = 0; k < SIM_ARRAY_LEN(cfgs); k++) {
 		struct cache c;
 		cr_assert_eq(cache_init(&c, &cfgs[k], NULL), 0);
 		uint32_t n_lines = c.n_sets * c.cfg.assoc;
 		for (int op = 0; op < 20000; op++) {
-			uint64_t addr = (RND() % (4 * n_lines)) * c.cfg.line_bytes + RND() % c.cfg.line_bytes;
-			if (RND() % 4 == 0)
-				addr += (RND() % 8) << (20 + RND() % 40);
-			uint32_t sec = RND() % 3 == 0 ? 0 : 1u << (RND() % c.n_sectors);
-			switch (RND() % 5) {
+			uint64_t addr = (xorshift(&x) % (4 * n_lines)) * c.cfg.line_bytes + xorshift(&x) % c.cfg.line_bytes;
+			if (xorshift(&x) % 4 == 0)
+				addr += (xorshift(&x) % 8) << (20 + xorshift(&x) % 40);
+			uint32_t sec = xorshift(&x) % 3 == 0 ? 0 : 1u << (xorshift(&x) % c.n_sectors);
+			switch (xorshift(&x) % 5) {
 			case 0:
 			case 1:
-				cache_fill(&c, addr, sec, RND() % 2, false, NULL);
+				cache_fill(&c, addr, sec, xorshift(&x) % 2, false, NULL);
 				break;
 			case 2:
-				cache_lookup(&c, addr, RND() % 2, sec);
+				cache_lookup(&c, addr, xorshift(&x) % 2, sec);
 				break;
 			case 3:
 				cache_invalidate(&c, addr);
@@ -246,5 +254,4 @@ Test(cache, bucket_filter_matches_the_tag_array)
 		}
 		cache_fini(&c);
 	}
-#undef RND
 }
