@@ -741,13 +741,8 @@ static __attribute__((noinline)) bool try_issue(struct mem_unit *m, const struct
 						uint64_t now_cycle)
 {
 	const struct wi_static *si = wi->si;
-	if (m->slots_used >= m->n_slots) {
-		return refuse(m, now_cycle, &m->rf_slots, &m->refuse_slots);
-	}
+	/* (mem_unit_refuse_now has refused for a full slot table, busy banks or a busy stage) */
 	if (si->space == WI_SPACE_SHARED) {
-		if (now_cycle < m->shm_free_cycle) {
-			return refuse(m, now_cycle, &m->rf_shared, &m->refuse_shared);
-		}
 		/* Banks serve one word each per pass; a k-way conflict takes k passes, and the
 		 * banks are busy for all of them. */
 		uint32_t passes = shmem_passes(&m->shm, wi, m->shm_scratch);
@@ -772,9 +767,7 @@ static __attribute__((noinline)) bool try_issue(struct mem_unit *m, const struct
 		epoch_move(m);
 		return true;
 	}
-	if (m->st.busy) {
-		return refuse(m, now_cycle, &m->rf_busy, &m->refuse_busy);
-	}
+	SIM_ASSERT(!m->st.busy);
 	uint8_t cid = space_cache(si->space);
 	struct mu_memo *mo = NULL;
 	bool hit = false;
@@ -852,20 +845,19 @@ static __attribute__((noinline)) bool try_issue(struct mem_unit *m, const struct
 	return true;
 }
 
-/* The most common answer, a refusal because the stage still serves the previous instruction,
- * is given here without the full function's register saves (about 40 % of the calls on a
- * streaming kernel). The checks before it in try_issue are repeated so its order holds. */
+/* The refusals that need no look at the addresses are decided first, without the full
+ * function's register saves (about 40 % of the calls on a streaming kernel are refused for a
+ * busy stage). */
 bool mem_unit_try_issue(struct mem_unit *m, const struct warp_inst *wi, uint64_t token, uint64_t now_cycle)
 {
-	const struct wi_static *si = wi->si;
-	SIM_ASSERT(si->mem_kind != WI_MEM_NONE);
-	if (m->st.busy && m->slots_used < m->n_slots && si->space != WI_SPACE_SHARED && m->model != MU_FIXED) {
-		return refuse(m, now_cycle, &m->rf_busy, &m->refuse_busy);
-	}
+	SIM_ASSERT(wi->si->mem_kind != WI_MEM_NONE);
+	if (mem_unit_refuse_now(m, wi, now_cycle))
+		return false;
 	return try_issue(m, wi, token, now_cycle);
 }
 
-/* try_issue's first checks, in its order. */
+/* try_issue's first checks, in its order: a full slot table, then shared banks still
+ * serialising, then (not shared, not the fixed model) the stage busy. */
 bool mem_unit_refuse_now(struct mem_unit *m, const struct warp_inst *wi, uint64_t now_cycle)
 {
 	const struct wi_static *si = wi->si;

@@ -689,7 +689,7 @@ static uint8_t schedule(struct sm *sm, uint32_t s, uint64_t now)
 	uint64_t rm = sm->ready_mask[s];
 	/* Ready at the status pass: with lazy_units, only warps whose unit was free then. */
 	uint64_t not_pass = 0, not_now = 0;
-	if (rf & SCHED_RANK_PURE) {
+	if ((rf & SCHED_RANK_PURE) && rm) {
 		uint8_t pass_ok = sm->lazy_units ? sm->units_free_at_pass : 0xff;
 		/* A warp whose unit class another scheduler filled this cycle would fail issue_warp's
 		 * unit check (no side effect): leave it out of the ranking. */

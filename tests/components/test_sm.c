@@ -666,8 +666,10 @@ static char *refusal_run_to_json(bool quiet, uint64_t *repeats)
 		" add.s64 %rd3, %rd1, %rd2;\n ld.global.u32 %r2, [%rd3];\n add.s32 %r3, %r2, %r1;\n"
 		" bar.sync 0;\n st.global.u32 [%rd3], %r3;\n exit;\n}\n";
 	struct sm_hooks hk = sm_real_hooks;
-	if (!quiet)
+	if (!quiet) {
 		hk.mem_epoch = NULL;
+		hk.mem_refuse_now = NULL; /* every retry through mem_try_issue and its bookkeeping */
+	}
 	build_h(ptx, 128, 5, ov, 1, &hk);
 	run();
 	*repeats = H.sm->quiet_repeats;
@@ -714,6 +716,7 @@ static char *policy_run_to_json(const char *policy, bool shortcuts)
 	if (!shortcuts) {
 		hk.issue_ops = &wrap_issue_ops; /* declares no SCHED_RANK_* flag */
 		hk.fetch_ops = &wrap_fetch_ops;
+		hk.mem_refuse_now = NULL;
 	}
 	build_h(ptx, 256, 4, ov, 1, &hk);
 	run();

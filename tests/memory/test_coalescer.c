@@ -128,6 +128,23 @@ static uint64_t rng_next(uint64_t *s)
 	return z ^ (z >> 31);
 }
 
+/* coal_run and the reference give the same requests for wi; returns their number. */
+static uint32_t same_as_reference(const struct coal_cfg *cfg, const struct warp_inst *wi, struct coal_req *got,
+				  struct coal_req *want, uint32_t iter)
+{
+	uint32_t n = coal_run(cfg, wi, got);
+	uint32_t nw = ref_coal_run(cfg, wi, want);
+	cr_assert_eq(n, nw, "iteration %u: %u requests, reference %u", iter, n, nw);
+	for (uint32_t i = 0; i < n; i++) {
+		cr_assert_eq(got[i].line_addr, want[i].line_addr, "iteration %u request %u", iter, i);
+		cr_assert_eq(got[i].sectors, want[i].sectors, "iteration %u request %u", iter, i);
+		cr_assert_eq(got[i].bytes, want[i].bytes, "iteration %u request %u", iter, i);
+		cr_assert_eq(got[i].lane_bytes, want[i].lane_bytes, "iteration %u request %u", iter, i);
+		cr_assert_eq(got[i].first_lane, want[i].first_lane, "iteration %u request %u", iter, i);
+	}
+	return n;
+}
+
 Test(coalescer, random_patterns_match_the_reference)
 {
 	static const uint32_t lines[] = {4, 16, 32, 64, 128, 256, 4096};
@@ -175,18 +192,9 @@ Test(coalescer, random_patterns_match_the_reference)
 				break;
 			}
 		}
-		uint32_t n = coal_run(&cfg, &wi, got);
-		uint32_t nw = ref_coal_run(&cfg, &wi, want);
-		cr_assert_eq(n, nw, "iteration %u: %u requests, reference %u", iter, n, nw);
+		uint32_t n = same_as_reference(&cfg, &wi, got, want, iter);
 		if (wi.access_bytes <= cfg.line_bytes)
 			cr_assert_leq(n, coal_max_reqs(wi.n_lanes));
-		for (uint32_t i = 0; i < n; i++) {
-			cr_assert_eq(got[i].line_addr, want[i].line_addr, "iteration %u request %u", iter, i);
-			cr_assert_eq(got[i].sectors, want[i].sectors, "iteration %u request %u", iter, i);
-			cr_assert_eq(got[i].bytes, want[i].bytes, "iteration %u request %u", iter, i);
-			cr_assert_eq(got[i].lane_bytes, want[i].lane_bytes, "iteration %u request %u", iter, i);
-			cr_assert_eq(got[i].first_lane, want[i].first_lane, "iteration %u request %u", iter, i);
-		}
 	}
 }
 
@@ -244,15 +252,6 @@ Test(coalescer, affine_runs_match_the_reference)
 		}
 		if (top)
 			continue;
-		uint32_t n = coal_run(&cfg, &wi, got);
-		uint32_t nw = ref_coal_run(&cfg, &wi, want);
-		cr_assert_eq(n, nw, "iteration %u: %u requests, reference %u", iter, n, nw);
-		for (uint32_t i = 0; i < n; i++) {
-			cr_assert_eq(got[i].line_addr, want[i].line_addr, "iteration %u request %u", iter, i);
-			cr_assert_eq(got[i].sectors, want[i].sectors, "iteration %u request %u", iter, i);
-			cr_assert_eq(got[i].bytes, want[i].bytes, "iteration %u request %u", iter, i);
-			cr_assert_eq(got[i].lane_bytes, want[i].lane_bytes, "iteration %u request %u", iter, i);
-			cr_assert_eq(got[i].first_lane, want[i].first_lane, "iteration %u request %u", iter, i);
-		}
+		same_as_reference(&cfg, &wi, got, want, iter);
 	}
 }

@@ -59,47 +59,6 @@ Test(shmem, no_active_lane_takes_no_pass)
 	cr_expect_eq(shmem_passes(&cfg, &wi, scratch), 0);
 }
 
-/* Reference: distinct words per bank by brute force. */
-static uint32_t ref_passes(const struct shmem_cfg *c, const struct warp_inst *wi)
-{
-	static uint64_t words[32 * 6];
-	uint32_t n = 0, passes = 0;
-	for (uint32_t l = 0; l < wi->n_lanes; l++)
-		if (wi->mask[0] >> l & 1)
-			for (uint64_t w = wi->addr[l] / c->bank_bytes; w <= (wi->addr[l] + wi->access_bytes - 1) / c->bank_bytes; w++) {
-				bool seen = false;
-				for (uint32_t j = 0; j < n; j++)
-					seen |= words[j] == w;
-				if (!seen)
-					words[n++] = w;
-			}
-	for (uint32_t b = 0; b < c->banks; b++) {
-		uint32_t k = 0;
-		for (uint32_t j = 0; j < n; j++)
-			k += words[j] % c->banks == b;
-		if (k > passes)
-			passes = k;
-	}
-	return passes;
-}
-
-Test(shmem, random_patterns_match_a_brute_force_count)
-{
-	const struct shmem_cfg odd = {.banks = 17, .bank_bytes = 8, .latency_cycles = 20};
-	uint64_t x = 88172645463325252ull;
-	for (int t = 0; t < 2000; t++) {
-		const struct shmem_cfg *c = t % 2 ? &cfg : &odd;
-		struct warp_inst wi;
-		warp(&wi, 0, 4u << (t % 3));
-		for (uint32_t l = 0; l < 32; l++) {
-			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-			addr[l] = (x % (t % 5 == 0 ? 64 : 4096)) & ~3ull; /* small ranges force conflicts and broadcasts */
-		}
-		wi.mask[0] = x & 0xffffffffull;
-		cr_assert_eq(shmem_passes(c, &wi, scratch), ref_passes(c, &wi), "pattern %d", t);
-	}
-}
-
 /* Reference for any warp size, mask and address: distinct words per bank by brute force. An
  * access whose end passes 2^64 touches no word, as in shmem_passes' count. */
 static uint32_t ref_passes_any(const struct shmem_cfg *c, const struct warp_inst *wi, uint64_t *words)
@@ -126,6 +85,24 @@ static uint32_t ref_passes_any(const struct shmem_cfg *c, const struct warp_inst
 			passes = k;
 	}
 	return passes;
+}
+
+Test(shmem, random_patterns_match_a_brute_force_count)
+{
+	const struct shmem_cfg odd = {.banks = 17, .bank_bytes = 8, .latency_cycles = 20};
+	static uint64_t words[32 * 6];
+	uint64_t x = 88172645463325252ull;
+	for (int t = 0; t < 2000; t++) {
+		const struct shmem_cfg *c = t % 2 ? &cfg : &odd;
+		struct warp_inst wi;
+		warp(&wi, 0, 4u << (t % 3));
+		for (uint32_t l = 0; l < 32; l++) {
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			addr[l] = (x % (t % 5 == 0 ? 64 : 4096)) & ~3ull; /* small ranges force conflicts and broadcasts */
+		}
+		wi.mask[0] = x & 0xffffffffull;
+		cr_assert_eq(shmem_passes(c, &wi, scratch), ref_passes_any(c, &wi, words), "pattern %d", t);
+	}
 }
 
 /* The conflict-free shortcut (every word within `banks` consecutive words) against the
