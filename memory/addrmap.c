@@ -105,6 +105,18 @@ uint32_t mem_addr_channel(const struct mem_addrmap *m, uint64_t addr)
 	return (uint32_t)((addr / m->chan_interleave_bytes) % m->n_channels);
 }
 
+uint64_t mem_addr_local(const struct mem_addrmap *m, uint64_t addr)
+{
+	uint64_t il = m->chan_interleave_bytes; /* a power of two */
+	return (addr / il / m->n_channels) * il + (addr & (il - 1));
+}
+
+uint64_t mem_addr_global(const struct mem_addrmap *m, uint32_t channel, uint64_t local)
+{
+	uint64_t il = m->chan_interleave_bytes;
+	return ((local / il) * m->n_channels + channel) * il + (local & (il - 1));
+}
+
 static inline uint64_t low_bits(uint32_t width)
 {
 	return width >= 64 ? UINT64_MAX : (1ull << width) - 1;
@@ -112,9 +124,7 @@ static inline uint64_t low_bits(uint32_t width)
 
 void mem_addr_decode(const struct mem_addrmap *m, uint64_t addr, struct mem_dram_addr *out)
 {
-	uint64_t il = m->chan_interleave_bytes; /* a power of two */
-	uint64_t chunk = addr / il;
-	uint64_t local = (chunk / m->n_channels) * il + (addr & (il - 1));
+	uint64_t local = mem_addr_local(m, addr);
 	uint64_t field[3] = {0, 0, 0};
 	for (uint32_t i = 0; i < m->n_runs; i++) {
 		const struct mem_addrmap_run *r = &m->runs[i];
@@ -123,7 +133,7 @@ void mem_addr_decode(const struct mem_addrmap *m, uint64_t addr, struct mem_dram
 	uint64_t row = field[2] | (local >> m->n_map_bits) << m->row_bits_in_map, bank = field[1];
 	if (m->xor_bank)
 		bank ^= row & (m->banks - 1);
-	out->channel = (uint32_t)(chunk % m->n_channels);
+	out->channel = mem_addr_channel(m, addr);
 	out->bank = (uint32_t)bank;
 	out->row = (uint32_t)row;
 	out->col = (uint32_t)field[0];
@@ -140,7 +150,6 @@ uint64_t mem_addr_encode(const struct mem_addrmap *m, const struct mem_dram_addr
 		local |= ((field[r->field] >> r->src_lo) & low_bits(r->width)) << r->dst_lo;
 	}
 	local |= (field[2] >> m->row_bits_in_map) << m->n_map_bits;
-	uint64_t il = m->chan_interleave_bytes;
-	return ((local / il) * m->n_channels + a->channel) * il + (local & (il - 1));
+	return mem_addr_global(m, a->channel, local);
 }
 

@@ -63,5 +63,12 @@ void mem_addr_decode(const struct mem_addrmap *m, uint64_t addr, struct mem_dram
 /* The inverse: the address of byte col of (channel, bank, row). */
 uint64_t mem_addr_encode(const struct mem_addrmap *m, const struct mem_dram_addr *a);
 uint32_t mem_addr_channel(const struct mem_addrmap *m, uint64_t addr);
+/* Step 1 alone: the channel-local address of addr (its chunks of the channel packed together),
+ * and back from (channel, local). A channel's L2 slice indexes its sets by the local address:
+ * every address reaching one slice has the same channel digits, so indexing by the global
+ * address would leave all sets but those digits' unused (GPGPU-Sim indexes by the partition
+ * address for the same reason). */
+uint64_t mem_addr_local(const struct mem_addrmap *m, uint64_t addr);
+uint64_t mem_addr_global(const struct mem_addrmap *m, uint32_t channel, uint64_t local);
 
 #endif

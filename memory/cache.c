@@ -38,6 +38,7 @@ int cache_init(struct cache *c, const struct cache_cfg *cfg, struct sim_error *e
 				     cfg->sector_bytes, cfg->line_bytes);
 	c->cfg = *cfg;
 	c->n_sets = (uint32_t)(cfg->size_bytes / way_bytes);
+	c->set_bits = log2u(c->n_sets);
 	c->set_shift = log2u(cfg->line_bytes);
 	c->n_sectors = cfg->line_bytes / sector;
 	c->sector_shift = log2u(sector);
@@ -98,7 +99,7 @@ uint32_t cache_sector_mask(const struct cache *c, uint64_t addr, uint32_t bytes)
 
 static struct cache_line *set_of(const struct cache *c, uint64_t line_addr)
 {
-	return &c->lines[(size_t)(line_addr & (c->n_sets - 1)) * c->cfg.assoc];
+	return &c->lines[(size_t)cache_set_(c, line_addr) * c->cfg.assoc];
 }
 
 static struct cache_line *find(const struct cache *c, uint64_t line_addr) { return cache_find_(c, line_addr); }
@@ -272,6 +273,15 @@ int cache_repl_parse(const char *s)
 		return CACHE_REPL_LRU;
 	if (!strcmp(s, "fifo"))
 		return CACHE_REPL_FIFO;
+	return -1;
+}
+
+int cache_index_parse(const char *s)
+{
+	if (!strcmp(s, "linear"))
+		return CACHE_INDEX_LINEAR;
+	if (!strcmp(s, "xor"))
+		return CACHE_INDEX_XOR;
 	return -1;
 }
 

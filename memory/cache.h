@@ -12,6 +12,12 @@
 
 enum cache_repl { CACHE_REPL_LRU, CACHE_REPL_FIFO };
 
+/* How a line address picks its set. LINEAR: its low bits (consecutive lines, consecutive
+ * sets). XOR: those bits XOR-ed with the next two fields of the same width above them, so
+ * lines a power-of-two stride apart (a column walk of a row-major matrix) spread over the sets
+ * instead of piling into a few (XOR-based placement, as GPU caches hash their index). */
+enum cache_index { CACHE_INDEX_LINEAR, CACHE_INDEX_XOR };
+
 enum cache_write_policy {
 	CACHE_WRITE_BACK,    /* write-back + write-allocate: a write hit marks the line dirty; the
 	                        caller fills on a write miss (cache_write_allocates() is true) */
@@ -30,6 +36,7 @@ struct cache_cfg {
 	                                line_bytes, at most 32 sectors per line */
 	enum cache_repl repl;
 	enum cache_write_policy write_policy;
+	enum cache_index index;      /* set-index function (default LINEAR) */
 	uint32_t hit_latency_cycles; /* of the owner's clock; the model only stores it */
 };
 
@@ -62,6 +69,7 @@ struct cache_outcome {
 struct cache {
 	struct cache_cfg cfg;
 	uint32_t n_sets;
+	uint32_t set_bits;      /* log2(n_sets) */
 	uint32_t set_shift;     /* log2(line_bytes) */
 	uint32_t n_sectors;     /* sectors per line (1 when unsectored) */
 	uint32_t sector_shift;  /* log2(sector_bytes) */
@@ -107,13 +115,21 @@ static inline uint32_t cache_bucket_(const struct cache *c, uint64_t la)
 	return (uint32_t)(la ^ (la >> c->bucket_shift)) & c->bucket_mask;
 }
 
-/* The way holding line address la (address >> set_shift), or NULL. Sets are indexed with the
- * low line-address bits: consecutive lines go to consecutive sets. */
+/* The set of line address la (cfg.index). */
+static inline uint32_t cache_set_(const struct cache *c, uint64_t la)
+{
+	uint64_t x = la;
+	if (c->cfg.index == CACHE_INDEX_XOR)
+		x ^= (la >> c->set_bits) ^ (la >> (2 * c->set_bits));
+	return (uint32_t)x & (c->n_sets - 1);
+}
+
+/* The way holding line address la (address >> set_shift), or NULL. */
 static inline struct cache_line *cache_find_(const struct cache *c, uint64_t la)
 {
 	if (!c->present[cache_bucket_(c, la)])
 		return NULL;
-	struct cache_line *set = &c->lines[(size_t)(la & (c->n_sets - 1)) * c->cfg.assoc];
+	struct cache_line *set = &c->lines[(size_t)cache_set_(c, la) * c->cfg.assoc];
 	for (uint32_t w = 0; w < c->cfg.assoc; w++)
 		if (set[w].line_addr == la) /* an invalid way holds CACHE_NO_LINE */
 			return &set[w];
@@ -156,8 +172,10 @@ static inline bool cache_write_allocates(const struct cache *c)
  * (per-scope ratios). prefix is copied. */
 void cache_stats_register(struct cache *c, struct stats *st, const char *prefix);
 
-/* Parse "lru"/"fifo" and "write-back"/"write-through"/"write-evict"; -1 if unknown. */
+/* Parse "lru"/"fifo", "write-back"/"write-through"/"write-evict" and "linear"/"xor"; -1 if
+ * unknown. */
 int cache_repl_parse(const char *s);
+int cache_index_parse(const char *s);
 int cache_write_policy_parse(const char *s);
 
 #endif

@@ -265,17 +265,19 @@ static uint32_t pf_scan(struct dram_mc *mc, uint32_t bank)
 	return mc->lines_per_row;
 }
 
-/* Whether the prefetcher keeps bank's row open (OWL Sec 4.4): it prefetches once no demand hits
- * the open row; while no demand waits at the MC it goes on through the row, and once one waits
- * (to another row: none hits this one) it stops after C prefetches since the row was opened.
- * "Waits at the MC", not "for this bank": the prefetches hold the shared data bus, so any
- * waiting demand is delayed by them; the idle-MC case is what makes it opportunistic. */
-static bool pf_wants(struct dram_mc *mc, uint32_t bank, bool demand_waits)
+/* Whether the prefetcher keeps bank's row open (OWL Sec 4.4): it takes "a row that was already
+ * opened by a demand request" (a read: a row opened by the L2's write-back is not one) and
+ * prefetches once no queued demand hits it; while no demand to a different row of the bank
+ * waits it goes on through the row, and once one does it stops after C prefetches since the
+ * row was opened (the paper's second scheme). Demands to other banks do not stop it: they are
+ * not waiting for this row to close. */
+static bool pf_wants(struct dram_mc *mc, uint32_t bank)
 {
 	struct dram_bank *b = &mc->bank[bank];
-	if (!mc->cfg.prefetch || !b->open || bank_has_queued_hit(mc, bank))
+	if (!mc->cfg.prefetch || !b->open || !b->pf_row || bank_has_queued_hit(mc, bank))
 		return false;
-	if (demand_waits && b->pf_issued >= pf_min_lines(mc))
+	/* No queued hit, so every demand queued for the bank is to a different row. */
+	if (b->queued > 0 && b->pf_issued >= pf_min_lines(mc))
 		return false;
 	return pf_next_line(mc, bank) < mc->lines_per_row;
 }
@@ -318,7 +320,7 @@ static enum dram_cmd entry_cmd(struct dram_mc *mc, const struct dram_qent *e, ui
 	if (b->open) {
 		if (mc->cfg.sched == DRAM_SCHED_FRFCFS && bank_has_queued_hit(mc, e->bank))
 			return CMD_NONE; /* row hits first */
-		if (pf_wants(mc, e->bank, true))
+		if (pf_wants(mc, e->bank))
 			return CMD_NONE;
 		*ready = b->pre_ready;
 		return CMD_PRE;
@@ -327,12 +329,14 @@ static enum dram_cmd entry_cmd(struct dram_mc *mc, const struct dram_qent *e, ui
 	return CMD_ACT;
 }
 
-static void issue_act(struct dram_mc *mc, uint32_t bank, uint32_t row, uint64_t now)
+static void issue_act(struct dram_mc *mc, uint32_t bank, uint32_t row, bool demand_read,
+		      uint64_t now)
 {
 	struct dram_bank *b = &mc->bank[bank];
 	const struct dram_cfg *c = &mc->cfg;
 	b->open = true;
 	b->row = row;
+	b->pf_row = demand_read;
 	b->open_hits = 0;
 	for (uint32_t i = 0; i < mc->q_len; i++)
 		b->open_hits += mc->q[i].bank == bank && mc->q[i].row == row;
@@ -515,7 +519,7 @@ static bool schedule_refresh(struct dram_mc *mc, uint64_t now, uint64_t *next)
 	return true;
 }
 
-/* pf_wants(mc, bank, true) asked at most once per bank in one schedule call: what it reads does
+/* pf_wants(mc, bank) asked at most once per bank in one schedule call: what it reads does
  * not change until a command issues (and schedule returns then), and asking again would only
  * repeat the first answer (that first scan marked the lines the L2 holds, so a second one stops
  * at the same line; with the filter's version memo it is not even repeated). The prefetching
@@ -529,7 +533,7 @@ static bool pf_wants_once(struct dram_mc *mc, struct pf_asked *pa, uint32_t bank
 	uint64_t bit = UINT64_C(1) << bank;
 	if (!(pa->asked & bit)) {
 		pa->asked |= bit;
-		if (pf_wants(mc, bank, true))
+		if (pf_wants(mc, bank))
 			pa->yes |= bit;
 	}
 	return pa->yes & bit;
@@ -625,7 +629,7 @@ static bool schedule(struct dram_mc *mc, uint64_t now, uint64_t *next)
 			e->first_cmd_cycle = now;
 		if (best_kind == CMD_ACT) {
 			e->needed_act = true;
-			issue_act(mc, e->bank, e->row, now);
+			issue_act(mc, e->bank, e->row, !e->is_write, now);
 		} else {
 			e->needed_pre = true;
 			issue_pre(mc, e->bank, now);
@@ -648,7 +652,7 @@ static bool schedule(struct dram_mc *mc, uint64_t now, uint64_t *next)
 	}
 	if (mc->cfg.prefetch && mc->pf_nfree) {
 		for (uint32_t bk = 0; bk < mc->cfg.banks; bk++) {
-			if (!(mc->q_len > 0 ? pf_wants_once(mc, &pa, bk) : pf_wants(mc, bk, false)))
+			if (!pf_wants_once(mc, &pa, bk))
 				continue;
 			uint64_t ready = col_ready(mc, bk, false);
 			if (ready > now) {

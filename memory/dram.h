@@ -69,6 +69,8 @@ struct dram_bank {
 	/* prefetcher state for the open row */
 	uint64_t fetched[DRAM_MAX_ROW_LINES / 64]; /* bit per line sent to the L2 since ACT */
 	uint32_t pf_issued;         /* prefetches since the row was opened */
+	bool pf_row;                /* the open row was opened by a demand read: OWL 4.4 prefetches
+	                               only from such rows, never from one a write-back opened */
 	/* pf_next_line's last answer, valid while the fetched lines and the filter's version
 	 * (dram_mc.pf_version) are unchanged */
 	bool pf_memo_ok;

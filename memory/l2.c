@@ -8,6 +8,14 @@
 
 #include "addrmap.h"
 
+/* The slice's tag store, MSHRs and prefetch filter work on channel-local line addresses
+ * (addrmap.h: mem_addr_local), so every set is reachable; requests keep their global address,
+ * which the MC decodes, and a victim's local address is turned back into a global one. */
+static uint64_t slice_line(const struct l2_slice *l2, uint64_t addr)
+{
+	return cache_line_base(&l2->cache, mem_addr_local(l2->map, addr));
+}
+
 int l2_slice_init(struct l2_slice *l2, const struct l2_cfg *cfg, uint32_t channel,
 		  const struct mem_addrmap *map, struct dram_mc *mc, struct sim_component *mc_comp,
 		  struct noc *noc, int node, struct sim_error *err)
@@ -145,7 +153,7 @@ static void victim(struct l2_slice *l2, const struct cache_victim *v)
 		return;
 	struct mem_req *w = sim_pool_alloc(&l2->wb_pool);
 	SIM_ASSERT(w);
-	w->addr = v->addr;
+	w->addr = mem_addr_global(l2->map, l2->channel, v->addr);
 	w->size_bytes = l2->cache.cfg.line_bytes;
 	w->kind = MEM_REQ_WRITEBACK;
 	w->src_sm = UINT16_MAX;
@@ -188,7 +196,7 @@ static enum l2_step process(struct l2_slice *l2, struct mem_req *r, uint64_t now
 	if (l2->wbq_n + l2->mshr_used + 1 >= l2->wbq_cap)
 		return L2_BLOCKED_BELOW;
 	bool is_write = r->kind == MEM_REQ_WRITE || r->kind == MEM_REQ_WRITEBACK;
-	uint64_t line = cache_line_base(&l2->cache, r->addr);
+	uint64_t line = slice_line(l2, r->addr);
 	if (l2->cfg.perfect) {
 		l2->accesses++;
 		l2->reads += r->kind == MEM_REQ_READ;
@@ -333,7 +341,7 @@ uint64_t l2_slice_tick(struct l2_slice *l2, uint64_t cycle)
 void l2_slice_dram_done(struct l2_slice *l2, struct mem_req *r, uint64_t now_ps)
 {
 	uint64_t l2_cycle = sim_component_cycle(&l2->comp);
-	uint64_t line = cache_line_base(&l2->cache, r->addr);
+	uint64_t line = slice_line(l2, r->addr);
 	struct cache_victim v;
 	if (r->kind == MEM_REQ_PREFETCH) {
 		/* OWL 4.4: the prefetched line goes to the slice, marked until a demand uses it. */
@@ -381,7 +389,7 @@ void l2_slice_dram_done(struct l2_slice *l2, struct mem_req *r, uint64_t now_ps)
 bool l2_slice_pf_filter(void *p, uint64_t addr)
 {
 	struct l2_slice *l2 = p;
-	uint64_t line = cache_line_base(&l2->cache, addr);
+	uint64_t line = slice_line(l2, addr);
 	return cache_probe(&l2->cache, line, 0) || mshr_find(l2, line) != NULL;
 }
 

@@ -29,7 +29,7 @@ struct l2_cfg {
 
 struct l2_mshr {
 	bool valid;
-	uint64_t line_addr;         /* line-aligned byte address */
+	uint64_t line_addr;         /* line-aligned channel-local address (mem_addr_local) */
 	uint32_t n;
 	struct mem_req **targets;   /* [mshr_merges]; targets[0] is the request sent to DRAM */
 };

@@ -36,6 +36,7 @@ static const char *const ch_sched[] = {"fr-fcfs", "fcfs", NULL};
 static const char *const ch_page[] = {"open", "close", NULL};
 static const char *const ch_pf[] = {"none", "opportunistic", NULL};
 static const char *const ch_repl[] = {"lru", "fifo", NULL};
+static const char *const ch_index[] = {"linear", "xor", NULL};
 
 static const struct cfg_key_def ch_keys[] = {
 	CFG_KEY_INT("gpu.l2.clock_mhz", "MHz", 650, 1, 100000, "L2 slice clock"),
@@ -43,6 +44,8 @@ static const struct cfg_key_def ch_keys[] = {
 	CFG_KEY_INT("gpu.l2.assoc", "ways", 16, 1, 1024, "L2 associativity (OWL: 16)"),
 	CFG_KEY_INT("gpu.l2.line_bytes", "bytes", 64, 16, 4096, "L2 line = DRAM request size (OWL: 64)"),
 	CFG_KEY_ENUM("gpu.l2.replacement", "lru", ch_repl, "L2 replacement: lru | fifo"),
+	CFG_KEY_ENUM("gpu.l2.set_index", "linear", ch_index,
+		     "L2 set index over the channel-local line address: linear (low bits) | xor (low bits XOR the two fields above them: power-of-two strides spread over the sets)"),
 	CFG_KEY_INT("gpu.l2.hit_latency_cycles", "cycles", 20, 1, 100000, "L2 tag+data latency (L2 cycles; assumed)"),
 	CFG_KEY_INT("gpu.l2.miss_latency_cycles", "cycles", 20, 0, 100000, "L2 cycles from arrival to the MC queue on a miss (tag lookup; assumed)"),
 	CFG_KEY_INT("gpu.l2.mshr_entries", "entries", 32, 1, 4096, "L2 lines missing at once per slice"),
@@ -230,6 +233,7 @@ struct mem_channel *mem_channel_create(const struct cfg *cfg, struct sim *sim, s
 	lc.cache.line_bytes = (uint32_t)cfg_int(cfg, "gpu.l2.line_bytes");
 	lc.cache.repl = strcmp(cfg_str(cfg, "gpu.l2.replacement"), "fifo") ? CACHE_REPL_LRU : CACHE_REPL_FIFO;
 	lc.cache.write_policy = CACHE_WRITE_BACK; /* OWL Sec 2.1: write-back L2 */
+	lc.cache.index = (enum cache_index)cache_index_parse(cfg_str(cfg, "gpu.l2.set_index"));
 	lc.cache.hit_latency_cycles = (uint32_t)cfg_int(cfg, "gpu.l2.hit_latency_cycles");
 	lc.mshr_entries = (uint32_t)cfg_int(cfg, "gpu.l2.mshr_entries");
 	lc.mshr_merges = (uint32_t)cfg_int(cfg, "gpu.l2.mshr_merges");

@@ -158,6 +158,7 @@ struct mem_unit {
 static const char *const mu_models[] = {"full", "perfect-l1", "perfect-l2", "fixed-latency", NULL};
 static const char *const mu_repl[] = {"lru", "fifo", NULL};
 static const char *const mu_wpol[] = {"write-back", "write-through", "write-evict", NULL};
+static const char *const mu_index[] = {"linear", "xor", NULL};
 
 /* Defaults are owl-28 (OWL Table 1: 32 KB 8-way L1D, 8 KB 4-way const and texture caches,
  * 64 B lines, 32 MSHRs/core; Sec 3 "write-back policies for both L1 and L2"). Merges per
@@ -184,6 +185,8 @@ static const struct cfg_key_def mu_keys[] = {
 	CFG_KEY_ENUM("gpu.memory.l1d.write_policy", "write-back", mu_wpol,
 		     "global/local stores: write-back (+allocate) | write-through (no allocate) | write-evict (Fermi)"),
 	CFG_KEY_INT("gpu.memory.l1d.hit_latency_cycles", "cycles", 20, 1, 10000, "L1D hit latency (core cycles)"),
+	CFG_KEY_ENUM("gpu.memory.l1d.set_index", "linear", mu_index,
+		     "L1D set index: linear (low line-address bits) | xor (low bits XOR the two fields above them: power-of-two strides spread over the sets)"),
 	CFG_KEY_INT("gpu.memory.l1c.size_kb", "KiB", 8, 1, 65536, "L1 constant cache capacity (.const and .param loads)"),
 	CFG_KEY_INT("gpu.memory.l1c.assoc", "ways", 4, 1, 256, "L1 constant cache associativity"),
 	CFG_KEY_INT("gpu.memory.l1c.line_bytes", "bytes", 64, 16, 4096, "L1 constant cache line"),
@@ -911,6 +914,7 @@ static int cache_from_cfg(struct mem_unit *m, const struct cfg *cfg, int id, str
 	cc.hit_latency_cycles = (uint32_t)cfg_int(cfg, MU_KEY("hit_latency_cycles"));
 	if (id == MU_L1D) {
 		cc.sector_bytes = (uint32_t)cfg_int(cfg, MU_KEY("sector_bytes"));
+		cc.index = (enum cache_index)cache_index_parse(cfg_str(cfg, MU_KEY("set_index")));
 		cc.write_policy = (enum cache_write_policy)cache_write_policy_parse(cfg_str(cfg, MU_KEY("write_policy")));
 	} else {
 		cc.write_policy = CACHE_WRITE_THROUGH; /* read-only caches: never dirty */

@@ -177,6 +177,21 @@ static int ref_matmul(const struct workload *w, void *out, uint64_t count, struc
 	return 0;
 }
 
+static int ref_transpose(const struct workload *w, void *out, uint64_t count,
+			 struct sim_error *err)
+{
+	PINT(wd, "transpose", "w");
+	PINT(h, "transpose", "h");
+	IN(in, "transpose", "in", WL_F32, float, (uint64_t)(wd * h), NULL);
+	float *o = out;
+	if ((uint64_t)(wd * h) > count)
+		return sim_error_set(err, SIM_ERR_INPUT, NULL, 0, 0, "transpose", "out too small");
+	for (int64_t y = 0; y < h; y++)
+		for (int64_t x = 0; x < wd; x++)
+			o[x * h + y] = in[y * wd + x];
+	return 0;
+}
+
 static int ref_reduce(const struct workload *w, void *out, uint64_t count, struct sim_error *err)
 {
 	PINT(n, "reduce_block", "n");
@@ -524,6 +539,7 @@ static const struct wl_ref wl_refs[] = {
 	{"kmeans", WL_S32, ref_kmeans},
 	{"pagecount", WL_U32, ref_pagecount},
 	{"matmul", WL_F32, ref_matmul},
+	{"transpose", WL_F32, ref_transpose},
 	{"reduce_block", WL_S32, ref_reduce},
 	{"fwt", WL_F32, ref_fwt},
 	{"histogram256", WL_U32, ref_histogram},

@@ -153,3 +153,32 @@ Test(gpu, simulations_in_concurrent_threads_match_a_run_alone, .timeout = 300)
 	}
 	free(alone.json);
 }
+
+/* A write-heavy kernel on gtx480: transpose_naive at 512 x 512 writes each 128 B output line
+ * (8192 of them, 1 MB > the 768 KB L2) in 16 pieces of 8 B from 2 CTAs 32 CTAs apart. A
+ * write-back L2 that keeps the line until the pieces are in writes it back about once: at
+ * most 2 DRAM writes per output line. The column walk strides 2 KB, which a linearly indexed
+ * slice piles into 8 of its 128 sets (21,007 writes measured); gtx480's L2 hashes its index. */
+Test(gpu, transpose_naive_writes_each_output_line_back_at_most_twice, .timeout = 300)
+{
+	struct sim_error err;
+	struct cfg *c = cfg_create();
+	cr_assert_eq(gpu_cfg_define_all(c, &err), 0);
+	cr_assert_eq(cfg_load_file(c, "configs/gtx480.cfg", &err), 0, "%s", err.msg);
+	struct stats *st = stats_create();
+	struct gpu *g = gpu_create(c, st, &err);
+	cr_assert_not_null(g, "%s", err.msg);
+	struct workload *w = workload_load_size("workloads/transpose/naive.cfg", "medium", &err);
+	cr_assert_not_null(w, "%s", err.msg);
+	struct fe_device dev = gpu_device(g);
+	cr_assert_eq(workload_run(w, &dev, NULL, &err), 0, "%s", err.msg);
+	uint64_t writes = 0, reads = 0;
+	cr_assert(stats_get_u64(st, "gpu.dram.writes", &writes));
+	cr_assert(stats_get_u64(st, "gpu.dram.reads", &reads));
+	cr_assert_leq(writes, 2 * 8192, "%lu DRAM writes for 8192 output lines", (unsigned long)writes);
+	cr_assert_leq(reads, 8192 + 8192 / 10, "%lu DRAM reads for 8192 input lines", (unsigned long)reads);
+	workload_destroy(w);
+	gpu_destroy(g);
+	stats_destroy(st);
+	cfg_destroy(c);
+}

@@ -176,3 +176,21 @@ Test(addrmap, interleaved_maps_decode_bit_by_bit_and_encode_back)
 		}
 	}
 }
+
+Test(addrmap, local_address_packs_a_channels_chunks_together)
+{
+	/* gtx480: 6 channels, 256 B interleave. Channel 4 owns chunks 4, 10, 16, ... (bytes
+	 * 1024.., 2560.., 4096..); its local addresses are 0.., 256.., 512..: dense, so an L2 slice
+	 * indexed by them reaches every set. */
+	struct mem_addrmap m;
+	struct sim_error err = {0};
+	cr_assert_eq(mem_addrmap_setup(&m, 6, 256, 16, 4096, "auto", false, &err), 0, "%s", err.msg);
+	cr_assert_eq(mem_addr_local(&m, 1024), 0);
+	cr_assert_eq(mem_addr_local(&m, 1024 + 200), 200);
+	cr_assert_eq(mem_addr_local(&m, 2560), 256);
+	cr_assert_eq(mem_addr_local(&m, 4096 + 128), 512 + 128);
+	for (uint64_t a = 0; a < 1 << 20; a += 97) {
+		uint32_t ch = mem_addr_channel(&m, a);
+		cr_assert_eq(mem_addr_global(&m, ch, mem_addr_local(&m, a)), a);
+	}
+}

@@ -255,3 +255,50 @@ Test(cache, bucket_filter_matches_the_tag_array)
 		cache_fini(&c);
 	}
 }
+
+/* 64 sets x 4 ways x 128 B. 64 lines 64 lines apart (a column walk over rows of 8 KB): a
+ * linear index puts all of them in set 0, which keeps 4; the XOR index takes set = (la ^ la/64
+ * ^ la/4096) % 64 = k for line la = 64k (k < 64), one line per set, so all 64 stay. */
+static uint32_t strided_lines_kept(enum cache_index ix)
+{
+	struct cache c;
+	struct cache_cfg cfg = {.size_bytes = 64 * 4 * 128, .assoc = 4, .line_bytes = 128, .index = ix};
+	cr_assert_eq(cache_init(&c, &cfg, NULL), 0);
+	for (uint64_t k = 0; k < 64; k++)
+		cache_fill(&c, k * 64 * 128, 0, false, false, NULL);
+	uint32_t kept = 0;
+	for (uint64_t k = 0; k < 64; k++)
+		kept += cache_probe(&c, k * 64 * 128, 0);
+	cache_fini(&c);
+	return kept;
+}
+
+Test(cache, xor_index_spreads_a_power_of_two_stride_over_the_sets)
+{
+	cr_assert_eq(strided_lines_kept(CACHE_INDEX_LINEAR), 4);
+	cr_assert_eq(strided_lines_kept(CACHE_INDEX_XOR), 64);
+}
+
+Test(cache, xor_index_keeps_consecutive_lines_in_distinct_sets)
+{
+	/* Within one aligned 64-line block the upper fields are equal, so the XOR permutes the
+	 * sets: 256 consecutive lines from a block boundary (four blocks, exactly the capacity)
+	 * put 4 lines in every set and all fit, as with the linear index. */
+	struct cache c;
+	struct cache_cfg cfg = {.size_bytes = 64 * 4 * 128, .assoc = 4, .line_bytes = 128,
+				.index = CACHE_INDEX_XOR};
+	cr_assert_eq(cache_init(&c, &cfg, NULL), 0);
+	for (uint64_t k = 0; k < 256; k++)
+		cache_fill(&c, (1024 + k) * 128, 0, false, false, NULL);
+	for (uint64_t k = 0; k < 256; k++)
+		cr_assert(cache_probe(&c, (1024 + k) * 128, 0), "line %lu", (unsigned long)k);
+	cr_assert_eq(c.evictions, 0);
+	cache_fini(&c);
+}
+
+Test(cache, index_names_parse)
+{
+	cr_assert_eq(cache_index_parse("linear"), CACHE_INDEX_LINEAR);
+	cr_assert_eq(cache_index_parse("xor"), CACHE_INDEX_XOR);
+	cr_assert_eq(cache_index_parse("hash"), -1);
+}

@@ -20,7 +20,7 @@ static struct dram_cfg owl_cfg(void)
 	return c;
 }
 
-#define MAXR 128
+#define MAXR 2048
 struct rec {
 	struct mem_req reqs[MAXR];
 	uint64_t done_cycle[MAXR]; /* by req id */
@@ -28,12 +28,14 @@ struct rec {
 	int n_done;
 	int n_pf;
 	uint64_t pf_addr[MAXR];
+	uint64_t pf_cycle[MAXR];   /* completion cycle of each prefetch */
 };
 
 static void on_done(void *ctx, struct mem_req *r, uint64_t now)
 {
 	struct rec *rc = ctx;
 	if (r->kind == MEM_REQ_PREFETCH) {
+		rc->pf_cycle[rc->n_pf] = now;
 		rc->pf_addr[rc->n_pf++] = r->addr;
 		return;
 	}
@@ -318,6 +320,75 @@ Test(dram, prefetcher_goes_on_to_higher_when_few_demands_wait)
 	/* the row-4 demand waited behind 16 prefetches: RD row 3 @12, prefetches every 4
 	 * cycles from 16 (bus) to 76, PRE@78 (tRTP 2 after the last), ACT@88, RD@100 -> 114 */
 	cr_assert_eq(R.done_cycle[2], 114);
+}
+
+Test(dram, prefetcher_ignores_a_row_a_write_back_opened)
+{
+	setup_pf(-1);
+	/* OWL 4.4 prefetches from "a row that was already opened by a demand request": a write-back
+	 * (the L2's own eviction) opening row 3 leaves the rest of the row alone. */
+	dram_mc_try_enqueue(&MC, mk(&R, 1, 0, 3, 5, MEM_REQ_WRITEBACK), 0);
+	run(&MC, 0, 10000);
+	cr_assert_eq(R.n_done, 1);
+	cr_assert_eq(R.n_pf, 0);
+	cr_assert_eq(MC.pf_issued, 0);
+	/* A demand read that opens the next row of the bank does start it: 31 other lines. */
+	dram_mc_try_enqueue(&MC, mk(&R, 2, 0, 4, 0, MEM_REQ_READ), 10001);
+	run(&MC, 10001, 20000);
+	cr_assert_eq(R.n_pf, 31);
+	cr_assert_eq(R.pf_addr[0], line_addr(0, 4, 1));
+}
+
+Test(dram, prefetcher_row_opened_by_a_read_keeps_prefetching_past_a_write_hit)
+{
+	setup_pf(-1);
+	/* The row was opened by a read; a write-back to the same open row is a row hit and does
+	 * not change who opened it, so after both the other 30 lines are prefetched. */
+	dram_mc_try_enqueue(&MC, mk(&R, 1, 0, 3, 5, MEM_REQ_READ), 0);
+	dram_mc_try_enqueue(&MC, mk(&R, 2, 0, 3, 9, MEM_REQ_WRITEBACK), 0);
+	run(&MC, 0, 10000);
+	cr_assert_eq(R.n_done, 2);
+	cr_assert_eq(R.n_pf, 30);
+}
+
+Test(dram, prefetcher_is_stopped_only_by_a_demand_to_its_own_bank)
+{
+	setup_pf(1.0); /* C = lower = 8 whenever a demand waits */
+	/* Bank 0 row 3 is opened by a read. Then 10 row conflicts wait at each of banks 1..3
+	 * (each bank needs tRC = 35 cycles a row, so they wait ~350 cycles). None waits for bank
+	 * 0's row to close, so bank 0 goes on through its 31 other lines while they wait, instead
+	 * of stopping at C = 8 until the queue drains. */
+	dram_mc_try_enqueue(&MC, mk(&R, 1, 0, 3, 0, MEM_REQ_READ), 0);
+	for (uint32_t k = 0; k < 30; k++)
+		dram_mc_try_enqueue(&MC, mk(&R, 2 + k, 1 + k % 3, 7 + k, 0, MEM_REQ_READ), 0);
+	run(&MC, 0, 20000);
+	cr_assert_eq(R.n_done, 31);
+	uint64_t last_demand = 0;
+	for (int i = 2; i < 32; i++)
+		last_demand = R.done_cycle[i] > last_demand ? R.done_cycle[i] : last_demand;
+	uint32_t bank0 = 0;
+	for (int i = 0; i < R.n_pf; i++)
+		if (R.pf_addr[i] >= line_addr(0, 3, 1) && R.pf_addr[i] <= line_addr(0, 3, 31)) {
+			bank0++;
+			cr_assert_lt(R.pf_cycle[i], last_demand, "bank-0 prefetch %u waited for the queue", bank0);
+		}
+	cr_assert_eq(bank0, 31);
+}
+
+Test(dram, prefetcher_stops_at_lower_for_a_demand_to_another_row_of_its_bank)
+{
+	setup_pf(1.0);
+	/* The same, but one of the waiting demands is for bank 0 (row 4): C = 8 lines, then the
+	 * row closes for it while the other banks' demands still wait. */
+	dram_mc_try_enqueue(&MC, mk(&R, 1, 0, 3, 0, MEM_REQ_READ), 0);
+	for (uint32_t k = 0; k < 29; k++)
+		dram_mc_try_enqueue(&MC, mk(&R, 2 + k, 1 + k % 3, 7 + k, 0, MEM_REQ_READ), 0);
+	dram_mc_try_enqueue(&MC, mk(&R, 31, 0, 4, 0, MEM_REQ_READ), 0);
+	run(&MC, 0, 20000);
+	uint32_t row3 = 0;
+	for (int i = 0; i < R.n_pf; i++)
+		row3 += R.pf_addr[i] >= line_addr(0, 3, 1) && R.pf_addr[i] <= line_addr(0, 3, 31);
+	cr_assert_eq(row3, 8);
 }
 
 Test(dram, prefetcher_off_issues_nothing)
