@@ -74,6 +74,11 @@ Test(workload_small, bucketsort) { run_small("workloads/bucketsort/bucketsort.cf
 /* (128+63)/64 = 2 CTAs of 64 = 128 threads. */
 Test(workload_small, viterbi) { run_small("workloads/viterbi/viterbi.cfg", 1, 2, 128); }
 
+/* 64 x 64: 4 x 4 CTAs of 16 x 16 = 4096 threads; the result is checked against refs.c. */
+Test(workload_small, transpose_naive) { run_small("workloads/transpose/naive.cfg", 1, 16, 4096); }
+
+Test(workload_small, transpose_tiled) { run_small("workloads/transpose/tiled.cfg", 1, 16, 4096); }
+
 /* BFS is host-driven: one launch per level until the flag clears, each 2048/256 = 8 CTAs. */
 Test(workload_small, bfs_host_loop)
 {
