@@ -63,10 +63,11 @@ struct fe_ptxas_func {
 	uint32_t regs;
 	uint32_t stack_bytes, spill_store_bytes, spill_load_bytes; /* "Function properties" */
 };
-/* Parse `ptxas -v` output (any CUDA 9..13 layout; lines may carry a prefix such as MSBuild's
- * "1>"): functions in order of first mention, at most max stored; returns how many were found
- * (more than max means some were dropped). "Used N registers" belongs to the function of the
- * latest "Compiling [entry] function" line; lines not understood are skipped. */
+/* Parse `ptxas -v` output (CUDA 13's layout, and the older one without "used N barriers";
+ * lines may carry a prefix such as MSBuild's "1>"): functions in order of first mention, at
+ * most max stored; returns how many were stored, or max + 1 if some did not fit. "Used N
+ * registers" belongs to the function of the latest "Compiling [entry] function" line; lines
+ * not understood are skipped. */
 uint32_t fe_ptxas_parse(const char *text, struct fe_ptxas_func *out, uint32_t max);
 
 /* SHA-256 of n bytes as 64 lower-case hex digits and a NUL (the cache key; FIPS 180-4). */

@@ -175,6 +175,8 @@ static uint32_t func_at(struct fe_ptxas_func *out, uint32_t max, uint32_t *n, co
 			return i;
 	if (*n < max)
 		out[*n] = (struct fe_ptxas_func){.name = name, .name_len = len};
+	else
+		*n = max; /* dropped: fe_ptxas_parse returns max + 1 */
 	return (*n)++;
 }
 
