@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fake_ptxas.h"
 #include "fe_test.h"
 #include "frontend/fe_ptxas.h"
 
@@ -136,62 +137,10 @@ static const char *report_ab =
 	"ptxas info    : Compiling entry function 'kb' for 'sm_75'\n"
 	"ptxas info    : Used 6 registers, used 0 barriers, 352 bytes cmem[0]\n";
 
-struct fake {
-	char dir[64], ptxas[128], cache[128];
-	struct fe_ptxas_opts o;
-};
-
-static void write_file(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-	cr_assert_not_null(f, "%s", path);
-	fputs(text, f);
-	fclose(f);
-}
-
-/* A ptxas script in a fresh directory: appends its arguments to dir/calls, keeps its input as
- * dir/input.ptx, prints report on stderr and exits with status. */
-static void fake_init(struct fake *k, const char *report, int status)
-{
-	snprintf(k->dir, sizeof k->dir, "/tmp/ws_ptxas_XXXXXX");
-	cr_assert_not_null(mkdtemp(k->dir));
-	snprintf(k->ptxas, sizeof k->ptxas, "%s/ptxas", k->dir);
-	snprintf(k->cache, sizeof k->cache, "%s/cache", k->dir);
-	char path[160], script[512];
-	snprintf(path, sizeof path, "%s/report", k->dir);
-	write_file(path, report);
-	snprintf(script, sizeof script,
-		 "#!/bin/sh\nd=$(dirname \"$0\")\necho \"$*\" >> \"$d/calls\"\ncp \"$5\" \"$d/input.ptx\"\n"
-		 "cat \"$d/report\" >&2\nexit %d\n", status);
-	write_file(k->ptxas, script);
-	cr_assert_eq(chmod(k->ptxas, 0755), 0);
-	k->o = (struct fe_ptxas_opts){.ptxas = k->ptxas, .cache_dir = k->cache};
-}
-
-static int fake_calls(const struct fake *k)
-{
-	char path[160], line[512];
-	snprintf(path, sizeof path, "%s/calls", k->dir);
-	FILE *f = fopen(path, "r");
-	int n = 0;
-	while (f && fgets(line, sizeof line, f))
-		n++;
-	if (f)
-		fclose(f);
-	return n;
-}
-
-static void fake_fini(struct fake *k)
-{
-	char cmd[200];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", k->dir);
-	cr_expect_eq(system(cmd), 0);
-}
-
 Test(ptxas, runs_ptxas_once_then_reads_the_cache)
 {
-	struct fake k;
-	fake_init(&k, report_ab, 0);
+	struct fake_ptxas k;
+	fake_ptxas_init(&k, report_ab, 0);
 	struct fe_module *m = fe_t_load_str(two_kernels);
 	struct fe_ptxas_regs r;
 	fe_ptxas_module_regs(m, &k.o, &r);
@@ -200,7 +149,7 @@ Test(ptxas, runs_ptxas_once_then_reads_the_cache)
 	cr_expect_eq(r.regs[0], 40);
 	cr_expect_eq(r.regs[1], 6);
 	cr_expect_str_eq(r.cache_warning, "");
-	cr_expect_eq(fake_calls(&k), 1);
+	cr_expect_eq(fake_ptxas_calls(&k), 1);
 	/* it ran as the committed counts were taken, on the module's own text */
 	char path[160];
 	snprintf(path, sizeof path, "%s/calls", k.dir);
@@ -217,23 +166,23 @@ Test(ptxas, runs_ptxas_once_then_reads_the_cache)
 	cr_expect_eq(r.source, FE_REGS_PTXAS_CACHE);
 	cr_expect_eq(r.regs[0], 40);
 	cr_expect_eq(r.regs[1], 6);
-	cr_expect_eq(fake_calls(&k), 1, "the cache hit ran ptxas");
+	cr_expect_eq(fake_ptxas_calls(&k), 1, "the cache hit ran ptxas");
 	fe_ptxas_regs_fini(&r);
 
 	/* another arch is another key */
 	k.o.arch = "sm_80";
 	fe_ptxas_module_regs(m, &k.o, &r);
 	cr_expect_eq(r.source, FE_REGS_PTXAS);
-	cr_expect_eq(fake_calls(&k), 2);
+	cr_expect_eq(fake_ptxas_calls(&k), 2);
 	fe_ptxas_regs_fini(&r);
 	fe_module_destroy(m);
-	fake_fini(&k);
+	fake_ptxas_fini(&k);
 }
 
 Test(ptxas, the_cache_key_is_the_ptx_text)
 {
-	struct fake k;
-	fake_init(&k, report_ab, 0);
+	struct fake_ptxas k;
+	fake_ptxas_init(&k, report_ab, 0);
 	struct fe_module *a = fe_t_load_str(two_kernels);
 	char other[512];
 	snprintf(other, sizeof other, "// one comment more\n%s", two_kernels);
@@ -243,21 +192,21 @@ Test(ptxas, the_cache_key_is_the_ptx_text)
 	fe_ptxas_regs_fini(&r);
 	fe_ptxas_module_regs(b, &k.o, &r);
 	cr_expect_eq(r.source, FE_REGS_PTXAS);
-	cr_expect_eq(fake_calls(&k), 2);
+	cr_expect_eq(fake_ptxas_calls(&k), 2);
 	fe_ptxas_regs_fini(&r);
 	fe_ptxas_module_regs(a, &k.o, &r);
 	cr_expect_eq(r.source, FE_REGS_PTXAS_CACHE);
-	cr_expect_eq(fake_calls(&k), 2);
+	cr_expect_eq(fake_ptxas_calls(&k), 2);
 	fe_ptxas_regs_fini(&r);
 	fe_module_destroy(a);
 	fe_module_destroy(b);
-	fake_fini(&k);
+	fake_ptxas_fini(&k);
 }
 
 Test(ptxas, a_kernel_missing_from_the_report_has_no_count)
 {
-	struct fake k;
-	fake_init(&k,
+	struct fake_ptxas k;
+	fake_ptxas_init(&k,
 		  "ptxas info    : Compiling entry function 'kb' for 'sm_75'\n"
 		  "ptxas info    : Used 6 registers, 352 bytes cmem[0]\n", 0);
 	struct fe_module *m = fe_t_load_str(two_kernels);
@@ -274,7 +223,7 @@ Test(ptxas, a_kernel_missing_from_the_report_has_no_count)
 	cr_expect_eq(r.regs[1], 6);
 	fe_ptxas_regs_fini(&r);
 	fe_module_destroy(m);
-	fake_fini(&k);
+	fake_ptxas_fini(&k);
 }
 
 Test(ptxas, no_ptxas_gives_the_estimate_and_says_why)
@@ -299,8 +248,8 @@ Test(ptxas, no_ptxas_gives_the_estimate_and_says_why)
 
 Test(ptxas, a_refusing_ptxas_is_not_an_error_and_is_not_cached)
 {
-	struct fake k;
-	fake_init(&k,
+	struct fake_ptxas k;
+	fake_ptxas_init(&k,
 		  "ptxas input.ptx, line 8; error   : Not a name of any known instruction: 'frob'\n"
 		  "ptxas fatal   : Ptx assembly aborted due to errors\n", 255);
 	struct fe_module *m = fe_t_load_str(two_kernels);
@@ -314,16 +263,16 @@ Test(ptxas, a_refusing_ptxas_is_not_an_error_and_is_not_cached)
 	fe_ptxas_regs_fini(&r);
 	fe_ptxas_module_regs(m, &k.o, &r);
 	cr_expect_eq(r.source, FE_REGS_ESTIMATE);
-	cr_expect_eq(fake_calls(&k), 2, "a refusal must not be cached");
+	cr_expect_eq(fake_ptxas_calls(&k), 2, "a refusal must not be cached");
 	fe_ptxas_regs_fini(&r);
 	fe_module_destroy(m);
-	fake_fini(&k);
+	fake_ptxas_fini(&k);
 }
 
 Test(ptxas, a_ptxas_printing_nothing_parsable_gives_the_estimate)
 {
-	struct fake k;
-	fake_init(&k, "Segmentation fault in the optimizer\n", 0);
+	struct fake_ptxas k;
+	fake_ptxas_init(&k, "Segmentation fault in the optimizer\n", 0);
 	struct fe_module *m = fe_t_load_str(two_kernels);
 	struct fe_ptxas_regs r;
 	fe_ptxas_module_regs(m, &k.o, &r);
@@ -331,13 +280,13 @@ Test(ptxas, a_ptxas_printing_nothing_parsable_gives_the_estimate)
 	cr_expect(strstr(r.why, "exited 0 but printed no register count"), "%s", r.why);
 	fe_ptxas_regs_fini(&r);
 	fe_module_destroy(m);
-	fake_fini(&k);
+	fake_ptxas_fini(&k);
 }
 
 Test(ptxas, an_unwritable_cache_is_a_warning)
 {
-	struct fake k;
-	fake_init(&k, report_ab, 0);
+	struct fake_ptxas k;
+	fake_ptxas_init(&k, report_ab, 0);
 	char blocked[200];
 	snprintf(blocked, sizeof blocked, "%s/report/cache", k.dir); /* under a regular file */
 	k.o.cache_dir = blocked;
@@ -349,13 +298,13 @@ Test(ptxas, an_unwritable_cache_is_a_warning)
 	cr_expect(strstr(r.cache_warning, "cannot write the ptxas cache"), "%s", r.cache_warning);
 	fe_ptxas_regs_fini(&r);
 	fe_module_destroy(m);
-	fake_fini(&k);
+	fake_ptxas_fini(&k);
 }
 
 Test(ptxas, the_default_cache_is_under_xdg_cache_home)
 {
-	struct fake k;
-	fake_init(&k, report_ab, 0);
+	struct fake_ptxas k;
+	fake_ptxas_init(&k, report_ab, 0);
 	char xdg[160], entry[400];
 	snprintf(xdg, sizeof xdg, "%s/xdg", k.dir);
 	setenv("XDG_CACHE_HOME", xdg, 1); /* this test's own process (Criterion forks per test) */
@@ -372,7 +321,7 @@ Test(ptxas, the_default_cache_is_under_xdg_cache_home)
 	cr_expect_eq(r.source, FE_REGS_PTXAS_CACHE);
 	fe_ptxas_regs_fini(&r);
 	fe_module_destroy(m);
-	fake_fini(&k);
+	fake_ptxas_fini(&k);
 }
 
 /* The machine's own ptxas, where there is one, gives workloads/vecadd's committed count. */
