@@ -36,7 +36,7 @@ struct fe_ptxas_regs {
 	uint32_t *regs;             /* [n_kernels]; FE_PTXAS_NO_COUNT where ptxas printed none */
 	char ptxas[512];            /* the ptxas used ("" if none was found) */
 	char why[512];              /* FE_REGS_ESTIMATE: why there is no ptxas figure */
-	char cache_warning[512];    /* non-empty if the cache could not be read or written */
+	char cache_warning[512];    /* non-empty if the cache could not be written */
 };
 
 /* Counts for every kernel of m: from the cache when it holds this PTX text for this arch and

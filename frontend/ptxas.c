@@ -288,7 +288,7 @@ bool fe_ptxas_find(const struct fe_ptxas_opts *o, char *path, size_t len, char *
 		if (!ok) {
 			path[0] = 0;
 			say(why, why_len, "ptxas '%s' (WARPSIM_PTXAS) is not an executable file",
-				 o->ptxas);
+			    o->ptxas);
 		}
 		return ok;
 	}
@@ -301,7 +301,7 @@ bool fe_ptxas_find(const struct fe_ptxas_opts *o, char *path, size_t len, char *
 		return true;
 	path[0] = 0;
 	say(why, why_len, "no ptxas in PATH, $CUDA_HOME/bin or /usr/local/cuda/bin (WARPSIM_PTXAS "
-		 "may name one)");
+	    "may name one)");
 	return false;
 }
 
@@ -378,7 +378,7 @@ static void cache_write(const char *dir, const char *path, const struct fe_modul
 	if (fd < 0) {
 		say(r->cache_warning, sizeof r->cache_warning,
 		    "cannot write the ptxas cache in %s (%s); the count is not kept", dir,
-			 strerror(e ? e : errno));
+		    strerror(e ? e : errno));
 		return;
 	}
 	FILE *f = fdopen(fd, "w");
@@ -391,7 +391,7 @@ static void cache_write(const char *dir, const char *path, const struct fe_modul
 	if (!ok || rename(tmp, path)) {
 		say(r->cache_warning, sizeof r->cache_warning,
 		    "cannot write the ptxas cache entry %s (%s); the count is not kept", path,
-			 strerror(errno));
+		    strerror(errno));
 		unlink(tmp);
 	}
 }
@@ -431,7 +431,7 @@ static int run_ptxas(const char *ptxas, const char *arch, const struct fe_module
 	int status = -1;
 	if (in_fd < 0 || out_fd < 0) {
 		say(why, why_len, "cannot create a temporary file in %s for ptxas (%s)", td,
-			 strerror(errno));
+		    strerror(errno));
 		goto done;
 	}
 	for (size_t off = 0; off < m->text_bytes;) {
@@ -509,7 +509,7 @@ static bool take_counts(const struct fe_module *m, const char *ptxas, const char
 		char first[256];
 		first_error(text, first, sizeof first);
 		say(r->why, sizeof r->why, "ptxas %s exited 0 but printed no register count%s%s%s",
-			 ptxas, first[0] ? " (\"" : "", first, first[0] ? "\")" : "");
+		    ptxas, first[0] ? " (\"" : "", first, first[0] ? "\")" : "");
 	}
 	return found > 0;
 }
@@ -555,8 +555,8 @@ void fe_ptxas_module_regs(const struct fe_module *m, const struct fe_ptxas_opts 
 		char first[256];
 		first_error(out ? out : "", first, sizeof first);
 		say(r->why, sizeof r->why,
-			 "ptxas %s refused the PTX (exit %d%s%s); warpsim's own parser accepted it, so "
-			 "this is not an error", r->ptxas, status, first[0] ? ": " : "", first);
+		    "ptxas %s refused the PTX (exit %d%s%s); warpsim's own parser accepted it, so "
+		    "this is not an error", r->ptxas, status, first[0] ? ": " : "", first);
 	} else if (status == 0 && take_counts(m, r->ptxas, out, r)) {
 		r->source = FE_REGS_PTXAS;
 		if (cached)
