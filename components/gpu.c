@@ -37,6 +37,12 @@ struct gpu {
 	uint64_t rtru_wasted, rtru_total;
 	uint64_t l1d_hits, l1d_accesses, dram_row_hits, dram_accesses, dram_reads, dram_writes;
 	uint64_t mem_prev[6];            /* the memory sums above at the previous launch end */
+	/* registers per thread of the current (else the last) launch and their source, and
+	 * launches by source (enum fe_regs_source): results hang on occupancy, so say where the
+	 * count came from */
+	uint32_t regs_per_thread;
+	uint8_t regs_source;
+	uint64_t regs_launches[FE_REGS_ESTIMATE + 1];
 	struct sm_counters *last;        /* [n_cores] counters at the previous launch end */
 };
 
@@ -81,6 +87,35 @@ void gpu_destroy(struct gpu *g)
 	free(g->chans);
 	free(g->last);
 	free(g);
+}
+
+static double launch_regs(const void *ctx)
+{
+	return ((const struct gpu *)ctx)->regs_per_thread;
+}
+
+static double launch_regs_source(const void *ctx)
+{
+	return ((const struct gpu *)ctx)->regs_source;
+}
+
+static void register_regs_stats(struct gpu *g)
+{
+	struct stats *st = g->st;
+	stats_derived(st, launch_regs, g, "registers",
+		      "registers per thread of the kernel (totals: of the last launch); source in "
+		      "gpu.regs_source", "gpu.regs_per_thread");
+	stats_derived(st, launch_regs_source, g, "code",
+		      "where gpu.regs_per_thread came from: 1 the workload file's regs_per_thread or "
+		      "ws_set_regs_per_thread, 2 ptxas -v (run now), 3 ptxas -v (from the user cache), "
+		      "4 warpsim's estimate (no ptxas figure; see the warning); 0 no launch yet",
+		      "gpu.regs_source");
+	static const char *const names[] = {[FE_REGS_GIVEN] = "given", [FE_REGS_PTXAS] = "ptxas",
+		[FE_REGS_PTXAS_CACHE] = "ptxas_cache", [FE_REGS_ESTIMATE] = "estimate"};
+	for (int s = FE_REGS_GIVEN; s <= FE_REGS_ESTIMATE; s++)
+		stats_counter(st, &g->regs_launches[s], "launches",
+			      "launches whose registers per thread came from this source (gpu.regs_source)",
+			      "gpu.regs_launches.%s", names[s]);
 }
 
 static void register_stats(struct gpu *g)
@@ -246,6 +281,7 @@ struct gpu *gpu_create(const struct cfg *c, struct stats *st, struct sim_error *
 			goto fail;
 	}
 	register_stats(g);
+	register_regs_stats(g);
 	register_mem_stats(g);
 	if (!strcmp(cfg_str(c, "sim.kernel_stats"), "summary"))
 		stats_set_kernel_prefix(st, "gpu.");
@@ -377,6 +413,9 @@ int gpu_run_launch(struct gpu *g, struct fe_launch *l, struct sim_error *err)
 	struct fe_launch_info info;
 	fe_launch_get_info(l, &info);
 	stats_kernel_begin(g->st, info.kernel_name);
+	g->regs_per_thread = info.regs_per_thread;
+	g->regs_source = info.regs_source <= FE_REGS_ESTIMATE ? info.regs_source : FE_REGS_NONE;
+	g->regs_launches[g->regs_source]++;
 	uint64_t start = sim_clock_cycle_at_or_after(&g->core_clk, sim_now_ps(gpu_sim(g)));
 	int rc = cta_dispatcher_launch_kernel(g->disp, l, start, err);
 	if (rc)
@@ -429,7 +468,7 @@ static int device_launch(void *ctx, struct fe_launch *l, struct sim_error *err)
 
 struct fe_device gpu_device(struct gpu *g)
 {
-	struct fe_device d = {.launch = device_launch, .ctx = g};
+	struct fe_device d = {.launch = device_launch, .ctx = g, .timing = true};
 	return d;
 }
 

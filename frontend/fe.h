@@ -22,6 +22,7 @@ int fe_module_parse_string(const char *name, const char *text, struct fe_module 
 			   struct sim_error *err);
 void fe_module_destroy(struct fe_module *m);
 
+const char *fe_module_path(const struct fe_module *m); /* the name it was loaded under */
 uint32_t fe_module_kernel_count(const struct fe_module *m);
 const char *fe_module_kernel_name(const struct fe_module *m, uint32_t i);
 /* Kernel parameters: count, and byte offset/size/alignment of parameter i in the param buffer.
@@ -33,8 +34,11 @@ int fe_kernel_param(const struct fe_module *m, const char *kernel, uint32_t i, u
 /* Static instructions and resource use of a kernel (phase data included). */
 int fe_kernel_info(const struct fe_module *m, const char *kernel, struct fe_launch_info *out,
 		   struct sim_error *err);
-/* `warpsim ptx-info`: kernels, registers, shared/local memory, phases. */
-void fe_module_print_info(const struct fe_module *m, FILE *out, bool json);
+/* `warpsim ptx-info`: kernels, registers (ptxas's count from px, which may be NULL, beside the
+ * estimate), shared/local memory, phases. */
+struct fe_ptxas_regs;
+void fe_module_print_info(const struct fe_module *m, FILE *out, bool json,
+			  const struct fe_ptxas_regs *px);
 /* `warpsim ptx-info --phases`: every phase of every kernel (first pc and PTX line, instruction
  * count, length in cycles). */
 void fe_module_print_phases(const struct fe_module *m, FILE *out);
@@ -68,12 +72,15 @@ int fe_texture_create(struct fe_memory *mem, const struct fe_tex_desc *d, uint64
 		      struct sim_error *err);
 
 /* A launch: kernel of module m over mem with grid/block, dynamic shared bytes and a parameter
- * buffer laid out per fe_kernel_param. regs_per_thread = 0 takes the module's own figure. */
+ * buffer laid out per fe_kernel_param. regs_per_thread = 0 takes the module's estimate (source
+ * FE_REGS_ESTIMATE), any other value is given (FE_REGS_GIVEN). */
 struct fe_launch *fe_launch_create(const struct fe_module *m, struct fe_memory *mem,
 				   const char *kernel, const uint32_t grid[3], const uint32_t block[3],
 				   uint32_t dyn_shared_bytes, const void *params, size_t params_bytes,
 				   uint32_t regs_per_thread, struct sim_error *err);
 void fe_launch_destroy(struct fe_launch *l);
+/* Set l's registers per thread and their source (the host API's ptxas figure). */
+void fe_launch_set_regs(struct fe_launch *l, uint32_t regs_per_thread, enum fe_regs_source src);
 /* Execute every CTA functionally (no timing): warps in lockstep round-robin, barriers honoured.
  * Counts warp and thread instructions. */
 int fe_launch_run_functional(struct fe_launch *l, uint64_t *warp_insts, uint64_t *thread_insts,
@@ -84,6 +91,7 @@ int fe_launch_run_functional(struct fe_launch *l, uint64_t *warp_insts, uint64_t
 struct fe_device {
 	int (*launch)(void *ctx, struct fe_launch *l, struct sim_error *err);
 	void *ctx;
+	bool timing; /* launches use regs_per_thread: the host looks for ptxas counts (fe_ptxas.h) */
 };
 
 #endif

@@ -250,6 +250,8 @@ struct fe_kernel {
 
 struct fe_module {
 	char *path;
+	char *text;                  /* the PTX as loaded (ptxas and its cache key read it) */
+	size_t text_bytes;
 	char **lines;                /* source lines (for wi_static.text) */
 	uint32_t n_lines;
 	struct fe_sym *syms;

@@ -16,6 +16,7 @@ struct fe_launch {
 	uint32_t param_bytes;
 	uint64_t *gsym_addr;           /* [m->n_syms] bound address of .global/.const symbols */
 	uint32_t regs_per_thread;
+	uint8_t regs_source;           /* enum fe_regs_source */
 	uint32_t n_ctas, threads_per_cta;
 };
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "fe_int.h"
+#include "fe_ptxas.h"
 
 static void phase_stats(const struct fe_kernel *k, uint32_t *mn, uint32_t *mx, double *avg)
 {
@@ -24,7 +25,14 @@ static void phase_stats(const struct fe_kernel *k, uint32_t *mn, uint32_t *mx, d
 	*avg = k->n_phases ? (double)sum / k->n_phases : 0.0;
 }
 
-static json_t *kernel_json(const struct fe_module *m, const struct fe_kernel *k)
+/* ptxas's count for kernel i, FE_PTXAS_NO_COUNT if there is none. */
+static uint32_t ptxas_count(const struct fe_ptxas_regs *px, uint32_t i)
+{
+	return px && px->source != FE_REGS_ESTIMATE && i < px->n_kernels ? px->regs[i] :
+		FE_PTXAS_NO_COUNT;
+}
+
+static json_t *kernel_json(const struct fe_module *m, const struct fe_kernel *k, uint32_t ptxas)
 {
 	const struct fe_func *f = &m->funcs[k->func];
 	uint32_t mn, mx;
@@ -35,6 +43,8 @@ static json_t *kernel_json(const struct fe_module *m, const struct fe_kernel *k)
 	json_object_set_new(o, "params", json_integer(f->n_params));
 	json_object_set_new(o, "param_bytes", json_integer(f->param_bytes));
 	json_object_set_new(o, "regs_per_thread_estimate", json_integer(k->regs_estimate));
+	json_object_set_new(o, "regs_per_thread_ptxas",
+			    ptxas == FE_PTXAS_NO_COUNT ? json_null() : json_integer(ptxas));
 	json_object_set_new(o, "virtual_regs", json_integer(k->n_regs));
 	json_object_set_new(o, "shared_static_bytes", json_integer(k->shared_static_bytes));
 	json_object_set_new(o, "dynamic_shared", json_boolean(k->dyn_shared));
@@ -60,15 +70,23 @@ static json_t *kernel_json(const struct fe_module *m, const struct fe_kernel *k)
 	return o;
 }
 
-void fe_module_print_info(const struct fe_module *m, FILE *out, bool json)
+void fe_module_print_info(const struct fe_module *m, FILE *out, bool json,
+			  const struct fe_ptxas_regs *px)
 {
+	const char *arch = FE_PTXAS_ARCH;
 	if (json) {
 		json_t *root = json_object();
 		json_object_set_new(root, "file", json_string(m->path));
 		json_t *ks = json_array();
 		for (uint32_t i = 0; i < m->n_kernels; i++)
-			json_array_append_new(ks, kernel_json(m, &m->kernels[i]));
+			json_array_append_new(ks, kernel_json(m, &m->kernels[i], ptxas_count(px, i)));
 		json_object_set_new(root, "kernels", ks);
+		if (px) {
+			bool ok = px->source != FE_REGS_ESTIMATE;
+			json_object_set_new(root, "ptxas", json_pack("{s:s, s:s, s:s, s:s}", "arch", arch,
+				"path", px->ptxas, "source", ok ? fe_regs_source_name(px->source) : "none",
+				"why", ok ? "" : px->why));
+		}
 		json_t *lat = json_object();
 		static const char *const names[WI_LAT_COUNT] = {"int", "fp32", "fp64", "mul", "div",
 			"sfu", "shared", "const", "mem", "ctrl"};
@@ -81,6 +99,11 @@ void fe_module_print_info(const struct fe_module *m, FILE *out, bool json)
 		return;
 	}
 	fprintf(out, "%s: %u kernel(s)\n", m->path, m->n_kernels);
+	if (px && px->source != FE_REGS_ESTIMATE)
+		fprintf(out, "registers from ptxas -arch=%s -v: %s%s\n", arch, px->ptxas,
+			px->source == FE_REGS_PTXAS_CACHE ? " (from the cache)" : "");
+	else if (px)
+		fprintf(out, "registers: no ptxas figures: %s\n", px->why);
 	for (uint32_t i = 0; i < m->n_kernels; i++) {
 		const struct fe_kernel *k = &m->kernels[i];
 		const struct fe_func *f = &m->funcs[k->func];
@@ -89,7 +112,13 @@ void fe_module_print_info(const struct fe_module *m, FILE *out, bool json)
 		phase_stats(k, &mn, &mx, &avg);
 		fprintf(out, "\nkernel %s\n", f->name);
 		fprintf(out, "  params            %u (%u bytes)\n", f->n_params, f->param_bytes);
-		fprintf(out, "  registers/thread  %u (estimate from .reg; %u virtual)\n", k->regs_estimate, k->n_regs);
+		uint32_t pr = ptxas_count(px, i);
+		if (pr != FE_PTXAS_NO_COUNT)
+			fprintf(out, "  registers/thread  %u from ptxas; estimate %u (liveness over %u virtual)\n",
+				pr, k->regs_estimate, k->n_regs);
+		else
+			fprintf(out, "  registers/thread  ptxas -; estimate %u (liveness over %u virtual)\n",
+				k->regs_estimate, k->n_regs);
 		fprintf(out, "  shared memory     %u bytes static%s\n", k->shared_static_bytes,
 			k->dyn_shared ? " + dynamic (.extern .shared)" : "");
 		fprintf(out, "  local memory      %u bytes/thread\n", k->local_bytes);

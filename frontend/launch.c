@@ -8,6 +8,11 @@
 
 /* ---- module queries ----------------------------------------------------------------- */
 
+const char *fe_module_path(const struct fe_module *m)
+{
+	return m->path;
+}
+
 uint32_t fe_module_kernel_count(const struct fe_module *m)
 {
 	return m->n_kernels;
@@ -55,6 +60,7 @@ int fe_kernel_info(const struct fe_module *m, const char *kernel, struct fe_laun
 	memset(out, 0, sizeof *out);
 	out->kernel_name = m->funcs[kk->func].name;
 	out->regs_per_thread = kk->regs_estimate;
+	out->regs_source = FE_REGS_ESTIMATE;
 	out->shared_bytes_per_cta = kk->shared_static_bytes;
 	out->local_bytes_per_thread = kk->local_bytes;
 	out->n_insts = kk->n_insts;
@@ -117,6 +123,7 @@ struct fe_launch *fe_launch_create(const struct fe_module *m, struct fe_memory *
 	l->n_ctas = (uint32_t)ctas;
 	l->threads_per_cta = (uint32_t)threads;
 	l->regs_per_thread = regs_per_thread ? regs_per_thread : k->regs_estimate;
+	l->regs_source = regs_per_thread ? FE_REGS_GIVEN : FE_REGS_ESTIMATE;
 	for (uint32_t s = 0; s < m->n_syms; s++) {
 		uint8_t kind = m->syms[s].kind;
 		if (kind != FE_SYM_GLOBAL && kind != FE_SYM_CONST)
@@ -130,6 +137,12 @@ struct fe_launch *fe_launch_create(const struct fe_module *m, struct fe_memory *
 		}
 	}
 	return l;
+}
+
+void fe_launch_set_regs(struct fe_launch *l, uint32_t regs_per_thread, enum fe_regs_source src)
+{
+	l->regs_per_thread = regs_per_thread;
+	l->regs_source = (uint8_t)src;
 }
 
 void fe_launch_destroy(struct fe_launch *l)
@@ -150,6 +163,7 @@ void fe_launch_get_info(const struct fe_launch *l, struct fe_launch_info *out)
 	out->n_ctas = l->n_ctas;
 	out->threads_per_cta = l->threads_per_cta;
 	out->regs_per_thread = l->regs_per_thread;
+	out->regs_source = l->regs_source;
 	out->shared_bytes_per_cta = l->k->shared_static_bytes + l->dyn_shared_bytes;
 	out->local_bytes_per_thread = l->k->local_bytes;
 	out->n_insts = l->k->n_insts;

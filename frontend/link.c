@@ -660,6 +660,7 @@ void fe_module_free(struct fe_module *m)
 	for (uint32_t i = 0; i < m->n_lines; i++)
 		free(m->lines[i]);
 	free(m->lines);
+	free(m->text);
 	free(m->path);
 	free(m);
 }

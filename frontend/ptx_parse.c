@@ -750,6 +750,13 @@ int fe_module_parse_string(const char *name, const char *text, struct fe_module 
 	if (!m)
 		return sim_error_set(err, SIM_ERR_NOMEM, name, 0, 0, NULL, "out of memory");
 	m->path = strdup(name);
+	m->text_bytes = strlen(text);
+	m->text = malloc(m->text_bytes + 1);
+	if (!m->path || !m->text) {
+		fe_module_free(m);
+		return sim_error_set(err, SIM_ERR_NOMEM, name, 0, 0, NULL, "out of memory");
+	}
+	memcpy(m->text, text, m->text_bytes + 1);
 	split_lines(m, text);
 	struct sim_error local;
 	if (!err) {

@@ -91,12 +91,22 @@ struct fe_launch;  /* one kernel launch: kernel, grid, block, params, memory ima
 struct fe_cta;     /* functional state of one CTA: shared memory, its warps */
 struct fe_warp;    /* one warp's registers, SIMT stack */
 
+/* Where a launch's registers per thread came from (the gpu.regs_source stat's codes). */
+enum fe_regs_source {
+	FE_REGS_NONE = 0,        /* no launch yet */
+	FE_REGS_GIVEN = 1,       /* workload file regs_per_thread, or ws_set_regs_per_thread */
+	FE_REGS_PTXAS = 2,       /* ptxas -v, run for this module now */
+	FE_REGS_PTXAS_CACHE = 3, /* ptxas -v, from the user cache (same PTX, arch and ptxas) */
+	FE_REGS_ESTIMATE = 4,    /* the front end's liveness estimate (no ptxas figure) */
+};
+
 struct fe_launch_info {
 	const char *kernel_name;
 	uint32_t grid[3], block[3];
 	uint32_t n_ctas;              /* grid[0]*grid[1]*grid[2] */
 	uint32_t threads_per_cta;
-	uint32_t regs_per_thread;     /* from ptxas -v or the workload file */
+	uint32_t regs_per_thread;     /* from the workload file, ptxas -v, or the estimate */
+	uint8_t regs_source;          /* enum fe_regs_source */
 	uint32_t shared_bytes_per_cta;/* static + dynamic */
 	uint32_t local_bytes_per_thread;
 	uint32_t n_insts;             /* static instructions of the kernel */

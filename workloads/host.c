@@ -6,6 +6,8 @@
 
 #include "warpsim.h"
 
+#include "../frontend/fe_ptxas.h"
+
 #define WS_MAX_REG_ENTRIES 64 /* kernels with a regs_per_thread override */
 
 struct ws_host {
@@ -19,6 +21,13 @@ struct ws_host {
 		char kernel[128];
 		uint32_t regs;
 	} regs[WS_MAX_REG_ENTRIES];
+	/* counts for kernels without one given, on timing devices: asked of ptxas (or its cache)
+	 * once, at the first launch that needs them */
+	struct fe_ptxas_opts ptxas_opts;
+	FILE *warn;                  /* NULL: stderr */
+	bool ptxas_asked;
+	struct fe_ptxas_regs ptxas;
+	uint8_t *warned;             /* [kernels] the estimate warning was printed */
 };
 
 struct ws_host *ws_host_create(const struct fe_module *m, const struct fe_device *dev,
@@ -35,6 +44,7 @@ struct ws_host *ws_host_create(const struct fe_module *m, const struct fe_device
 	}
 	h->mod = m;
 	h->dev = *dev;
+	fe_ptxas_opts_from_env(&h->ptxas_opts);
 	h->mem = fe_memory_create();
 	if (!h->mem) {
 		free(h);
@@ -71,6 +81,8 @@ void ws_host_destroy(struct ws_host *h)
 		fe_memory_destroy(h->mem);
 	if (h->owned_mod)
 		fe_module_destroy(h->owned_mod);
+	fe_ptxas_regs_fini(&h->ptxas);
+	free(h->warned);
 	free(h);
 }
 
@@ -93,6 +105,50 @@ int ws_set_regs_per_thread(struct ws_host *h, const char *kernel, uint32_t regs,
 		h->n_regs++;
 	}
 	h->regs[i].regs = regs;
+	return 0;
+}
+
+void ws_host_set_ptxas(struct ws_host *h, const struct fe_ptxas_opts *o, FILE *warn)
+{
+	h->ptxas_opts = *o;
+	h->warn = warn;
+}
+
+/* Registers per thread of a kernel no count was given for: ptxas's, else 0 (the launch takes
+ * the estimate) with a warning once per kernel, so a result never rests silently on a guess. */
+static uint32_t ws_regs_lookup(struct ws_host *h, const char *kernel, enum fe_regs_source *src)
+{
+	FILE *warn = h->warn ? h->warn : stderr;
+	uint32_t n = fe_module_kernel_count(h->mod), k = 0;
+	if (!h->ptxas_asked) {
+		h->ptxas_asked = true;
+		fe_ptxas_module_regs(h->mod, &h->ptxas_opts, &h->ptxas);
+		h->warned = calloc(n ? n : 1, 1);
+		if (h->ptxas.cache_warning[0])
+			fprintf(warn, "warpsim: warning: %s\n", h->ptxas.cache_warning);
+	}
+	while (k < n && strcmp(fe_module_kernel_name(h->mod, k), kernel))
+		k++;
+	uint32_t r = k < n && h->ptxas.regs ? h->ptxas.regs[k] : FE_PTXAS_NO_COUNT;
+	if (h->ptxas.source != FE_REGS_ESTIMATE && r != FE_PTXAS_NO_COUNT && r > 0) {
+		*src = h->ptxas.source;
+		return r;
+	}
+	*src = FE_REGS_ESTIMATE;
+	if (k < n && h->warned && !h->warned[k]) {
+		h->warned[k] = 1;
+		struct fe_launch_info info;
+		if (fe_kernel_info(h->mod, kernel, &info, NULL))
+			info.regs_per_thread = 0;
+		fprintf(warn,
+			"warpsim: warning: %s: kernel %s has no regs_per_thread given and %s%s; using "
+			"warpsim's estimate of %u registers/thread (occupancy, and so the timing, depend "
+			"on it)\n",
+			fe_module_path(h->mod), kernel,
+			h->ptxas.source == FE_REGS_ESTIMATE ? "" : "ptxas printed no count for it: ",
+			h->ptxas.source == FE_REGS_ESTIMATE ? h->ptxas.why : h->ptxas.ptxas,
+			info.regs_per_thread);
+	}
 	return 0;
 }
 
@@ -269,14 +325,20 @@ int ws_launch(struct ws_host *h, const char *kernel, struct ws_dim3 grid, struct
 			used = off + size;
 	}
 	uint32_t regs = 0;
+	enum fe_regs_source src = FE_REGS_GIVEN;
 	for (uint32_t i = 0; i < h->n_regs; i++)
 		if (!strcmp(h->regs[i].kernel, kernel))
 			regs = h->regs[i].regs;
+	/* only the timing model uses the count: a functional run never needs ptxas */
+	if (!regs && h->dev.timing)
+		regs = ws_regs_lookup(h, kernel, &src);
 	const uint32_t g[3] = {grid.x, grid.y, grid.z}, b[3] = {block.x, block.y, block.z};
 	struct fe_launch *l = fe_launch_create(h->mod, h->mem, kernel, g, b, dyn_shared_bytes,
 					       params, used, regs, err);
 	if (!l)
 		return err && err->code ? err->code : SIM_ERR_INPUT;
+	if (regs)
+		fe_launch_set_regs(l, regs, src);
 	rc = h->dev.launch(h->dev.ctx, l, err);
 	fe_launch_destroy(l);
 	if (rc)

@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "../engine/sim_error.h"
 #include "../frontend/fe.h"
@@ -68,6 +69,12 @@ const struct fe_module *ws_host_module(const struct ws_host *h);
 /* Registers per thread for later launches of kernel (0: the module's own figure). */
 int ws_set_regs_per_thread(struct ws_host *h, const char *kernel, uint32_t regs,
 			   struct sim_error *err);
+/* The module's own figure, on a device with .timing set: ptxas's count (fe_ptxas.h: one ptxas
+ * run or cache read per host, at the first launch that needs it), else the front end's estimate
+ * with one warning per kernel on warn (NULL: stderr). The default options come from the
+ * environment (fe_ptxas_opts_from_env); o's strings must outlive the host. */
+struct fe_ptxas_opts;
+void ws_host_set_ptxas(struct ws_host *h, const struct fe_ptxas_opts *o, FILE *warn);
 
 /* cudaMalloc: *dptr receives a device address (256-byte aligned). SIM_ERR_NOMEM on failure. */
 int ws_malloc(struct ws_host *h, uint64_t *dptr, uint64_t bytes, struct sim_error *err);

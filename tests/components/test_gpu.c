@@ -8,8 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "components/gpu.h"
 #include "scheduler/sched_params.h"
+#include "tests/frontend/fake_ptxas.h"
 #include "workloads/workload.h"
 
 static char *run_preset(const char *preset, const char *const *overrides, int n_over, const char *workload,
@@ -181,4 +184,66 @@ Test(gpu, transpose_naive_writes_each_output_line_back_at_most_twice, .timeout =
 	gpu_destroy(g);
 	stats_destroy(st);
 	cfg_destroy(c);
+}
+
+/* A stat's value in the first kernel's record and in the totals of a stats JSON document. */
+static double kernel0_stat(const char *json, const char *name, double *total)
+{
+	json_error_t je;
+	json_t *doc = json_loads(json, 0, &je);
+	cr_assert_not_null(doc, "%s", je.text);
+	json_t *k = json_object_get(json_array_get(json_object_get(doc, "kernels"), 0), "stats");
+	json_t *v = json_object_get(k, name);
+	cr_assert_not_null(v, "no %s in the kernel's record", name);
+	double x = json_number_value(v);
+	*total = json_number_value(json_object_get(json_object_get(doc, "total"), name));
+	json_decref(doc);
+	return x;
+}
+
+/* gpu.regs_per_thread and gpu.regs_source (1 given, 2 ptxas, 3 ptxas cache, 4 estimate) per
+ * kernel: a result says which register count its occupancy came from. */
+Test(gpu, each_kernel_records_its_register_count_and_its_source, .timeout = 120)
+{
+	double total;
+	/* vecadd.cfg: regs_per_thread = { vecadd = 12; }, one launch */
+	char *json = run_once(NULL, 0, "workloads/vecadd/vecadd.cfg", NULL);
+	cr_expect_eq(kernel0_stat(json, "gpu.regs_per_thread", &total), 12.0);
+	cr_expect_eq(kernel0_stat(json, "gpu.regs_source", &total), 1.0);
+	cr_expect_eq(kernel0_stat(json, "gpu.regs_launches.given", &total), 1.0);
+	cr_expect_eq(total, 1.0);
+	free(json);
+
+	/* structarg.cfg gives no count: the estimate without ptxas (link.c's figure for the kernel) */
+	struct sim_error err = {0};
+	struct workload *w = workload_load("tests/workloads/data/structarg.cfg", &err);
+	cr_assert_not_null(w, "%s", err.msg);
+	struct fe_launch_info info;
+	cr_assert_eq(fe_kernel_info(workload_module(w), "scale_struct", &info, &err), 0);
+	workload_destroy(w);
+	setenv("WARPSIM_PTXAS", "none", 1);
+	json = run_once(NULL, 0, "tests/workloads/data/structarg.cfg", NULL);
+	cr_expect_eq(kernel0_stat(json, "gpu.regs_per_thread", &total), (double)info.regs_per_thread);
+	cr_expect_eq(kernel0_stat(json, "gpu.regs_source", &total), 4.0);
+	cr_expect_eq(kernel0_stat(json, "gpu.regs_launches.estimate", &total), 1.0);
+	free(json);
+
+	/* a ptxas that reports 40: run, then the cache */
+	struct fake_ptxas k;
+	fake_ptxas_init(&k,
+			"ptxas info    : Compiling entry function 'scale_struct' for 'sm_75'\n"
+			"ptxas info    : Used 40 registers, 360 bytes cmem[0]\n", 0);
+	setenv("WARPSIM_PTXAS", k.ptxas, 1);
+	setenv("WARPSIM_CACHE_DIR", k.cache, 1);
+	json = run_once(NULL, 0, "tests/workloads/data/structarg.cfg", NULL);
+	cr_expect_eq(kernel0_stat(json, "gpu.regs_per_thread", &total), 40.0);
+	cr_expect_eq(kernel0_stat(json, "gpu.regs_source", &total), 2.0);
+	free(json);
+	json = run_once(NULL, 0, "tests/workloads/data/structarg.cfg", NULL);
+	cr_expect_eq(kernel0_stat(json, "gpu.regs_per_thread", &total), 40.0);
+	cr_expect_eq(kernel0_stat(json, "gpu.regs_source", &total), 3.0);
+	cr_expect_eq(kernel0_stat(json, "gpu.regs_launches.ptxas_cache", &total), 1.0);
+	free(json);
+	cr_expect_eq(fake_ptxas_calls(&k), 1);
+	fake_ptxas_fini(&k);
 }

@@ -108,7 +108,7 @@ Test(phase, ptx_info_prints_kernels_resources_and_phases)
 	char *buf = NULL;
 	size_t n = 0;
 	FILE *f = open_memstream(&buf, &n);
-	fe_module_print_info(m, f, false);
+	fe_module_print_info(m, f, false, NULL);
 	fclose(f);
 	cr_assert(strstr(buf, "kernel vadd"), "%s", buf);
 	cr_assert(strstr(buf, "params            3 (24 bytes)"), "%s", buf);
@@ -117,7 +117,7 @@ Test(phase, ptx_info_prints_kernels_resources_and_phases)
 	free(buf);
 	buf = NULL;
 	f = open_memstream(&buf, &n);
-	fe_module_print_info(m, f, true);
+	fe_module_print_info(m, f, true, NULL);
 	fclose(f);
 	json_error_t je;
 	json_t *root = json_loads(buf, 0, &je);
