@@ -60,6 +60,8 @@ static const char *const base_ov[] = {
 };
 
 static uint64_t g_watchdog_cycles; /* 0: off */
+/* A shipped machine's core.cfg ("gtx480") in place of base_ov; build_machine sets it. */
+static const char *g_machine;
 
 static void build_h(const char *ptx, uint32_t threads, uint32_t ctas, const char *const *ov, uint32_t n_cores,
 		    const struct sm_hooks *hooks)
@@ -71,8 +73,16 @@ static void build_h(const char *ptx, uint32_t threads, uint32_t ctas, const char
 	cr_assert_eq(cta_dispatcher_cfg_define(H.cfg, &err), 0, "%s", err.msg);
 	cr_assert_eq(sched_cfg_define(H.cfg, &err), 0, "%s", err.msg);
 	cr_assert_eq(mem_unit_cfg_define(H.cfg, &err), 0, "%s", err.msg);
-	for (const char *const *o = base_ov; *o; o++)
-		cr_assert_eq(cfg_set_override(H.cfg, *o, &err), 0, "%s: %s", *o, err.msg);
+	if (g_machine) {
+		char text[256];
+		snprintf(text, sizeof text, "gpu: {\n@include \"configs/%s/core.cfg\"\n};\n", g_machine);
+		cr_assert_eq(cfg_load_string(H.cfg, "machine.cfg", text, &err), 0, "%s: %s", g_machine, err.msg);
+		/* no memory instruction runs: the model only has to build without a NoC */
+		cr_assert_eq(cfg_set_override(H.cfg, "gpu.memory.model=fixed-latency", &err), 0, "%s", err.msg);
+	} else {
+		for (const char *const *o = base_ov; *o; o++)
+			cr_assert_eq(cfg_set_override(H.cfg, *o, &err), 0, "%s: %s", *o, err.msg);
+	}
 	for (; ov && *ov; ov++)
 		cr_assert_eq(cfg_set_override(H.cfg, *ov, &err), 0, "%s: %s", *ov, err.msg);
 	struct sim_config sc = {.seed = 1, .watchdog_cycles = g_watchdog_cycles, .watchdog_clk = &H.clk};
@@ -113,6 +123,14 @@ static void build_n(const char *ptx, uint32_t threads, uint32_t ctas, const char
 static void build(const char *ptx, uint32_t threads, uint32_t ctas, const char *const *ov)
 {
 	build_n(ptx, threads, ctas, ov, 1);
+}
+
+/* One SM as a shipped machine's configs/<machine>/core.cfg sets it (no test overrides). */
+static void build_machine(const char *machine, const char *ptx, uint32_t threads, uint32_t ctas)
+{
+	g_machine = machine;
+	build_n(ptx, threads, ctas, NULL, 1);
+	g_machine = NULL;
 }
 
 static void run(void)
@@ -252,6 +270,52 @@ Test(sm, independent_instructions_issue_at_the_initiation_interval)
 	cr_assert_eq(issues(0, cyc, NULL, 16), 9);
 	for (int i = 1; i < 8; i++)
 		cr_assert_eq(cyc[i] - cyc[i - 1], 2, "inst %d", i);
+	teardown();
+}
+
+/* Most warp instructions at pcs [pc0, pc1] issued in any window of win consecutive cycles
+ * (all warps). */
+static uint32_t max_issues_in_window(uint64_t win, uint32_t pc0, uint32_t pc1)
+{
+	uint32_t best = 0;
+	for (uint32_t i = 0; i < H.n_ev; i++) {
+		if (H.ev[i].kind != SCHED_EV_WARP_ISSUE)
+			continue;
+		uint32_t n = 0;
+		for (uint32_t k = i; k < H.n_ev && H.ev[k].cycle < H.ev[i].cycle + win; k++)
+			n += H.ev[k].kind == SCHED_EV_WARP_ISSUE && H.ev[k].pc >= pc0 && H.ev[k].pc <= pc1;
+		best = n > best ? n : best;
+	}
+	return best;
+}
+
+Test(sm, gtx480_issues_two_independent_sp_warp_instructions_per_cycle)
+{
+	/* The shipped gtx480 core (configs/gtx480/core.cfg): GPGPU-Sim's GTX480 runs the core at
+	 * 700 MHz (half the 1400 MHz shader clock) so that a 16-lane Fermi SP group takes a whole
+	 * 32-thread warp each cycle: simt_width 32 -> initiation interval 32/32 = 1 on each of the
+	 * 2 SP units (-gpgpu_num_sp_units 2), and each of the 2 schedulers issues one instruction
+	 * a cycle. 48 warps (6 CTAs of 256 threads, within 1536 threads / 8 CTAs) each run 40
+	 * independent adds: between I-cache misses (a 128 B line = 16 instructions serves 48 x 16
+	 * = 768 warp instructions, 384 cycles at the full rate) any 64 cycles issue exactly
+	 * min(2 schedulers x 1, 2 units x 32/32) x 64 = 128 warp instructions, and never more.
+	 * With simt_width 16 (interval 2) the two units would give only 64. Only the adds count:
+	 * exit uses no unit. */
+	char ptx[4096];
+	int n = snprintf(ptx, sizeof ptx, PTX_HEAD ".visible .entry k()\n{\n .reg .b32 %%r<48>;\n"
+			 " mov.u32 %%r1, 1;\n");
+	for (int i = 0; i < 40; i++)
+		n += snprintf(ptx + n, sizeof ptx - (size_t)n, " add.s32 %%r%d, %%r1, %d;\n", 2 + i, i);
+	snprintf(ptx + n, sizeof ptx - (size_t)n, " exit;\n}\n");
+	build_machine("gtx480", ptx, 256, 6);
+	run();
+	uint32_t total = 0;
+	for (uint32_t i = 0; i < H.n_ev; i++)
+		total += H.ev[i].kind == SCHED_EV_WARP_ISSUE;
+	cr_assert_eq(total, 48 * 42, "every warp issues mov, 40 adds and exit");
+	uint32_t best = max_issues_in_window(64, 1, 40); /* the adds: exit needs no unit */
+	cr_assert_eq(best, 128, "%u warp instructions in the busiest 64 cycles", best);
+	check_classes_sum();
 	teardown();
 }
 

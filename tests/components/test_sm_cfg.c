@@ -65,8 +65,10 @@ Test(sm_cfg, m2090_is_paws_table_1)
 	cr_assert_eq(cfg_int(c, "gpu.core.n_schedulers"), 2);
 	cr_assert_eq(cfg_int(c, "gpu.core.max_warps"), 48);
 	cr_assert_eq(cfg_int(c, "gpu.core.max_ctas"), 8);
-	/* 1 instruction every 2 cycles per scheduler: 32-thread warps on 16-lane SP groups. */
-	cr_assert_eq(cfg_int(c, "gpu.core.warp_size") / cfg_int(c, "gpu.core.simt_width"), 2);
+	/* 1 instruction every 2 cycles per scheduler at 1300 MHz: GPGPU-Sim's Fermi halves the
+	 * clock (650 MHz) and each 16-lane group takes a whole 32-thread warp per cycle. */
+	cr_assert_eq(cfg_int(c, "gpu.core.clock_mhz"), 1300 / 2);
+	cr_assert_eq(cfg_int(c, "gpu.core.warp_size") / cfg_int(c, "gpu.core.simt_width"), 1);
 	cfg_destroy(c);
 }
 
