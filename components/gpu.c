@@ -107,13 +107,14 @@ static void register_regs_stats(struct gpu *g)
 		      "gpu.regs_source", "gpu.regs_per_thread");
 	stats_derived(st, launch_regs_source, g, "code",
 		      "where gpu.regs_per_thread came from: 1 the workload file's regs_per_thread or "
-		      "ws_set_regs_per_thread, 2 ptxas -v (run now), 3 ptxas -v (from the user cache), "
-		      "4 warpsim's estimate (no ptxas figure; see the warning); 0 no launch yet",
+		      "ws_set_regs_per_thread, 2 ptxas -v (run now or read from the user cache: "
+		      "the same count), 4 warpsim's estimate (no ptxas figure; see the warning); 0 no launch yet",
 		      "gpu.regs_source");
 	static const char *const names[] = {[FE_REGS_GIVEN] = "given", [FE_REGS_PTXAS] = "ptxas",
 		[FE_REGS_PTXAS_CACHE] = "ptxas_cache", [FE_REGS_ESTIMATE] = "estimate"};
 	for (int s = FE_REGS_GIVEN; s <= FE_REGS_ESTIMATE; s++)
-		stats_counter(st, &g->regs_launches[s], "launches",
+		if (s != FE_REGS_PTXAS_CACHE) /* counted as ptxas */
+			stats_counter(st, &g->regs_launches[s], "launches",
 			      "launches whose registers per thread came from this source (gpu.regs_source)",
 			      "gpu.regs_launches.%s", names[s]);
 }
@@ -415,6 +416,10 @@ int gpu_run_launch(struct gpu *g, struct fe_launch *l, struct sim_error *err)
 	stats_kernel_begin(g->st, info.kernel_name);
 	g->regs_per_thread = info.regs_per_thread;
 	g->regs_source = info.regs_source <= FE_REGS_ESTIMATE ? info.regs_source : FE_REGS_NONE;
+	/* A count read back from the ptxas cache is ptxas's count: the stats must not depend on
+	 * whether an earlier run filled the cache (same input, identical stats). */
+	if (g->regs_source == FE_REGS_PTXAS_CACHE)
+		g->regs_source = FE_REGS_PTXAS;
 	g->regs_launches[g->regs_source]++;
 	uint64_t start = sim_clock_cycle_at_or_after(&g->core_clk, sim_now_ps(gpu_sim(g)));
 	int rc = cta_dispatcher_launch_kernel(g->disp, l, start, err);

@@ -201,7 +201,7 @@ static double kernel0_stat(const char *json, const char *name, double *total)
 	return x;
 }
 
-/* gpu.regs_per_thread and gpu.regs_source (1 given, 2 ptxas, 3 ptxas cache, 4 estimate) per
+/* gpu.regs_per_thread and gpu.regs_source (1 given, 2 ptxas, run now or cached, 4 estimate) per
  * kernel: a result says which register count its occupancy came from. */
 Test(gpu, each_kernel_records_its_register_count_and_its_source, .timeout = 120)
 {
@@ -241,8 +241,9 @@ Test(gpu, each_kernel_records_its_register_count_and_its_source, .timeout = 120)
 	free(json);
 	json = run_once(NULL, 0, "tests/workloads/data/structarg.cfg", NULL);
 	cr_expect_eq(kernel0_stat(json, "gpu.regs_per_thread", &total), 40.0);
-	cr_expect_eq(kernel0_stat(json, "gpu.regs_source", &total), 3.0);
-	cr_expect_eq(kernel0_stat(json, "gpu.regs_launches.ptxas_cache", &total), 1.0);
+	/* from the cache: the same stats as the run that filled it (determinism) */
+	cr_expect_eq(kernel0_stat(json, "gpu.regs_source", &total), 2.0);
+	cr_expect_eq(kernel0_stat(json, "gpu.regs_launches.ptxas", &total), 1.0);
 	free(json);
 	cr_expect_eq(fake_ptxas_calls(&k), 1);
 	fake_ptxas_fini(&k);
