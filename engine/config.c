@@ -3,6 +3,8 @@
  * each remembering the file and line it came from. Build-time only: lookups are linear. */
 #include "config.h"
 
+#include "cfg_text.h"
+
 #include <errno.h>
 #include <fnmatch.h>
 #include <libconfig.h>
@@ -11,6 +13,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <jansson.h>
 
@@ -363,6 +366,16 @@ static int walk(struct cfg *c, const config_setting_t *grp, const char *prefix, 
 	return 0;
 }
 
+static int count_leaves(const config_setting_t *s)
+{
+	if (!config_setting_is_group(s))
+		return 1;
+	int n = 0;
+	for (int i = 0; i < config_setting_length(s); i++)
+		n += count_leaves(config_setting_get_elem(s, (unsigned)i));
+	return n;
+}
+
 static int load(struct cfg *c, config_t *lc, const char *name, bool ok, struct sim_error *err)
 {
 	if (!ok) {
@@ -377,7 +390,15 @@ static int load(struct cfg *c, config_t *lc, const char *name, bool ok, struct s
 		config_destroy(lc);
 		return rc;
 	}
-	int rc = walk(c, config_root_setting(lc), "", err);
+	int rc = cfg_lc_check_wrapped_ints(lc, NULL, NULL, SIM_ERR_CONFIG, err);
+	if (!rc)
+		rc = walk(c, config_root_setting(lc), "", err);
+	/* A file that sets nothing is the wrong file (or an empty one by mistake): running the
+	 * built-in defaults without a word would pass for a result of the machine meant. */
+	if (!rc && count_leaves(config_root_setting(lc)) == 0)
+		rc = sim_error_set(err, SIM_ERR_CONFIG, name, 0, 0, NULL,
+				   "the configuration file sets no setting (give a machine such as "
+				   "configs/owl-28.cfg, or a preset that changes something)");
 	config_destroy(lc);
 	return rc;
 }
@@ -402,14 +423,21 @@ static char *dir_of(const char *path)
 
 int cfg_load_file(struct cfg *c, const char *path, struct sim_error *err)
 {
-	FILE *probe = fopen(path, "r");
-	if (!probe)
+	/* stat, never open, before knowing it is a regular file: a FIFO would block in open. */
+	struct stat st;
+	if (stat(path, &st))
 		return sim_error_set(err, SIM_ERR_CONFIG, path, 0, 0, NULL,
 				     "cannot open configuration file: %s", strerror(errno));
-	fclose(probe);
+	int rc = cfg_check_regular_file(path, "configuration file", NULL, 0, SIM_ERR_CONFIG, err);
+	if (rc)
+		return rc;
 	char *dir = dir_of(path);
 	if (!dir)
 		return sim_error_set(err, SIM_ERR_NOMEM, path, 0, 0, NULL, "out of memory");
+	if ((rc = cfg_check_includes(path, dir, SIM_ERR_CONFIG, err))) {
+		free(dir);
+		return rc;
+	}
 	config_t lc;
 	config_init(&lc);
 	/* @include paths are relative to the directory of the file named on the command
@@ -436,7 +464,9 @@ int cfg_load_string(struct cfg *c, const char *name, const char *text, struct si
 	}
 	/* Settings read from a string carry no file name: report the given name. */
 	if (ok) {
-		int rc = walk(c, config_root_setting(&lc), "", err);
+		int rc = cfg_lc_check_wrapped_ints(&lc, text, name, SIM_ERR_CONFIG, err);
+		if (!rc)
+			rc = walk(c, config_root_setting(&lc), "", err);
 		if (rc && !err->file[0])
 			snprintf(err->file, sizeof err->file, "%s", name);
 		config_destroy(&lc);

@@ -31,6 +31,12 @@ int fe_kernel_params(const struct fe_module *m, const char *kernel, uint32_t *n_
 		     struct sim_error *err);
 int fe_kernel_param(const struct fe_module *m, const char *kernel, uint32_t i, uint32_t *offset,
 		    uint32_t *size_bytes, uint32_t *align, struct sim_error *err);
+/* What parameter i of a kernel holds, for checking host arguments against it: an integer
+ * (.u/.s types, pointers among them), a float (.f16/.f32/.f64), or untyped bytes (.b types,
+ * arrays such as a by-value struct's .b8 p[N]). SIM_ERR_INPUT if there is no such parameter. */
+enum fe_param_kind { FE_PARAM_INT, FE_PARAM_FLOAT, FE_PARAM_BYTES };
+int fe_kernel_param_kind(const struct fe_module *m, const char *kernel, uint32_t i,
+			 enum fe_param_kind *kind, struct sim_error *err);
 /* Static instructions and resource use of a kernel (phase data included). */
 int fe_kernel_info(const struct fe_module *m, const char *kernel, struct fe_launch_info *out,
 		   struct sim_error *err);

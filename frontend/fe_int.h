@@ -92,12 +92,17 @@ enum fe_sym_kind {
 	FE_SYM_FPARAM,                 /* .func param/retval or call-site .param: per-thread scratch */
 };
 
+/* CUDA's limit on a kernel's parameter bytes (since 12.1; 4 KB before). */
+#define FE_MAX_PARAM_BYTES 32764
+
 struct fe_sym {
 	char *name;
 	uint8_t kind;        /* enum fe_sym_kind */
 	uint32_t size_bytes, align;
 	int32_t func;        /* declaring function, -1 at module scope */
 	uint32_t off;        /* KPARAM: offset in the param buffer */
+	uint8_t ptype;       /* KPARAM/FPARAM: enum fe_type of the elements */
+	uint32_t elems;      /* KPARAM/FPARAM: element count (1 for a scalar) */
 	uint8_t *init;       /* GLOBAL/CONST initialiser (size_bytes bytes) or NULL */
 	uint32_t line;
 };

@@ -323,6 +323,110 @@ static void op_arity(enum fe_op op, int *lo, int *hi)
 	}
 }
 
+/* Operand positions (bit i: operand i) that hold a .pred register. Every other register operand,
+ * vector element and address base must not be one. false: the positions depend on a mode this
+ * check does not follow (vote, bar.red, shfl, call), so they are left unchecked. */
+static bool pred_slots(const struct fe_inst *in, unsigned *mask)
+{
+	*mask = 0;
+	switch (in->op) {
+	case FE_OP_VOTE: case FE_OP_BAR: case FE_OP_SHFL: case FE_OP_CALL:
+		return false;
+	case FE_OP_SETP: *mask = 1u | 8u; return true;  /* p[|q], a, b[, {!}c] */
+	case FE_OP_SET: case FE_OP_SELP: *mask = 8u; return true;
+	case FE_OP_TESTP: *mask = 1u; return true;
+	default:
+		if (in->type == FE_T_PRED) /* and/or/xor/not/mov/cnot .pred */
+			*mask = ~0u;
+		return true;
+	}
+}
+
+/* Operands whose immediates take the instruction type's width: the sources of these integer ops
+ * (not shift counts, bit positions or the wide addend of mad.wide). */
+static bool imm_has_type_width(const struct fe_inst *in, int i)
+{
+	switch (in->op) {
+	case FE_OP_ADD: case FE_OP_SUB: case FE_OP_MIN: case FE_OP_MAX: case FE_OP_AND: case FE_OP_OR:
+	case FE_OP_XOR: case FE_OP_NOT: case FE_OP_NEG: case FE_OP_ABS: case FE_OP_DIV: case FE_OP_REM:
+	case FE_OP_MOV: case FE_OP_MUL: case FE_OP_SETP: case FE_OP_ADDC: case FE_OP_SUBC:
+		return true;
+	case FE_OP_MAD: case FE_OP_MADC:
+		return !(in->part == FE_PART_WIDE && i == 3);
+	case FE_OP_SELP:
+		return i < 3;
+	default:
+		return false;
+	}
+}
+
+/* What ptxas checks and the executor relies on: .pred registers exactly where a predicate goes,
+ * integer immediates that fit the instruction type, and a vector of the opcode's .v2/.v4
+ * width as ld/st data. */
+static int check_operands(struct parser *P, const struct fe_func *f, const struct fe_inst *in,
+			  const struct ptx_token *opnd_tok)
+{
+	const char *op = fe_op_names[in->op];
+	unsigned pmask;
+	if (pred_slots(in, &pmask)) {
+		for (int i = 0; i < in->n_opnd; i++) {
+			const struct fe_opnd *o = &in->o[i];
+			bool want = (pmask >> i) & 1u;
+			uint16_t regs[6];
+			int nr = 0;
+			if (o->kind == FE_OK_REG) {
+				regs[nr++] = o->reg;
+				if (o->reg2 != FE_NO_REG)
+					regs[nr++] = o->reg2;
+			} else if (o->kind == FE_OK_VEC) {
+				for (int k = 0; k < o->n; k++)
+					if (o->vec[k] != FE_NO_REG)
+						regs[nr++] = o->vec[k];
+			} else if (o->kind == FE_OK_ADDR && o->reg != FE_NO_REG) {
+				regs[nr++] = o->reg;
+			}
+			bool is_reg = o->kind == FE_OK_REG;
+			for (int k = 0; k < nr; k++) {
+				if (regs[k] >= f->n_regs)
+					continue;
+				bool pred = f->reg_bytes[regs[k]] == 0;
+				if (pred && !(want && is_reg))
+					return ptxp_error(P, &opnd_tok[i], "%s: operand %d holds a .pred "
+							  "register where %s is expected", op, i + 1,
+							  o->kind == FE_OK_ADDR ? "an address register"
+							  : o->kind == FE_OK_VEC ? "a vector of values"
+										 : "a value");
+				if (!pred && want)
+					return ptxp_error(P, &opnd_tok[i], "%s: operand %d (%.*s) must be a "
+							  ".pred register", op, i + 1, (int)opnd_tok[i].len,
+							  opnd_tok[i].s);
+			}
+		}
+	}
+	uint32_t bytes = fe_type_bytes((enum fe_type)in->type);
+	if (bytes && bytes < 8 && in->type != FE_T_PRED && !fe_type_is_float((enum fe_type)in->type) &&
+	    in->type != FE_T_F16X2) {
+		int64_t lo = -(INT64_C(1) << (bytes * 8 - 1)), hi = (INT64_C(1) << (bytes * 8)) - 1;
+		for (int i = 0; i < in->n_opnd; i++) {
+			const struct fe_opnd *o = &in->o[i];
+			if (o->kind == FE_OK_IMM && !o->imm_is_f && imm_has_type_width(in, i) &&
+			    (o->imm < lo || o->imm > hi))
+				return ptxp_error(P, &opnd_tok[i], "%s: immediate %lld does not fit the "
+						  "%u-bit instruction type", op, (long long)o->imm, bytes * 8);
+		}
+	}
+	int data = in->op == FE_OP_LD || in->op == FE_OP_LDU ? 0 : in->op == FE_OP_ST ? 1 : -1;
+	if (data >= 0 && data < in->n_opnd) {
+		const struct fe_opnd *o = &in->o[data];
+		int have = o->kind == FE_OK_VEC ? o->n : 1;
+		if (have != in->vec)
+			return ptxp_error(P, &opnd_tok[data], "%s%s: operand %d has %d element%s, the "
+					  "opcode moves %d", op, in->vec == 4 ? ".v4" : in->vec == 2 ? ".v2" : "",
+					  data + 1, have, have == 1 ? "" : "s", in->vec);
+	}
+	return 0;
+}
+
 int ptxp_parse_instruction(struct parser *P)
 {
 	struct fe_func *f = &P->m->funcs[P->cur_func];
@@ -416,6 +520,8 @@ int ptxp_parse_instruction(struct parser *P)
 						  opnd_tok[i].s, have ? have * 8 : 1, want ? want * 8 : 1);
 		}
 	}
+	if (check_operands(P, f, &tmp, opnd_tok))
+		return P->err->code;
 	/* memory operands must be addresses, texture operands [handle, {coords}] */
 	int addr_i = -1;
 	if (tmp.op == FE_OP_LD || tmp.op == FE_OP_LDU || tmp.op == FE_OP_ATOM || tmp.op == FE_OP_TEX)

@@ -3,6 +3,7 @@
 #include "ptx_lex.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -88,8 +89,10 @@ static void lex_number(struct ptx_lexer *lx, struct ptx_token *t)
 	}
 	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
 		char *end;
+		errno = 0;
 		t->ival = (int64_t)strtoull(p + 2, &end, 16);
-		t->kind = end == p + 2 ? PTX_BAD : PTX_INT;
+		/* beyond 64 bits strtoull saturates: a different number, so not a literal at all */
+		t->kind = end == p + 2 || errno == ERANGE ? PTX_BAD : PTX_INT;
 		lx->p = end;
 	} else {
 		const char *q = p;
@@ -104,8 +107,9 @@ static void lex_number(struct ptx_lexer *lx, struct ptx_token *t)
 		} else {
 			char *end;
 			/* a leading 0 means octal in PTX, as in C */
+			errno = 0;
 			t->ival = (int64_t)strtoull(p, &end, (p[0] == '0' && q > p + 1) ? 8 : 10);
-			t->kind = PTX_INT;
+			t->kind = errno == ERANGE ? PTX_BAD : PTX_INT;
 			lx->p = end;
 		}
 	}

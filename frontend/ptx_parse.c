@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../engine/cfg_text.h"
 #include "decode.h"
 #include "ptx_parse.h"
 
@@ -412,14 +413,22 @@ static int parse_params(struct parser *P, struct fe_func *f, bool rets, bool ker
 		while (ptx_tok_punct(tok(P), '[')) {
 			next(P);
 			int64_t d = 0;
+			struct ptx_token dt = *tok(P);
 			if (ptxp_expect_int(P, &d) || ptxp_expect_punct(P, ']'))
 				goto fail;
+			/* CUDA passes at most 32764 bytes of parameters: a larger array is a mistake,
+			 * and its size must not wrap the 32-bit byte count below. */
+			if (d < 1 || d > FE_MAX_PARAM_BYTES || elems * (uint64_t)d > FE_MAX_PARAM_BYTES)
+				{ ptxp_error(P, &dt, "parameter array of %lld elements (1..%d bytes allowed)",
+					     (long long)d, FE_MAX_PARAM_BYTES); goto fail; }
 			elems *= (uint64_t)d;
 		}
 		uint32_t tb = fe_type_bytes((enum fe_type)type);
 		uint32_t a = align > tb ? align : tb;
 		uint32_t size = (uint32_t)(elems * tb);
 		uint32_t s = sym_add(P, &name, kernel ? FE_SYM_KPARAM : FE_SYM_FPARAM, size, a);
+		P->m->syms[s].ptype = (uint8_t)type;
+		P->m->syms[s].elems = (uint32_t)elems;
 		if (kernel) {
 			off = (off + a - 1) / a * a;
 			P->m->syms[s].off = off;
@@ -452,6 +461,8 @@ fail:
 static int parse_block(struct parser *P)
 {
 	struct fe_func *f;
+	if (P->block_depth > PTX_MAX_BLOCK_DEPTH)
+		return ptxp_error(P, tok(P), "{ } blocks nested more than %d deep", PTX_MAX_BLOCK_DEPTH);
 	next(P); /* { */
 	uint32_t outer_scope = P->rr_scope;
 	P->rr_scope = P->n_rr;
@@ -466,7 +477,10 @@ static int parse_block(struct parser *P)
 			return 0;
 		}
 		if (ptx_tok_punct(t, '{')) {
-			if (parse_block(P))
+			P->block_depth++;
+			int rc = parse_block(P);
+			P->block_depth--;
+			if (rc)
 				return P->err->code;
 			continue;
 		}
@@ -513,6 +527,25 @@ static int parse_block(struct parser *P)
 		if (ptxp_parse_instruction(P))
 			return P->err->code;
 	}
+}
+
+int fe_kernel_param_kind(const struct fe_module *m, const char *kernel, uint32_t i,
+			 enum fe_param_kind *kind, struct sim_error *err)
+{
+	int k = fe_kernel_find(m, kernel, err);
+	if (k < 0)
+		return k;
+	const struct fe_func *f = &m->funcs[m->kernels[k].func];
+	if (i >= f->n_params)
+		return sim_error_set(err, SIM_ERR_INPUT, m->path, (int)f->line, 0, kernel,
+				     "kernel has %u parameters, asked for parameter %u", f->n_params, i);
+	const struct fe_sym *y = &m->syms[f->params[i]];
+	enum fe_type t = (enum fe_type)y->ptype;
+	*kind = y->elems != 1 || t == FE_T_B8 || t == FE_T_B16 || t == FE_T_B32 || t == FE_T_B64
+			? FE_PARAM_BYTES
+		: fe_type_is_float(t) ? FE_PARAM_FLOAT
+				      : FE_PARAM_INT;
+	return 0;
 }
 
 static int32_t func_find(struct fe_module *m, const struct ptx_token *t)
@@ -660,14 +693,28 @@ fail:
 static int parse_module(struct parser *P)
 {
 	bool is_extern = false;
+	/* PTX ISA "Module directives": .version comes first and .target follows it; ptxas refuses
+	 * a module without them, so a file lacking them is not nvcc output (an empty or cut file,
+	 * or the wrong one). */
+	bool seen_version = false, seen_target = false;
 	while (tok(P)->kind != PTX_EOF) {
 		struct ptx_token *t = tok(P);
-		if (ptx_tok_is(t, ".version") || ptx_tok_is(t, ".address_size")) {
+		bool is_version = ptx_tok_is(t, ".version");
+		if (!seen_version && !is_version && !ptx_tok_is(t, ".file") && !ptx_tok_is(t, ".loc"))
+			return ptxp_error(P, t, "a PTX module starts with .version (then .target)");
+		if (seen_version && !seen_target && !ptx_tok_is(t, ".target") && !ptx_tok_is(t, ".file") &&
+		    !ptx_tok_is(t, ".loc"))
+			return ptxp_error(P, t, ".target must follow .version");
+		if (is_version && seen_version)
+			return ptxp_error(P, t, ".version given twice");
+		if (is_version || ptx_tok_is(t, ".address_size")) {
+			seen_version = true;
 			next(P);
 			if (tok(P)->kind != PTX_INT && tok(P)->kind != PTX_FLOAT)
 				return ptxp_error(P, tok(P), "expected a number");
 			next(P);
 		} else if (ptx_tok_is(t, ".target")) {
+			seen_target = true;
 			next(P);
 			for (;;) {
 				if (tok(P)->kind != PTX_ID)
@@ -783,6 +830,10 @@ int fe_module_parse_string(const char *name, const char *text, struct fe_module 
 
 int fe_module_load(const char *path, struct fe_module **out, struct sim_error *err)
 {
+	/* Before opening: a FIFO would block in fopen. */
+	int rc0 = cfg_check_regular_file(path, "PTX file", NULL, 0, SIM_ERR_IO, err);
+	if (rc0)
+		return rc0;
 	FILE *fp = fopen(path, "rb");
 	if (!fp)
 		return sim_error_set(err, SIM_ERR_IO, path, 0, 0, NULL, "cannot open PTX file");

@@ -22,7 +22,12 @@ struct parser {
 	struct reg_range *rr;
 	uint32_t n_rr, cap_rr;
 	uint32_t rr_scope;   /* rr[rr_scope..n_rr) were declared in the innermost { } block */
+	uint32_t block_depth;/* { } blocks open inside the current function body */
 };
+
+/* Nesting of { } inside a function body: parse_block recurses, so a bound keeps a hostile file
+ * from overflowing the stack. nvcc nests one level per inlined scope, a few deep. */
+#define PTX_MAX_BLOCK_DEPTH 256
 
 /* Grow a realloc'd array to hold element n (load time only). */
 #define GROW(arr, n, cap)                                                          \

@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* `warpsim run`: build the GPU from configuration, run a workload on it, print a summary and
  * write stats.json, the resolved configuration and the CTA timeline to OUTDIR atomically. */
+#include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
@@ -18,6 +21,58 @@ static int write_cfg(FILE *f, const void *ctx, struct sim_error *err)
 }
 
 static const char *const summary_patterns[] = {"gpu.*", NULL};
+
+/* The files a run writes into -o DIR. */
+static const char *const out_names[] = {"config.cfg", "cta_timeline.csv", "stats.json", NULL};
+
+static bool same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	return a && b && !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev &&
+	       sa.st_ino == sb.st_ino;
+}
+
+/* Before anything is simulated: DIR exists or is created, a file can be created in it, and
+ * none of the files the run writes there is one of its inputs (a -c file, the workload) or a
+ * config.cfg that warpsim did not write (an @include'd part, a PTX so named). */
+static int outdir_check(const struct cli_opts *o, struct sim_error *err)
+{
+	int rc = cli_mkdirs(o->outdir, err);
+	if (rc)
+		return rc;
+	char p[PATH_MAX];
+	snprintf(p, sizeof p, "%s/.warpsim-probe-XXXXXX", o->outdir);
+	int fd = mkstemp(p);
+	if (fd < 0)
+		return sim_error_set(err, SIM_ERR_IO, o->outdir, 0, 0, "-o",
+				     "cannot write into the output directory: %s", strerror(errno));
+	close(fd);
+	unlink(p);
+	for (const char *const *n = out_names; *n; n++) {
+		snprintf(p, sizeof p, "%s/%s", o->outdir, *n);
+		const char *input = same_file(p, o->workload) ? o->workload : NULL;
+		for (int i = 0; !input && i < o->n_configs; i++)
+			if (same_file(p, o->configs[i]))
+				input = o->configs[i];
+		if (input)
+			return sim_error_set(err, SIM_ERR_USAGE, p, 0, 0, "-o",
+					     "the run would overwrite its input %s: choose another "
+					     "output directory", input);
+	}
+	snprintf(p, sizeof p, "%s/config.cfg", o->outdir);
+	FILE *f = fopen(p, "r");
+	if (f) {
+		char head[64] = "";
+		bool ours = fgets(head, sizeof head, f) &&
+			    !strncmp(head, "# warpsim resolved configuration", 32);
+		fclose(f);
+		if (!ours)
+			return sim_error_set(err, SIM_ERR_USAGE, p, 0, 0, "-o",
+					     "exists and is not a resolved configuration written by "
+					     "warpsim (an input?): choose another output directory");
+	}
+	return 0;
+}
 
 static void usage(void)
 {
@@ -68,6 +123,8 @@ int cmd_run(int argc, char **argv, struct sim_error *err)
 		rc = err->code ? (int)err->code : SIM_ERR_INPUT;
 		goto out;
 	}
+	if (o.outdir && (rc = outdir_check(&o, err)))
+		goto out;
 	st = stats_create();
 	if (!st) {
 		rc = sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory");

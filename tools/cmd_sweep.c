@@ -13,6 +13,7 @@
 
 #include <jansson.h>
 
+#include "../engine/cfg_text.h"
 #include "cli.h"
 #include "sweep.h"
 
@@ -107,6 +108,9 @@ static int spec_load(struct spec *s, const char *path, struct sim_error *err)
 	memset(s, 0, sizeof *s);
 	s->path = path;
 	config_init(&s->lc);
+	int rc0 = cfg_check_regular_file(path, "sweep spec", NULL, 0, SIM_ERR_INPUT, err);
+	if (rc0)
+		return rc0;
 	if (config_read_file(&s->lc, path) != CONFIG_TRUE) {
 		int rc = sim_error_set(err, SIM_ERR_INPUT, config_error_file(&s->lc) ? config_error_file(&s->lc) : path,
 				       config_error_line(&s->lc), 0, NULL, "%s",

@@ -2,6 +2,8 @@
 /* results.csv reader: the whole file in one buffer, cells split in place. */
 #include "csv.h"
 
+#include "../engine/cfg_text.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +27,9 @@ static int split(char *line, char **out, int max)
 int csv_load(const char *path, struct csv_table *t, struct sim_error *err)
 {
 	memset(t, 0, sizeof *t);
+	int rc0 = cfg_check_regular_file(path, "results table", NULL, 0, SIM_ERR_IO, err);
+	if (rc0)
+		return rc0;
 	FILE *f = fopen(path, "r");
 	if (!f)
 		return sim_error_set(err, SIM_ERR_IO, path, 0, 0, NULL, "cannot read results");

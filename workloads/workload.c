@@ -8,8 +8,10 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "wl_int.h"
+#include "engine/cfg_text.h"
 
 const char *const wl_type_names[WL_N_TYPES] = {"u8",  "s8",  "u16", "s16", "u32",
 					       "s32", "u64", "s64", "f32", "f64"};
@@ -288,6 +290,9 @@ static void wl_type_range(enum wl_type t, int64_t *lo, int64_t *hi)
 
 static unsigned char *wl_read_file(const char *path, uint64_t *bytes)
 {
+	struct stat st;
+	if (stat(path, &st) || !S_ISREG(st.st_mode))
+		return NULL; /* a FIFO would block in fopen, a directory "reads" as LONG_MAX bytes */
 	FILE *f = fopen(path, "rb");
 	if (!f)
 		return NULL;
@@ -597,10 +602,14 @@ static bool wl_is_ident(const char *s)
 
 static const char *const wl_arg_keys[] = {"ptr", "offset", "type", "value", "struct", NULL};
 
+static const char *const wl_kind_names[] = {"an integer", "a float", "an untyped"};
+
 /* Append one value (ptr, typed scalar or untyped scalar of size `want`) at byte offset at of
- * a->bytes. want = 0 means the value must carry its own type (struct fields). */
+ * a->bytes. want = 0 means the value must carry its own type (struct fields). kind: what the
+ * PTX parameter holds; a float never goes into an integer or pointer parameter (its bits would
+ * be taken as an address), an integer into a float parameter is converted as C converts it. */
 static int wl_arg_value(struct wl_ld *ld, const config_setting_t *s, const char *setting,
-			uint32_t want, struct wl_arg *a, uint32_t *size_out)
+			uint32_t want, enum fe_param_kind kind, struct wl_arg *a, uint32_t *size_out)
 {
 	struct workload *w = ld->w;
 	const char *ptr = NULL, *type = NULL;
@@ -647,11 +656,21 @@ static int wl_arg_value(struct wl_ld *ld, const config_setting_t *s, const char 
 		if (want && want != 8)
 			return wl_fail(ld, s, setting, "%s: a pointer (8 bytes) is given but the "
 				       "parameter is %u bytes", setting, want);
+		if (want && kind == FE_PARAM_FLOAT)
+			return wl_fail(ld, s, setting, "%s: a pointer (buffer '%s') is given for a "
+				       "float parameter", setting, ptr);
 	} else {
 		struct wl_val v;
 		int rc = wl_eval(ld, vs, setting, &v);
 		if (rc)
 			return rc;
+		if (want && !type && kind == FE_PARAM_INT && v.is_float)
+			return wl_fail(ld, s, setting, "%s: %g is given for an integer or pointer "
+				       "parameter", setting, v.f);
+		if (want && !type && kind == FE_PARAM_FLOAT && !v.is_float) {
+			v.is_float = true;
+			v.f = (double)v.i;
+		}
 		enum wl_type t = WL_N_TYPES;
 		if (type) {
 			for (int i = 0; i < WL_N_TYPES; i++)
@@ -678,6 +697,10 @@ static int wl_arg_value(struct wl_ld *ld, const config_setting_t *s, const char 
 			return wl_fail(ld, s, setting, "%s: a %s (%u bytes) is given but the "
 				       "parameter is %u bytes", setting, wl_type_names[t], size,
 				       want);
+		if (want && type && kind != FE_PARAM_BYTES &&
+		    wl_type_is_float(t) != (kind == FE_PARAM_FLOAT))
+			return wl_fail(ld, s, setting, "%s: a value of type %s is given for %s "
+				       "parameter", setting, wl_type_names[t], wl_kind_names[kind]);
 		if (!wl_type_is_float(t)) {
 			if (v.is_float)
 				return wl_fail(ld, s, setting, "%s: %g is not an integer (type %s)",
@@ -704,14 +727,14 @@ static int wl_arg_value(struct wl_ld *ld, const config_setting_t *s, const char 
 
 /* One argument for a parameter of param_bytes bytes. */
 static int wl_arg_load(struct wl_ld *ld, const config_setting_t *s, const char *setting,
-		       uint32_t param_bytes, struct wl_arg *a)
+		       uint32_t param_bytes, enum fe_param_kind kind, struct wl_arg *a)
 {
 	const config_setting_t *st = config_setting_is_group(s)
 					     ? config_setting_get_member(s, "struct")
 					     : NULL;
 	uint32_t size;
 	if (!st) {
-		int rc = wl_arg_value(ld, s, setting, param_bytes, a, &size);
+		int rc = wl_arg_value(ld, s, setting, param_bytes, kind, a, &size);
 		if (rc)
 			return rc;
 		a->size_bytes = size;
@@ -730,7 +753,8 @@ static int wl_arg_load(struct wl_ld *ld, const config_setting_t *s, const char *
 		snprintf(fs, sizeof fs, "%s.struct[%d]", setting, i);
 		uint32_t start = a->size_bytes, pad = 0;
 		/* Values are appended at size_bytes; pad after learning the field size. */
-		int rc = wl_arg_value(ld, config_setting_get_elem(st, (unsigned)i), fs, 0, a, &size);
+		int rc = wl_arg_value(ld, config_setting_get_elem(st, (unsigned)i), fs, 0,
+				      FE_PARAM_BYTES, a, &size);
 		if (rc)
 			return rc;
 		pad = (size - start % size) % size;
@@ -835,12 +859,15 @@ static int wl_launch_load(struct wl_ld *ld, const config_setting_t *g, const cha
 	l->n_args = n_args;
 	for (uint32_t i = 0; i < n_args; i++) {
 		uint32_t off, size, align;
+		enum fe_param_kind kind;
 		rc = fe_kernel_param(w->mod, kernel, i, &off, &size, &align, ld->err);
+		rc = rc ? rc : fe_kernel_param_kind(w->mod, kernel, i, &kind, ld->err);
 		if (rc)
 			return rc;
 		char setting[128];
 		snprintf(setting, sizeof setting, "%s.args[%u]", where, i);
-		rc = wl_arg_load(ld, config_setting_get_elem(args, i), setting, size, &l->args[i]);
+		rc = wl_arg_load(ld, config_setting_get_elem(args, i), setting, size, kind,
+				 &l->args[i]);
 		if (rc)
 			return rc;
 	}
@@ -1069,10 +1096,16 @@ struct workload *workload_load_size(const char *path, const char *size, struct s
 		workload_destroy(w);
 		return NULL;
 	}
+	int rc = cfg_check_regular_file(path, "workload file", NULL, 0, SIM_ERR_INPUT, err);
+	if (!rc)
+		rc = cfg_check_includes(path, w->dir, SIM_ERR_INPUT, err);
+	if (rc) {
+		workload_destroy(w);
+		return NULL;
+	}
 	config_t cfg;
 	config_init(&cfg);
 	config_set_include_dir(&cfg, w->dir);
-	int rc;
 	if (!config_read_file(&cfg, path)) {
 		if (config_error_type(&cfg) == CONFIG_ERR_FILE_IO)
 			rc = sim_error_set(err, SIM_ERR_IO, path, 0, 0, NULL,
@@ -1083,7 +1116,9 @@ struct workload *workload_load_size(const char *path, const char *size, struct s
 					   config_error_line(&cfg), 0, NULL, "%s",
 					   config_error_text(&cfg));
 	} else {
-		rc = wl_load_root(&ld, config_root_setting(&cfg), size);
+		rc = cfg_lc_check_wrapped_ints(&cfg, NULL, NULL, SIM_ERR_INPUT, err);
+		if (!rc)
+			rc = wl_load_root(&ld, config_root_setting(&cfg), size);
 	}
 	config_destroy(&cfg);
 	if (rc) {

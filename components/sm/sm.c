@@ -287,6 +287,17 @@ static int read_settings(struct sm *sm, const struct cfg *cfg, struct sim_error 
 	uint32_t simt = (uint32_t)cfg_int(cfg, "gpu.core.simt_width");
 	uint32_t sfu_w = (uint32_t)cfg_int(cfg, "gpu.core.units.sfu_width");
 	uint32_t ldst_w = (uint32_t)cfg_int(cfg, "gpu.core.units.ldst_width");
+	if (sm->warp_size & (sm->warp_size - 1))
+		return cfg_error(err, cfg, "gpu.core.warp_size", "%u is not a power of two", sm->warp_size);
+	static const char *const width_keys[] = {"gpu.core.simt_width", "gpu.core.units.sfu_width",
+						 "gpu.core.units.ldst_width"};
+	const uint32_t widths[] = {simt, sfu_w, ldst_w};
+	for (int i = 0; i < 3; i++)
+		if (widths[i] && sm->warp_size % widths[i])
+			return cfg_error(err, cfg, width_keys[i],
+					 "%u lanes do not divide gpu.core.warp_size (%u): a warp "
+					 "instruction would leave lanes idle on every pass",
+					 widths[i], sm->warp_size);
 	sm->units[WI_UNIT_SP].count = (uint32_t)cfg_int(cfg, "gpu.core.units.sp");
 	sm->units[WI_UNIT_SFU].count = (uint32_t)cfg_int(cfg, "gpu.core.units.sfu");
 	sm->units[WI_UNIT_LDST].count = (uint32_t)cfg_int(cfg, "gpu.core.units.ldst");

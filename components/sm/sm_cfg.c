@@ -8,9 +8,12 @@
 static const struct cfg_key_def sm_keys[] = {
 	CFG_KEY_INT("gpu.core.count", "cores", 15, 1, 1024, "number of SMs"),
 	CFG_KEY_INT("gpu.core.clock_mhz", "MHz", 700, 1, 100000, "core clock"),
-	CFG_KEY_INT("gpu.core.warp_size", "threads", 32, 1, WI_MAX_LANES, "threads per warp"),
+	CFG_KEY_INT("gpu.core.warp_size", "threads", 32, 1, WI_MAX_LANES,
+		    "threads per warp; a power of two (lane masks, vote/shuffle and warp-to-lane "
+		    "arithmetic assume it)"),
 	CFG_KEY_INT("gpu.core.simt_width", "lanes", 16, 1, WI_MAX_LANES,
-		    "lanes of one SP unit: a warp instruction occupies it warp_size/simt_width cycles"),
+		    "lanes of one SP unit: a warp instruction occupies it warp_size/simt_width cycles; "
+		    "must divide warp_size (a width that does not leaves lanes idle every pass)"),
 	CFG_KEY_INT("gpu.core.max_warps", "warps", 48, 1, SCHED_MAX_WARPS, "warp slots per SM"),
 	CFG_KEY_INT("gpu.core.max_threads", "threads", 1536, 1, 65536, "resident threads per SM"),
 	CFG_KEY_INT("gpu.core.max_ctas", "CTAs", 8, 1, SCHED_MAX_CTAS, "resident CTAs per SM"),
@@ -39,9 +42,10 @@ static const struct cfg_key_def sm_keys[] = {
 	CFG_KEY_INT("gpu.core.units.sp", "units", 2, 1, SM_MAX_UNITS, "SP units"),
 	CFG_KEY_INT("gpu.core.units.sfu", "units", 1, 1, SM_MAX_UNITS, "SFU units"),
 	CFG_KEY_INT("gpu.core.units.ldst", "units", 1, 1, SM_MAX_UNITS, "LD/ST units"),
-	CFG_KEY_INT("gpu.core.units.sfu_width", "lanes", 4, 0, WI_MAX_LANES, "lanes of an SFU unit (0: simt_width)"),
+	CFG_KEY_INT("gpu.core.units.sfu_width", "lanes", 4, 0, WI_MAX_LANES,
+		    "lanes of an SFU unit (0: simt_width); must divide warp_size"),
 	CFG_KEY_INT("gpu.core.units.ldst_width", "lanes", 16, 0, WI_MAX_LANES,
-		    "lanes of an LD/ST unit (0: simt_width)"),
+		    "lanes of an LD/ST unit (0: simt_width); must divide warp_size"),
 	CFG_KEY_INT("gpu.core.large_warp_size", "threads", 0, 0, WI_MAX_LANES,
 		    "large warp microarchitecture (Narasiman Sec 3.1): threads per large warp, a multiple of "
 		    "warp_size, which is then the SIMD width of a sub-warp; 0 = off"),

@@ -195,3 +195,60 @@ Test(parser, memory_operand_must_be_an_address)
 	expect_error(HDR ".visible .entry k()\n{\n.reg .b32 %r<3>;\n.reg .b64 %rd<2>;\nld.global.u32 %r1, %rd1;\nret;\n}\n",
 		     SIM_ERR_INPUT, "bad.ptx:8:1:", "ld: operand 2 must be an address");
 }
+
+/* Issue 19: what ptxas refuses is refused at load, with line and column. */
+Test(parser, module_without_version_or_target_is_refused)
+{
+	expect_error(".target sm_75\n.visible .entry k()\n{\n\tret;\n}\n", SIM_ERR_INPUT, "bad.ptx:1:1:",
+		     "starts with .version");
+	expect_error(".version 9.0\n.visible .entry k()\n{\n\tret;\n}\n", SIM_ERR_INPUT, "bad.ptx:2:1:",
+		     ".target must follow .version");
+}
+
+Test(parser, predicate_registers_only_where_a_predicate_goes)
+{
+	expect_error(HDR ".visible .entry k()\n{\n.reg .pred %p<2>;\n.reg .b32 %r<3>;\n"
+		     "shl.b32 %r1, %p1, 2;\nret;\n}\n",
+		     SIM_ERR_INPUT, "bad.ptx:8:14:", "shl: operand 2 holds a .pred register");
+	expect_error(HDR ".visible .entry k()\n{\n.reg .pred %p<2>;\n.reg .b32 %r<3>;\n"
+		     "setp.ne.and.s32 %p1, %r1, 0, %r2;\nret;\n}\n",
+		     SIM_ERR_INPUT, "bad.ptx:8:30:", "setp: operand 4 (%r2) must be a .pred register");
+	/* and nvcc's shapes pass: setp p|q, selp with a predicate, and.pred, a guard */
+	struct fe_module *m = fe_t_load_str(HDR ".visible .entry k()\n{\n.reg .pred %p<4>;\n.reg .b32 %r<3>;\n"
+					 "setp.lt.s32 %p1|%p2, %r1, 5;\nselp.b32 %r2, 1, 0, %p1;\n"
+					 "and.pred %p3, %p1, %p2;\n@%p3 add.s32 %r1, %r1, -1;\nret;\n}\n");
+	fe_module_destroy(m);
+}
+
+Test(parser, immediates_must_fit_the_instruction_type)
+{
+	expect_error(HDR ".visible .entry k()\n{\n.reg .b32 %r<3>;\nand.b32 %r1, %r2, 4294967296;\nret;\n}\n",
+		     SIM_ERR_INPUT, "bad.ptx:7:19:", "immediate 4294967296 does not fit the 32-bit");
+	/* 32-bit bit patterns and negative values both fit .b32/.u32 */
+	struct fe_module *m = fe_t_load_str(HDR ".visible .entry k()\n{\n.reg .b32 %r<3>;\n"
+					 "and.b32 %r1, %r2, 4294967295;\nadd.u32 %r1, %r1, -1;\nret;\n}\n");
+	fe_module_destroy(m);
+}
+
+Test(parser, vector_operand_matches_the_opcode_width)
+{
+	expect_error(HDR ".visible .entry k(.param .u64 p)\n{\n.reg .b32 %r<5>;\n.reg .b64 %rd<2>;\n"
+		     "ld.param.u64 %rd1, [p];\nld.global.v2.u32 {%r1, %r2, %r3, %r4}, [%rd1];\nret;\n}\n",
+		     SIM_ERR_INPUT, "bad.ptx:9:18:", "ld.v2: operand 1 has 4 elements, the opcode moves 2");
+}
+
+Test(parser, deeply_nested_blocks_end_with_a_located_error)
+{
+	/* 50,000 levels overflowed the stack of the recursive block parser */
+	size_t n = 50000;
+	char *text = malloc(strlen(HDR) + 2 * n + 64);
+	cr_assert(text);
+	char *p = text + sprintf(text, HDR ".visible .entry k()\n{\n");
+	memset(p, '{', n);
+	p += n;
+	memset(p, '}', n);
+	p += n;
+	strcpy(p, "\nret;\n}\n");
+	expect_error(text, SIM_ERR_INPUT, "bad.ptx:6:257:", "nested more than 256 deep");
+	free(text);
+}
