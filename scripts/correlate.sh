@@ -1,0 +1,164 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# Correlation harness: runs the kernels of scripts/correlation/kernels.txt on warpsim and compares
+# thread instructions and cycles with GPGPU-Sim 4.2 on the same machine, per kernel and policy,
+# then the mean absolute error and the Pearson correlation of cycles over each group.
+#
+# usage: scripts/correlate.sh [--machine gtx480|owl28|all] [--policies "lrr gto"]
+#                             [--kernels "NAME ..."] [--warpsim PATH]
+#                             [--gpgpusim DIR [--force]] [-j N]
+#   Without --gpgpusim the GPGPU-Sim side is read from the committed raw statistics
+#   (scripts/correlation/gpgpusim/<machine>/<kernel>-<policy>.txt), so the table reruns without
+#   GPGPU-Sim. With --gpgpusim DIR (a built gpgpu-sim_distribution tree, see
+#   scripts/correlation/README.md) the host programs are built with nvcc and every run whose raw
+#   file is missing (all with --force) is simulated again, one at a time under nice, and saved.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+corr=scripts/correlation
+machine=gtx480 policies="lrr gto" only="" warpsim=build/warpsim gpgpusim="" force=0 jobs=2
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--machine) machine=$2; shift 2 ;;
+	--policies) policies=$2; shift 2 ;;
+	--kernels) only=$2; shift 2 ;;
+	--warpsim) warpsim=$2; shift 2 ;;
+	--gpgpusim) gpgpusim=$(realpath "$2"); shift 2 ;;
+	--force) force=1; shift ;;
+	-j) jobs=$2; shift 2 ;;
+	-h|--help) sed -n '3,15p' "$0"; exit 0 ;;
+	*) echo "$0: unknown argument '$1' (try --help)" >&2; exit 2 ;;
+	esac
+done
+[ "$machine" = all ] && machines="gtx480 owl28" || machines=$machine
+for m in $machines; do
+	case "$m" in gtx480|owl28) ;; *) echo "$0: --machine must be gtx480, owl28 or all" >&2; exit 2 ;; esac
+done
+[ -x "$warpsim" ] || { echo "$0: $warpsim not built (scripts/build.sh release)" >&2; exit 2; }
+command -v jq >/dev/null || { echo "$0: needs jq" >&2; exit 2; }
+
+# warpsim machine file and GPGPU-Sim configuration folder of each machine.
+ws_config() { case "$1" in gtx480) echo configs/gtx480.cfg ;; owl28) echo configs/owl-28.cfg ;; esac; }
+gs_config() { case "$1" in gtx480) echo $corr/gpgpusim/gtx480-config ;; owl28) echo $corr/owl28 ;; esac; }
+
+# The kernel list, filtered by --kernels.
+list=$(mktemp)
+tmp=$(mktemp -d)
+trap 'rm -rf "$list" "$tmp"' EXIT
+grep -v '^\s*#' $corr/kernels.txt | grep -v '^\s*$' | while read -r name rest; do
+	if [ -z "$only" ] || [[ " $only " == *" $name "* ]]; then echo "$name $rest"; fi
+done > "$list"
+[ -s "$list" ] || { echo "$0: no kernel of kernels.txt matches --kernels '$only'" >&2; exit 2; }
+
+# --- GPGPU-Sim side (only with --gpgpusim) ---
+if [ -n "$gpgpusim" ]; then
+	bin=build/correlation
+	mkdir -p "$bin"
+	while read -r name group wl size host args; do
+		nvcc=${NVCC:-/usr/local/cuda/bin/nvcc}
+		if [ ! -x "$bin/$name" ] || [ "$host" -nt "$bin/$name" ]; then
+			echo "building $bin/$name from $host" >&2
+			"$nvcc" -cudart shared -o "$bin/$name" "$host" < /dev/null
+		fi
+	done < "$list"
+	for m in $machines; do
+		for pol in $policies; do
+			while read -r name group wl size host args; do
+				out=$corr/gpgpusim/$m/$name-$pol.txt
+				[ $force = 0 ] && [ -s "$out" ] && continue
+				ptx=$(dirname "$wl")/$(sed -n 's/^ptx *= *"\(.*\)";.*/\1/p' "$wl")
+				# shellcheck disable=SC2086
+				$corr/run-gpgpusim.sh "$gpgpusim" "$(gs_config "$m")" "$pol" "$bin/$name" "$ptx" \
+					"$out" $args < /dev/null >&2 || echo "$0: GPGPU-Sim run $name $pol on $m failed" >&2
+			done < "$list"
+		done
+	done
+fi
+
+# --- warpsim side: one run per machine, kernel and policy (in parallel, -j) ---
+for m in $machines; do
+	for pol in $policies; do
+		while read -r name group wl size host args; do
+			echo "$m $pol $name $wl $size"
+		done < "$list"
+	done
+done > "$tmp/runs"
+export warpsim tmp
+ws_run() { # machine policy name workload size -> tmp/ws.<m>.<pol>.<name>: insts cycles l1d_miss l2_miss
+	local m=$1 pol=$2 name=$3 wl=$4 size=$5 d="$tmp/out.$1.$2.$3" cfg
+	case "$m" in gtx480) cfg=configs/gtx480.cfg ;; owl28) cfg=configs/owl-28.cfg ;; esac
+	if ! "$warpsim" run -c "$cfg" -w "$wl" --size "$size" -s gpu.core.scheduler.policy="$pol" \
+		-o "$d" --quiet > "$d.log" 2>&1; then
+		echo "warpsim failed on $name $pol $m: $(tail -1 "$d.log")" >&2
+		echo "- - - -" > "$tmp/ws.$m.$pol.$name"
+		return 0
+	fi
+	jq -r '.total as $t
+	  | ([$t | to_entries[] | select(.key | test("^l2\\.[0-9]+\\.misses$")) | .value] | add) as $l2m
+	  | ([$t | to_entries[] | select(.key | test("^l2\\.[0-9]+\\.accesses$")) | .value] | add) as $l2a
+	  | "\($t["gpu.thread_insts"]) \($t["gpu.cycles"]) \(1 - $t["gpu.l1d.hit_rate"]) \(if $l2a > 0 then $l2m / $l2a else 0 end)"' \
+		"$d/stats.json" > "$tmp/ws.$m.$pol.$name"
+}
+export -f ws_run
+xargs -P "$jobs" -L 1 bash -c 'ws_run "$@"' _ < "$tmp/runs"
+
+# --- the table ---
+gs_field() { # file key -> the last value of "key = value" in GPGPU-Sim's raw lines
+	awk -v k="$2" '$1 == k { v = $3 } END { if (v == "") print "-"; else print v }' "$1"
+}
+for m in $machines; do
+	while read -r pol name group; do
+		f=$corr/gpgpusim/$m/$name-$pol.txt
+		if [ -s "$f" ]; then
+			gs="$(gs_field "$f" gpu_tot_sim_insn) $(gs_field "$f" gpu_tot_sim_cycle) $(gs_field "$f" L1D_total_cache_miss_rate) $(gs_field "$f" L2_total_cache_miss_rate)"
+		else
+			gs="- - - -"
+		fi
+		echo "$m $pol $name $group $(cat "$tmp/ws.$m.$pol.$name") $gs"
+	done < <(for pol in $policies; do awk -v p="$pol" '{print p, $1, $2}' "$list"; done)
+done | awk -v policies="$policies" '
+function abs(x) { return x < 0 ? -x : x }
+function stats(key, label,   n, mx, my, sxx, syy, sxy, r, i) {
+	n = cnt[key]
+	if (n == 0) return
+	mx = sx[key] / n; my = sy[key] / n
+	sxx = sxx_[key] - n * mx * mx; syy = syy_[key] - n * my * my; sxy = sxy_[key] - n * mx * my
+	r = (sxx > 0 && syy > 0) ? sprintf("%.4f", sxy / sqrt(sxx * syy)) : "n/a"
+	printf "%-26s %3d runs  MAE %6.1f%%  max %6.1f%%  Pearson r %s  inst mismatches %d\n", label, n, 100 * sae[key] / n, 100 * maxe[key], r, bad[key]
+}
+function add(key, x, y, e) {
+	cnt[key]++; sx[key] += x; sy[key] += y; sxx_[key] += x * x; syy_[key] += y * y; sxy_[key] += x * y
+	sae[key] += e; if (e > maxe[key]) maxe[key] = e
+}
+{
+	m = $1; pol = $2; name = $3; grp = $4; wi = $5; wc = $6; wl1 = $7; wl2 = $8; gi = $9; gc = $10; gl1 = $11; gl2 = $12
+	if (m != last) {
+		if (last != "") print ""
+		printf "== %s (warpsim %s vs GPGPU-Sim 4.2)\n", m, (m == "gtx480" ? "configs/gtx480.cfg" : "configs/owl-28.cfg")
+		printf "%-12s %-4s %12s %12s %-4s %9s %9s %7s %13s %13s\n", "kernel", "pol", "insts ws", "insts gs", "eq", "cyc ws", "cyc gs", "ws/gs", "L1D miss ws/gs", "L2 miss ws/gs"
+		last = m; machines[++nm] = m
+	}
+	have = (wc != "-" && gc != "-")
+	eq = (wi == "-" || gi == "-") ? "?" : (wi == gi ? "yes" : "NO")
+	ratio = have ? sprintf("%.3f", wc / gc) : "-"
+	printf "%-12s %-4s %12s %12s %-4s %9s %9s %7s %6s/%-6s %6s/%-6s\n", name, pol, wi, gi, eq, wc, gc, ratio, \
+		(wl1 == "-" ? "-" : sprintf("%.3f", wl1)), (gl1 == "-" ? "-" : sprintf("%.3f", gl1)), \
+		(wl2 == "-" ? "-" : sprintf("%.3f", wl2)), (gl2 == "-" ? "-" : sprintf("%.3f", gl2))
+	if (!have) { missing[m]++; next }
+	e = abs(wc - gc) / gc
+	add(m SUBSEP grp SUBSEP pol, wc, gc, e); add(m SUBSEP grp SUBSEP "all", wc, gc, e)
+	if (eq == "NO") { bad[m SUBSEP grp SUBSEP pol]++; bad[m SUBSEP grp SUBSEP "all"]++ }
+}
+END {
+	for (i = 1; i <= nm; i++) {
+		m = machines[i]
+		printf "\n-- %s: cycles, |ws - gs| / gs and Pearson r of (ws, gs)\n", m
+		np = split(policies, pl, " ")
+		for (gi = 1; gi <= 2; gi++) {
+			g = gi == 1 ? "ref" : "own"
+			for (j = 1; j <= np; j++) stats(m SUBSEP g SUBSEP pl[j], m " " g " " pl[j])
+			if (np > 1) stats(m SUBSEP g SUBSEP "all", m " " g " all policies")
+		}
+		if (missing[m]) printf "%s: %d runs without both figures (left out)\n", m, missing[m]
+	}
+}'
