@@ -132,9 +132,13 @@ function add(key, x, y, e) {
 }
 {
 	m = $1; pol = $2; name = $3; grp = $4; wi = $5; wc = $6; wl1 = $7; wl2 = $8; gi = $9; gc = $10; gl1 = $11; gl2 = $12
+	# owl28: the GPGPU-Sim core clock is 1300/4 MHz (a warp per cycle on SIMT width 8), warpsim counts
+	# 1300 MHz cycles (owl28/gpgpusim.config): compare in warpsim cycles.
+	if (m == "owl28" && gc != "-") gc = 4 * gc
 	if (m != last) {
 		if (last != "") print ""
-		printf "== %s (warpsim %s vs GPGPU-Sim 4.2)\n", m, (m == "gtx480" ? "configs/gtx480.cfg" : "configs/owl-28.cfg")
+		printf "== %s (warpsim %s vs GPGPU-Sim 4.2 %s)\n", m, (m == "gtx480" ? "configs/gtx480.cfg" : "configs/owl-28.cfg"), \
+			(m == "gtx480" ? "SM2_GTX480" : "owl28/gpgpusim.config, cycles x4 to 1300 MHz")
 		printf "%-12s %-4s %12s %12s %-4s %9s %9s %7s %13s %13s\n", "kernel", "pol", "insts ws", "insts gs", "eq", "cyc ws", "cyc gs", "ws/gs", "L1D miss ws/gs", "L2 miss ws/gs"
 		last = m; machines[++nm] = m
 	}
