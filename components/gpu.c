@@ -57,12 +57,57 @@ static bool needs_noc(const struct cfg *c)
 	return !strcmp(m, "full") || !strcmp(m, "perfect-l2");
 }
 
+/* Header of every request and reply packet (memory/mem_req.h: 8 bytes, then the data). */
+#define GPU_PKT_HDR_BYTES 8
+
+/* The cycle NoC ejects whole packets into a queue per node and class of
+ * gpu.noc.eject_queue_flits flits, one credit pool shared by the ejection port's VCs
+ * (gpu.noc.vcs per class of a network). The largest packet is the largest L1 line (data of a
+ * fill, a write or a write-back) after the header. It must fit (noc_cycle.c asserts it), and
+ * every ejection VC must be able to hold a whole packet at once: otherwise each VC takes part
+ * of a packet, the shared credits run out with none complete, and nothing ever ejects again
+ * (measured on gtx480 vecadd medium with vcs = 4: eject_queue_flits 5 and 10 deadlock, 20
+ * completes). */
+static int check_eject_queue(const struct cfg *c, struct sim_error *err)
+{
+	if (strcmp(cfg_str(c, "gpu.noc.model"), "cycle") || !needs_noc(c))
+		return 0;
+	static const char *const lines[] = {"gpu.memory.l1d.line_bytes", "gpu.memory.l1c.line_bytes",
+					    "gpu.memory.l1t.line_bytes"};
+	const char *line_key = lines[0];
+	int64_t line = 0;
+	for (size_t i = 0; i < SIM_ARRAY_LEN(lines); i++)
+		if (cfg_is_defined(c, lines[i]) && cfg_int(c, lines[i]) > line) {
+			line = cfg_int(c, lines[i]);
+			line_key = lines[i];
+		}
+	int64_t cb = cfg_int(c, "gpu.noc.channel_bytes"), eject = cfg_int(c, "gpu.noc.eject_queue_flits");
+	int64_t vcs = cfg_int(c, "gpu.noc.vcs");
+	bool one_net = strcmp(cfg_str(c, "gpu.noc.class_separation"), "networks") != 0;
+	int64_t per_class = one_net ? vcs / 2 : vcs;
+	if (per_class < 1)
+		per_class = 1; /* an odd count is noc_cycle.c's error, named there */
+	int64_t bytes = GPU_PKT_HDR_BYTES + line, flits = (bytes + cb - 1) / cb;
+	if (eject < flits)
+		return cfg_error(err, c, "gpu.noc.eject_queue_flits",
+				 "%lld flits cannot hold the largest packet: %lld bytes (%s = %lld plus an "
+				 "8-byte header) are %lld flits of gpu.noc.channel_bytes = %lld",
+				 (long long)eject, (long long)bytes, line_key, (long long)line,
+				 (long long)flits, (long long)cb);
+	if (eject < per_class * flits)
+		return cfg_error(err, c, "gpu.noc.eject_queue_flits",
+				 "%lld flits cannot hold a %lld-flit packet on each of the %lld ejection VCs "
+				 "of a class (gpu.noc.vcs = %lld, class_separation %s): the NoC can deadlock "
+				 "below %lld",
+				 (long long)eject, (long long)flits, (long long)per_class, (long long)vcs,
+				 cfg_str(c, "gpu.noc.class_separation"), (long long)(per_class * flits));
+	return 0;
+}
+
 int gpu_cfg_validate(const struct cfg *c, struct sim_error *err)
 {
 	/* Each module validates its own settings when it is built; here only what spans modules. */
-	(void)c;
-	(void)err;
-	return 0;
+	return check_eject_queue(c, err);
 }
 
 void gpu_destroy(struct gpu *g)

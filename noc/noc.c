@@ -29,7 +29,8 @@ static const struct cfg_key_def noc_keys[] = {
 	CFG_KEY_ENUM("gpu.noc.class_separation", "networks", noc_seps,
 		     "requests and replies on two physical networks (GPGPU-Sim's subnets) or on disjoint VCs of one"),
 	CFG_KEY_INT("gpu.noc.inject_queue_packets", "packets", 8, 1, 65535, "injection queue per node and class (back-pressure beyond)"),
-	CFG_KEY_INT("gpu.noc.eject_queue_flits", "flits", 16, 1, 65535, "ejection queue per node and class; must hold the largest packet"),
+	CFG_KEY_INT("gpu.noc.eject_queue_flits", "flits", 16, 1, 65535, "ejection queue per node and class, shared by the class's ejection VCs; must hold "
+		    "one largest packet (header + largest L1 line) per ejection VC (cycle model)"),
 	CFG_KEY_BOOL("gpu.noc.flow_exact", 1,
 		     "flow model: re-share bandwidth at every completion (exact max-min, as SimGrid) or once per cycle (faster)"),
 	CFG_KEY_INT_LIST("gpu.noc.placement.mc_nodes", "nodes", "3,7,10,12,23,25,28,32", 0, 65535,

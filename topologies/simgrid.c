@@ -15,6 +15,9 @@
 #include <simgrid/link.h>
 #include <xbt/dynar.h>
 
+#include "../engine/cfg_text.h"
+#include "simgrid_guard.h"
+
 /* SimGrid keeps one engine per process and cannot be re-initialised or unloaded: a second
  * platform in the same process is refused. This flag is the only process-wide state in
  * warpsim, and it exists because SimGrid's is. */
@@ -98,12 +101,12 @@ static int torus_dims(const char *path, int *dims)
 
 struct topo *topo_simgrid_load(const char *platform_xml, uint32_t channel_bytes, struct sim_error *err)
 {
-	FILE *f = fopen(platform_xml, "r");
-	if (!f) {
-		sim_error_set(err, SIM_ERR_CONFIG, NULL, 0, 0, NULL, "cannot read SimGrid platform %s", platform_xml);
+	/* A FIFO would block SimGrid's open; a missing file is named at gpu.noc.platform's line. */
+	struct sim_error e2 = {0};
+	if (cfg_check_regular_file(platform_xml, "SimGrid platform", NULL, 0, SIM_ERR_CONFIG, &e2)) {
+		sim_error_set(err, SIM_ERR_CONFIG, NULL, 0, 0, NULL, "%s", e2.msg);
 		return NULL;
 	}
-	fclose(f);
 	if (simgrid_loaded) {
 		sim_error_set(err, SIM_ERR_CONFIG, NULL, 0, 0, NULL,
 			      "a SimGrid platform is already loaded in this process (SimGrid has one engine per process)");
@@ -116,11 +119,24 @@ struct topo *topo_simgrid_load(const char *platform_xml, uint32_t channel_bytes,
 	char a0[] = "warpsim", a1[] = "--log=root.thres:critical", a2[] = "--cfg=network/model:CM02",
 	     a3[] = "--cfg=network/crosstraffic:0", a4[] = "--cfg=network/optim:Full", a5[] = "--cfg=network/TCP-gamma:0";
 	char *argv[] = {a0, a1, a2, a3, a4, a5, NULL};
-	simgrid_init(&argc, argv);
-	simgrid_load_platform(platform_xml);
-	simgrid_run_until(0); /* seals the platform */
+	char sg_msg[400];
+	int sg_line = 0;
+	/* SimGrid throws on a bad platform: caught at the C++ boundary (simgrid_guard.cc) and
+	 * reported at the platform's line where its parser gives one. */
+	if (topo_sg_guard_load(&argc, argv, platform_xml, sg_msg, sizeof sg_msg, &sg_line)) {
+		if (sg_line > 0)
+			sim_error_set(err, SIM_ERR_CONFIG, platform_xml, sg_line, 0, NULL, "SimGrid: %s", sg_msg);
+		else
+			sim_error_set(err, SIM_ERR_CONFIG, NULL, 0, 0, NULL, "SimGrid platform %s: %s",
+				      platform_xml, sg_msg);
+		return NULL;
+	}
 
 	int n = (int)sg_host_count();
+	if (n < 1) { /* sg_host_list() aborts the process on a platform without hosts */
+		sim_error_set(err, SIM_ERR_CONFIG, NULL, 0, 0, NULL, "SimGrid platform %s has no hosts", platform_xml);
+		return NULL;
+	}
 	sg_host_t *hosts = sg_host_list();
 	int n_sl = (int)sg_link_count();
 	sg_link_t *sl = sg_link_list();
@@ -138,6 +154,18 @@ struct topo *topo_simgrid_load(const char *platform_xml, uint32_t channel_bytes,
 	}
 	qsort(hosts, (size_t)n, sizeof *hosts, host_cmp);
 	qsort(sl, (size_t)n_sl, sizeof *sl, link_cmp);
+	/* The NoC divides by a link's bandwidth and counts its latency in cycles: both must be
+	 * finite, the bandwidth positive (SimGrid itself accepts 0Bps outside a cluster). */
+	for (int k = 0; k < n_sl; k++) {
+		double bw = sg_link_get_bandwidth(sl[k]), lat = sg_link_get_latency(sl[k]);
+		if (!(bw > 0 && bw < 1e15) || !(lat >= 0 && lat < 1e9)) {
+			sim_error_set(err, SIM_ERR_CONFIG, NULL, 0, 0, NULL,
+				      "SimGrid platform %s: link %s has bandwidth %g B/s and latency %g s "
+				      "(needs a positive finite bandwidth and a latency below 1e9 s)",
+				      platform_xml, sg_link_get_name(sl[k]), bw, lat);
+			goto out;
+		}
+	}
 	/* Union-find variables: host i is i; link k's start is n + 2k, its end n + 2k + 1. */
 	int n_var = n + 2 * n_sl;
 	uf = malloc((size_t)n_var * sizeof *uf);
@@ -157,7 +185,13 @@ struct topo *topo_simgrid_load(const char *platform_xml, uint32_t channel_bytes,
 			if (s == d)
 				continue;
 			xbt_dynar_t dy = xbt_dynar_new(sizeof(sg_link_t), NULL);
-			sg_host_get_route(hosts[s], hosts[d], dy);
+			if (topo_sg_guard_route(hosts[s], hosts[d], dy, sg_msg, sizeof sg_msg)) {
+				xbt_dynar_free(&dy);
+				sim_error_set(err, SIM_ERR_CONFIG, NULL, 0, 0, NULL,
+					      "SimGrid platform %s: no route from %s to %s: %s", platform_xml,
+					      sg_host_get_name(hosts[s]), sg_host_get_name(hosts[d]), sg_msg);
+				goto out;
+			}
 			int len = (int)xbt_dynar_length(dy);
 			size_t p = (size_t)s * (size_t)n + (size_t)d;
 			route[p] = malloc((size_t)(len > 0 ? len : 1) * sizeof **route);
