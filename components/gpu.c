@@ -239,6 +239,18 @@ static void account_memory(struct gpu *g)
 	}
 }
 
+/* The livelock watchdog's signature: forward-progress events over every SM. Called once per
+ * watchdog period (sim.watchdog_cycles), never per cycle. */
+static uint64_t forward_progress(void *ctx)
+{
+	const struct gpu *g = ctx;
+	uint64_t sum = 0;
+	for (uint32_t i = 0; g->sms && i < g->n_cores; i++)
+		if (g->sms[i])
+			sum += sm_forward_progress(g->sms[i]);
+	return sum;
+}
+
 struct gpu *gpu_create(const struct cfg *c, struct stats *st, struct sim_error *err)
 {
 	struct gpu *g = calloc(1, sizeof *g);
@@ -259,6 +271,9 @@ struct gpu *gpu_create(const struct cfg *c, struct stats *st, struct sim_error *
 		.seed = (uint64_t)cfg_int(c, "sim.seed"),
 		.watchdog_cycles = (uint64_t)cfg_int(c, "sim.watchdog_cycles"),
 		.watchdog_clk = &g->core_clk,
+		.livelock_cycles = (uint64_t)cfg_int(c, "sim.livelock_cycles"),
+		.livelock_sig = forward_progress,
+		.livelock_ctx = g,
 	};
 	g->sim = sim_create(&sc, err);
 	if (!g->sim || sim_clock_add(g->sim, &g->core_clk, err))
@@ -441,6 +456,16 @@ int gpu_run_launch(struct gpu *g, struct fe_launch *l, struct sim_error *err)
 	}
 	if (why == SIM_STOP_DEADLOCK)
 		return err->code ? (int)err->code : SIM_ERR_FAULT;
+	if (why == SIM_STOP_LIVELOCK) {
+		char spin[256] = "";
+		for (uint32_t i = 0; i < g->n_cores && !sm_describe_running(g->sms[i], spin, sizeof spin); i++)
+			;
+		return sim_error_set(err, SIM_ERR_FAULT, NULL, 0, 0, "sim.livelock_cycles",
+				     "kernel %s livelocked: warps kept issuing for %llu core cycles without a "
+				     "store, atomic, barrier arrival, warp exit or CTA completion%s%s",
+				     info.kernel_name, (unsigned long long)cfg_int(g->cfg, "sim.livelock_cycles"),
+				     spin[0] ? "; spinning: " : "", spin);
+	}
 	if (why == SIM_STOP_TIME_LIMIT) {
 		char stuck[256] = "";
 		for (uint32_t i = 0; i < g->n_cores && !sm_describe_stuck(g->sms[i], stuck, sizeof stuck); i++)

@@ -804,6 +804,19 @@ static const struct cfg_key_def engine_keys[] = {
 	CFG_KEY_BOOL("sim.check", 0, "check invariants (request/reply, conservation, DRAM timing) at run time"),
 	CFG_KEY_INT("sim.watchdog_cycles", "core cycles", 100000, 0, INT64_MAX,
 		    "stop with a deadlock report when nothing issued or completed for this long (0 = off)"),
+	/* The suite's longest gap between such events is 434,000 core cycles (spmv large on
+	 * owl-28; medium sizes at most 90,000, gtx480 164,000): 2e7 is 46 times that, and a
+	 * kernel spinning on every core of owl-28 is caught in about 3 minutes here. */
+	CFG_KEY_INT("sim.livelock_cycles", "core cycles", 20000000, 0, INT64_MAX,
+		    "stop with a livelock report when warps keep issuing but no store, atomic, barrier "
+		    "arrival, warp exit or CTA completion happens for this long (0 = off; checked every "
+		    "sim.watchdog_cycles, so off with the watchdog; default 46x the longest gap measured "
+		    "in the workload suite)"),
+	/* The suite's longest run of one CTA between such events is 8,728 warp instructions
+	 * (longcompute large); 2^27 is 15,000 times that, about 4 s of a spinning CTA here. */
+	CFG_KEY_INT("sim.functional_livelock_warp_insts", "warp instructions", 1 << 27, 0, INT64_MAX,
+		    "--functional: stop with a livelock report when one CTA executes this many warp "
+		    "instructions without a store, atomic, barrier arrival or warp exit (0 = off)"),
 };
 
 int engine_cfg_define(struct cfg *c, struct sim_error *err)
