@@ -153,7 +153,8 @@ struct topo *topo_simgrid_load(const char *platform_xml, uint32_t channel_bytes,
 		goto out;
 	}
 	qsort(hosts, (size_t)n, sizeof *hosts, host_cmp);
-	qsort(sl, (size_t)n_sl, sizeof *sl, link_cmp);
+	if (n_sl > 1) /* sl may be NULL on a platform without links */
+		qsort(sl, (size_t)n_sl, sizeof *sl, link_cmp);
 	/* The NoC divides by a link's bandwidth and counts its latency in cycles: both must be
 	 * finite, the bandwidth positive (SimGrid itself accepts 0Bps outside a cluster). */
 	for (int k = 0; k < n_sl; k++) {
