@@ -26,12 +26,14 @@ struct cfg_entry {
 	size_t n_list;
 	char *src_file;   /* owned; "<default>" or "<command line>" or a path */
 	int src_line;
+	uint64_t set_seq; /* when it was last set (cfg.n_sets then); 0 = default */
 };
 
 struct cfg {
 	struct cfg_entry *e;
 	size_t n, cap;
 	char *base_dir;   /* directory of the first loaded file */
+	uint64_t n_sets;  /* values set from files and overrides so far */
 };
 
 static const char SRC_DEFAULT[] = "<default>";
@@ -340,6 +342,11 @@ static int store_setting(struct cfg_entry *e, const config_setting_t *st, struct
 	return rc;
 }
 
+static uint64_t next_seq(const struct cfg *c)
+{
+	return ++((struct cfg *)c)->n_sets;
+}
+
 static int walk(struct cfg *c, const config_setting_t *grp, const char *prefix, struct sim_error *err)
 {
 	int n = config_setting_length(grp);
@@ -362,6 +369,7 @@ static int walk(struct cfg *c, const config_setting_t *grp, const char *prefix, 
 		int rc = store_setting(e, st, err);
 		if (rc)
 			return rc;
+		e->set_seq = next_seq(c);
 	}
 	return 0;
 }
@@ -562,8 +570,10 @@ int cfg_set_override(struct cfg *c, const char *assignment, struct sim_error *er
 		break;
 	}
 	}
-	if (!rc)
+	if (!rc) {
 		set_source(e, SRC_CMDLINE, 0);
+		e->set_seq = next_seq(c);
+	}
 	return rc;
 }
 
@@ -605,6 +615,20 @@ void cfg_source(const struct cfg *c, const char *path, const char **file, int *l
 	SIM_ASSERT(e != NULL);
 	*file = e->src_file;
 	*line = e->src_line;
+}
+
+const char *cfg_latest(const struct cfg *c, const char *const *paths, size_t n)
+{
+	const char *best = n ? paths[0] : NULL;
+	uint64_t seq = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct cfg_entry *e = find(c, paths[i]);
+		if (e && e->set_seq > seq) {
+			seq = e->set_seq;
+			best = paths[i];
+		}
+	}
+	return best;
 }
 
 int cfg_error(struct sim_error *err, const struct cfg *c, const char *path, const char *fmt, ...)
