@@ -23,6 +23,8 @@
  * warpsim, and it exists because SimGrid's is. */
 static int simgrid_loaded;
 
+#define TOPO_SIMGRID_MAX_HOSTS 4096
+
 /* Host names in natural order ("n2" before "n10"), so cluster radicals map to node numbers. */
 static int natural_cmp(const char *a, const char *b)
 {
@@ -99,6 +101,174 @@ static int torus_dims(const char *path, int *dims)
 	return nd;
 }
 
+/* The value of attribute name inside one element's text [el, end); "" if absent. */
+static void xml_attr(const char *el, const char *end, const char *name, char *out, size_t n)
+{
+	out[0] = '\0';
+	size_t len = strlen(name);
+	for (const char *p = el; p && p < end; p++) {
+		p = strstr(p, name);
+		if (!p || p >= end)
+			return;
+		const char *q = p + len;
+		while (*q == ' ' || *q == '\t' || *q == '\n')
+			q++;
+		if ((p == el || isspace((unsigned char)p[-1])) && *q == '=') {
+			q++;
+			while (*q == ' ' || *q == '\t' || *q == '\n')
+				q++;
+			char quote = *q;
+			if (quote != '"' && quote != '\'')
+				return;
+			const char *v = q + 1, *ve = strchr(v, quote);
+			if (!ve || ve > end)
+				return;
+			snprintf(out, n, "%.*s", (int)(ve - v), v);
+			return;
+		}
+	}
+}
+
+/* Numbers separated by any of seps into v (at most max); -1 if a part is not a positive number. */
+static int xml_numbers(const char *s, const char *seps, long *v, int max)
+{
+	int n = 0;
+	while (*s) {
+		char *e;
+		if (!isdigit((unsigned char)*s))
+			return -1;
+		long x = strtol(s, &e, 10);
+		if (x < 1 || x > 1000000 || n == max)
+			return -1;
+		v[n++] = x;
+		s = e;
+		if (*s && !strchr(seps, *s))
+			return -1;
+		if (*s)
+			s++;
+	}
+	return n;
+}
+
+/* Hosts a radical ("0-15", "0-3,8,10-11") names; -1 when malformed. */
+static long radical_count(const char *s)
+{
+	long total = 0;
+	while (*s) {
+		char *e;
+		if (!isdigit((unsigned char)*s))
+			return -1;
+		long a = strtol(s, &e, 10), b = a;
+		s = e;
+		if (*s == '-') {
+			if (!isdigit((unsigned char)s[1]))
+				return -1;
+			b = strtol(s + 1, &e, 10);
+			s = e;
+		}
+		if (b < a || b - a > 100000000L)
+			return -1;
+		total += b - a + 1;
+		if (*s == ',')
+			s++;
+		else if (*s)
+			return -1;
+	}
+	return total;
+}
+
+/* SimGrid aborts the process (xbt_die, not an exception) on a cluster whose radicals do not
+ * fill its TORUS, FAT_TREE or DRAGONFLY shape (found by fuzz_simgrid), and builds a cluster of
+ * 10^8 hosts before anything can count them: clusters are checked from the text first. */
+static int check_clusters(const char *path, struct sim_error *err)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return 0; /* SimGrid reports it */
+	static const size_t cap = 1 << 22;
+	char *buf = malloc(cap);
+	size_t n = buf ? fread(buf, 1, cap - 1, f) : 0;
+	fclose(f);
+	if (!buf)
+		return 0;
+	buf[n] = '\0';
+	/* NUL bytes would end the string functions early (SimGrid's parser reads past them) and a
+	 * commented-out cluster is no cluster: blank both, keeping the newlines for line numbers */
+	for (size_t i = 0; i < n; i++)
+		if (!buf[i])
+			buf[i] = ' ';
+	for (char *c = strstr(buf, "<!--"); c; c = strstr(c, "<!--")) {
+		char *e = strstr(c + 4, "-->");
+		char *stop = e ? e + 3 : buf + n;
+		for (; c < stop; c++)
+			if (*c != '\n')
+				*c = ' ';
+	}
+	int rc = 0;
+	for (const char *p = buf; !rc && (p = strstr(p, "<cluster")); p++) {
+		const char *end = strchr(p, '>');
+		if (!end)
+			break; /* SimGrid's parser says where */
+		int line = 1;
+		for (const char *q = buf; q < p; q++)
+			line += *q == '\n';
+		char topo[32], params[256], radical[256], id[64];
+		xml_attr(p, end, "topology", topo, sizeof topo);
+		xml_attr(p, end, "topo_parameters", params, sizeof params);
+		xml_attr(p, end, "radical", radical, sizeof radical);
+		xml_attr(p, end, "id", id, sizeof id);
+		long hosts = radical_count(radical);
+		if (hosts < 0) {
+			rc = sim_error_set(err, SIM_ERR_CONFIG, path, line, 0, NULL, "cluster %s: radical \"%s\" is "
+					   "not a list of numbers and ranges like 0-15,20", id, radical);
+			break;
+		}
+		if (hosts > TOPO_SIMGRID_MAX_HOSTS) {
+			rc = sim_error_set(err, SIM_ERR_CONFIG, path, line, 0, NULL, "cluster %s: %ld hosts, at most %d",
+					   id, hosts, TOPO_SIMGRID_MAX_HOSTS);
+			break;
+		}
+		long v[16], shape = 1;
+		int k;
+		if (!strcmp(topo, "TORUS")) {
+			k = xml_numbers(params, ",", v, 16);
+			for (int i = 0; i < k; i++)
+				shape *= v[i];
+		} else if (!strcmp(topo, "FAT_TREE")) {
+			/* levels;down,...;up,...;links,...: the hosts are the product of the downs */
+			char *down = strchr(params, ';');
+			char *up = down ? strchr(down + 1, ';') : NULL;
+			k = -1;
+			if (down && up) {
+				char d[128];
+				snprintf(d, sizeof d, "%.*s", (int)(up - down - 1), down + 1);
+				k = xml_numbers(d, ",", v, 16);
+				for (int i = 0; i < k; i++)
+					shape *= v[i];
+			}
+		} else if (!strcmp(topo, "DRAGONFLY")) {
+			/* groups,links;chassis,links;routers,links;nodes */
+			k = xml_numbers(params, ",;", v, 16);
+			if (k == 7)
+				shape = v[0] * v[2] * v[4] * v[6];
+			else
+				k = -1;
+		} else {
+			continue; /* FLAT and the rest take any count */
+		}
+		if (k <= 0) {
+			rc = sim_error_set(err, SIM_ERR_CONFIG, path, line, 0, NULL, "cluster %s: topo_parameters "
+					   "\"%s\" do not describe a %s", id, params, topo);
+		} else if (shape != hosts) {
+			rc = sim_error_set(err, SIM_ERR_CONFIG, path, line, 0, NULL, "cluster %s: %s \"%s\" has %ld "
+					   "places but radical \"%s\" names %ld hosts", id, topo, params, shape,
+					   radical, hosts);
+		}
+	}
+	free(buf);
+	return rc;
+}
+
 struct topo *topo_simgrid_load(const char *platform_xml, uint32_t channel_bytes, struct sim_error *err)
 {
 	/* A FIFO would block SimGrid's open; a missing file is named at gpu.noc.platform's line. */
@@ -107,6 +277,8 @@ struct topo *topo_simgrid_load(const char *platform_xml, uint32_t channel_bytes,
 		sim_error_set(err, SIM_ERR_CONFIG, NULL, 0, 0, NULL, "%s", e2.msg);
 		return NULL;
 	}
+	if (check_clusters(platform_xml, err))
+		return NULL;
 	if (simgrid_loaded) {
 		sim_error_set(err, SIM_ERR_CONFIG, NULL, 0, 0, NULL,
 			      "a SimGrid platform is already loaded in this process (SimGrid has one engine per process)");
@@ -135,6 +307,13 @@ struct topo *topo_simgrid_load(const char *platform_xml, uint32_t channel_bytes,
 	int n = (int)sg_host_count();
 	if (n < 1) { /* sg_host_list() aborts the process on a platform without hosts */
 		sim_error_set(err, SIM_ERR_CONFIG, NULL, 0, 0, NULL, "SimGrid platform %s has no hosts", platform_xml);
+		return NULL;
+	}
+	/* Every host pair's route is kept (n^2 of them): 4096 hosts is 16 M routes, far beyond a
+	 * GPU's NoC; a cluster radical like "0-99999999" is a mistake, not a machine. */
+	if (n > TOPO_SIMGRID_MAX_HOSTS) {
+		sim_error_set(err, SIM_ERR_CONFIG, NULL, 0, 0, NULL, "SimGrid platform %s has %d hosts, at most %d",
+			      platform_xml, n, TOPO_SIMGRID_MAX_HOSTS);
 		return NULL;
 	}
 	sg_host_t *hosts = sg_host_list();

@@ -114,9 +114,9 @@ Test(simgrid_bad, no_hosts_at_all, .timeout = 60)
 	expect_bad("no_hosts.xml", "has no hosts");
 	
 }
-Test(simgrid_bad, backwards_radical_has_no_hosts, .timeout = 60)
+Test(simgrid_bad, backwards_radical_is_refused_at_its_line, .timeout = 60)
 {
-	expect_bad("bad_radical.xml", "has no hosts");
+	expect_bad("bad_radical.xml", "bad_radical.xml:5: cluster c: radical \"9-2\" is not a list");
 }
 Test(simgrid_bad, unknown_element_and_unit, .timeout = 60)
 {
@@ -128,7 +128,27 @@ Test(simgrid_bad, unknown_unit, .timeout = 60)
 }
 Test(simgrid_bad, torus_parameters_that_are_not_numbers, .timeout = 60)
 {
-	expect_bad("torus_bad_dims.xml", "torus_bad_dims.xml: stoi");
+	expect_bad("torus_bad_dims.xml", "torus_bad_dims.xml:5: cluster t: topo_parameters \"4,x\" do not describe a TORUS");
+}
+/* found by fuzz_simgrid: SimGrid aborts (xbt_die) on a torus its radicals do not fill */
+Test(simgrid_bad, torus_with_too_few_radicals_is_refused_before_simgrid, .timeout = 60)
+{
+	struct sim_error err = {0};
+	cr_assert_null(topo_simgrid_load("tests/fuzz/regressions/simgrid_torus_radicals_short.xml", 32, &err));
+	cr_assert(strstr(err.msg, "cluster torus: TORUS \"6,6\" has 36 places but radical \"0-17\" names 18 hosts"),
+		  "%s", err.msg);
+	cr_assert_eq(err.line, 6);
+}
+/* found by fuzz_simgrid: NUL bytes in a comment hid the cluster from the check above */
+Test(simgrid_bad, nul_bytes_do_not_hide_a_cluster, .timeout = 60)
+{
+	struct sim_error err = {0};
+	cr_assert_null(topo_simgrid_load("tests/fuzz/regressions/simgrid_nul_before_cluster.xml", 32, &err));
+	cr_assert(strstr(err.msg, "TORUS \"6,6\" has 36 places but radical \"1-35\" names 35 hosts"), "%s", err.msg);
+}
+Test(simgrid_bad, a_cluster_of_a_hundred_million_hosts_is_refused_from_the_text, .timeout = 60)
+{
+	expect_bad("too_many_hosts.xml", "cluster c: 100000 hosts, at most 4096");
 }
 Test(simgrid_bad, a_directory_is_not_a_platform, .timeout = 60)
 {
