@@ -178,8 +178,9 @@ static long radical_count(const char *s)
 }
 
 /* SimGrid aborts the process (xbt_die, not an exception) on a cluster whose radicals do not
- * fill its TORUS, FAT_TREE or DRAGONFLY shape (found by fuzz_simgrid), and builds a cluster of
- * 10^8 hosts before anything can count them: clusters are checked from the text first. */
+ * fill its TORUS, FAT_TREE or DRAGONFLY shape, crashes on a platform without a zone (both found
+ * by fuzz_simgrid), and builds a cluster of 10^8 hosts before anything can count them: the
+ * text is checked first. */
 static int check_clusters(const char *path, struct sim_error *err)
 {
 	FILE *f = fopen(path, "r");
@@ -205,6 +206,12 @@ static int check_clusters(const char *path, struct sim_error *err)
 				*c = ' ';
 	}
 	int rc = 0;
+	/* a platform with no zone at all makes SimGrid 3.32 dereference a null root zone when it
+	 * seals the platform (found by fuzz_simgrid); text without <platform> is left to SimGrid's
+	 * parser, whose message says what is wrong */
+	if (strstr(buf, "<platform") && !strstr(buf, "<zone") && !strstr(buf, "<cluster") && !strstr(buf, "<AS"))
+		rc = sim_error_set(err, SIM_ERR_CONFIG, NULL, 0, 0, NULL,
+				   "SimGrid platform %s has no <zone> or <cluster>: no hosts to make a NoC of", path);
 	for (const char *p = buf; !rc && (p = strstr(p, "<cluster")); p++) {
 		const char *end = strchr(p, '>');
 		if (!end)

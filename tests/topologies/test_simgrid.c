@@ -146,6 +146,13 @@ Test(simgrid_bad, nul_bytes_do_not_hide_a_cluster, .timeout = 60)
 	cr_assert_null(topo_simgrid_load("tests/fuzz/regressions/simgrid_nul_before_cluster.xml", 32, &err));
 	cr_assert(strstr(err.msg, "TORUS \"6,6\" has 36 places but radical \"1-35\" names 35 hosts"), "%s", err.msg);
 }
+/* found by fuzz_simgrid: a <platform> without a zone crashed SimGrid when it sealed it */
+Test(simgrid_bad, a_platform_without_a_zone_is_refused_before_simgrid, .timeout = 60)
+{
+	struct sim_error err = {0};
+	cr_assert_null(topo_simgrid_load("tests/fuzz/regressions/simgrid_no_zone.xml", 32, &err));
+	cr_assert(strstr(err.msg, "simgrid_no_zone.xml has no <zone> or <cluster>"), "%s", err.msg);
+}
 Test(simgrid_bad, a_cluster_of_a_hundred_million_hosts_is_refused_from_the_text, .timeout = 60)
 {
 	expect_bad("too_many_hosts.xml", "cluster c: 100000 hosts, at most 4096");
