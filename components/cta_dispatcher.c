@@ -22,6 +22,7 @@ struct cta_dispatcher {
 	uint32_t cfg_max_ctas_per_core;      /* 0 = resources only */
 	struct cta_dispatcher_limits lim;    /* limits of the core, per kernel: max_ctas min'ed */
 	uint32_t core_max_ctas;              /* gpu.core.max_ctas */
+	const struct cfg *cfg;               /* for errors at a setting's file:line; outlives d */
 	/* running kernel */
 	struct fe_launch *launch;            /* NULL when none */
 	struct fe_launch_info info;
@@ -67,6 +68,7 @@ struct cta_dispatcher *cta_dispatcher_create(const struct cfg *cfg, struct stats
 	}
 	d->n_cores = n_cores;
 	d->cfg_max_ctas_per_core = (uint32_t)cfg_int(cfg, "gpu.cta_dispatcher.max_ctas_per_core");
+	d->cfg = cfg;
 	d->lim.warp_size = (uint32_t)cfg_int(cfg, "gpu.core.warp_size");
 	d->lim.max_threads = (uint32_t)cfg_int(cfg, "gpu.core.max_threads");
 	d->lim.max_warps = (uint32_t)cfg_int(cfg, "gpu.core.max_warps");
@@ -163,12 +165,25 @@ int cta_dispatcher_launch_kernel_info(struct cta_dispatcher *d, struct fe_launch
 	d->info = *info;
 	const char *which;
 	d->ctas_per_core = occupancy(&d->lim, &d->info, &which);
-	if (d->ctas_per_core == 0)
+	if (d->ctas_per_core == 0) {
+		/* at the limiting setting's file and line (the workload's launch line is added by
+		 * the workload runner where it knows it) */
+		if (d->cfg) {
+			cfg_error(err, d->cfg, which,
+				  "one CTA of kernel '%s' (%u threads, %u registers/thread, %u shared "
+				  "bytes) does not fit on a core",
+				  d->info.kernel_name, d->info.threads_per_cta, d->info.regs_per_thread,
+				  d->info.shared_bytes_per_cta);
+			if (err)
+				err->code = SIM_ERR_INPUT; /* the kernel and the machine disagree */
+			return SIM_ERR_INPUT;
+		}
 		return sim_error_set(err, SIM_ERR_INPUT, NULL, 0, 0, which,
 				     "one CTA of kernel '%s' (%u threads, %u registers/thread, %u shared bytes) "
 				     "does not fit on a core",
 				     d->info.kernel_name, d->info.threads_per_cta, d->info.regs_per_thread,
 				     d->info.shared_bytes_per_cta);
+	}
 	/* Build-time allocation: the timeline grows once per kernel, never per CTA. */
 	if (d->n_rec + d->info.n_ctas > d->cap_rec) {
 		uint64_t cap = (d->n_rec + d->info.n_ctas) * 2;

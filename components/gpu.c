@@ -63,12 +63,57 @@ static bool needs_noc(const struct cfg *c)
 	return !strcmp(m, "full") || !strcmp(m, "perfect-l2");
 }
 
+/* Header of every request and reply packet (memory/mem_req.h: 8 bytes, then the data). */
+#define GPU_PKT_HDR_BYTES 8
+
+/* The cycle NoC ejects whole packets into a queue per node and class of
+ * gpu.noc.eject_queue_flits flits, one credit pool shared by the ejection port's VCs
+ * (gpu.noc.vcs per class of a network). The largest packet is the largest L1 line (data of a
+ * fill, a write or a write-back) after the header. It must fit (noc_cycle.c asserts it), and
+ * every ejection VC must be able to hold a whole packet at once: otherwise each VC takes part
+ * of a packet, the shared credits run out with none complete, and nothing ever ejects again
+ * (measured on gtx480 vecadd medium with vcs = 4: eject_queue_flits 5 and 10 deadlock, 20
+ * completes). */
+static int check_eject_queue(const struct cfg *c, struct sim_error *err)
+{
+	if (strcmp(cfg_str(c, "gpu.noc.model"), "cycle") || !needs_noc(c))
+		return 0;
+	static const char *const lines[] = {"gpu.memory.l1d.line_bytes", "gpu.memory.l1c.line_bytes",
+					    "gpu.memory.l1t.line_bytes"};
+	const char *line_key = lines[0];
+	int64_t line = 0;
+	for (size_t i = 0; i < SIM_ARRAY_LEN(lines); i++)
+		if (cfg_is_defined(c, lines[i]) && cfg_int(c, lines[i]) > line) {
+			line = cfg_int(c, lines[i]);
+			line_key = lines[i];
+		}
+	int64_t cb = cfg_int(c, "gpu.noc.channel_bytes"), eject = cfg_int(c, "gpu.noc.eject_queue_flits");
+	int64_t vcs = cfg_int(c, "gpu.noc.vcs");
+	bool one_net = strcmp(cfg_str(c, "gpu.noc.class_separation"), "networks") != 0;
+	int64_t per_class = one_net ? vcs / 2 : vcs;
+	if (per_class < 1)
+		per_class = 1; /* an odd count is noc_cycle.c's error, named there */
+	int64_t bytes = GPU_PKT_HDR_BYTES + line, flits = (bytes + cb - 1) / cb;
+	if (eject < flits)
+		return cfg_error(err, c, "gpu.noc.eject_queue_flits",
+				 "%lld flits cannot hold the largest packet: %lld bytes (%s = %lld plus an "
+				 "8-byte header) are %lld flits of gpu.noc.channel_bytes = %lld",
+				 (long long)eject, (long long)bytes, line_key, (long long)line,
+				 (long long)flits, (long long)cb);
+	if (eject < per_class * flits)
+		return cfg_error(err, c, "gpu.noc.eject_queue_flits",
+				 "%lld flits cannot hold a %lld-flit packet on each of the %lld ejection VCs "
+				 "of a class (gpu.noc.vcs = %lld, class_separation %s): the NoC can deadlock "
+				 "below %lld",
+				 (long long)eject, (long long)flits, (long long)per_class, (long long)vcs,
+				 cfg_str(c, "gpu.noc.class_separation"), (long long)(per_class * flits));
+	return 0;
+}
+
 int gpu_cfg_validate(const struct cfg *c, struct sim_error *err)
 {
 	/* Each module validates its own settings when it is built; here only what spans modules. */
-	(void)c;
-	(void)err;
-	return 0;
+	return check_eject_queue(c, err);
 }
 
 void gpu_destroy(struct gpu *g)
@@ -230,6 +275,18 @@ static void account_memory(struct gpu *g)
 	}
 }
 
+/* The livelock watchdog's signature: forward-progress events over every SM. Called once per
+ * watchdog period (sim.watchdog_cycles), never per cycle. */
+static uint64_t forward_progress(void *ctx)
+{
+	const struct gpu *g = ctx;
+	uint64_t sum = 0;
+	for (uint32_t i = 0; g->sms && i < g->n_cores; i++)
+		if (g->sms[i])
+			sum += sm_forward_progress(g->sms[i]);
+	return sum;
+}
+
 struct gpu *gpu_create(const struct cfg *c, struct stats *st, struct sim_error *err)
 {
 	struct gpu *g = calloc(1, sizeof *g);
@@ -250,6 +307,9 @@ struct gpu *gpu_create(const struct cfg *c, struct stats *st, struct sim_error *
 		.seed = (uint64_t)cfg_int(c, "sim.seed"),
 		.watchdog_cycles = (uint64_t)cfg_int(c, "sim.watchdog_cycles"),
 		.watchdog_clk = &g->core_clk,
+		.livelock_cycles = (uint64_t)cfg_int(c, "sim.livelock_cycles"),
+		.livelock_sig = forward_progress,
+		.livelock_ctx = g,
 	};
 	g->sim = sim_create(&sc, err);
 	if (!g->sim || sim_clock_add(g->sim, &g->core_clk, err))
@@ -440,6 +500,16 @@ int gpu_run_launch(struct gpu *g, struct fe_launch *l, struct sim_error *err)
 	}
 	if (why == SIM_STOP_DEADLOCK)
 		return err->code ? (int)err->code : SIM_ERR_FAULT;
+	if (why == SIM_STOP_LIVELOCK) {
+		char spin[256] = "";
+		for (uint32_t i = 0; i < g->n_cores && !sm_describe_running(g->sms[i], spin, sizeof spin); i++)
+			;
+		return sim_error_set(err, SIM_ERR_FAULT, NULL, 0, 0, "sim.livelock_cycles",
+				     "kernel %s livelocked: warps kept issuing for %llu core cycles without a "
+				     "store, atomic, barrier arrival, warp exit or CTA completion%s%s",
+				     info.kernel_name, (unsigned long long)cfg_int(g->cfg, "sim.livelock_cycles"),
+				     spin[0] ? "; spinning: " : "", spin);
+	}
 	if (why == SIM_STOP_TIME_LIMIT) {
 		char stuck[256] = "";
 		for (uint32_t i = 0; i < g->n_cores && !sm_describe_stuck(g->sms[i], stuck, sizeof stuck); i++)

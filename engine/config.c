@@ -26,12 +26,14 @@ struct cfg_entry {
 	size_t n_list;
 	char *src_file;   /* owned; "<default>" or "<command line>" or a path */
 	int src_line;
+	uint64_t set_seq; /* when it was last set (cfg.n_sets then); 0 = default */
 };
 
 struct cfg {
 	struct cfg_entry *e;
 	size_t n, cap;
 	char *base_dir;   /* directory of the first loaded file */
+	uint64_t n_sets;  /* values set from files and overrides so far */
 };
 
 static const char SRC_DEFAULT[] = "<default>";
@@ -340,6 +342,11 @@ static int store_setting(struct cfg_entry *e, const config_setting_t *st, struct
 	return rc;
 }
 
+static uint64_t next_seq(const struct cfg *c)
+{
+	return ++((struct cfg *)c)->n_sets;
+}
+
 static int walk(struct cfg *c, const config_setting_t *grp, const char *prefix, struct sim_error *err)
 {
 	int n = config_setting_length(grp);
@@ -362,6 +369,7 @@ static int walk(struct cfg *c, const config_setting_t *grp, const char *prefix, 
 		int rc = store_setting(e, st, err);
 		if (rc)
 			return rc;
+		e->set_seq = next_seq(c);
 	}
 	return 0;
 }
@@ -562,8 +570,10 @@ int cfg_set_override(struct cfg *c, const char *assignment, struct sim_error *er
 		break;
 	}
 	}
-	if (!rc)
+	if (!rc) {
 		set_source(e, SRC_CMDLINE, 0);
+		e->set_seq = next_seq(c);
+	}
 	return rc;
 }
 
@@ -605,6 +615,20 @@ void cfg_source(const struct cfg *c, const char *path, const char **file, int *l
 	SIM_ASSERT(e != NULL);
 	*file = e->src_file;
 	*line = e->src_line;
+}
+
+const char *cfg_latest(const struct cfg *c, const char *const *paths, size_t n)
+{
+	const char *best = n ? paths[0] : NULL;
+	uint64_t seq = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct cfg_entry *e = find(c, paths[i]);
+		if (e && e->set_seq > seq) {
+			seq = e->set_seq;
+			best = paths[i];
+		}
+	}
+	return best;
 }
 
 int cfg_error(struct sim_error *err, const struct cfg *c, const char *path, const char *fmt, ...)
@@ -804,6 +828,19 @@ static const struct cfg_key_def engine_keys[] = {
 	CFG_KEY_BOOL("sim.check", 0, "check invariants (request/reply, conservation, DRAM timing) at run time"),
 	CFG_KEY_INT("sim.watchdog_cycles", "core cycles", 100000, 0, INT64_MAX,
 		    "stop with a deadlock report when nothing issued or completed for this long (0 = off)"),
+	/* The suite's longest gap between such events is 434,000 core cycles (spmv large on
+	 * owl-28; medium sizes at most 90,000, gtx480 164,000): 2e7 is 46 times that, and a
+	 * kernel spinning on every core of owl-28 is caught in about 3 minutes here. */
+	CFG_KEY_INT("sim.livelock_cycles", "core cycles", 20000000, 0, INT64_MAX,
+		    "stop with a livelock report when warps keep issuing but no store, atomic, barrier "
+		    "arrival, warp exit or CTA completion happens for this long (0 = off; checked every "
+		    "sim.watchdog_cycles, so off with the watchdog; default 46x the longest gap measured "
+		    "in the workload suite)"),
+	/* The suite's longest run of one CTA between such events is 8,728 warp instructions
+	 * (longcompute large); 2^27 is 15,000 times that, about 4 s of a spinning CTA here. */
+	CFG_KEY_INT("sim.functional_livelock_warp_insts", "warp instructions", 1 << 27, 0, INT64_MAX,
+		    "--functional: stop with a livelock report when one CTA executes this many warp "
+		    "instructions without a store, atomic, barrier arrival or warp exit (0 = off)"),
 };
 
 int engine_cfg_define(struct cfg *c, struct sim_error *err)

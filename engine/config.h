@@ -66,6 +66,10 @@ const int64_t *cfg_int_list(const struct cfg *c, const char *path, size_t *n);
 bool cfg_is_defined(const struct cfg *c, const char *path);
 /* Where the value came from: file and line (line 0 and file "<default>" or "<command line>"). */
 void cfg_source(const struct cfg *c, const char *path, const char **file, int *line);
+/* Of several settings, the one set last (a later -c file or override beats an earlier one, any
+ * beats a default): the one to blame when together they do not fit, as the overlay that
+ * changed one of them is where the user looks. */
+const char *cfg_latest(const struct cfg *c, const char *const *paths, size_t n);
 /* For cross-setting validation done by modules: fills err with SIM_ERR_CONFIG at the
  * setting's source, e.g. "owl-28/memory.cfg:12: gpu.l1d.size_kb: 64 exceeds ...". */
 int cfg_error(struct sim_error *err, const struct cfg *c, const char *path, const char *fmt, ...)

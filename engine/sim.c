@@ -789,6 +789,20 @@ static void watchdog_fire(struct sim *sim, struct sim_event *ev)
 	uint64_t limit = sim->cfg.watchdog_cycles;
 	uint64_t now_cycle = sim_clock_cycle_at(clk, sim->now_ps);
 	uint64_t last_cycle = sim_clock_cycle_at(clk, sim->last_progress_ps);
+	/* Livelock: issue goes on (so the deadlock test below never fires) but nothing that
+	 * moves a program forward happens. One callback per watchdog period: free. */
+	if (sim->cfg.livelock_cycles && sim->cfg.livelock_sig) {
+		uint64_t sig = sim->cfg.livelock_sig(sim->cfg.livelock_ctx);
+		if (sig != sim->ll_sig) {
+			sim->ll_sig = sig;
+			sim->ll_since_ps = sim->now_ps;
+		} else if (now_cycle - sim_clock_cycle_at(clk, sim->ll_since_ps) >= sim->cfg.livelock_cycles &&
+			   sim_outstanding(sim) > 0) {
+			sim->livelocked = true;
+			sim->deadlocked = true;
+			return;
+		}
+	}
 	if (now_cycle - last_cycle < limit) {
 		sim_event_schedule(sim, ev, sim_clock_edge_ps(clk, last_cycle + limit));
 		return;
@@ -807,9 +821,11 @@ static void report_deadlock(struct sim *sim, FILE *report, struct sim_error *err
 	uint64_t total = 0, holders = 0;
 	const char *first = NULL;
 	if (report)
-		fprintf(report, "deadlock at %" PRIu64 " ps (%s):\n", sim->now_ps,
-			queue_empty ? "event queue empty while work is outstanding"
-				    : "no progress within the watchdog limit");
+		fprintf(report, "%s at %" PRIu64 " ps (%s):\n", sim->livelocked ? "livelock" : "deadlock",
+			sim->now_ps,
+			queue_empty       ? "event queue empty while work is outstanding"
+			: sim->livelocked ? "instructions issue but no forward progress within the livelock limit"
+					  : "no progress within the watchdog limit");
 	for (uint32_t i = 0; i < sim->n_comps; i++) {
 		const struct sim_component *c = sim->comps[i];
 		uint64_t out = c->ops->outstanding ? c->ops->outstanding(c) : 0;
@@ -833,7 +849,14 @@ static void report_deadlock(struct sim *sim, FILE *report, struct sim_error *err
 	}
 	if (report)
 		fflush(report);
-	if (queue_empty)
+	if (sim->livelocked)
+		sim_error_set(err, SIM_ERR_FAULT, NULL, 0, 0, NULL,
+			      "livelock: no forward progress for %" PRIu64 " cycles of clock %s at %" PRIu64
+			      " ps while %" PRIu64 " components hold %" PRIu64 " outstanding items (first: %s)",
+			      sim->cfg.livelock_cycles,
+			      sim->cfg.watchdog_clk->name ? sim->cfg.watchdog_clk->name : "?", sim->now_ps,
+			      holders, total, first ? first : "?");
+	else if (queue_empty)
 		sim_error_set(err, SIM_ERR_FAULT, NULL, 0, 0, NULL,
 			      "deadlock: event queue empty at %" PRIu64 " ps while %" PRIu64
 			      " components hold %" PRIu64 " outstanding items (first: %s)",
@@ -851,6 +874,11 @@ enum sim_stop sim_run(struct sim *sim, uint64_t until_ps, FILE *report, struct s
 {
 	sim->stop_requested = false;
 	sim->deadlocked = false;
+	sim->livelocked = false;
+	if (sim->cfg.livelock_sig) {
+		sim->ll_sig = sim->cfg.livelock_sig(sim->cfg.livelock_ctx);
+		sim->ll_since_ps = sim->now_ps;
+	}
 	if (watchdog_enabled(sim) && !sim_event_queued(&sim->watchdog_ev)) {
 		const struct sim_clock *clk = sim->cfg.watchdog_clk;
 		sim->last_progress_ps = sim->now_ps;
@@ -898,7 +926,7 @@ enum sim_stop sim_run(struct sim *sim, uint64_t until_ps, FILE *report, struct s
 		if (sim->stop_requested | sim->deadlocked) {
 			if (sim->deadlocked) {
 				report_deadlock(sim, report, err, false);
-				return SIM_STOP_DEADLOCK;
+				return sim->livelocked ? SIM_STOP_LIVELOCK : SIM_STOP_DEADLOCK;
 			}
 			return SIM_STOP_REQUESTED;
 		}

@@ -170,11 +170,21 @@ enum sim_stop {
 	SIM_STOP_TIME_LIMIT,  /* reached until_ps */
 	SIM_STOP_REQUESTED,   /* sim_request_stop() */
 	SIM_STOP_DEADLOCK,    /* watchdog or empty queue with outstanding work; err filled */
+	SIM_STOP_LIVELOCK,    /* work kept issuing but livelock_sig did not move; dumps written,
+			       * err filled with the generic text (the caller may say more) */
 };
 struct sim_config {
 	uint64_t seed;
 	uint64_t watchdog_cycles;       /* 0 = off; cycles of watchdog_clk without progress */
 	struct sim_clock *watchdog_clk; /* domain the watchdog counts in */
+	/* Livelock: checked when the watchdog event fires (every watchdog_cycles, so only with
+	 * the watchdog on). livelock_sig returns a count of forward-progress events (what "doing
+	 * something" means is the caller's: stores, barrier arrivals, exits...); if it stays the
+	 * same for livelock_cycles of watchdog_clk while work is outstanding, sim_run stops with
+	 * SIM_STOP_LIVELOCK. 0 or a NULL sig: off. */
+	uint64_t livelock_cycles;
+	uint64_t (*livelock_sig)(void *ctx);
+	void *livelock_ctx;
 };
 struct sim *sim_create(const struct sim_config *cfg, struct sim_error *err);
 void sim_destroy(struct sim *sim);

@@ -114,6 +114,9 @@ struct sim {
 	struct sim_component *ticking; /* the component inside tick(), else NULL */
 	bool stop_requested;
 	bool deadlocked;           /* set by the watchdog event */
+	bool livelocked;           /* set by the watchdog event (with deadlocked) */
+	uint64_t ll_sig;           /* livelock_sig at ll_since_ps */
+	uint64_t ll_since_ps;      /* when livelock_sig last moved (or sim_run began) */
 
 	struct sim_config cfg;
 	struct sim_clock **clocks;

@@ -91,6 +91,13 @@ void fe_launch_set_regs(struct fe_launch *l, uint32_t regs_per_thread, enum fe_r
  * Counts warp and thread instructions. */
 int fe_launch_run_functional(struct fe_launch *l, uint64_t *warp_insts, uint64_t *thread_insts,
 			     struct sim_error *err);
+/* The same with a livelock limit: a CTA that executes livelock_warp_insts warp instructions
+ * without a store, atomic, barrier arrival or warp exit (a warp spinning on a flag keeps
+ * loading it) ends the run with SIM_ERR_PROGRAM naming a spinning warp's pc and line.
+ * 0 = no limit; fe_launch_run_functional uses FE_LIVELOCK_WARP_INSTS. */
+#define FE_LIVELOCK_WARP_INSTS (UINT64_C(1) << 27) /* = sim.functional_livelock_warp_insts */
+int fe_launch_run_functional_limit(struct fe_launch *l, uint64_t livelock_warp_insts,
+				   uint64_t *warp_insts, uint64_t *thread_insts, struct sim_error *err);
 
 /* Where a launch is executed: functionally (fe_launch_run_functional) or by the timing model
  * (components/gpu). The host API and workload runner only see this. */

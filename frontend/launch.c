@@ -669,7 +669,14 @@ int fe_warp_execute(struct fe_warp *w, struct warp_inst *out, struct sim_error *
 int fe_launch_run_functional(struct fe_launch *l, uint64_t *warp_insts, uint64_t *thread_insts,
 			     struct sim_error *err)
 {
+	return fe_launch_run_functional_limit(l, FE_LIVELOCK_WARP_INSTS, warp_insts, thread_insts, err);
+}
+
+int fe_launch_run_functional_limit(struct fe_launch *l, uint64_t livelock_warp_insts,
+				   uint64_t *warp_insts, uint64_t *thread_insts, struct sim_error *err)
+{
 	uint64_t wn = 0, tn = 0;
+	uint64_t idle = 0; /* warp instructions since the CTA's last forward progress */
 	uint64_t addr[32];
 	struct warp_inst wi;
 	memset(&wi, 0, sizeof wi);
@@ -695,12 +702,26 @@ int fe_launch_run_functional(struct fe_launch *l, uint64_t *warp_insts, uint64_t
 				live = true;
 				if (waiting[i])
 					continue;
+				uint32_t pc = fe_warp_pc(w);
 				rc = fe_warp_execute(w, &wi, err);
 				wn++;
 				tn += wi.n_active;
 				if (wi.si->flags & WI_F_BARRIER)
 					waiting[i] = 1;
 				progress = true;
+				if (rc)
+					break;
+				if (wi.si->mem_kind == WI_MEM_STORE || wi.si->mem_kind == WI_MEM_ATOMIC ||
+				    (wi.si->flags & WI_F_BARRIER) || fe_warp_done(w))
+					idle = 0;
+				else if (livelock_warp_insts && ++idle >= livelock_warp_insts)
+					rc = sim_error_set(err, SIM_ERR_PROGRAM, l->m->path, (int)wi.si->src_line, 0,
+							   NULL, "livelock: block (%u,%u,%u) executed %llu warp "
+							   "instructions without a store, atomic, barrier arrival "
+							   "or warp exit; spinning: warp %u at pc %u '%s'",
+							   c->ctaid[0], c->ctaid[1], c->ctaid[2],
+							   (unsigned long long)idle, i, pc,
+							   wi.si->text ? wi.si->text : "?");
 			}
 			if (rc || !live)
 				break;
@@ -709,6 +730,7 @@ int fe_launch_run_functional(struct fe_launch *l, uint64_t *warp_insts, uint64_t
 		}
 		free(waiting);
 		fe_cta_destroy(c);
+		idle = 0;
 	}
 	if (warp_insts)
 		*warp_insts = wn;

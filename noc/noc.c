@@ -29,7 +29,8 @@ static const struct cfg_key_def noc_keys[] = {
 	CFG_KEY_ENUM("gpu.noc.class_separation", "networks", noc_seps,
 		     "requests and replies on two physical networks (GPGPU-Sim's subnets) or on disjoint VCs of one"),
 	CFG_KEY_INT("gpu.noc.inject_queue_packets", "packets", 8, 1, 65535, "injection queue per node and class (back-pressure beyond)"),
-	CFG_KEY_INT("gpu.noc.eject_queue_flits", "flits", 16, 1, 65535, "ejection queue per node and class; must hold the largest packet"),
+	CFG_KEY_INT("gpu.noc.eject_queue_flits", "flits", 16, 1, 65535, "ejection queue per node and class, shared by the class's ejection VCs; must hold "
+		    "one largest packet (header + largest L1 line) per ejection VC (cycle model)"),
 	CFG_KEY_BOOL("gpu.noc.flow_exact", 1,
 		     "flow model: re-share bandwidth at every completion (exact max-min, as SimGrid) or once per cycle (faster)"),
 	CFG_KEY_INT_LIST("gpu.noc.placement.mc_nodes", "nodes", "3,7,10,12,23,25,28,32", 0, 65535,
@@ -225,8 +226,27 @@ static int placement(const struct cfg *c, const struct topo *t, int n_cores, int
 	if (!used)
 		return sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory");
 	if (n_cores + n_mcs > t->n_nodes) {
-		rc = cfg_error(err, c, "gpu.noc.topology", "%s topology has %d nodes, fewer than %d cores + %d memory channels",
-			       t->kind, t->n_nodes, n_cores, n_mcs);
+		/* Blame whichever of the sizes was set last (the overlay that changed the machine),
+		 * and say where the others came from. */
+		static const char *const sizes[] = {"gpu.core.count", "gpu.dram.channels", "gpu.noc.topology",
+						    "gpu.noc.dims", "gpu.noc.fat_tree.k", "gpu.noc.fat_tree.levels",
+						    "gpu.noc.graph.nodes", "gpu.noc.platform"};
+		const char *blame = cfg_latest(c, sizes, SIM_ARRAY_LEN(sizes));
+		const char *topo_key = cfg_latest(c, sizes + 2, SIM_ARRAY_LEN(sizes) - 2);
+		const char *keys[3] = {sizes[0], sizes[1], topo_key};
+		char at[3][300];
+		for (int i = 0; i < 3; i++) {
+			const char *f;
+			int l;
+			cfg_source(c, keys[i], &f, &l);
+			if (l)
+				snprintf(at[i], sizeof at[i], "%s:%d", f, l);
+			else
+				snprintf(at[i], sizeof at[i], "%s", f);
+		}
+		rc = cfg_error(err, c, blame, "%s topology (%s, %s) has %d nodes, fewer than %d cores (gpu.core.count, %s) "
+			       "+ %d memory channels (gpu.dram.channels, %s)",
+			       t->kind, topo_key, at[2], t->n_nodes, n_cores, at[0], n_mcs, at[1]);
 		goto out;
 	}
 	if ((int)nm != n_mcs) {

@@ -100,9 +100,13 @@ static int bar_chart(const char *dir, const char *name, const char *title, const
 static const char *const stall_classes[] = {"issued", "structural", "data", "control", "fetch",
 					     "barrier", "exit", "no_warp", NULL};
 
+/* missing: filled with the runs the speedup table lacks ("vecadd/lrr, ..."), "" if none. */
 static int write_report(const char *dir, const struct csv_table *t, const char *base, FILE *md,
-			struct sim_error *err)
+			char *missing, size_t missing_n, struct sim_error *err)
 {
+	size_t miss_off = 0;
+	int n_missing = 0;
+	missing[0] = '\0';
 	struct axes a = {0};
 	for (int r = 0; r < t->n_rows; r++) {
 		index_of(a.wl, &a.n_wl, t->cell[r][1], true);
@@ -145,6 +149,22 @@ static int write_report(const char *dir, const struct csv_table *t, const char *
 		for (int v = 0; v < a.n_var; v++) {
 			int r = find_row(t, a.wl[w], a.var[v]);
 			double s = r >= 0 ? csv_num(t, r, ipc) / b : NAN;
+			/* a run without a result (or without the baseline's) is said to be missing,
+			 * never printed as nan nor averaged over silently */
+			int gone = r < 0 || !isfinite(csv_num(t, r, ipc)) ? r : rb < 0 || !isfinite(b) ? rb : 0;
+			if (r < 0 || rb < 0 || !isfinite(s)) {
+				const char *who = gone == r ? a.var[v] : base;
+				char item[160];
+				snprintf(item, sizeof item, "%s/%s", a.wl[w], who);
+				if (!strstr(missing, item) && miss_off < missing_n) {
+					miss_off += (size_t)snprintf(missing + miss_off, missing_n - miss_off, "%s%s",
+								     n_missing ? ", " : "", item);
+					n_missing++;
+				}
+				fprintf(md, " missing (%s) |", item);
+				fprintf(dat, " 0.0000");
+				continue;
+			}
 			fprintf(md, " %.3f |", s);
 			fprintf(dat, " %.4f", isfinite(s) ? s : 0.0);
 			if (isfinite(s) && s > 0) {
@@ -162,7 +182,12 @@ static int write_report(const char *dir, const struct csv_table *t, const char *
 		fprintf(md, " **%.3f** |", g);
 		fprintf(dat, " %.4f", isfinite(g) ? g : 0.0);
 	}
-	fprintf(md, "\n\n![speedup](plots/speedup.svg)\n\n");
+	fprintf(md, "\n\n");
+	if (n_missing)
+		fprintf(md, "**Incomplete**: %d run%s missing (%s); each geomean is over the workloads "
+			    "that have both the run and the baseline.\n\n",
+			n_missing, n_missing == 1 ? " is" : "s are", missing);
+	fprintf(md, "![speedup](plots/speedup.svg)\n\n");
 	fclose(dat);
 	if ((rc = bar_chart(plots, "speedup", "IPC speedup over baseline", "speedup", a.n_var, false, err)))
 		return rc;
@@ -295,7 +320,8 @@ int cmd_report(int argc, char **argv, struct sim_error *err)
 		rc = sim_error_set(err, SIM_ERR_IO, tmp, 0, 0, NULL, "cannot write: %s", strerror(errno));
 	if (!rc) {
 		fprintf(md, "# warpsim report: %s\n\n%d runs; baseline %s.\n\n", dir, t->n_rows, base);
-		rc = write_report(dir, t, base, md, err);
+		char missing[512];
+		rc = write_report(dir, t, base, md, missing, sizeof missing, err);
 		fclose(md);
 		if (!rc && rename(tmp, md_path))
 			rc = sim_error_set(err, SIM_ERR_IO, md_path, 0, 0, NULL, "cannot write: %s", strerror(errno));
@@ -303,6 +329,12 @@ int cmd_report(int argc, char **argv, struct sim_error *err)
 			unlink(tmp);
 		else
 			printf("report written to %s\n", md_path);
+		/* The report is kept (it says what is missing) but the command fails: a sweep with
+		 * holes is not a result. */
+		if (!rc && missing[0])
+			rc = sim_error_set(err, SIM_ERR_INPUT, csv, 0, 0, NULL,
+					   "runs missing from the results: %s (report.md marks them; the "
+					   "geomeans leave them out)", missing);
 	}
 	csv_free(t);
 	free(t);

@@ -135,6 +135,8 @@ int cmd_run(int argc, char **argv, struct sim_error *err)
 	struct ws_func_stats fstats;
 	memset(&fstats, 0, sizeof fstats);
 	if (functional) {
+		int64_t ll = cfg_int(c, "sim.functional_livelock_warp_insts");
+		fstats.livelock_warp_insts = ll ? (uint64_t)ll : UINT64_MAX;
 		dev = workload_functional_device(&fstats);
 	} else {
 		g = gpu_create(c, st, err);

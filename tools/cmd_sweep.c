@@ -2,10 +2,13 @@
 /* `warpsim sweep SPEC`: configs x workloads x variants, run in parallel here (resumable, atomic
  * results), or emitted as a Slurm job array / GNU parallel job list; aggregated into one CSV. */
 #include <errno.h>
+#include <fcntl.h>
 #include <libconfig.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -13,7 +16,9 @@
 
 #include <jansson.h>
 
+#include "../components/gpu.h"
 #include "../engine/cfg_text.h"
+#include "../workloads/workload.h"
 #include "cli.h"
 #include "sweep.h"
 
@@ -159,6 +164,121 @@ static int spec_load(struct spec *s, const char *path, struct sim_error *err)
 	return 0;
 }
 
+/* ---- validating the whole spec before the first run ------------------------------------ */
+
+/* An error found while checking the spec's element `setting` (at st's line): the inner error
+ * (which names its own file, line and setting) after the spec's file:line. */
+static int spec_blame(struct sim_error *err, const struct spec *s, const config_setting_t *st,
+		      const char *setting, const struct sim_error *inner)
+{
+	char msg[sizeof err->msg];
+	sim_error_format(inner, msg, sizeof msg);
+	return sim_error_set(err, SIM_ERR_INPUT, s->path, st ? (int)config_setting_source_line(st) : 0, 0,
+			     setting, "%s", msg);
+}
+
+static const config_setting_t *elem_of(const struct spec *s, const char *list_path, int i)
+{
+	const config_setting_t *l = config_lookup(&s->lc, list_path);
+	const config_setting_t *e = l ? config_setting_get_elem(l, (unsigned)i) : NULL;
+	return e ? e : l;
+}
+
+/* One machine as a run would build it: -c config, the variant's -c files, the spec's and the
+ * variant's -s overrides, the cross-module checks, and the machine itself (every module checks
+ * its settings when built). A SimGrid platform can be loaded once per process, so such a
+ * machine is built by its first run, not here. */
+static int spec_check_machine(const struct spec *s, int c, int v, struct sim_error *err)
+{
+	const struct variant *var = &s->variants[v];
+	const config_setting_t *vs = config_setting_get_elem(config_lookup(&s->lc, "sweep.variants"),
+							      (unsigned)v);
+	char setting[160];
+	struct sim_error in = {0};
+	struct cfg *cf = cfg_create();
+	if (!cf)
+		return sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory");
+	int rc = gpu_cfg_define_all(cf, &in);
+	if (!rc && (rc = cfg_load_file(cf, s->configs[c], &in))) {
+		snprintf(setting, sizeof setting, "sweep.configs[%d]", c);
+		rc = spec_blame(err, s, elem_of(s, "sweep.configs", c), setting, &in);
+		goto out;
+	}
+	for (int j = 0; !rc && j < var->n_configs; j++)
+		if ((rc = cfg_load_file(cf, var->configs[j], &in))) {
+			snprintf(setting, sizeof setting, "variant %s: configs[%d]", var->name, j);
+			rc = spec_blame(err, s, vs, setting, &in);
+			goto out;
+		}
+	for (int j = 0; !rc && j < s->n_overrides; j++)
+		if ((rc = cfg_set_override(cf, s->overrides[j], &in))) {
+			snprintf(setting, sizeof setting, "sweep.overrides[%d]", j);
+			rc = spec_blame(err, s, elem_of(s, "sweep.overrides", j), setting, &in);
+			goto out;
+		}
+	for (int j = 0; !rc && j < var->n_overrides; j++)
+		if ((rc = cfg_set_override(cf, var->overrides[j], &in))) {
+			snprintf(setting, sizeof setting, "variant %s: overrides[%d]", var->name, j);
+			rc = spec_blame(err, s, vs, setting, &in);
+			goto out;
+		}
+	if (rc) {
+		rc = sim_error_set(err, in.code ? in.code : SIM_ERR_NOMEM, NULL, 0, 0, NULL, "%s", in.msg);
+		goto out;
+	}
+	if (!(rc = gpu_cfg_validate(cf, &in)) && strcmp(cfg_str(cf, "gpu.noc.topology"), "simgrid")) {
+		struct stats *st = stats_create();
+		struct gpu *g = st ? gpu_create(cf, st, &in) : NULL;
+		if (!g)
+			rc = st ? (in.code ? in.code : SIM_ERR_CONFIG)
+				: sim_error_set(&in, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory");
+		gpu_destroy(g);
+		stats_destroy(st);
+	}
+	if (rc) {
+		char cn[32];
+		snprintf(cn, sizeof cn, "%d", c);
+		snprintf(setting, sizeof setting, "sweep.configs[%d] with variant %s", c, var->name);
+		rc = spec_blame(err, s, var->n_configs || var->n_overrides ? vs : elem_of(s, "sweep.configs", c),
+				setting, &in);
+	}
+out:
+	cfg_destroy(cf);
+	return rc;
+}
+
+/* Every config x variant machine and every workload resolves and validates, and the output
+ * directory can be made, before anything runs: an error is one line at the spec's file:line
+ * (exit 2), not "N of N runs failed" with the reason in each run.log. */
+static int spec_validate(const struct spec *s, const char *outroot, struct sim_error *err)
+{
+	for (int c = 0; c < s->n_configs; c++)
+		for (int v = 0; v < s->n_variants; v++) {
+			int rc = spec_check_machine(s, c, v, err);
+			if (rc)
+				return rc;
+		}
+	for (int w = 0; w < s->n_workloads; w++) {
+		struct sim_error in = {0};
+		struct workload *wl = workload_load_size(s->workloads[w], s->size, &in);
+		if (!wl) {
+			char setting[64];
+			snprintf(setting, sizeof setting, "sweep.workloads[%d]", w);
+			return spec_blame(err, s, elem_of(s, "sweep.workloads", w), setting, &in);
+		}
+		workload_destroy(wl);
+	}
+	char d[PATH_MAX];
+	snprintf(d, sizeof d, "%s/%s", outroot, s->name);
+	struct sim_error in = {0};
+	if (cli_mkdirs(d, &in)) {
+		char msg[sizeof in.msg];
+		sim_error_format(&in, msg, sizeof msg);
+		return sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, "--out", "%s", msg);
+	}
+	return 0;
+}
+
 /* "configs/owl-28.cfg" -> "owl-28"; "workloads/vecadd/vecadd.cfg" -> "vecadd". */
 static void stem(const char *path, char *out, size_t n)
 {
@@ -273,25 +393,105 @@ void sweep_run_figures(const char *dir, double *cycles, double *warp_insts)
 	json_decref(doc);
 }
 
+/* A signal that stops the sweep: forwarded to the runs, which are then reaped (their partial
+ * results were never renamed into place, so a later sweep redoes them), then the sweep dies of
+ * it. A flag only: the loop below does the work. */
+static volatile sig_atomic_t sweep_signal;
+
+static void on_signal(int sig)
+{
+	sweep_signal = sig;
+}
+
+/* The run's lock: an flock on DIR/run.lock held (by this process, not inherited by the run's
+ * exec) while the run is going, so a second sweep into the same directory does not do the run
+ * twice. The kernel drops it if the sweep dies. -1: taken by someone else; -2: cannot lock
+ * (the run then goes ahead unlocked). */
+static int lock_run(const struct run *r, bool wait_for_it)
+{
+	char p[PATH_MAX + 16];
+	struct sim_error e2;
+	if (cli_mkdirs(r->dir, &e2))
+		return -2;
+	snprintf(p, sizeof p, "%s/run.lock", r->dir);
+	int fd = open(p, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -2;
+	while (flock(fd, LOCK_EX | (wait_for_it ? 0 : LOCK_NB))) {
+		if (errno == EINTR && wait_for_it && !sweep_signal)
+			continue;
+		close(fd);
+		return errno == EWOULDBLOCK ? -1 : -2;
+	}
+	return fd;
+}
+
+static void progress(int finished, int n, int skipped, int failed, double sim_cycles, double sim_insts,
+		     double t0, int jobs)
+{
+	double el = cli_now_s() - t0;
+	fprintf(stderr, "\rsweep: %d/%d runs done (%d already complete, %d failed), %.3g core cycles simulated, %.3g warp inst/s per core   ",
+		finished, n, skipped, failed, sim_cycles, el > 0 ? sim_insts / el / (jobs > 1 ? jobs : 1) : 0.0);
+}
+
 static int run_local(struct run *runs, int n, int jobs, struct sim_error *err)
 {
-	int running = 0, next = 0, finished = 0, failed = 0, skipped = 0;
+	int running = 0, next = 0, finished = 0, failed = 0, skipped = 0, elsewhere = 0;
 	double sim_cycles = 0, sim_insts = 0, t0 = cli_now_s();
 	pid_t *pids = calloc((size_t)n, sizeof *pids);
-	if (!pids)
+	int *locks = malloc((size_t)n * sizeof *locks);
+	/* runs another sweep held when we came to them: waited for at the end */
+	int *later = malloc((size_t)n * sizeof *later);
+	int n_later = 0, later_next = 0;
+	if (!pids || !locks || !later) {
+		free(pids);
+		free(locks);
+		free(later);
 		return sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory");
-	while (next < n || running) {
-		while (next < n && running < jobs) {
-			struct run *r = &runs[next];
+	}
+	for (int i = 0; i < n; i++)
+		locks[i] = -2;
+	struct sigaction sa = {.sa_handler = on_signal}, old_int, old_term;
+	sigemptyset(&sa.sa_mask); /* no SA_RESTART: wait() returns EINTR */
+	sweep_signal = 0;
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	while ((next < n || later_next < n_later || running) && !sweep_signal) {
+		while ((next < n || (later_next < n_later && !running)) && running < jobs && !sweep_signal) {
+			/* first every run nobody holds; then, with nothing of ours left, wait for
+			 * each run another sweep held, and do it if that sweep did not finish it */
+			bool deferred = next >= n;
+			int i = deferred ? later[later_next++] : next++;
+			struct run *r = &runs[i];
 			if (done(r)) {
 				skipped++;
 				finished++;
-				next++;
 				continue;
 			}
+			int fd = lock_run(r, deferred);
+			if (sweep_signal) {
+				if (fd >= 0)
+					close(fd);
+				break;
+			}
+			if (fd == -1) {
+				later[n_later++] = i;
+				elsewhere++;
+				continue;
+			}
+			if (done(r)) { /* finished by another sweep while we took the lock */
+				if (fd >= 0)
+					close(fd);
+				skipped++;
+				finished++;
+				continue;
+			}
+			locks[i] = fd;
 			pid_t p = fork();
 			if (p < 0) {
 				free(pids);
+				free(locks);
+				free(later);
 				return sim_error_set(err, SIM_ERR_IO, NULL, 0, 0, NULL, "fork: %s", strerror(errno));
 			}
 			if (p == 0) {
@@ -303,42 +503,75 @@ static int run_local(struct run *runs, int n, int jobs, struct sim_error *err)
 				FILE *lf = freopen(logp, "w", stdout);
 				if (!lf || dup2(fileno(stdout), 2) < 0)
 					_exit(2);
+				signal(SIGINT, SIG_DFL);
+				signal(SIGTERM, SIG_DFL);
 				execv(r->argv[0], r->argv);
 				_exit(127);
 			}
-			pids[next++] = p;
+			pids[i] = p;
 			running++;
 		}
 		if (!running)
-			break;
+			continue;
 		int st;
 		pid_t p = wait(&st);
 		if (p < 0)
-			break;
+			continue; /* EINTR: a signal, handled at the loop's head and below */
 		running--;
 		finished++;
 		for (int i = 0; i < n; i++)
 			if (pids[i] == p) {
+				pids[i] = 0;
+				if (locks[i] >= 0)
+					close(locks[i]);
+				locks[i] = -2;
 				if (!WIFEXITED(st) || WEXITSTATUS(st)) {
 					failed++;
 					fprintf(stderr, "sweep: run failed (exit %d): %s (see %s/run.log)\n",
 						WIFEXITED(st) ? WEXITSTATUS(st) : -1, runs[i].dir, runs[i].dir);
+				} else {
+					double cyc = 0, wi = 0;
+					sweep_run_figures(runs[i].dir, &cyc, &wi);
+					sim_cycles += cyc;
+					sim_insts += wi;
 				}
 				break;
 			}
-		for (int i = 0; i < n; i++)
-			if (pids[i] == p) {
-				double cyc = 0, wi = 0;
-				sweep_run_figures(runs[i].dir, &cyc, &wi);
-				sim_cycles += cyc;
-				sim_insts += wi;
-			}
-		double el = cli_now_s() - t0;
-		fprintf(stderr, "\rsweep: %d/%d runs done (%d already complete, %d failed), %.3g core cycles simulated, %.3g warp inst/s per core   ",
-			finished, n, skipped, failed, sim_cycles, el > 0 ? sim_insts / el / (jobs > 1 ? jobs : 1) : 0.0);
+		progress(finished, n, skipped, failed, sim_cycles, sim_insts, t0, jobs);
 	}
+	progress(finished, n, skipped, failed, sim_cycles, sim_insts, t0, jobs); /* the final count */
 	fprintf(stderr, "\n");
+	if (sweep_signal) {
+		int sig = sweep_signal;
+		fprintf(stderr, "sweep: %s: stopping %d running run%s\n", strsignal(sig), running,
+			running == 1 ? "" : "s");
+		for (int i = 0; i < n; i++)
+			if (pids[i] > 0)
+				kill(pids[i], sig);
+		while (running > 0) {
+			int st;
+			if (wait(&st) > 0)
+				running--;
+			else if (errno == ECHILD)
+				break;
+		}
+		sigaction(SIGINT, &old_int, NULL);
+		sigaction(SIGTERM, &old_term, NULL);
+		free(pids);
+		free(locks);
+		free(later);
+		signal(sig, SIG_DFL);
+		raise(sig); /* die of it, as the shell expects of an interrupted command */
+		return sim_error_set(err, SIM_ERR_FAULT, NULL, 0, 0, NULL, "interrupted");
+	}
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
 	free(pids);
+	free(locks);
+	free(later);
+	if (elsewhere)
+		fprintf(stderr, "sweep: %d run%s held by another sweep into the same directory (waited for)\n",
+			elsewhere, elsewhere == 1 ? "" : "s");
 	if (failed)
 		return sim_error_set(err, SIM_ERR_FAULT, NULL, 0, 0, NULL, "%d of %d runs failed", failed, n);
 	return 0;
@@ -407,6 +640,8 @@ int sweep_run_spec(const char *spec_path, const char *outroot, int jobs, const c
 		self[sl] = '\0';
 	struct run *runs = NULL;
 	int n = 0;
+	if (!rc)
+		rc = spec_validate(s, outroot, err);
 	if (!rc)
 		rc = build_runs(s, outroot, self, &runs, &n, err);
 	if (!rc && results_dir)

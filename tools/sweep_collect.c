@@ -153,7 +153,8 @@ int sweep_collect(const char *dir, FILE *out, struct sim_error *err)
 		free(c.rows);
 		return sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory");
 	}
-	qsort(c.rows, (size_t)c.n, sizeof *c.rows, cmp_row);
+	if (c.n > 1) /* rows is NULL when no run has results (qsort's pointer must be valid) */
+		qsort(c.rows, (size_t)c.n, sizeof *c.rows, cmp_row);
 	/* Columns: every gpu.* scalar any run reported, sorted by name. */
 	size_t cap = 64, n_cols = 0;
 	const char **cols = malloc(cap * sizeof *cols);

@@ -361,7 +361,10 @@ static int ws_functional_launch(void *ctx, struct fe_launch *l, struct sim_error
 {
 	struct ws_func_stats *st = ctx;
 	uint64_t wi = 0, ti = 0;
-	int rc = fe_launch_run_functional(l, &wi, &ti, err);
+	uint64_t limit = !st || !st->livelock_warp_insts ? FE_LIVELOCK_WARP_INSTS
+			 : st->livelock_warp_insts == UINT64_MAX ? 0
+								 : st->livelock_warp_insts;
+	int rc = fe_launch_run_functional_limit(l, limit, &wi, &ti, err);
 	if (!rc && st) {
 		st->launches++;
 		st->warp_insts += wi;

@@ -55,15 +55,13 @@ static void bfs_cpu(int64_t n, const int32_t *rp, const int32_t *cols, int32_t *
 int wl_host_bfs(struct workload *w, struct ws_host *h, FILE *log, struct sim_error *err)
 {
 	int64_t n, deg, seed, threads;
-	int rc = workload_param_int(w, "nodes", &n, err);
-	rc = rc ? rc : workload_param_int(w, "avg_degree", &deg, err);
+	/* each parameter its own message, at the line that sets it */
+	int rc = workload_param_int_in(w, "nodes", 1, 1 << 26, "the bfs host", &n, err);
+	rc = rc ? rc : workload_param_int_in(w, "avg_degree", 1, 64, "the bfs host", &deg, err);
 	rc = rc ? rc : workload_param_int(w, "seed", &seed, err);
-	rc = rc ? rc : workload_param_int(w, "threads", &threads, err);
+	rc = rc ? rc : workload_param_int_in(w, "threads", 32, 1024, "the bfs host", &threads, err);
 	if (rc)
 		return rc;
-	if (n < 1 || n > (1 << 26) || deg < 1 || deg > 64 || threads < 32 || threads > 1024)
-		return sim_error_set(err, SIM_ERR_INPUT, w->path, 0, 0, "bfs",
-				     "bfs needs nodes 1..2^26, avg_degree 1..64, threads 32..1024");
 	int32_t *rp = NULL, *cols = NULL, *level = NULL, *want = NULL;
 	int64_t ne = 0;
 	if (bfs_graph(n, deg, (uint64_t)seed, &rp, &cols, &ne))

@@ -109,6 +109,9 @@ void ws_host_totals(const struct ws_host *h, struct ws_totals *out);
  * outlive the device and accumulates over its launches. */
 struct ws_func_stats {
 	uint64_t launches, warp_insts, thread_insts;
+	/* in: fe_launch_run_functional_limit's livelock limit; 0 = FE_LIVELOCK_WARP_INSTS,
+	 * UINT64_MAX = none */
+	uint64_t livelock_warp_insts;
 };
 struct fe_device ws_functional_device(struct ws_func_stats *stats);
 

@@ -25,6 +25,8 @@ struct wl_val {
 struct wl_param {
 	char *name;
 	struct wl_val v;
+	int line;            /* where it is defined in the workload file (host routines' errors) */
+	char where[32];      /* "params" or "sizes.<size>" */
 };
 
 /* A buffer (device allocation) or a .global/.const symbol with its initial host image. */

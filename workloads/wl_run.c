@@ -3,6 +3,7 @@
  * repetition and buffer swapping (or the host routine), then the result checks. Also the small
  * expression language of workload files and the accessors. */
 #include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,14 +62,20 @@ static int wl_px_atom(struct wl_px *x, struct wl_val *v)
 	}
 	if (isdigit((unsigned char)*p) || *p == '.') {
 		char *end;
+		errno = 0;
 		double f = strtod(p, &end);
+		if (errno == ERANGE && !isfinite(f))
+			return wl_px_fail(x, "number out of range");
 		bool is_float = false;
 		for (const char *q = p; q < end; q++)
 			is_float = is_float || *q == '.' || *q == 'e' || *q == 'E';
 		if (is_float) {
 			*v = (struct wl_val){.is_float = true, .f = f, .i = wl_f2i(f)};
 		} else {
+			errno = 0;
 			long long i = strtoll(p, &end, 0);
+			if (errno == ERANGE) /* strtoll saturates: another number, silently */
+				return wl_px_fail(x, "integer literal beyond 64 bits");
 			*v = (struct wl_val){.is_float = false, .i = i, .f = (double)i};
 		}
 		x->p = end;
@@ -186,6 +193,22 @@ int workload_param_int(const struct workload *w, const char *name, int64_t *out,
 				     w->size, name);
 	*out = p->v.i;
 	return 0;
+}
+
+int workload_param_int_in(const struct workload *w, const char *name, int64_t lo, int64_t hi,
+			  const char *who, int64_t *out, struct sim_error *err)
+{
+	int rc = workload_param_int(w, name, out, err);
+	if (rc)
+		return rc;
+	if (*out >= lo && *out <= hi)
+		return 0;
+	const struct wl_param *p = wl_param_find(w, name);
+	char setting[96];
+	snprintf(setting, sizeof setting, "%s.%s", p->where, name);
+	return sim_error_set(err, SIM_ERR_INPUT, w->path, p->line, 0, setting,
+			     "%lld is out of range %lld..%lld for %s", (long long)*out, (long long)lo,
+			     (long long)hi, who);
 }
 
 int workload_param_float(const struct workload *w, const char *name, double *out,

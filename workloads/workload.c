@@ -209,6 +209,8 @@ static int wl_params_add(struct wl_ld *ld, const config_setting_t *g, const char
 			return rc;
 		w->params[w->n_params].name = wl_strdup(name);
 		w->params[w->n_params].v = v;
+		w->params[w->n_params].line = wl_src_line(m);
+		snprintf(w->params[w->n_params].where, sizeof w->params[0].where, "%s", where);
 		if (!w->params[w->n_params].name)
 			return sim_error_set(ld->err, SIM_ERR_NOMEM, NULL, 0, 0, NULL,
 					     "out of memory");

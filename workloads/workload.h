@@ -48,6 +48,10 @@ const struct fe_module *workload_module(const struct workload *w);
 void workload_totals(const struct workload *w, struct ws_totals *out);
 
 /* Named value of the selected size or params (for host routines). SIM_ERR_INPUT if absent. */
+/* The same, refused unless lo <= value <= hi: the error names the param, its value, the range
+ * and the line that defines it (what names the limit: "bfs"). */
+int workload_param_int_in(const struct workload *w, const char *name, int64_t lo, int64_t hi,
+			  const char *who, int64_t *out, struct sim_error *err);
 int workload_param_int(const struct workload *w, const char *name, int64_t *out,
 		       struct sim_error *err);
 int workload_param_float(const struct workload *w, const char *name, double *out,

@@ -108,6 +108,7 @@ struct sm_counters {
 	uint64_t rtru_wasted_warp_cycles;    /* BAWS Eq 1 numerator, summed over warp-phases */
 	uint64_t rtru_phase_warp_cycles;     /* BAWS Eq 1 denominator N * maxT, summed */
 	uint64_t barriers_released, ctas_finished, warps_exited;
+	uint64_t fwd_events;                 /* stores and atomics issued, barrier arrivals */
 	uint64_t icache_hits, icache_misses, ibuf_flushes, mem_refusals;
 	/* PAWS Sec V (Fig 10/11): cycles with at least one ALU (SP/SFU) / memory instruction in
 	 * flight, both at once, and the in-flight instruction-cycles (load = these / cycles). */
@@ -121,6 +122,13 @@ int sm_check_kernel_end(const struct sm *sm, struct sim_error *err);
 /* For a kernel stopped unfinished: "sm.N CTA c warp w (threads a..b) <state> at pc p '<PTX>'
  * (line l)" for the SM's first unfinished warp into buf; 0 (buf untouched) if it has none. */
 int sm_describe_stuck(const struct sm *sm, char *buf, size_t n);
+/* The same for the first warp still running (not at a barrier, not draining): a livelock's
+ * spinning warp. 0 if none. */
+int sm_describe_running(const struct sm *sm, char *buf, size_t n);
+/* Forward-progress events so far (the livelock watchdog's signature): stores and atomics
+ * issued, barrier arrivals, warp exits, CTA completions. Loads do not count: a warp spinning
+ * on a flag keeps loading it. */
+uint64_t sm_forward_progress(const struct sm *sm);
 uint32_t sm_schedulers(const struct sm *sm);
 
 #endif

@@ -54,13 +54,15 @@ int sm_check_kernel_end(const struct sm *sm, struct sim_error *err)
 	return 0;
 }
 
-int sm_describe_stuck(const struct sm *sm, char *buf, size_t n)
+static int describe(const struct sm *sm, bool running_only, char *buf, size_t n)
 {
 	static const char *const why[] = {"free", "running", "waiting at bar.sync", "draining memory",
 					   "exited"};
 	for (uint32_t i = 0; i < sm->max_warps; i++) {
 		const struct sm_warp *w = &sm->warps[i];
 		if (w->state == SM_W_FREE || w->state == SM_W_EXITED)
+			continue;
+		if (running_only && w->state != SM_W_ACTIVE)
 			continue;
 		const struct sm_cta *cta = &sm->ctas[w->cta_slot];
 		uint32_t idx = 0; /* the warp's index within its CTA gives its threads */
@@ -75,4 +77,19 @@ int sm_describe_stuck(const struct sm *sm, char *buf, size_t n)
 		return 1;
 	}
 	return 0;
+}
+
+int sm_describe_stuck(const struct sm *sm, char *buf, size_t n)
+{
+	return describe(sm, false, buf, n);
+}
+
+int sm_describe_running(const struct sm *sm, char *buf, size_t n)
+{
+	return describe(sm, true, buf, n);
+}
+
+uint64_t sm_forward_progress(const struct sm *sm)
+{
+	return sm->c.fwd_events + sm->c.warps_exited + sm->c.ctas_finished;
 }

@@ -541,6 +541,7 @@ static bool issue_warp(struct sm *sm, uint16_t slot, uint64_t now)
 			return false;
 		}
 		w->replay = NULL;
+		sm->c.fwd_events += si->mem_kind != WI_MEM_LOAD; /* stores, atomics */
 		if (long_lat)
 			notify(sm, SCHED_EV_LONG_LAT_ISSUE, slot, w->cta_slot, 0, now);
 	} else if (si->n_dst) {
@@ -597,6 +598,7 @@ static bool issue_warp(struct sm *sm, uint16_t slot, uint64_t now)
 		w->mark_cycle = now;
 		w->marked = true;
 		cta->n_at_barrier++;
+		sm->c.fwd_events++;
 		notify(sm, SCHED_EV_BARRIER_ARRIVE, slot, w->cta_slot, cta->cta_id, now);
 	}
 	uint32_t npc = fe_warp_pc(w->fw);

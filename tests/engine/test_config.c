@@ -157,3 +157,20 @@ Test(config, list_prints_every_setting)
 	free(buf);
 	cfg_destroy(c);
 }
+
+/* Issue 19: of several settings, the one set last is blamed (the overlay that changed it). */
+Test(config, latest_names_the_setting_set_last)
+{
+	struct cfg *c = mk();
+	struct sim_error err;
+	static const char *const keys[] = {"t.count", "t.ratio", "t.name"};
+	/* all defaults: the first */
+	cr_assert_str_eq(cfg_latest(c, keys, 3), "t.count");
+	cr_assert_eq(cfg_load_string(c, "a.cfg", "t = { name = \"x\"; count = 3; };", &err), 0);
+	cr_assert_str_eq(cfg_latest(c, keys, 3), "t.count"); /* later in the same file */
+	cr_assert_eq(cfg_load_string(c, "b.cfg", "t = { ratio = 0.5; };", &err), 0);
+	cr_assert_str_eq(cfg_latest(c, keys, 3), "t.ratio");
+	cr_assert_eq(cfg_set_override(c, "t.name=y", &err), 0);
+	cr_assert_str_eq(cfg_latest(c, keys, 3), "t.name");
+	cfg_destroy(c);
+}
