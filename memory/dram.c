@@ -36,6 +36,8 @@ int dram_mc_init(struct dram_mc *mc, const struct dram_cfg *cfg, const struct me
 				     "lower (%u) must not exceed higher (%u)", cfg->pf_lower,
 				     cfg->pf_higher);
 	mc->cfg = *cfg;
+	if (!mc->cfg.rd_burst_cycles)
+		mc->cfg.rd_burst_cycles = cfg->burst_cycles;
 	mc->map = map;
 	mc->channel = channel;
 	mc->done = done;
@@ -62,7 +64,7 @@ int dram_mc_init(struct dram_mc *mc, const struct dram_cfg *cfg, const struct me
 			.tRC = cfg->tRC, .tRRD = cfg->tRRD, .tCL = cfg->tCL, .tWL = cfg->tWL,
 			.tWR = cfg->tWR, .tWTR = cfg->tWTR, .tRTW = cfg->tRTW, .tCCD = cfg->tCCD,
 			.tRTP = cfg->tRTP, .tFAW = cfg->tFAW, .tRFC = cfg->tRFC,
-			.burst_cycles = cfg->burst_cycles,
+			.burst_cycles = cfg->burst_cycles, .rd_burst_cycles = mc->cfg.rd_burst_cycles,
 		};
 		mc->chk = dram_check_create(&t, channel);
 		if (!mc->chk) {
@@ -372,23 +374,24 @@ static uint64_t issue_col(struct dram_mc *mc, uint32_t bank, uint32_t line, bool
 {
 	struct dram_bank *b = &mc->bank[bank];
 	const struct dram_cfg *c = &mc->cfg;
-	uint64_t gap = max64(c->tCCD, c->burst_cycles);
+	uint32_t burst = is_write ? c->burst_cycles : c->rd_burst_cycles;
+	uint64_t gap = max64(c->tCCD, burst);
 	uint64_t done;
 	if (mc->chk)
 		dram_check_record(mc->chk, is_write ? DRAM_CHK_WR : DRAM_CHK_RD, bank, b->row, now);
 	if (is_write) {
-		done = now + c->tWL + c->burst_cycles;
+		done = now + c->tWL + burst;
 		mc->wr_ready = now + gap;
 		mc->rd_ready = max64(mc->rd_ready, done + c->tWTR);
 		b->pre_ready = max64(b->pre_ready, done + c->tWR);
 	} else {
-		done = now + c->tCL + c->burst_cycles;
+		done = now + c->tCL + burst;
 		mc->rd_ready = now + gap;
 		mc->wr_ready = max64(mc->wr_ready, now + c->tRTW);
 		b->pre_ready = max64(b->pre_ready, now + c->tRTP);
 	}
 	mc->bus_free = done;
-	mc->bus_busy_cycles += c->burst_cycles;
+	mc->bus_busy_cycles += burst;
 	mark_fetched(b, line);
 	return done;
 }
@@ -730,6 +733,19 @@ int dram_cfg_read(struct dram_cfg *o, const struct cfg *cfg, struct sim_error *e
 				 "burst length %u must be a multiple of data_rate %u", bl, rate);
 	uint32_t bursts = (o->line_bytes + bus * bl - 1) / (bus * bl);
 	o->burst_cycles = bursts * (bl / rate);
+	/* A fill may go to the DRAM as line / fill_request_bytes requests (GPGPU-Sim's sectored
+	 * L2: one per missing 32 B sector), each a column command of whole bursts: with 64 B
+	 * bursts a 32 B sector holds the bus as long as 64 B. The requests of one line are served
+	 * back to back, so the line is one column command of their bursts here. Write-backs move
+	 * the dirty line whole (GPGPU-Sim: one request of the line's modified size). */
+	uint32_t req = (uint32_t)cfg_int(cfg, "gpu.l2.fill_request_bytes");
+	if (req == 0)
+		req = o->line_bytes;
+	if (req & (req - 1) || req > o->line_bytes)
+		return cfg_error(err, cfg, "gpu.l2.fill_request_bytes",
+				 "%u must be a power of two no larger than gpu.l2.line_bytes (%u), or 0", req,
+				 o->line_bytes);
+	o->rd_burst_cycles = (o->line_bytes / req) * ((req + bus * bl - 1) / (bus * bl)) * (bl / rate);
 	/* A refresh takes time: with tRFC 0 the ACT after a refresh would share its command cycle
 	 * (the protocol checker, sim.check, flags exactly that). */
 	if (o->tREFI && !o->tRFC)

@@ -31,7 +31,10 @@ struct dram_cfg {
 	uint32_t tRCD, tRP, tRAS, tRC, tRRD, tCL, tWL, tWR, tWTR, tRTW, tCCD, tRTP;
 	uint32_t tFAW;              /* 0 = no four-activate window */
 	uint32_t tREFI, tRFC;       /* refresh interval (0 = no refresh) and all-bank REF time */
-	uint32_t burst_cycles;      /* data-bus cycles to move one line (see mem_channel.c) */
+	uint32_t burst_cycles;      /* data-bus cycles to move one line (see dram_cfg_read) */
+	/* Data-bus cycles to read one line: more than burst_cycles when the L2 fills a line in
+	 * requests smaller than a burst (gpu.l2.fill_request_bytes); 0 = burst_cycles. */
+	uint32_t rd_burst_cycles;
 	/* Opportunistic prefetcher (OWL Sec 4.4). */
 	bool prefetch;
 	uint32_t pf_lower, pf_higher; /* C when demands are many / few */

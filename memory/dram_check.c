@@ -134,7 +134,8 @@ static void replay_one(struct dram_check *k, const struct dram_check_rec *r)
 			violation(k, r, wr ? "the data bus (WL burst overlaps the previous one)"
 					   : "the data bus (CL burst overlaps the previous one)",
 				  k->bus_end - (wr ? t->tWL : t->tCL), wr ? t->tWL : t->tCL);
-		k->bus_end = start + t->burst_cycles + 1;
+		uint32_t burst = !wr && t->rd_burst_cycles ? t->rd_burst_cycles : t->burst_cycles;
+		k->bus_end = start + burst + 1;
 		if (wr) {
 			b->wr_end = start + t->burst_cycles + 1;
 			k->last_wr = now + 1;

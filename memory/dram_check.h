@@ -20,7 +20,8 @@ enum dram_check_cmd { DRAM_CHK_ACT, DRAM_CHK_PRE, DRAM_CHK_PREA, DRAM_CHK_RD, DR
 struct dram_check_timing {
 	uint32_t banks;
 	uint32_t tRCD, tRP, tRAS, tRC, tRRD, tCL, tWL, tWR, tWTR, tRTW, tCCD, tRTP, tFAW, tRFC;
-	uint32_t burst_cycles;     /* data-bus cycles of one column command */
+	uint32_t burst_cycles;     /* data-bus cycles of one column command (a write) */
+	uint32_t rd_burst_cycles;  /* of a read; 0 = burst_cycles */
 };
 
 struct dram_check_rec {

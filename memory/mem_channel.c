@@ -42,12 +42,15 @@ static const struct cfg_key_def ch_keys[] = {
 	CFG_KEY_INT("gpu.l2.clock_mhz", "MHz", 650, 1, 100000, "L2 slice clock"),
 	CFG_KEY_INT("gpu.l2.size_kb", "KiB", 512, 1, 1 << 20, "L2 capacity per memory channel (OWL: 512)"),
 	CFG_KEY_INT("gpu.l2.assoc", "ways", 16, 1, 1024, "L2 associativity (OWL: 16)"),
-	CFG_KEY_INT("gpu.l2.line_bytes", "bytes", 64, 16, 4096, "L2 line = DRAM request size (OWL: 64)"),
+	CFG_KEY_INT("gpu.l2.line_bytes", "bytes", 64, 16, 4096, "L2 line (OWL: 64) = DRAM request size (see gpu.l2.fill_request_bytes)"),
 	CFG_KEY_ENUM("gpu.l2.replacement", "lru", ch_repl, "L2 replacement: lru | fifo"),
 	CFG_KEY_ENUM("gpu.l2.set_index", "linear", ch_index,
 		     "L2 set index over the channel-local line address: linear (low bits) | xor (low bits XOR the two fields above them: power-of-two strides spread over the sets)"),
 	CFG_KEY_INT("gpu.l2.hit_latency_cycles", "cycles", 20, 1, 100000, "L2 tag+data latency (L2 cycles; assumed)"),
 	CFG_KEY_INT("gpu.l2.miss_latency_cycles", "cycles", 20, 0, 100000, "L2 cycles from arrival to the MC queue on a miss (tag lookup; assumed)"),
+	CFG_KEY_INT("gpu.l2.fill_request_bytes", "bytes", 0, 0, 4096,
+		    "an L2 miss reads its line from the DRAM as gpu.l2.line_bytes / this requests, each whole bursts (GPGPU-Sim's "
+		    "sectored L2: a request per 32 B sector, each a 64 B burst on GTX480); write-backs move the line whole. 0 = one request per line"),
 	CFG_KEY_INT("gpu.l2.mshr_entries", "entries", 32, 1, 4096, "L2 lines missing at once per slice"),
 	CFG_KEY_INT("gpu.l2.mshr_merges", "requests", 4, 1, 1024, "requests per missing line, the first included"),
 	CFG_KEY_INT("gpu.l2.reply_queue", "replies", 16, 1, 4096, "replies waiting for the NoC before the slice stalls"),
@@ -168,7 +171,7 @@ static void ch_dram_done(void *ctx, struct mem_req *r, uint64_t done_cycle)
 {
 	struct mem_channel *ch = ctx;
 	if (r->kind == MEM_REQ_READ || r->kind == MEM_REQ_ATOMIC) {
-		uint64_t lat = ch->mc.cfg.tCL + ch->mc.cfg.burst_cycles;
+		uint64_t lat = ch->mc.cfg.tCL + ch->mc.cfg.rd_burst_cycles;
 		r->t_ps[MEM_T_DRAM_ISSUE] = sim_clock_edge_ps(&ch->dram_clk, done_cycle - lat);
 	}
 	l2_slice_dram_done(&ch->l2, r, sim_now_ps(ch->sim));

@@ -26,6 +26,13 @@ static const struct cfg_key_def noc_keys[] = {
 	CFG_KEY_INT("gpu.noc.inject_latency_cycles", "cycles", 1, 1, 1000, "node-to-router and router-to-node channels"),
 	CFG_KEY_ENUM("gpu.noc.allocator", "rr", noc_allocs,
 		     "separable input-first allocators: rr (pointers always advance) or islip (advance on grant)"),
+	CFG_KEY_INT("gpu.noc.internal_speedup", "allocations/cycle", 1, 1, 8,
+		    "cycle model: switch allocation rounds per router cycle (BookSim's internal_speedup; route and VC allocation stay once a cycle): "
+		    "each crossbar input and each output moves up to this many flits a cycle, an output's extra flits wait in its output buffer "
+		    "for the channel (one flit a cycle). 1 = no speedup"),
+	CFG_KEY_INT("gpu.noc.input_speedup", "crossbar inputs", 1, 1, 8,
+		    "cycle model: crossbar inputs per router input port (BookSim's input_speedup): VC v uses input v mod this, so up to this many "
+		    "VCs of one port send in a cycle, each output still taking one flit a cycle. 1 = no speedup"),
 	CFG_KEY_ENUM("gpu.noc.class_separation", "networks", noc_seps,
 		     "requests and replies on two physical networks (GPGPU-Sim's subnets) or on disjoint VCs of one"),
 	CFG_KEY_INT("gpu.noc.inject_queue_packets", "packets", 8, 1, 65535, "injection queue per node and class (back-pressure beyond)"),
@@ -58,6 +65,8 @@ void noc_params_default(struct noc_params *p)
 	p->inject_latency_cycles = 1;
 	p->separate_networks = true;
 	p->islip = false;
+	p->internal_speedup = 1;
+	p->input_speedup = 1;
 	p->inject_queue_packets = 8;
 	p->eject_queue_flits = 16;
 	p->flow_exact = true;
@@ -304,6 +313,8 @@ struct noc *noc_create(const struct cfg *cfg, struct sim *sim, struct stats *st,
 	p.credit_delay_cycles = (int)cfg_int(cfg, "gpu.noc.credit_delay_cycles");
 	p.inject_latency_cycles = (uint32_t)cfg_int(cfg, "gpu.noc.inject_latency_cycles");
 	p.islip = !strcmp(cfg_str(cfg, "gpu.noc.allocator"), "islip");
+	p.internal_speedup = (int)cfg_int(cfg, "gpu.noc.internal_speedup");
+	p.input_speedup = (int)cfg_int(cfg, "gpu.noc.input_speedup");
 	p.separate_networks = !strcmp(cfg_str(cfg, "gpu.noc.class_separation"), "networks");
 	p.inject_queue_packets = (int)cfg_int(cfg, "gpu.noc.inject_queue_packets");
 	p.eject_queue_flits = (int)cfg_int(cfg, "gpu.noc.eject_queue_flits");

@@ -50,6 +50,10 @@ struct cyc_out_port {
 	uint32_t span;                /* VCs a head may take here: V / classes (/ route classes on links) */
 	uint64_t free_vcs;            /* bit v: vc[v].owner < 0 (V <= 64) */
 	uint64_t flits;               /* flits sent (link utilisation) */
+	/* First cycle the channel is free: with an internal speedup an output may win several
+	 * flits in one cycle, and all but the first wait in its output buffer. Without speedup
+	 * every grant already finds the channel free (one grant a cycle, constant delay). */
+	uint64_t link_free;
 };
 
 struct cyc_flit {
@@ -109,6 +113,10 @@ struct cyc_router {
 	uint64_t *in_busy;            /* [(n_in + 63) / 64]: input ports with a busy VC */
 	uint64_t *in_va_blocked;      /* [(n_in + 63) / 64]: input ports with va_blocked VCs */
 	uint64_t *sa_req;             /* scratch [(n_out + 63) / 64]: outputs requested in SA */
+	/* With a speedup (noc_params.internal_speedup, input_speedup > 1), this cycle's grants:
+	 * per output, and per crossbar input (input port i, VC v uses input i * Sin + v % Sin). */
+	uint8_t *out_sent;            /* [n_out] */
+	uint8_t *xin_sent;            /* [n_in * input_speedup] */
 };
 
 struct cyc_source {
@@ -436,8 +444,15 @@ static void router_grant(struct noc_cyc *n, struct cyc_net *net, struct cyc_rout
 	}
 
 	uint64_t t = c + (uint64_t)n->b.p.sw_alloc_delay_cycles + (uint64_t)n->b.p.st_delay_cycles + op->latency_cycles;
+	if (t < op->link_free)
+		t = op->link_free;
+	op->link_free = t + 1;
 	op->flits++;
 	n->b.moves++;
+	if (r->out_sent) {
+		r->out_sent[o]++;
+		r->xin_sent[i * n->b.p.input_speedup + v % n->b.p.input_speedup]++;
+	}
 	if (op->kind == PORT_LINK) {
 		struct cyc_router *d = &net->r[op->dst_router];
 		f.ready = t;
@@ -452,6 +467,18 @@ static void router_grant(struct noc_cyc *n, struct cyc_net *net, struct cyc_rout
 		iv->state = VC_IDLE;
 		ip->active &= ~(UINT64_C(1) << v);
 		va_unblock(r, o);
+	}
+}
+
+/* Every output port that an input won in this SA round grants it. Grants in output order:
+ * ejections add to the latency sums in this order. */
+static void router_grants(struct noc_cyc *n, struct cyc_net *net, struct cyc_router *r, uint64_t c)
+{
+	for (int wo = 0; wo < (r->n_out + 63) / 64; wo++) {
+		uint64_t outs = r->sa_req[wo];
+		r->sa_req[wo] = 0;
+		for (; outs; outs &= outs - 1)
+			router_grant(n, net, r, wo * 64 + __builtin_ctzll(outs), c);
 	}
 }
 
@@ -562,13 +589,36 @@ static void router_step(struct noc_cyc *n, struct cyc_net *net, struct cyc_route
 	r->next_c = routed || n_touched || any ? c + 1 : wake;
 	if (!any)
 		return;
-	/* Grants in output order: ejections add to the latency sums in this order. */
-	for (int wo = 0; wo < (r->n_out + 63) / 64; wo++) {
-		uint64_t outs = r->sa_req[wo];
-		r->sa_req[wo] = 0;
-		for (; outs; outs &= outs - 1)
-			router_grant(n, net, r, wo * 64 + __builtin_ctzll(outs), c);
+	router_grants(n, net, r, c);
+	/* Speedup: further switch allocation rounds in the same cycle (BookSim's internal_speedup
+	 * S steps the router S times a cycle; its input_speedup Sin gives each input port Sin
+	 * crossbar inputs, VC v on input v % Sin). A round lets each crossbar input send one more
+	 * flit, up to S a cycle, and each output take one more, up to S a cycle; what an output
+	 * takes beyond one a cycle waits in its output buffer (router_grant). */
+	if (!r->out_sent)
+		return;
+	const int S = n->b.p.internal_speedup, Sin = n->b.p.input_speedup;
+	for (int round = 1; round < S * Sin; round++) {
+		any = false;
+		for (int wi = 0; wi < in_words; wi++)
+			for (uint64_t ports = r->in_busy[wi]; ports; ports &= ports - 1) {
+				int i = wi * 64 + __builtin_ctzll(ports);
+				struct cyc_in_port *ip = &r->in[i];
+				uint64_t cand = ip->busy & ip->active & ~ip->sa_blocked;
+				for (uint64_t bits = cand; bits; bits &= bits - 1) {
+					int v = __builtin_ctzll(bits);
+					if (r->xin_sent[i * Sin + v % Sin] >= S || r->out_sent[ip->vc[v].out_port] >= S)
+						cand &= ~(UINT64_C(1) << v);
+				}
+				if (cand)
+					any |= sa_bid(n, r, i, cand, c, &wake);
+			}
+		if (!any)
+			break;
+		router_grants(n, net, r, c);
 	}
+	memset(r->out_sent, 0, (size_t)r->n_out);
+	memset(r->xin_sent, 0, (size_t)(r->n_in * Sin));
 }
 
 /* ---- sources ------------------------------------------------------------------------ */
@@ -859,6 +909,12 @@ static int build_net(struct noc_cyc *n, struct cyc_net *net, const struct topo *
 		r->in_busy = zalloc(n, (size_t)(r->n_in + 63) / 64, sizeof *r->in_busy);
 		r->in_va_blocked = zalloc(n, (size_t)(r->n_in + 63) / 64, sizeof *r->in_va_blocked);
 		r->sa_req = zalloc(n, (size_t)(r->n_out + 63) / 64, sizeof *r->sa_req);
+		if (n->b.p.internal_speedup > 1 || n->b.p.input_speedup > 1) {
+			r->out_sent = zalloc(n, (size_t)r->n_out, 1);
+			r->xin_sent = zalloc(n, (size_t)(r->n_in * n->b.p.input_speedup), 1);
+			if (!r->out_sent || !r->xin_sent)
+				return -1;
+		}
 		if (!r->in || !r->out || !r->va_best || !r->va_touched || !r->sa_best || !r->sa_choice || !r->in_busy ||
 		    !r->in_va_blocked || !r->sa_req)
 			return -1;

@@ -22,6 +22,8 @@ struct noc_params {
 	uint32_t inject_latency_cycles;/* node -> router and router -> node channels */
 	bool separate_networks;        /* request and reply on two physical networks */
 	bool islip;                    /* iSLIP pointer update (else plain round-robin) */
+	int internal_speedup;          /* router steps per cycle (cycle model) */
+	int input_speedup;             /* crossbar inputs per input port (cycle model) */
 	int inject_queue_packets;      /* per node and class */
 	int eject_queue_flits;         /* per node and class; >= largest packet */
 	bool flow_exact;               /* flow model: re-share at each completion (else per cycle) */

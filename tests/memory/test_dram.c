@@ -103,6 +103,23 @@ Test(dram, closed_bank_write_takes_trcd_twl_burst)
 	cr_assert_eq(MC.writes, 1);
 }
 
+/* A fill in requests smaller than a burst (rd_burst_cycles 8, e.g. 4 sectors of one burst
+ * each) holds the bus 8 cycles; a write-back of the same line still 4. Read then write-back
+ * to the open row: RD@12, data 12 + 10 + 8 = 30; the WR waits tRTW 9 after the RD (21) and
+ * for the bus: its data (WL 7) must start at 30, so WR@23, done 23 + 7 + 4 = 34. */
+Test(dram, fill_burst_cycles_apply_to_reads_only)
+{
+	struct dram_cfg c = owl_cfg();
+	c.rd_burst_cycles = 8;
+	setup_mc(c);
+	cr_assert(dram_mc_try_enqueue(&MC, mk(&R, 1, 0, 5, 0, MEM_REQ_READ), 0));
+	cr_assert(dram_mc_try_enqueue(&MC, mk(&R, 2, 0, 5, 1, MEM_REQ_WRITEBACK), 0));
+	run(&MC, 0, 1000);
+	cr_assert_eq(R.done_cycle[1], 30);
+	cr_assert_eq(R.done_cycle[2], 34);
+	cr_assert_eq(MC.bus_busy_cycles, 12);
+}
+
 Test(dram, row_hit_takes_tcl_burst)
 {
 	setup_mc(owl_cfg());

@@ -198,6 +198,46 @@ Test(mem_channel, read_miss_goes_to_dram_and_replies_with_data)
 	cr_assert_eq(mem_channel_outstanding(CH), 0);
 }
 
+/* gpu.l2.fill_request_bytes: the line goes to the DRAM in pieces of whole bursts. owl-28's
+ * burst is 8 B x 4 = 32 B in 2 cycles, a 64 B line 2 bursts (4 cycles, the test above). With
+ * 16 B requests (GPGPU-Sim's sectors, scaled down) each of the 4 pieces still takes a burst:
+ * 8 cycles, data done at 37 + 10 + 8 = 55 = 68750 ps. 32 B requests cost as a whole line. */
+Test(mem_channel, dram_requests_smaller_than_a_burst_hold_the_bus_a_burst)
+{
+	const char *const sixteen[] = {"gpu.l2.fill_request_bytes=16", NULL};
+	build(sixteen);
+	struct mem_req *r = send(1, MEM_REQ_READ, 0x0);
+	run();
+	cr_assert_eq(r->t_ps[MEM_T_DRAM_ISSUE], 37 * 1250);
+	cr_assert_eq(r->t_ps[MEM_T_DRAM_DONE], 55 * 1250);
+	cr_assert_eq(stat("mc.0.reads"), 1);
+	cr_assert_eq(stat("mc.0.bus_busy_cycles"), 8);
+	teardown();
+	const char *const thirty_two[] = {"gpu.l2.fill_request_bytes=32", NULL};
+	build(thirty_two);
+	r = send(1, MEM_REQ_READ, 0x0);
+	run();
+	cr_assert_eq(r->t_ps[MEM_T_DRAM_DONE], 51 * 1250);
+}
+
+Test(mem_channel_cfg, fill_request_bytes_must_divide_the_line)
+{
+	const char *const bad[][2] = {{"gpu.l2.fill_request_bytes=48", NULL}, {"gpu.l2.fill_request_bytes=128", NULL}};
+	for (int k = 0; k < 2; k++) {
+		struct sim_error err = {0};
+		struct cfg *c = cfg_create();
+		cr_assert_eq(mem_channel_cfg_define(c, &err), 0);
+		cr_assert_eq(cfg_set_override(c, bad[k][0], &err), 0, "%s", err.msg);
+		struct sim_config sc = {.seed = 1};
+		struct sim *sim = sim_create(&sc, &err);
+		cr_assert_null(mem_channel_create(c, sim, NULL, 0, NULL, 0, &err));
+		cr_assert_eq(err.code, SIM_ERR_CONFIG);
+		cr_assert_str_eq(err.setting, "gpu.l2.fill_request_bytes", "%s", err.msg);
+		sim_destroy(sim);
+		cfg_destroy(c);
+	}
+}
+
 Test(mem_channel, read_hit_replies_after_hit_latency)
 {
 	build(NULL);
