@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../memory/addrmap.h"
 #include "../memory/mem_channel.h"
 #include "../memory/mem_req.h"
 #include "../noc/noc.h"
@@ -24,6 +25,9 @@ struct gpu {
 	uint32_t n_cores;
 	struct mem_channel **chans;
 	uint32_t n_chans;
+	bool fill_on_copy;               /* gpu.l2.fill_on_copy (with chans only) */
+	struct mem_addrmap amap;         /* to find a copied line's channel */
+	uint64_t l2_line_bytes;
 	FILE *report;
 	FILE *timeline;
 	uint64_t max_cycles;             /* sim.max_cycles, 0 = none */
@@ -330,6 +334,10 @@ struct gpu *gpu_create(const struct cfg *c, struct stats *st, struct sim_error *
 			if (!g->chans[i])
 				goto fail;
 		}
+		g->fill_on_copy = cfg_bool(c, "gpu.l2.fill_on_copy");
+		g->l2_line_bytes = (uint64_t)cfg_int(c, "gpu.l2.line_bytes");
+		if (mem_addrmap_init(&g->amap, c, err))
+			goto fail;
 	}
 	g->sms = calloc(g->n_cores, sizeof *g->sms);
 	g->last = calloc(g->n_cores, sizeof *g->last);
@@ -541,9 +549,21 @@ static int device_launch(void *ctx, struct fe_launch *l, struct sim_error *err)
 	return gpu_run_launch(ctx, l, err);
 }
 
+/* gpu.l2.fill_on_copy: each L2 line the copy touches, in address order, goes to its channel's
+ * slice (GPGPU-Sim walks the copy in 32 B sectors; the lines come out in the same order). */
+static void device_copied(void *ctx, uint64_t addr, uint64_t bytes)
+{
+	struct gpu *g = ctx;
+	const uint64_t line = g->l2_line_bytes;
+	for (uint64_t a = addr & ~(line - 1); a < addr + bytes; a += line)
+		mem_channel_copy_fill(g->chans[mem_addr_channel(&g->amap, a)], a);
+}
+
 struct fe_device gpu_device(struct gpu *g)
 {
 	struct fe_device d = {.launch = device_launch, .ctx = g, .timing = true};
+	if (g->fill_on_copy)
+		d.copied = device_copied;
 	return d;
 }
 

@@ -105,6 +105,9 @@ struct fe_device {
 	int (*launch)(void *ctx, struct fe_launch *l, struct sim_error *err);
 	void *ctx;
 	bool timing; /* launches use regs_per_thread: the host looks for ptxas counts (fe_ptxas.h) */
+	/* Optional: the host copied bytes at device address addr (either direction), between
+	 * launches; a timing device may warm its caches (gpu.l2.fill_on_copy). */
+	void (*copied)(void *ctx, uint64_t addr, uint64_t bytes);
 };
 
 #endif

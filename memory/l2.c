@@ -393,6 +393,14 @@ bool l2_slice_pf_filter(void *p, uint64_t addr)
 	return cache_probe(&l2->cache, line, 0) || mshr_find(l2, line) != NULL;
 }
 
+void l2_slice_copy_fill(struct l2_slice *l2, uint64_t addr)
+{
+	struct cache_victim v;
+	cache_fill(&l2->cache, slice_line(l2, addr), 0, false, false, &v);
+	l2->copy_fills++;
+	l2->copy_dirty_drops += v.valid && v.dirty;
+}
+
 uint64_t l2_slice_pf_version(const void *p)
 {
 	const struct l2_slice *l2 = p;
@@ -418,6 +426,11 @@ void l2_slice_stats_register(struct l2_slice *l2, struct stats *st)
 	cache_stats_register(&l2->cache, st, prefix);
 	stats_counter(st, &l2->accesses, "requests", "requests served by the slice", "l2.%u.requests", c);
 	stats_counter(st, &l2->atomics, "requests", "atomics performed at L2", "l2.%u.atomics", c);
+	stats_counter(st, &l2->copy_fills, "lines", "lines installed by host copies (gpu.l2.fill_on_copy)",
+		      "l2.%u.copy_fills", c);
+	stats_counter(st, &l2->copy_dirty_drops, "lines",
+		      "dirty lines a host copy displaced without write-back (GPGPU-Sim's perf_sim_memcpy)",
+		      "l2.%u.copy_dirty_drops", c);
 	stats_counter(st, &l2->mshr_merges, "requests", "misses merged into a pending line",
 		      "l2.%u.mshr_merges", c);
 	stats_counter(st, &l2->mshr_full_cycles, "cycles",

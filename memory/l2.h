@@ -76,6 +76,7 @@ struct l2_slice {
 	uint64_t accesses, reads, writes, atomics, mshr_merges, mshr_full_cycles, mc_full_cycles;
 	uint64_t noc_refused, writebacks, fills;
 	uint64_t pf_fills, pf_useful, pf_late, pf_unused_evicted, pf_dropped;
+	uint64_t copy_fills, copy_dirty_drops; /* l2_slice_copy_fill */
 };
 
 /* Builds the tag store, MSHRs and queues; comp.ops/clk/name must be set and registered by the
@@ -94,6 +95,11 @@ bool l2_slice_pf_filter(void *l2, uint64_t addr);
  * an MSHR taken or freed): the prefetcher reuses answers while it holds. */
 uint64_t l2_slice_pf_version(const void *l2);
 uint64_t l2_slice_outstanding(const struct l2_slice *l2);
+/* The host copied the line holding global address addr to or from the device, between
+ * kernels (gpu.l2.fill_on_copy, GPGPU-Sim's -gpgpu_perf_sim_memcpy): the line is installed
+ * clean as the most recently used, as a fill; a dirty line it displaces is dropped without a
+ * write-back, as there (counted: copy_dirty_drops). */
+void l2_slice_copy_fill(struct l2_slice *l2, uint64_t addr);
 void l2_slice_stats_register(struct l2_slice *l2, struct stats *st);
 
 #endif

@@ -51,6 +51,9 @@ static const struct cfg_key_def ch_keys[] = {
 	CFG_KEY_INT("gpu.l2.fill_request_bytes", "bytes", 0, 0, 4096,
 		    "an L2 miss reads its line from the DRAM as gpu.l2.line_bytes / this requests, each whole bursts (GPGPU-Sim's "
 		    "sectored L2: a request per 32 B sector, each a 64 B burst on GTX480); write-backs move the line whole. 0 = one request per line"),
+	CFG_KEY_BOOL("gpu.l2.fill_on_copy", 0,
+		      "host copies to and from the device (and workload buffer initialisation) install the copied lines in the L2, clean, in copy "
+		      "order, displacing dirty lines without write-back: GPGPU-Sim 4's -gpgpu_perf_sim_memcpy (on in its configs; scripts/correlate.sh sets it)"),
 	CFG_KEY_INT("gpu.l2.mshr_entries", "entries", 32, 1, 4096, "L2 lines missing at once per slice"),
 	CFG_KEY_INT("gpu.l2.mshr_merges", "requests", 4, 1, 1024, "requests per missing line, the first included"),
 	CFG_KEY_INT("gpu.l2.reply_queue", "replies", 16, 1, 4096, "replies waiting for the NoC before the slice stalls"),
@@ -293,6 +296,11 @@ void mem_channel_destroy(struct mem_channel *ch)
 	l2_slice_fini(&ch->l2);
 	dram_mc_fini(&ch->mc);
 	free(ch);
+}
+
+void mem_channel_copy_fill(struct mem_channel *ch, uint64_t addr)
+{
+	l2_slice_copy_fill(&ch->l2, addr);
 }
 
 uint64_t mem_channel_outstanding(const struct mem_channel *ch)

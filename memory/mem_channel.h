@@ -33,6 +33,9 @@ void mem_channel_destroy(struct mem_channel *ch); /* NULL is fine */
 /* Requests held (in the slice, the MC queue or on the DRAM bus). */
 uint64_t mem_channel_outstanding(const struct mem_channel *ch);
 
+/* The host copied the line of global address addr (on this channel): l2_slice_copy_fill. */
+void mem_channel_copy_fill(struct mem_channel *ch, uint64_t addr);
+
 /* sim.check, with the simulation quiescent (end of a kernel): nothing held in the slice, the MC
  * queue or the bus, and the DRAM command trace obeys the timings (memory/dram_check.h).
  * 0 or SIM_ERR_FAULT naming what broke. */

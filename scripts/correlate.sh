@@ -87,8 +87,10 @@ export warpsim tmp
 ws_run() { # machine policy name workload size -> tmp/ws.<m>.<pol>.<name>: insts cycles l1d_miss l2_miss
 	local m=$1 pol=$2 name=$3 wl=$4 size=$5 d="$tmp/out.$1.$2.$3" cfg
 	case "$m" in gtx480) cfg=configs/gtx480.cfg ;; owl28) cfg=configs/owl-28.cfg ;; esac
+	# GPGPU-Sim 4.2 fills the L2 with what cudaMemcpy copies (-gpgpu_perf_sim_memcpy 1 in both
+	# configurations): the same here, for the comparison only (the machines' own files leave it off).
 	if ! "$warpsim" run -c "$cfg" -w "$wl" --size "$size" -s gpu.core.scheduler.policy="$pol" \
-		-o "$d" --quiet > "$d.log" 2>&1; then
+		-s gpu.l2.fill_on_copy=true -o "$d" --quiet > "$d.log" 2>&1; then
 		echo "warpsim failed on $name $pol $m: $(tail -1 "$d.log")" >&2
 		echo "- - - -" > "$tmp/ws.$m.$pol.$name"
 		return 0

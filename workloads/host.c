@@ -181,13 +181,19 @@ int ws_memset(struct ws_host *h, uint64_t dptr, int value, uint64_t bytes, struc
 int ws_memcpy_h2d(struct ws_host *h, uint64_t dst, const void *src, uint64_t bytes,
 		  struct sim_error *err)
 {
-	return bytes ? fe_mem_write(h->mem, dst, src, bytes, err) : 0;
+	int rc = bytes ? fe_mem_write(h->mem, dst, src, bytes, err) : 0;
+	if (!rc && bytes && h->dev.copied)
+		h->dev.copied(h->dev.ctx, dst, bytes);
+	return rc;
 }
 
 int ws_memcpy_d2h(struct ws_host *h, void *dst, uint64_t src, uint64_t bytes,
 		  struct sim_error *err)
 {
-	return bytes ? fe_mem_read(h->mem, src, dst, bytes, err) : 0;
+	int rc = bytes ? fe_mem_read(h->mem, src, dst, bytes, err) : 0;
+	if (!rc && bytes && h->dev.copied)
+		h->dev.copied(h->dev.ctx, src, bytes);
+	return rc;
 }
 
 static int ws_symbol_range(struct ws_host *h, const char *symbol, uint64_t bytes, uint64_t offset,

@@ -37,6 +37,7 @@ struct wl_buffer {
 	uint64_t bytes;     /* count * element size */
 	unsigned char *init;/* [bytes], owned */
 	bool is_symbol;
+	bool zeros;         /* init "zeros": set on the device as a host's memset would, not copied */
 };
 
 /* A kernel argument: bytes of the parameter's size, with device addresses patched in at run

@@ -429,7 +429,10 @@ int workload_run(struct workload *w, const struct fe_device *dev, FILE *log,
 			rc = ws_memcpy_to_symbol(h, b->name, b->init, b->bytes, 0, err);
 		} else {
 			rc = ws_malloc(h, &addr[i], b->bytes, err);
-			rc = rc ? rc : ws_memcpy_h2d(h, addr[i], b->init, b->bytes, err);
+			/* As a host program: cudaMemset for zeros, cudaMemcpy for data (the two differ
+			 * where copies warm the L2, gpu.l2.fill_on_copy). */
+			rc = rc ? rc : b->zeros ? ws_memset(h, addr[i], 0, b->bytes, err)
+					       : ws_memcpy_h2d(h, addr[i], b->init, b->bytes, err);
 		}
 	}
 	if (!rc && w->host)

@@ -400,6 +400,7 @@ static int wl_buffer_init(struct wl_ld *ld, const config_setting_t *g, const cha
 			       (unsigned long long)WL_MAX_BUFFER_BYTES);
 	}
 	b->bytes = b->count * esz;
+	b->zeros = !filedata && !strcmp(init, "zeros");
 	b->init = calloc(1, b->bytes);
 	if (!b->init) {
 		free(filedata);

@@ -279,8 +279,13 @@ static int read_settings(struct sm *sm, const struct cfg *cfg, struct sim_error 
 		{WI_LAT_DIV, "gpu.core.latency.div"},       {WI_LAT_SFU, "gpu.core.latency.sfu"},
 		{WI_LAT_CTRL, "gpu.core.latency.ctrl"},
 	};
+	/* The SP/SFU classes' results also pass the pipeline around the unit (not ctrl: a branch
+	 * writes no register). */
+	uint32_t alu_pipe = (uint32_t)cfg_int(cfg, "gpu.core.latency.alu_pipeline");
 	for (size_t i = 0; i < SIM_ARRAY_LEN(lat_keys); i++)
-		sm->lat[lat_keys[i].cls] = (uint32_t)cfg_int(cfg, lat_keys[i].key);
+		sm->lat[lat_keys[i].cls] = (uint32_t)cfg_int(cfg, lat_keys[i].key) +
+					   (lat_keys[i].cls == WI_LAT_CTRL ? 0 : alu_pipe);
+	sm->mem_pipe_cycles = (uint32_t)cfg_int(cfg, "gpu.core.latency.mem_pipeline");
 	/* Shared, constant/param and global accesses all go to memory/, which times them
 	 * (gpu.memory.shared.*, l1c.*) and releases their registers through done(). */
 	sm->lat[WI_LAT_MEM] = sm->lat[WI_LAT_SHARED] = sm->lat[WI_LAT_CONST] = 1;
@@ -602,7 +607,7 @@ void sm_mem_done(void *v, uint64_t token, uint64_t now_ps)
 	SIM_ASSERT(sm->mem_inflight > 0);
 	sm->mem_inflight--;
 	sm->c.mem_inflight_inst_cycles += cyc - e->issue_cycle;
-	e->release_cycle = cyc;
+	e->release_cycle = cyc + sm->mem_pipe_cycles; /* the LD/ST unit's write-back stages */
 	if (e->wi) {
 		sim_pool_free(&sm->wi_pool, e->wi);
 		e->wi = NULL;

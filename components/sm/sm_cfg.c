@@ -37,6 +37,12 @@ static const struct cfg_key_def sm_keys[] = {
 	CFG_KEY_INT("gpu.core.latency.mul", "cycles", 5, 1, 10000, "integer multiply / mad"),
 	CFG_KEY_INT("gpu.core.latency.div", "cycles", 39, 1, 10000, "division, remainder"),
 	CFG_KEY_INT("gpu.core.latency.sfu", "cycles", 8, 1, 10000, "transcendentals (SFU)"),
+	CFG_KEY_INT("gpu.core.latency.alu_pipeline", "cycles", 0, 0, 10000,
+		    "added to every SP/SFU result latency above: operand collection, dispatch and write-back around the unit "
+		    "(GPGPU-Sim 4.2 GTX480: a chain of dependent adds (ADD latency 4) runs at one per 10 cycles, so 6)"),
+	CFG_KEY_INT("gpu.core.latency.mem_pipeline", "cycles", 0, 0, 10000,
+		    "added to every load's result after the memory system's latency: operand collection, address generation and write-back "
+		    "in the LD/ST unit (GPGPU-Sim 4.2 GTX480: a shared-memory load chain takes 49 cycles a load against smem_latency 26 + ALU, so 15)"),
 	CFG_KEY_INT("gpu.core.latency.ctrl", "cycles", 1, 1, 10000,
 		    "branch/barrier/exit: cycles before a register they write is visible"),
 	CFG_KEY_INT("gpu.core.units.sp", "units", 2, 1, SM_MAX_UNITS, "SP units"),

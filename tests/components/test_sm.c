@@ -240,6 +240,47 @@ Test(sm, dependent_alu_chain_issues_exactly_latency_apart)
 	teardown();
 }
 
+/* gpu.core.latency.alu_pipeline adds operand collection and write-back to every ALU result:
+ * int latency 4 + 6 -> the dependent adds issue 10 cycles apart; ctrl (a branch, an exit)
+ * does not pay it: exit follows the last add by 1 cycle as without. */
+Test(sm, alu_pipeline_cycles_add_to_each_dependent_result)
+{
+	static const char ptx[] = PTX_HEAD
+		".visible .entry k()\n{\n .reg .b32 %r<8>;\n"
+		" mov.u32 %r1, 7;\n add.s32 %r2, %r1, 1;\n add.s32 %r3, %r2, 1;\n"
+		" add.s32 %r4, %r3, 1;\n add.s32 %r5, %r4, 1;\n exit;\n}\n";
+	const char *const ov[] = {"gpu.core.latency.int=4", "gpu.core.latency.alu_pipeline=6", NULL};
+	build(ptx, 32, 1, ov);
+	run();
+	uint64_t cyc[8];
+	cr_assert_eq(issues(0, cyc, NULL, 8), 6);
+	for (int i = 1; i < 5; i++)
+		cr_assert_eq(cyc[i] - cyc[i - 1], 10, "inst %d at %lu after %lu", i, (unsigned long)cyc[i],
+			     (unsigned long)cyc[i - 1]);
+	cr_assert_eq(cyc[5] - cyc[4], 1);
+	teardown();
+}
+
+/* gpu.core.latency.mem_pipeline delays a load's result after the memory's reply: the fixed
+ * 100-cycle memory of the test below, + 3: ld.param at 1 (reply 101, usable 104), ld.global at
+ * 104 (reply 204, usable 207), add at 207. */
+Test(sm, mem_pipeline_cycles_follow_each_memory_reply)
+{
+	static const char ptx[] = PTX_HEAD
+		".visible .entry k(.param .u64 p)\n{\n .reg .b32 %r<4>;\n .reg .b64 %rd<4>;\n"
+		" ld.param.u64 %rd1, [p];\n ld.global.u32 %r1, [%rd1];\n add.s32 %r2, %r1, 1;\n exit;\n}\n";
+	const char *const ov[] = {"gpu.core.latency.mem_pipeline=3", NULL};
+	build(ptx, 32, 1, ov);
+	run();
+	uint64_t cyc[8];
+	cr_assert_eq(issues(0, cyc, NULL, 8), 4);
+	cr_assert_eq(cyc[0], 1);
+	cr_assert_eq(cyc[1], 104);
+	cr_assert_eq(cyc[2], 207);
+	check_classes_sum();
+	teardown();
+}
+
 static const char indep_ptx[] = PTX_HEAD
 	".visible .entry k()\n{\n .reg .b32 %r<10>;\n"
 	" mov.u32 %r1, 1;\n mov.u32 %r2, 2;\n mov.u32 %r3, 3;\n mov.u32 %r4, 4;\n"

@@ -238,6 +238,32 @@ Test(mem_channel_cfg, fill_request_bytes_must_divide_the_line)
 	}
 }
 
+/* gpu.l2.fill_on_copy (GPGPU-Sim's perf_sim_memcpy): a copied line is in the L2, clean: a
+ * read of it hits and never reaches the DRAM; a copy over a set full of dirty lines drops the
+ * LRU one without a write-back. */
+Test(mem_channel, a_copied_line_hits_and_displaces_dirty_lines_without_write_back)
+{
+	build(NULL);
+	mem_channel_copy_fill(CH, 0x40);
+	struct mem_req *r = send(1, MEM_REQ_READ, 0x40);
+	run();
+	cr_assert(r->is_reply);
+	cr_assert_eq(stat("l2.0.hits"), 1);
+	cr_assert_eq(stat("mc.0.reads"), 0);
+	cr_assert_eq(stat("l2.0.copy_fills"), 1);
+	teardown();
+	/* owl-28's slice: 512 KB, 16 ways, 64 B lines = 512 sets; lines 512 x 64 B apart share
+	 * a set under the linear index. Write 16 of them (dirty), then copy a 17th. */
+	const char *const lin[] = {"gpu.l2.set_index=linear", NULL};
+	build(lin);
+	for (int i = 0; i < 16; i++)
+		send(i + 1, MEM_REQ_WRITE, (uint64_t)i * 512 * 64);
+	run();
+	mem_channel_copy_fill(CH, 16ull * 512 * 64);
+	cr_assert_eq(stat("l2.0.copy_dirty_drops"), 1);
+	cr_assert_eq(stat("mc.0.writes"), 0);
+}
+
 Test(mem_channel, read_hit_replies_after_hit_latency)
 {
 	build(NULL);
