@@ -16,7 +16,10 @@ static const struct cfg_key_def sched_keys[] = {
 		    "mwf-lrr mwf-gto saws paws paws-tl"),
 	CFG_KEY_STR("gpu.core.scheduler.fetch", "rr", "fetch policy: rr cff fef (BAWS Sec 4.2, 6.2)"),
 	CFG_KEY_INT("gpu.core.scheduler.group_size_warps", "warps", 8, 1, SCHED_MAX_WARPS,
-		    "tl fetch-group size (Narasiman Sec 3.2) and OWL minimum warps per CTA group (g_size, OWL Sec 5.2)"),
+		    "tl: fetch-group size in warps of one issue scheduler (Narasiman Sec 3.2: its core has one "
+		    "scheduler, and Sec 3.2.1 sizes a group to fill the pipeline that scheduler feeds, so with "
+		    "n_schedulers = 2 a group of 8 is 8 of a scheduler's warps, 16 of the SM's at once); "
+		    "owl-*: minimum warps per CTA group over the SM (g_size, OWL Sec 5.2)"),
 	CFG_KEY_INT("gpu.core.scheduler.ready_queue_warps", "warps", 6, 1, SCHED_MAX_WARPS,
 		    "ready-queue size of tl-rr, tl-gto and paws-tl (PAWS Sec II-B2)"),
 	CFG_KEY_INT("gpu.core.scheduler.pro.threshold_cycles", "cycles", 1000, 1, 1000000000,
@@ -25,8 +28,9 @@ static const struct cfg_key_def sched_keys[] = {
 		     "two-level policies issue only from the chosen group / ready queue (off: lower groups fill idle slots)"),
 	CFG_KEY_BOOL("gpu.core.scheduler.strict_free_units", 1,
 		     "tl/owl-* with strict_groups: when no warp of the chosen group is ready and one waits for a busy unit, other groups may use the free units"),
-	CFG_KEY_ENUM("gpu.core.scheduler.tl.switch_on", "long-latency", tl_switch_choices,
-		     "tl: switch fetch group when all its warps wait on long latency, or on any stall"),
+	CFG_KEY_ENUM("gpu.core.scheduler.tl.switch_on", "any-stall", tl_switch_choices,
+		     "tl: switch fetch group when every warp of it is stalled for any reason (any-stall, "
+		     "Narasiman Sec 3.2, 3.2.2), or only when all wait on long-latency loads or a barrier"),
 	CFG_KEY_ENUM("gpu.core.scheduler.mwf.no_barrier_order", "tb-order", mwf_idle_choices,
 		     "mwf-*: with no warp at a barrier, order TBs by id (tb-order) or use plain LRR/GTO (base)"),
 	CFG_KEY_ENUM("gpu.core.scheduler.paws.sort_key", "entering-phase", paws_key_choices,

@@ -11,8 +11,8 @@
 
 #define SCHED_NAME_MAX 32
 
-/* When a two-level (Narasiman) fetch group counts as stalled (002 Sec 3.2 says "all the
- * warps in that fetch group are stalled"; Sec 3.2.1 ties the switch to long latency). */
+/* When a two-level (Narasiman) fetch group counts as stalled (002 Sec 3.2: "all the warps in
+ * the fetch group are stalled"; Sec 3.2.2: the policy tolerates "any type of stall"). */
 enum sched_tl_switch {
 	SCHED_TL_SWITCH_LONG_LAT,  /* every warp waits on a long-latency result or a barrier */
 	SCHED_TL_SWITCH_ANY_STALL, /* every warp is not ready, for any reason */
@@ -44,7 +44,7 @@ struct sched_params {
 };
 
 /* The defaults of sched_cfg_define(): lrr, rr, 8, 6, 1000, strict, free units,
- * long-latency, tb-order, entering-phase. */
+ * any-stall, tb-order, entering-phase. */
 void sched_params_default(struct sched_params *p);
 
 /* Read gpu.core.scheduler.* (sched_cfg_define must have run). Unknown policy or fetch

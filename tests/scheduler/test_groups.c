@@ -184,7 +184,11 @@ Test(tl, switches_only_when_whole_group_stalls_on_long_latency)
 	struct tcore t;
 	tcore_init(&t, 0, 1, 1, 24, 24);
 	tcore_add_cta(&t, 0, 0, 0, 0, 24);
-	struct sched *s = tmake_issue(&t, "tl");
+	struct sched_params p;
+	sched_params_default(&p);
+	strcpy(p.policy, "tl");
+	p.tl_switch = SCHED_TL_SWITCH_LONG_LAT;    /* the non-default reading */
+	struct sched *s = tmake(&t, &p, false, NULL);
 	cr_expect_eq(group_of_first(s, &t, 0), 0);
 	cr_expect_eq(s->rank_issuable, 8);
 	for (uint16_t w = 0; w < 7; w++)
@@ -207,6 +211,29 @@ Test(tl, switches_only_when_whole_group_stalls_on_long_latency)
 	sched_destroy(s);
 }
 
+Test(tl, default_switches_when_every_warp_of_the_group_is_stalled_for_any_reason)
+{
+	/* Narasiman Sec 3.2 / Fig 8(b), 16 warps in fetch groups of 8: the scheduler issues from
+	 * G0 "until no warp from that fetch group can be scheduled (i.e., all the warps in the
+	 * fetch group are stalled)", then G1; Sec 3.2.2: the stall may be of "any type" (here a
+	 * busy SFU and pending ALU results, no memory wait at all). By default. */
+	struct tcore t;
+	tcore_init(&t, 0, 1, 1, 16, 16);
+	tcore_add_cta(&t, 0, 0, 0, 0, 16);
+	struct sched *s = tmake_issue(&t, "tl");
+	cr_expect_eq(tstep(s, &t, 0, 0), 0);
+	for (uint16_t w = 0; w < 7; w++)
+		t.w[w].ready = false;                  /* scoreboard waits on ALU results */
+	cr_expect_eq(tstep(s, &t, 0, 1), 7, "w7 still ready: G0 keeps the scheduler");
+	t.w[7].ready = false;
+	t.w[7].unit_busy = true;                   /* its SFU is busy: G0 all stalled */
+	cr_expect_eq(group_of_first(s, &t, 2), 1);
+	cr_expect_eq(tstep(s, &t, 0, 2), 8);
+	t.w[0].ready = true;                       /* G0 ready again: stay on G1 (round-robin) */
+	cr_expect_eq(tstep(s, &t, 0, 3), 9);
+	sched_destroy(s);
+}
+
 Test(tl, busy_unit_lets_other_groups_use_free_units)
 {
 	/* G0's warps all wait for data except w7, whose instruction waits for a busy unit. By
@@ -218,6 +245,7 @@ Test(tl, busy_unit_lets_other_groups_use_free_units)
 	struct sched_params p;
 	sched_params_default(&p);
 	strcpy(p.policy, "tl");
+	p.tl_switch = SCHED_TL_SWITCH_LONG_LAT;    /* any-stall would switch groups here */
 	struct sched *s = tmake(&t, &p, false, NULL);
 	for (uint16_t w = 0; w < 7; w++)
 		tblock(&t, w, true);
