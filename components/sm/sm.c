@@ -316,6 +316,7 @@ static int read_settings(struct sm *sm, const struct cfg *cfg, struct sim_error 
 	sm->ic_inst_bytes = (uint32_t)cfg_int(cfg, "gpu.core.icache.inst_bytes");
 	sm->ic_miss_cycles = (uint32_t)cfg_int(cfg, "gpu.core.icache.miss_latency_cycles");
 	sm->fetch_decode_cycles = (uint32_t)cfg_int(cfg, "gpu.core.fetch_decode_cycles");
+	sm->barrel = cfg_bool(cfg, "gpu.core.barrel");
 	if (ic_size % (sm->ic_line_bytes * sm->ic_assoc))
 		return cfg_error(err, cfg, "gpu.core.icache.size_bytes",
 				 "%u bytes is not a whole number of sets of %u ways x %u-byte lines", ic_size,
@@ -609,6 +610,9 @@ void sm_mem_done(void *v, uint64_t token, uint64_t now_ps)
 	}
 	w->mem_pending--;
 	w->sb_block_until = 0;
+	/* Barrel processing: the warp is fetched again once its instruction completed. */
+	if (sm->barrel && cyc + sm->fetch_decode_cycles > w->barrel_until)
+		w->barrel_until = cyc + sm->fetch_decode_cycles;
 	if (w->state == SM_W_DRAINING && w->mem_pending == 0)
 		sm->drain_ready = true;
 	if (e->long_lat) {

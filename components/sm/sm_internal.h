@@ -59,6 +59,8 @@ struct sm_warp {
 	uint16_t sb_mask;               /* bit i: sb[i].used (the scan skips free entries unread) */
 	bool sb_block_ll;               /* ...and by a long-latency load (view.waiting_long_lat) */
 	uint16_t mem_pending;           /* memory instructions not completed */
+	uint64_t barrel_until;          /* gpu.core.barrel: first cycle its next instruction may issue
+	                                   (last completion + fetch_decode_cycles), with mem_pending 0 */
 	bool marked;
 	uint64_t mark_cycle;            /* barrier arrival / finish cycle in the current warp-phase */
 	struct sm_ibuf_entry ib[SM_MAX_IBUF];
@@ -97,6 +99,7 @@ struct sm {
 	/* I-cache: sets x assoc tags, LRU stamps, fill cycles */
 	uint32_t ic_sets, ic_assoc, ic_line_bytes, ic_inst_bytes, ic_miss_cycles;
 	uint32_t fetch_decode_cycles;   /* fetch at t (hit) -> issuable at t + this */
+	bool barrel;                    /* gpu.core.barrel: one instruction per warp in the pipeline */
 	uint64_t *ic_tag;               /* [sets*assoc], UINT64_MAX = invalid */
 	uint64_t *ic_lru;               /* last use stamp */
 	uint64_t *ic_fill;              /* cycle the line's data arrives */

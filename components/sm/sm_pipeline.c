@@ -174,6 +174,18 @@ static uint8_t warp_status(struct sm *sm, uint16_t slot, uint64_t now, uint64_t 
 			*until = w->sb_block_until;
 			return SM_WS_DATA;
 		}
+		/* Barrel processing (Narasiman Sec 2.1): the warp is not selected again until its
+		 * instruction completed and it was fetched and decoded again. */
+		if (sm->barrel && (w->mem_pending || now < w->barrel_until)) {
+			if (w->mem_pending) {
+				w->sb_block_until = UINT64_MAX; /* the last reply resets it */
+				w->sb_block_ll = v->waiting_long_lat = v->long_lat_pending > 0;
+			} else {
+				w->sb_block_until = *until = w->barrel_until;
+				w->sb_block_ll = false;
+			}
+			return SM_WS_DATA;
+		}
 		/* membar: the warp's earlier memory instructions must complete first (as GPGPU-Sim's
 		 * memory barrier); the last reply resets sb_block_until. */
 		if ((si->flags & WI_F_MEMBAR) && w->mem_pending) {
@@ -568,6 +580,8 @@ static bool issue_warp(struct sm *sm, uint16_t slot, uint64_t now)
 		if (!sm->lazy_units && unit_free(sm, si->unit, now + 1, &free_at) < 0)
 			sm->unit_stale_mask |= sm->unit_ready_mask[si->unit];
 	}
+	if (sm->barrel && !is_mem)
+		w->barrel_until = now + sm->lat[si->lat_class] + sm->fetch_decode_cycles;
 	if (si->unit == WI_UNIT_SP || si->unit == WI_UNIT_SFU) {
 		uint64_t end = now + sm->lat[si->lat_class];
 		sm->c.alu_inflight_inst_cycles += sm->lat[si->lat_class];

@@ -844,3 +844,53 @@ Test(sm, alu_and_memory_occupancy_overlap_is_counted)
 	check_classes_sum();
 	teardown();
 }
+
+/* ---- barrel processing (gpu.core.barrel) ------------------------------------------------- */
+
+Test(sm, barrel_processing_refetches_a_warp_only_after_its_instruction_completed)
+{
+	/* Narasiman Sec 2.1: "once a warp is selected in the fetch stage, it cannot be selected
+	 * again until the warp completes execution". One warp, 8 independent moves, int latency 4,
+	 * fetch+decode 1, interval 1: each move issues 4 (complete) + 1 (fetch, decode) = 5 cycles
+	 * after the previous one. Without barrel processing the I-buffer's two entries go 1 cycle
+	 * apart. */
+	const char *const ov[] = {"gpu.core.latency.int=4", "gpu.core.barrel=true", NULL};
+	build(indep_ptx, 32, 1, ov);
+	run();
+	uint64_t cyc[16];
+	cr_assert_eq(issues(0, cyc, NULL, 16), 9);
+	for (int i = 1; i < 8; i++)
+		cr_assert_eq(cyc[i] - cyc[i - 1], 5, "inst %d: %lu after %lu", i, (unsigned long)cyc[i],
+			     (unsigned long)cyc[i - 1]);
+	check_classes_sum();
+	teardown();
+	const char *const off[] = {"gpu.core.latency.int=4", NULL};
+	build(indep_ptx, 32, 1, off);
+	run();
+	cr_assert_eq(issues(0, cyc, NULL, 16), 9);
+	cr_assert_eq(cyc[1] - cyc[0], 1);
+	teardown();
+}
+
+Test(sm, barrel_processing_waits_for_a_loads_data_before_an_independent_instruction)
+{
+	/* fixed-latency 100: the load issued at c completes at c + 100; the independent move is
+	 * fetched then and issues at c + 100 + 1 (decode). Without barrel it issues next cycle. */
+	static const char ptx[] = PTX_HEAD
+		".visible .entry k(.param .u64 p)\n{\n .reg .b32 %r<6>;\n .reg .b64 %rd<4>;\n"
+		" ld.param.u64 %rd1, [p];\n ld.global.u32 %r1, [%rd1];\n mov.u32 %r2, 2;\n exit;\n}\n";
+	const char *const ov[] = {"gpu.core.barrel=true", NULL};
+	build(ptx, 32, 1, ov);
+	run();
+	uint64_t cyc[8];
+	cr_assert_eq(issues(0, cyc, NULL, 8), 4);
+	cr_assert_eq(cyc[1] - cyc[0], 101, "ld.global after ld.param: %lu", (unsigned long)(cyc[1] - cyc[0]));
+	cr_assert_eq(cyc[2] - cyc[1], 101, "mov after ld.global: %lu", (unsigned long)(cyc[2] - cyc[1]));
+	check_classes_sum();
+	teardown();
+	build(ptx, 32, 1, NULL);
+	run();
+	cr_assert_eq(issues(0, cyc, NULL, 8), 4);
+	cr_assert_eq(cyc[2] - cyc[1], 1);
+	teardown();
+}
