@@ -104,7 +104,10 @@ struct sched_ops {
  * may be repeated without it. NO_LIMIT: rank_issuable is always 0 and the order is by a key
  * of each warp alone (a stable sort), so ranking a subset of the warps gives their order in
  * the whole ranking: the SM ranks only the ready warps. */
-enum { SCHED_RANK_PURE = 1, SCHED_RANK_NO_LIMIT = 2, SCHED_RANK_ANY_SUBSET = 4 };
+/* FETCH_PARTIAL (a fetch policy's flag, not speed only): a warp whose I-buffer has a free slot
+ * may fetch, not only one whose I-buffer is empty (BAWS Sec 6.2 FEF: "the warp ... that has the
+ * fewest entries in the I-Buffer"); the fetched instructions follow the buffered ones. */
+enum { SCHED_RANK_PURE = 1, SCHED_RANK_NO_LIMIT = 2, SCHED_RANK_ANY_SUBSET = 4, SCHED_FETCH_PARTIAL = 8 };
 
 struct sched {
 	const struct sched_ops *ops;

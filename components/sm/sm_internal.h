@@ -107,6 +107,7 @@ struct sm {
 	/* policies and memory */
 	struct sched *issue, *fetch;
 	bool wrapped_sched;             /* issue/fetch built here from ops tables */
+	bool fetch_partial;             /* the fetch policy has SCHED_FETCH_PARTIAL */
 	void (*sched_destroy_fn)(struct sched *);
 	void *mem;
 	bool (*mem_try_issue)(void *mem, const struct warp_inst *wi, uint64_t token, uint64_t now_cycle);
@@ -240,11 +241,15 @@ static inline void sm_view_blocked_sync(struct sm *sm, uint16_t slot)
 }
 
 /* After a change of the warp's I-buffer count, replay or validity: its fetch_mask bit (BAWS
- * Sec 2.2: a warp may fetch only with an empty I-buffer). */
+ * Sec 2.2: a warp may fetch only with an empty I-buffer; with a SCHED_FETCH_PARTIAL fetch
+ * policy, with a free slot and an instruction after the buffered ones). */
 static inline void sm_fetch_bit(struct sm *sm, uint16_t slot)
 {
 	const struct sm_warp *w = &sm->warps[slot];
-	bool ok = w->ib_count == 0 && !w->replay && sm->views[slot].valid;
+	bool room = w->ib_count == 0;
+	if (!room && sm->fetch_partial && w->ib_count < sm->ibuf_entries)
+		room = w->ib[(w->ib_head + w->ib_count - 1u) % sm->ibuf_entries].pc + 1u < sm->n_insts;
+	bool ok = room && !w->replay && sm->views[slot].valid;
 	sm->fetch_mask = (sm->fetch_mask & ~(1ull << slot)) | ((uint64_t)ok << slot);
 }
 

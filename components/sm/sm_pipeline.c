@@ -822,7 +822,10 @@ static void fetch_warp(struct sm *sm, uint16_t slot, uint64_t now)
 {
 	struct sm_warp *w = &sm->warps[slot];
 	sm_status_stale(sm, slot);
-	uint32_t pc0 = fe_warp_pc(w->fw);
+	/* A partial fetch (SCHED_FETCH_PARTIAL) appends after the buffered instructions, which are
+	 * consecutive from the warp's PC (a control transfer flushes them). */
+	uint32_t kept = w->ib_count;
+	uint32_t pc0 = kept ? w->ib[(w->ib_head + kept - 1u) % sm->ibuf_entries].pc + 1u : fe_warp_pc(w->fw);
 	if (pc0 >= sm->n_insts) {
 		struct sim_error er;
 		sim_error_set(&er, SIM_ERR_PROGRAM, NULL, 0, 0, NULL,
@@ -860,14 +863,15 @@ static void fetch_warp(struct sm *sm, uint16_t slot, uint64_t now)
 	uint64_t ready = arrive + sm->fetch_decode_cycles;
 	uint32_t per_line = sm->ic_line_bytes / sm->ic_inst_bytes;
 	uint32_t last = (uint32_t)((line + 1) * per_line - 1);
-	w->ib_head = 0;
-	w->ib_count = 0;
-	for (uint32_t k = 0; k < sm->ibuf_entries; k++) {
+	if (!kept)
+		w->ib_head = 0;
+	for (uint32_t k = 0; kept + k < sm->ibuf_entries; k++) {
 		uint32_t pc = pc0 + k;
 		if (pc >= sm->n_insts || pc > last)
 			break;
-		w->ib[k].pc = pc;
-		w->ib[k].ready_cycle = ready;
+		struct sm_ibuf_entry *e = &w->ib[(w->ib_head + w->ib_count) % sm->ibuf_entries];
+		e->pc = pc;
+		e->ready_cycle = ready;
 		w->ib_count++;
 	}
 	sm->views[slot].ibuf_count = w->ib_count;

@@ -54,5 +54,9 @@ static int wrap_fetch_init(struct sched *s, const struct cfg *cfg, struct sim_er
 }
 static void fwd_event(struct sched *s, const struct sched_event *ev) { sched_notify(s->state, ev); }
 static const struct sched_ops wrap_fetch_ops = {"rec-fetch", wrap_fetch_init, fwd_event, wrap_rank, wrap_fini, 0, NULL, NULL };
+/* The same for a fetch policy with SCHED_FETCH_PARTIAL (fef): that flag changes what the SM
+ * does, so a wrapper of such a policy must declare it. */
+static const struct sched_ops wrap_fetch_partial_ops = {"rec-fetch-partial", wrap_fetch_init, fwd_event, wrap_rank,
+							 wrap_fini, SCHED_FETCH_PARTIAL, NULL, NULL };
 
 #endif

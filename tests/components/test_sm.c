@@ -894,3 +894,53 @@ Test(sm, barrel_processing_waits_for_a_loads_data_before_an_independent_instruct
 	cr_assert_eq(cyc[2] - cyc[1], 1);
 	teardown();
 }
+
+/* ---- fetch policies ---------------------------------------------------------------------- */
+
+Test(sm, fef_refills_a_partly_filled_ibuffer_so_one_warp_issues_every_cycle)
+{
+	/* BAWS Sec 6.2: FEF fetches for "the warp ... that has the fewest entries in the I-Buffer",
+	 * so a warp holding one of its two entries may fetch. One warp, 8 independent moves,
+	 * interval 1, fetch+decode 2 cycles. rr (BAWS Sec 2.2: only an empty I-buffer fetches):
+	 * two issues, the refill takes 2 cycles: gaps 1, 2, 1, 2, ... fef: the instruction after
+	 * the buffered one is fetched each cycle: gaps of 1. */
+	const char *const ov[] = {"gpu.core.fetch_decode_cycles=2", "gpu.core.scheduler.fetch=fef", NULL};
+	struct sm_hooks hk = sm_real_hooks;
+	hk.issue_ops = &wrap_issue_ops;
+	hk.fetch_ops = &wrap_fetch_partial_ops;
+	build_h(indep_ptx, 32, 1, ov, 1, &hk);
+	run();
+	uint64_t cyc[16];
+	cr_assert_eq(issues(0, cyc, NULL, 16), 9);
+	for (int i = 1; i < 9; i++)
+		cr_assert_eq(cyc[i] - cyc[i - 1], 1, "fef inst %d: %lu after %lu", i, (unsigned long)cyc[i],
+			     (unsigned long)cyc[i - 1]);
+	check_classes_sum();
+	teardown();
+	const char *const rr[] = {"gpu.core.fetch_decode_cycles=2", NULL};
+	build(indep_ptx, 32, 1, rr);
+	run();
+	cr_assert_eq(issues(0, cyc, NULL, 16), 9);
+	for (int i = 1; i < 9; i++)
+		cr_assert_eq(cyc[i] - cyc[i - 1], i % 2 ? 1u : 2u, "rr inst %d", i);
+	teardown();
+}
+
+Test(sm, fef_as_built_from_config_saves_the_refill_gaps)
+{
+	/* The same kernel with the policies as sm_create builds them (no wrapper): fef's 8 gaps of
+	 * 1 against rr's 1, 2, 1, 2, ...: exactly 4 cycles fewer. */
+	struct sm_counters c_fef, c_rr;
+	const char *const ov[] = {"gpu.core.fetch_decode_cycles=2", "gpu.core.scheduler.fetch=fef", NULL};
+	build_h(indep_ptx, 32, 1, ov, 1, &sm_real_hooks);
+	run();
+	sm_get_counters(H.sm, &c_fef);
+	teardown();
+	const char *const rr[] = {"gpu.core.fetch_decode_cycles=2", NULL};
+	build_h(indep_ptx, 32, 1, rr, 1, &sm_real_hooks);
+	run();
+	sm_get_counters(H.sm, &c_rr);
+	teardown();
+	cr_assert_eq(c_rr.cycles - c_fef.cycles, 4, "rr %lu fef %lu", (unsigned long)c_rr.cycles,
+		     (unsigned long)c_fef.cycles);
+}
