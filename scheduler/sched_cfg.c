@@ -8,6 +8,7 @@
 
 static const char *const tl_switch_choices[] = { "long-latency", "any-stall", NULL };
 static const char *const mwf_idle_choices[] = { "tb-order", "base", NULL };
+static const char *const owl_blocked_choices[] = { "l1-miss", "long-latency-or-barrier", NULL };
 static const char *const paws_key_choices[] = { "entering-phase", "following-phase", NULL };
 
 static const struct cfg_key_def sched_keys[] = {
@@ -33,6 +34,10 @@ static const struct cfg_key_def sched_keys[] = {
 		     "Narasiman Sec 3.2, 3.2.2), or only when all wait on long-latency loads or a barrier"),
 	CFG_KEY_ENUM("gpu.core.scheduler.mwf.no_barrier_order", "tb-order", mwf_idle_choices,
 		     "mwf-*: with no warp at a barrier, order TBs by id (tb-order) or use plain LRR/GTO (base)"),
+	CFG_KEY_ENUM("gpu.core.scheduler.owl.blocked_on", "l1-miss", owl_blocked_choices,
+		     "owl-*: a warp is blocked (Algorithm 1: \"because of unavailability of data\") while it waits "
+		     "on data from L2/DRAM (l1-miss: OWL Sec 2, an L1 hit or a barrier wait does not switch "
+		     "groups), or on any long-latency opcode's result or at a barrier"),
 	CFG_KEY_ENUM("gpu.core.scheduler.paws.sort_key", "entering-phase", paws_key_choices,
 		     "paws-tl: sort the active queue by the length of the phase a warp enters, or the one after"),
 };
@@ -90,6 +95,7 @@ int sched_params_from_cfg(struct sched_params *p, const struct cfg *cfg, struct 
 	p->strict_free_units = cfg_bool(cfg, "gpu.core.scheduler.strict_free_units");
 	p->tl_switch = (enum sched_tl_switch)pick(tl_switch_choices, cfg_str(cfg, "gpu.core.scheduler.tl.switch_on"));
 	p->mwf_idle = (enum sched_mwf_idle)pick(mwf_idle_choices, cfg_str(cfg, "gpu.core.scheduler.mwf.no_barrier_order"));
+	p->owl_blocked = (enum sched_owl_blocked)pick(owl_blocked_choices, cfg_str(cfg, "gpu.core.scheduler.owl.blocked_on"));
 	p->paws_key = (enum sched_paws_key)pick(paws_key_choices, cfg_str(cfg, "gpu.core.scheduler.paws.sort_key"));
 	return 0;
 }

@@ -41,6 +41,7 @@ struct sm_sb_entry {
 	uint16_t dst[WI_MAX_DST];
 	uint8_t n_dst;
 	bool used, mem, long_lat;
+	bool missed;            /* memory reported its data comes from below L1 */
 };
 
 struct sm_warp {
@@ -58,6 +59,8 @@ struct sm_warp {
 	uint8_t sb_used;
 	uint16_t sb_mask;               /* bit i: sb[i].used (the scan skips free entries unread) */
 	bool sb_block_ll;               /* ...and by a long-latency load (view.waiting_long_lat) */
+	bool sb_block_miss;             /* ...and by one that missed L1 (view.waiting_miss) */
+	uint16_t miss_pending;          /* memory instructions reported missed, not completed */
 	uint16_t mem_pending;           /* memory instructions not completed */
 	uint64_t barrel_until;          /* gpu.core.barrel: first cycle its next instruction may issue
 	                                   (last completion + fetch_decode_cycles), with mem_pending 0 */
@@ -108,6 +111,8 @@ struct sm {
 	struct sched *issue, *fetch;
 	bool wrapped_sched;             /* issue/fetch built here from ops tables */
 	bool fetch_partial;             /* the fetch policy has SCHED_FETCH_PARTIAL */
+	bool mem_reports_misses;        /* the memory unit calls sm_mem_missed; else every
+	                                   long-latency load counts as missed */
 	void (*sched_destroy_fn)(struct sched *);
 	void *mem;
 	bool (*mem_try_issue)(void *mem, const struct warp_inst *wi, uint64_t token, uint64_t now_cycle);
@@ -228,8 +233,8 @@ static inline void sm_status_stale(struct sm *sm, uint16_t slot)
 	sm->stale_mask |= 1ull << slot;
 }
 
-/* After a write to the view's valid, waiting_long_lat or at_barrier: its bit of the policies'
- * core.blocked_mask (policy.h). */
+/* After a write to the view's valid, waiting_long_lat, waiting_miss or at_barrier: its bits of
+ * the policies' core.blocked_mask and core.miss_mask (policy.h). */
 static inline void sm_view_blocked_sync(struct sm *sm, uint16_t slot)
 {
 	const struct sched_warp_view *v = &sm->views[slot];
@@ -238,6 +243,10 @@ static inline void sm_view_blocked_sync(struct sm *sm, uint16_t slot)
 		sm->core.blocked_mask |= bit;
 	else
 		sm->core.blocked_mask &= ~bit;
+	if (!v->valid || v->waiting_miss)
+		sm->core.miss_mask |= bit;
+	else
+		sm->core.miss_mask &= ~bit;
 }
 
 /* After a change of the warp's I-buffer count, replay or validity: its fetch_mask bit (BAWS

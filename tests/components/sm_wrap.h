@@ -30,13 +30,15 @@ static void wrap_rank(struct sched *s, uint32_t si, uint64_t now, uint16_t *ids,
 {
 	struct sched *in = s->state;
 	const struct sched_core_view *core = s->core;
-	uint64_t want = ~0ull;
+	uint64_t want = ~0ull, want_miss = ~0ull;
 	for (uint32_t w = 0; w < core->max_warps; w++) {
 		const struct sched_warp_view *v = &core->warps[w];
 		if (v->valid && !v->waiting_long_lat && !v->at_barrier)
 			want &= ~(1ull << w);
+		if (v->valid && !v->waiting_miss)
+			want_miss &= ~(1ull << w);
 	}
-	sm_wrap_mask_errors += core->blocked_mask != want;
+	sm_wrap_mask_errors += core->blocked_mask != want || core->miss_mask != want_miss;
 	in->rank_issuable = 0;
 	sched_rank(in, si, now, ids, n);
 	s->rank_issuable = in->rank_issuable;

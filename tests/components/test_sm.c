@@ -944,3 +944,32 @@ Test(sm, fef_as_built_from_config_saves_the_refill_gaps)
 	cr_assert_eq(c_rr.cycles - c_fef.cycles, 4, "rr %lu fef %lu", (unsigned long)c_rr.cycles,
 		     (unsigned long)c_fef.cycles);
 }
+
+/* ---- long-latency waits: an L1 hit is not a memory block (OWL Sec 3) -------------------- */
+
+Test(sm, a_load_that_hits_l1_is_not_memory_block_nor_a_miss_wait)
+{
+	/* perfect-l1 with a 20-cycle hit: the add waits 19 cycles on a global load that hits. OWL
+	 * Sec 3 counts MemoryBlockCycles while warps wait "for their memory requests to come back
+	 * from L2 cache/DRAM": none here, and the warp is never waiting_miss (so OWL's groups do
+	 * not switch on it). With fixed-latency memory (standing for L2/DRAM) the same wait is. */
+	static const char ptx[] = PTX_HEAD
+		".visible .entry k(.param .u64 p)\n{\n .reg .b32 %r<4>;\n .reg .b64 %rd<4>;\n"
+		" ld.param.u64 %rd1, [p];\n ld.global.u32 %r1, [%rd1];\n add.s32 %r2, %r1, 1;\n exit;\n}\n";
+	const char *const ov[] = {"gpu.memory.model=perfect-l1", "gpu.memory.l1d.hit_latency_cycles=20", NULL};
+	build(ptx, 32, 1, ov);
+	run();
+	uint64_t cyc[8];
+	cr_assert_eq(issues(0, cyc, NULL, 8), 4);
+	cr_assert_eq(cyc[2] - cyc[1], 20, "the add waits for the hit");
+	struct sm_counters c;
+	sm_get_counters(H.sm, &c);
+	cr_assert_eq(c.memory_block_cycles, 0);
+	cr_assert_eq(sm_wrap_mask_errors, 0);
+	teardown();
+	build(ptx, 32, 1, (const char *const[]){"gpu.memory.fixed_latency_cycles=20", NULL});
+	run();
+	sm_get_counters(H.sm, &c);
+	cr_assert_eq(c.memory_block_cycles, 19);
+	teardown();
+}

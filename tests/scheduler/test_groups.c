@@ -127,6 +127,51 @@ Test(owl, locality_returns_to_group_1_fig4b)
 	sched_destroy(s);
 }
 
+Test(owl, an_l1_hit_or_a_barrier_wait_does_not_switch_groups)
+{
+	/* OWL Sec 2: a warp leaves the pipeline when "blocked on a long latency memory operation";
+	 * Algorithm 1: the scheduler keeps the chosen group "unless all warps of the already-chosen
+	 * group are blocked because of unavailability of data". CTA 1's two warps wait on loads
+	 * that hit L1 (long-latency opcodes, no miss): CTA 1 keeps the scheduler. Then w0's load
+	 * misses and w1 waits at a barrier: still not all blocked on data. Once w1 waits on a miss
+	 * too, CTA 3 goes. */
+	struct tcore t;
+	fig4_core(&t, 0);
+	struct sched *s = owl_make(&t, "owl-locality");
+	for (uint16_t w = 0; w < 2; w++) {
+		t.w[w].waiting_long_lat = true;
+		t.w[w].long_lat_pending = 1;
+		t.w[w].ready = false;
+	}
+	cr_expect_eq(cta_of_first(s, &t, 0), 1);
+	cr_expect_eq(s->rank_issuable, 2);
+	cr_expect_eq(tstep(s, &t, 0, 1), -1, "CTA 1 holds the scheduler while its loads hit");
+	t.w[0].waiting_miss = true;
+	t.w[1].waiting_long_lat = false;
+	t.w[1].at_barrier = true;
+	cr_expect_eq(cta_of_first(s, &t, 2), 1, "a barrier wait is not unavailability of data");
+	t.w[1].at_barrier = false;
+	t.w[1].waiting_long_lat = t.w[1].waiting_miss = true;
+	cr_expect_eq(cta_of_first(s, &t, 3), 3);
+	cr_expect_eq(tstep(s, &t, 0, 4), 2);
+	sched_destroy(s);
+	/* The previous reading (gpu.core.scheduler.owl.blocked_on = long-latency-or-barrier):
+	 * long-latency opcodes and barrier waits block, hits included. */
+	struct tcore t2;
+	fig4_core(&t2, 0);
+	struct sched_params p;
+	sched_params_default(&p);
+	strcpy(p.policy, "owl-locality");
+	p.group_size_warps = 2;
+	p.owl_blocked = SCHED_OWL_BLOCKED_LONG_LAT;
+	s = tmake(&t2, &p, false, NULL);
+	t2.w[0].waiting_long_lat = true;
+	t2.w[1].at_barrier = true;
+	t2.w[0].ready = t2.w[1].ready = false;
+	cr_expect_eq(cta_of_first(s, &t2, 0), 3);
+	sched_destroy(s);
+}
+
 Test(owl, blp_core_1_prioritises_second_group)
 {
 	/* Core 1: g_pri = (g - 1) mod 4, so the second group (CTA 3) goes first, then 5, 7, 1. */
@@ -325,6 +370,7 @@ Test(owl, first_matches_the_keys)
 					rng = rng * 6364136223846793005ull + 1442695040888963407ull;
 					uint32_t r = (uint32_t)(rng >> 40) % 16;
 					t.w[w].waiting_long_lat = r < 5;
+					t.w[w].waiting_miss = r < 3;
 					t.w[w].at_barrier = r == 5;
 					t.w[w].ready = r >= 8;
 					t.w[w].unit_busy = r == 6 || r == 7;
