@@ -56,10 +56,16 @@ struct mem_req {
 struct mem_unit;
 
 typedef void (*mem_done_fn)(void *sm_ctx, uint64_t token, uint64_t now_ps);
+/* An accepted load or atomic will get its data from below L1 (an access missed L1, merged into
+ * a pending miss, or went to L2 as an atomic; every global/local/const/tex access of the
+ * fixed-latency model): called at most once per instruction, before its done(), possibly from
+ * inside mem_unit_try_issue (OWL Sec 2: a warp "blocked on a long latency memory operation"). */
+typedef void (*mem_missed_fn)(void *sm_ctx, uint64_t token, uint64_t now_ps);
 
 struct mem_unit_ports {
 	struct sim_component *sm;   /* woken when something completes */
 	mem_done_fn done;
+	mem_missed_fn missed;       /* optional (NULL: not reported) */
 	void *sm_ctx;
 	struct noc *noc;            /* NULL in perfect-l1 / fixed-latency modes; the unit maps an
 	                               address to its channel (memory/'s address map) and sends to

@@ -29,6 +29,7 @@ struct mu_slot {
 	uint64_t ready_cycle;   /* completion cycle of the latest hit */
 	uint64_t issue_cycle;
 	bool is_load;           /* global/local/const/tex load: feeds the latency stats */
+	bool missed;            /* ports.missed was called for it */
 };
 
 struct mu_heap_ent {
@@ -278,6 +279,16 @@ static void slot_free(struct mem_unit *m, uint32_t i)
 	m->slot_free[m->n_slots - 1 - m->slots_used] = i;
 }
 
+/* Slot si's data comes from below L1 (mem_missed_fn): tell the SM once. */
+static void note_miss(struct mem_unit *m, uint32_t si, uint64_t now_cycle)
+{
+	struct mu_slot *s = &m->slots[si];
+	if (s->missed || !m->ports.missed)
+		return;
+	s->missed = true;
+	m->ports.missed(m->ports.sm_ctx, s->token, sim_clock_edge_ps(m->clk, now_cycle));
+}
+
 /* One access of slot done at ready; when none is left, queue the completion. */
 static void slot_served(struct mem_unit *m, uint32_t si, uint64_t ready_cycle)
 {
@@ -421,6 +432,7 @@ static enum st_result stage_access(struct mem_unit *m, const struct coal_req *cr
 			return ST_STALL_MISSQ;
 		cache_invalidate(c, line);
 		ring_push(m, req_new(m, MEM_REQ_ATOMIC, line, cr->lane_bytes, &m->slots[si], now));
+		note_miss(m, si, now);
 		return ST_DONE;
 	}
 	if (m->st.mem_kind == WI_MEM_STORE) {
@@ -460,6 +472,7 @@ static enum st_result stage_access(struct mem_unit *m, const struct coal_req *cr
 			return ST_STALL_MSHR;
 		cache_lookup(c, line, false, cr->sectors);
 		mshr_merge(&m->mshr, e, si);
+		note_miss(m, si, now);
 		return ST_DONE;
 	}
 	if (!mshr_free_entries(&m->mshr))
@@ -470,6 +483,7 @@ static enum st_result stage_access(struct mem_unit *m, const struct coal_req *cr
 	e = mshr_alloc(&m->mshr, m->st.cache_id, line, cr->sectors, si, now);
 	mf_add(m, e);
 	ring_push(m, req_new(m, MEM_REQ_READ, line, m->st.cache_id == MU_L1C ? c->cfg.line_bytes : cr->bytes, e, now));
+	note_miss(m, si, now);
 	return ST_DONE;
 }
 
@@ -766,6 +780,8 @@ static __attribute__((noinline)) bool try_issue(struct mem_unit *m, const struct
 		m->insts[si->mem_kind]++;
 		m->slots[s].pending = 1;
 		slot_served(m, s, now_cycle + m->fixed_latency_cycles);
+		if (si->mem_kind != WI_MEM_STORE)
+			note_miss(m, s, now_cycle); /* the fixed latency stands for L2 / DRAM */
 		sim_component_wake_at_cycle(&m->comp, mu_next_need(m, now_cycle));
 		epoch_move(m);
 		return true;

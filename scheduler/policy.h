@@ -33,6 +33,9 @@ struct sched_warp_view {
 	bool at_barrier;            /* waiting at bar.sync */
 	uint16_t long_lat_pending;  /* outstanding long-latency (global/local/tex/atomic) loads */
 	bool waiting_long_lat;      /* its next instruction waits on one of those (scoreboard) */
+	bool waiting_miss;          /* ...on one of those whose data comes from L2/DRAM (an L1 miss:
+	                               OWL's "unavailability of data"; with a memory model that does
+	                               not report misses, on any of those) */
 	/* PAWS phase data of the next instruction (frontend phase analysis). */
 	uint32_t phase_id, phase_distance_cycles, phase_len_cycles, next_phase_len_cycles;
 };
@@ -47,6 +50,8 @@ struct sched_core_view {
 	/* Bit per warp slot whose view is blocked (sched_warp_blocked: not valid, waiting on a
 	 * long-latency load or at a barrier), kept with the views (a slot >= max_warps is set). */
 	uint64_t blocked_mask;
+	/* Bit per warp slot not valid or waiting_miss (OWL Algorithm 1's blocked warps). */
+	uint64_t miss_mask;
 	/* dispatcher: CTAs of this kernel not yet assigned to any core (PRO fast/slow phase). */
 	bool (*ctas_waiting)(const void *ctx);
 	const void *dispatcher_ctx;
@@ -104,7 +109,10 @@ struct sched_ops {
  * may be repeated without it. NO_LIMIT: rank_issuable is always 0 and the order is by a key
  * of each warp alone (a stable sort), so ranking a subset of the warps gives their order in
  * the whole ranking: the SM ranks only the ready warps. */
-enum { SCHED_RANK_PURE = 1, SCHED_RANK_NO_LIMIT = 2, SCHED_RANK_ANY_SUBSET = 4 };
+/* FETCH_PARTIAL (a fetch policy's flag, not speed only): a warp whose I-buffer has a free slot
+ * may fetch, not only one whose I-buffer is empty (BAWS Sec 6.2 FEF: "the warp ... that has the
+ * fewest entries in the I-Buffer"); the fetched instructions follow the buffered ones. */
+enum { SCHED_RANK_PURE = 1, SCHED_RANK_NO_LIMIT = 2, SCHED_RANK_ANY_SUBSET = 4, SCHED_FETCH_PARTIAL = 8 };
 
 struct sched {
 	const struct sched_ops *ops;

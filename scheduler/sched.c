@@ -36,8 +36,9 @@ void sched_params_default(struct sched_params *p)
 	p->pro_threshold_cycles = 1000; /* PRO Sec III-C */
 	p->strict_groups = true;
 	p->strict_free_units = true;
-	p->tl_switch = SCHED_TL_SWITCH_LONG_LAT;
+	p->tl_switch = SCHED_TL_SWITCH_ANY_STALL; /* Narasiman Sec 3.2, 3.2.2 */
 	p->mwf_idle = SCHED_MWF_IDLE_TB_ORDER;
+	p->owl_blocked = SCHED_OWL_BLOCKED_MISS; /* OWL Sec 2, Algorithm 1 */
 	p->paws_key = SCHED_PAWS_KEY_ENTERING;
 }
 

@@ -151,9 +151,9 @@ static uint16_t rr_fetch_first(struct sched *s, uint32_t si, uint64_t warps)
 	return sched_first_rot(warps, fetch_start(s->state));
 }
 
-/* FEF: fewest I-buffer entries first (BAWS Sec 6.2); ties in round-robin fetch order. When
- * the SM lets only warps with an empty I-buffer fetch (BAWS Sec 2.2), every eligible warp
- * ties at 0 and FEF orders them exactly as rr does. */
+/* FEF: fewest I-buffer entries first (BAWS Sec 6.2); ties in round-robin fetch order. A warp
+ * with a free I-buffer slot may fetch (SCHED_FETCH_PARTIAL): with only empty I-buffers eligible
+ * (BAWS Sec 2.2) every candidate would tie at 0 and FEF would be rr. */
 static void fef_fetch_rank(struct sched *s, uint32_t si, uint64_t now, uint16_t *ids, uint32_t n)
 {
 	(void)si;
@@ -200,5 +200,5 @@ static void cff_fetch_rank(struct sched *s, uint32_t si, uint64_t now, uint16_t 
 }
 
 const struct sched_ops sched_fetch_rr_ops = { "rr", base_init, base_event, rr_fetch_rank, base_fini, SCHED_RANK_PURE | SCHED_RANK_NO_LIMIT, NULL, rr_fetch_first };
-const struct sched_ops sched_fetch_fef_ops = { "fef", base_init, base_event, fef_fetch_rank, base_fini, SCHED_RANK_PURE | SCHED_RANK_NO_LIMIT, NULL, NULL };
+const struct sched_ops sched_fetch_fef_ops = { "fef", base_init, base_event, fef_fetch_rank, base_fini, SCHED_RANK_PURE | SCHED_RANK_NO_LIMIT | SCHED_FETCH_PARTIAL, NULL, NULL };
 const struct sched_ops sched_fetch_cff_ops = { "cff", base_init, base_event, cff_fetch_rank, base_fini, 0, NULL, NULL };

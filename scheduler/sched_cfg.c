@@ -8,6 +8,7 @@
 
 static const char *const tl_switch_choices[] = { "long-latency", "any-stall", NULL };
 static const char *const mwf_idle_choices[] = { "tb-order", "base", NULL };
+static const char *const owl_blocked_choices[] = { "l1-miss", "long-latency-or-barrier", NULL };
 static const char *const paws_key_choices[] = { "entering-phase", "following-phase", NULL };
 
 static const struct cfg_key_def sched_keys[] = {
@@ -16,7 +17,10 @@ static const struct cfg_key_def sched_keys[] = {
 		    "mwf-lrr mwf-gto saws paws paws-tl"),
 	CFG_KEY_STR("gpu.core.scheduler.fetch", "rr", "fetch policy: rr cff fef (BAWS Sec 4.2, 6.2)"),
 	CFG_KEY_INT("gpu.core.scheduler.group_size_warps", "warps", 8, 1, SCHED_MAX_WARPS,
-		    "tl fetch-group size (Narasiman Sec 3.2) and OWL minimum warps per CTA group (g_size, OWL Sec 5.2)"),
+		    "tl: fetch-group size in warps of one issue scheduler (Narasiman Sec 3.2: its core has one "
+		    "scheduler, and Sec 3.2.1 sizes a group to fill the pipeline that scheduler feeds, so with "
+		    "n_schedulers = 2 a group of 8 is 8 of a scheduler's warps, 16 of the SM's at once); "
+		    "owl-*: minimum warps per CTA group over the SM (g_size, OWL Sec 5.2)"),
 	CFG_KEY_INT("gpu.core.scheduler.ready_queue_warps", "warps", 6, 1, SCHED_MAX_WARPS,
 		    "ready-queue size of tl-rr, tl-gto and paws-tl (PAWS Sec II-B2)"),
 	CFG_KEY_INT("gpu.core.scheduler.pro.threshold_cycles", "cycles", 1000, 1, 1000000000,
@@ -25,10 +29,15 @@ static const struct cfg_key_def sched_keys[] = {
 		     "two-level policies issue only from the chosen group / ready queue (off: lower groups fill idle slots)"),
 	CFG_KEY_BOOL("gpu.core.scheduler.strict_free_units", 1,
 		     "tl/owl-* with strict_groups: when no warp of the chosen group is ready and one waits for a busy unit, other groups may use the free units"),
-	CFG_KEY_ENUM("gpu.core.scheduler.tl.switch_on", "long-latency", tl_switch_choices,
-		     "tl: switch fetch group when all its warps wait on long latency, or on any stall"),
+	CFG_KEY_ENUM("gpu.core.scheduler.tl.switch_on", "any-stall", tl_switch_choices,
+		     "tl: switch fetch group when every warp of it is stalled for any reason (any-stall, "
+		     "Narasiman Sec 3.2, 3.2.2), or only when all wait on long-latency loads or a barrier"),
 	CFG_KEY_ENUM("gpu.core.scheduler.mwf.no_barrier_order", "tb-order", mwf_idle_choices,
 		     "mwf-*: with no warp at a barrier, order TBs by id (tb-order) or use plain LRR/GTO (base)"),
+	CFG_KEY_ENUM("gpu.core.scheduler.owl.blocked_on", "l1-miss", owl_blocked_choices,
+		     "owl-*: a warp is blocked (Algorithm 1: \"because of unavailability of data\") while it waits "
+		     "on data from L2/DRAM (l1-miss: OWL Sec 2, an L1 hit or a barrier wait does not switch "
+		     "groups), or on any long-latency opcode's result or at a barrier"),
 	CFG_KEY_ENUM("gpu.core.scheduler.paws.sort_key", "entering-phase", paws_key_choices,
 		     "paws-tl: sort the active queue by the length of the phase a warp enters, or the one after"),
 };
@@ -86,6 +95,7 @@ int sched_params_from_cfg(struct sched_params *p, const struct cfg *cfg, struct 
 	p->strict_free_units = cfg_bool(cfg, "gpu.core.scheduler.strict_free_units");
 	p->tl_switch = (enum sched_tl_switch)pick(tl_switch_choices, cfg_str(cfg, "gpu.core.scheduler.tl.switch_on"));
 	p->mwf_idle = (enum sched_mwf_idle)pick(mwf_idle_choices, cfg_str(cfg, "gpu.core.scheduler.mwf.no_barrier_order"));
+	p->owl_blocked = (enum sched_owl_blocked)pick(owl_blocked_choices, cfg_str(cfg, "gpu.core.scheduler.owl.blocked_on"));
 	p->paws_key = (enum sched_paws_key)pick(paws_key_choices, cfg_str(cfg, "gpu.core.scheduler.paws.sort_key"));
 	return 0;
 }

@@ -250,8 +250,11 @@ static bool owl_choose(struct sched *s, enum sched_owl_kind kind, uint32_t si, s
 	c->mine = og->sched_warps[si];
 	if (og->g_core == 0 || !c->mine)
 		return false;
-	/* Groups with a warp of this scheduler not blocked on data (or a barrier). */
-	uint64_t live = 0, unblocked = c->mine & ~core->blocked_mask;
+	/* Groups with a warp of this scheduler not blocked: by default not waiting on data from
+	 * L2/DRAM (Algorithm 1 "unavailability of data"; a barrier wait is not that: a group is
+	 * whole CTAs, so its barriers release from inside it). */
+	uint64_t blocked = p->owl_blocked == SCHED_OWL_BLOCKED_MISS ? core->miss_mask : core->blocked_mask;
+	uint64_t live = 0, unblocked = c->mine & ~blocked;
 	for (uint32_t g = 0; g < og->g_core; g++)
 		live |= (uint64_t)((og->warps_of[g] & unblocked) != 0) << g;
 	c->order = og->order;

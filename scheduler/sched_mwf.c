@@ -16,6 +16,7 @@ struct mwf_state {
 	uint16_t tb_last[SCHED_MAX_SCHEDULERS][SCHED_MAX_CTAS]; /* per scheduler and TB slot */
 	uint64_t tb_last_age[SCHED_MAX_SCHEDULERS][SCHED_MAX_CTAS];
 	uint64_t first_hit[SCHED_MAX_CTAS];                     /* SAWS: cycle of the first arrival */
+	uint16_t exited[SCHED_MAX_CTAS];                        /* warps of the TB that finished */
 };
 
 static int mwf_init_kind(struct sched *s, enum mwf_kind kind, struct sim_error *err)
@@ -66,7 +67,12 @@ static void mwf_event(struct sched *s, const struct sched_event *ev)
 			for (int i = 0; i < SCHED_MAX_SCHEDULERS; i++)
 				st->tb_last[i][slot] = SCHED_NONE;
 			st->first_hit[slot] = MWF_NO_HIT;
+			st->exited[slot] = 0;
 		}
+		break;
+	case SCHED_EV_WARP_EXIT:
+		if (slot < SCHED_MAX_CTAS)
+			st->exited[slot]++;
 		break;
 	case SCHED_EV_BARRIER_ARRIVE:
 		if (slot < SCHED_MAX_CTAS && st->first_hit[slot] == MWF_NO_HIT)
@@ -90,9 +96,16 @@ static void mwf_rank(struct sched *s, uint32_t si, uint64_t now, uint16_t *ids, 
 	si %= SCHED_MAX_SCHEDULERS;
 	s->rank_issuable = 0;
 	/* The warp priority table (Sec 4.1.2): warps of each TB waiting at its barrier, over the
-	 * whole SM, so every scheduler of the SM sees the same TB priorities. */
+	 * whole SM, so every scheduler of the SM sees the same TB priorities. A TB's exit is its
+	 * last barrier (Sec 3, Fig 3 and 4: the exit point is barrier 5): its finished warps wait
+	 * there for the others until the TB ends. */
 	uint32_t waiting[SCHED_MAX_CTAS] = { 0 };
 	uint32_t total_waiting = 0;
+	if (st->kind != MWF_SAWS)
+		for (uint32_t c = 0; c < SCHED_MAX_CTAS; c++) {
+			waiting[c] = st->exited[c];
+			total_waiting += st->exited[c];
+		}
 	for (uint32_t w = 0; w < core->max_warps; w++) {
 		const struct sched_warp_view *v = &core->warps[w];
 		if (v->valid && v->at_barrier && v->cta_slot < SCHED_MAX_CTAS) {

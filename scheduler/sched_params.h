@@ -11,8 +11,8 @@
 
 #define SCHED_NAME_MAX 32
 
-/* When a two-level (Narasiman) fetch group counts as stalled (002 Sec 3.2 says "all the
- * warps in that fetch group are stalled"; Sec 3.2.1 ties the switch to long latency). */
+/* When a two-level (Narasiman) fetch group counts as stalled (002 Sec 3.2: "all the warps in
+ * the fetch group are stalled"; Sec 3.2.2: the policy tolerates "any type of stall"). */
 enum sched_tl_switch {
 	SCHED_TL_SWITCH_LONG_LAT,  /* every warp waits on a long-latency result or a barrier */
 	SCHED_TL_SWITCH_ANY_STALL, /* every warp is not ready, for any reason */
@@ -22,6 +22,12 @@ enum sched_tl_switch {
 enum sched_mwf_idle {
 	SCHED_MWF_IDLE_TB_ORDER, /* every TB has priority 0: ties go to the smallest TB id */
 	SCHED_MWF_IDLE_BASE,     /* plain LRR / GTO over all warps until a warp waits */
+};
+
+/* Which warps OWL's Algorithm 1 counts as "blocked because of unavailability of data". */
+enum sched_owl_blocked {
+	SCHED_OWL_BLOCKED_MISS,      /* waiting on data from L2/DRAM (an L1 miss; core.miss_mask) */
+	SCHED_OWL_BLOCKED_LONG_LAT,  /* waiting on a long-latency opcode's result or at a barrier */
 };
 
 /* Which phase length PAWS-TL sorts the active queue by (003 Sec IV-B2 "next phase"). */
@@ -40,11 +46,12 @@ struct sched_params {
 	bool strict_free_units;          /* tl/OWL: a chosen group waiting only on busy units lets others use free ones */
 	enum sched_tl_switch tl_switch;
 	enum sched_mwf_idle mwf_idle;
+	enum sched_owl_blocked owl_blocked;
 	enum sched_paws_key paws_key;
 };
 
 /* The defaults of sched_cfg_define(): lrr, rr, 8, 6, 1000, strict, free units,
- * long-latency, tb-order, entering-phase. */
+ * any-stall, tb-order, l1-miss, entering-phase. */
 void sched_params_default(struct sched_params *p);
 
 /* Read gpu.core.scheduler.* (sched_cfg_define must have run). Unknown policy or fetch

@@ -321,6 +321,7 @@ static int read_settings(struct sm *sm, const struct cfg *cfg, struct sim_error 
 	sm->ic_inst_bytes = (uint32_t)cfg_int(cfg, "gpu.core.icache.inst_bytes");
 	sm->ic_miss_cycles = (uint32_t)cfg_int(cfg, "gpu.core.icache.miss_latency_cycles");
 	sm->fetch_decode_cycles = (uint32_t)cfg_int(cfg, "gpu.core.fetch_decode_cycles");
+	sm->barrel = cfg_bool(cfg, "gpu.core.barrel");
 	if (ic_size % (sm->ic_line_bytes * sm->ic_assoc))
 		return cfg_error(err, cfg, "gpu.core.icache.size_bytes",
 				 "%u bytes is not a whole number of sets of %u ways x %u-byte lines", ic_size,
@@ -381,7 +382,7 @@ struct sm *sm_create_hooked(const struct cfg *cfg, struct sim *sim, struct stats
 	for (uint32_t i = 0; i < SCHED_MAX_WARPS; i++)
 		sm->sched_of[i] = (uint8_t)(i % sm->n_sched);
 	sm->core.warps = sm->views;
-	sm->core.blocked_mask = ~0ull; /* no valid warp yet */
+	sm->core.blocked_mask = sm->core.miss_mask = ~0ull; /* no valid warp yet */
 	sm->core.ctas_waiting = d ? cta_dispatcher_ctas_waiting : no_ctas_waiting;
 	sm->core.dispatcher_ctx = d;
 	for (uint32_t i = 0; i < SCHED_MAX_WARPS; i++) {
@@ -409,6 +410,7 @@ struct sm *sm_create_hooked(const struct cfg *cfg, struct sim *sim, struct stats
 		if (!sm->fetch)
 			goto fail;
 	}
+	sm->fetch_partial = (sm->fetch->ops->rank_flags & SCHED_FETCH_PARTIAL) != 0;
 	/* A pure policy that ranks by keys alone, or by keys with an issue limit that reads the
 	 * views' ready / unit_busy (kept exact at the pass: exact_unit_views). */
 	uint8_t rf = sm->issue->ops->rank_flags;
@@ -433,8 +435,10 @@ struct sm *sm_create_hooked(const struct cfg *cfg, struct sim *sim, struct stats
 		sm->mem = h->mem_ctx;
 	} else {
 		struct mem_unit_ports ports = {
-			.sm = &sm->comp, .done = sm_mem_done, .sm_ctx = sm, .noc = noc, .noc_node = noc_node,
+			.sm = &sm->comp, .done = sm_mem_done, .missed = sm_mem_missed, .sm_ctx = sm,
+			.noc = noc, .noc_node = noc_node,
 		};
+		sm->mem_reports_misses = true;
 		sm->mem = h->mem_create(cfg, sim, st, core_id, core_clk, &ports, err);
 		if (!sm->mem)
 			goto fail;
@@ -613,7 +617,12 @@ void sm_mem_done(void *v, uint64_t token, uint64_t now_ps)
 		e->wi = NULL;
 	}
 	w->mem_pending--;
+	w->miss_pending -= e->missed;
+	e->missed = false;
 	w->sb_block_until = 0;
+	/* Barrel processing: the warp is fetched again once its instruction completed. */
+	if (sm->barrel && cyc + sm->fetch_decode_cycles > w->barrel_until)
+		w->barrel_until = cyc + sm->fetch_decode_cycles;
 	if (w->state == SM_W_DRAINING && w->mem_pending == 0)
 		sm->drain_ready = true;
 	if (e->long_lat) {
@@ -623,6 +632,33 @@ void sm_mem_done(void *v, uint64_t token, uint64_t now_ps)
 		sched_notify(sm->issue, &ev);
 		sched_notify(sm->fetch, &ev);
 	}
+	if (sm->in_tick)
+		sm->activity = true;
+	else
+		sim_component_wake_at_cycle(&sm->comp, cyc);
+}
+
+void sm_mem_missed(void *v, uint64_t token, uint64_t now_ps)
+{
+	struct sm *sm = v;
+	token &= ~SM_LWM_PART_TOKEN; /* any part of a large warp's instruction */
+	uint32_t slot = (uint32_t)(token >> 8), idx = (uint32_t)(token & 0xff);
+	SIM_ASSERT(slot < sm->max_warps && idx < SM_SB_ENTRIES);
+	struct sm_warp *w = &sm->warps[slot];
+	struct sm_sb_entry *e = &w->sb[idx];
+	SIM_ASSERT(e->used && e->mem && e->release_cycle == UINT64_MAX);
+	/* Only a long-latency opcode (global/local/tex load, atomic) that missed: a constant or
+	 * parameter fill is rare and short, and waiting_miss stays within waiting_long_lat. */
+	if (e->missed || !e->long_lat)
+		return;
+	sm->quiet.valid = false; /* the warp's view changes (waiting_miss) */
+	uint64_t cyc = sim_clock_cycle_at_or_after(sm->comp.clk, now_ps);
+	if (!sm->in_tick)
+		sm_account_skipped(sm, cyc); /* the memory-block class may change from here */
+	e->missed = true;
+	w->miss_pending++;
+	w->sb_block_until = 0;
+	sm_status_stale(sm, slot);
 	if (sm->in_tick)
 		sm->activity = true;
 	else

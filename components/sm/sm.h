@@ -79,6 +79,9 @@ int sm_launch_cta(struct sm *sm, struct fe_launch *l, uint32_t cta_id, uint64_t 
 struct sim_component *sm_component(struct sm *sm);
 /* mem_done_fn for memory/: the instruction behind token completed at now_ps. */
 void sm_mem_done(void *sm, uint64_t token, uint64_t now_ps);
+/* mem_missed_fn for memory/: its data comes from below L1 (view.waiting_miss). A memory double
+ * given without mem_create never calls it: every long-latency load then counts as missed. */
+void sm_mem_missed(void *sm, uint64_t token, uint64_t now_ps);
 /* First error raised inside a tick (a kernel fault from fe_warp_execute, a failed CTA launch):
  * the SM then requests the simulation to stop. NULL when none. */
 const struct sim_error *sm_error(const struct sm *sm);

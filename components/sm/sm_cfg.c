@@ -52,9 +52,16 @@ static const struct cfg_key_def sm_keys[] = {
 		    "lanes of an SFU unit (0: simt_width); must divide warp_size"),
 	CFG_KEY_INT("gpu.core.units.ldst_width", "lanes", 16, 0, WI_MAX_LANES,
 		    "lanes of an LD/ST unit (0: simt_width); must divide warp_size"),
+	CFG_KEY_BOOL("gpu.core.barrel", false,
+		     "barrel processing (Narasiman Sec 2.1, 3.1.1): a warp issues its next instruction only "
+		     "after the previous one completed (ALU result written, memory data back, every sub-warp "
+		     "of a large warp) and was fetched and decoded again (fetch_decode_cycles after that); "
+		     "false: a warp keeps several independent instructions in flight (scoreboard)"),
 	CFG_KEY_INT("gpu.core.large_warp_size", "threads", 0, 0, WI_MAX_LANES,
-		    "large warp microarchitecture (Narasiman Sec 3.1): threads per large warp, a multiple of "
-		    "warp_size, which is then the SIMD width of a sub-warp; 0 = off"),
+		    "large warp microarchitecture (Narasiman Sec 3.1): threads per large warp; 0 = off, else a "
+		    "multiple of warp_size (then the SIMD width of a sub-warp) up to max_threads. Large warps "
+		    "never span a CTA: a kernel whose CTA has fewer threads gets warps of the largest whole "
+		    "number of rows dividing its CTA (128-thread CTAs: 128-thread warps)"),
 	CFG_KEY_BOOL("gpu.core.lwm.mem_rows", true,
 		     "LWM Sec 3.1.2: global memory instructions form one sub-warp per row of the active mask"),
 	CFG_KEY_BOOL("gpu.core.lwm.uncond_single", true,

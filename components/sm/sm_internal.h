@@ -41,6 +41,7 @@ struct sm_sb_entry {
 	uint16_t dst[WI_MAX_DST];
 	uint8_t n_dst;
 	bool used, mem, long_lat;
+	bool missed;            /* memory reported its data comes from below L1 */
 };
 
 struct sm_warp {
@@ -58,7 +59,11 @@ struct sm_warp {
 	uint8_t sb_used;
 	uint16_t sb_mask;               /* bit i: sb[i].used (the scan skips free entries unread) */
 	bool sb_block_ll;               /* ...and by a long-latency load (view.waiting_long_lat) */
+	bool sb_block_miss;             /* ...and by one that missed L1 (view.waiting_miss) */
+	uint16_t miss_pending;          /* memory instructions reported missed, not completed */
 	uint16_t mem_pending;           /* memory instructions not completed */
+	uint64_t barrel_until;          /* gpu.core.barrel: first cycle its next instruction may issue
+	                                   (last completion + fetch_decode_cycles), with mem_pending 0 */
 	bool marked;
 	uint64_t mark_cycle;            /* barrier arrival / finish cycle in the current warp-phase */
 	struct sm_ibuf_entry ib[SM_MAX_IBUF];
@@ -98,6 +103,7 @@ struct sm {
 	/* I-cache: sets x assoc tags, LRU stamps, fill cycles */
 	uint32_t ic_sets, ic_assoc, ic_line_bytes, ic_inst_bytes, ic_miss_cycles;
 	uint32_t fetch_decode_cycles;   /* fetch at t (hit) -> issuable at t + this */
+	bool barrel;                    /* gpu.core.barrel: one instruction per warp in the pipeline */
 	uint64_t *ic_tag;               /* [sets*assoc], UINT64_MAX = invalid */
 	uint64_t *ic_lru;               /* last use stamp */
 	uint64_t *ic_fill;              /* cycle the line's data arrives */
@@ -105,6 +111,9 @@ struct sm {
 	/* policies and memory */
 	struct sched *issue, *fetch;
 	bool wrapped_sched;             /* issue/fetch built here from ops tables */
+	bool fetch_partial;             /* the fetch policy has SCHED_FETCH_PARTIAL */
+	bool mem_reports_misses;        /* the memory unit calls sm_mem_missed; else every
+	                                   long-latency load counts as missed */
 	void (*sched_destroy_fn)(struct sched *);
 	void *mem;
 	bool (*mem_try_issue)(void *mem, const struct warp_inst *wi, uint64_t token, uint64_t now_cycle);
@@ -225,8 +234,8 @@ static inline void sm_status_stale(struct sm *sm, uint16_t slot)
 	sm->stale_mask |= 1ull << slot;
 }
 
-/* After a write to the view's valid, waiting_long_lat or at_barrier: its bit of the policies'
- * core.blocked_mask (policy.h). */
+/* After a write to the view's valid, waiting_long_lat, waiting_miss or at_barrier: its bits of
+ * the policies' core.blocked_mask and core.miss_mask (policy.h). */
 static inline void sm_view_blocked_sync(struct sm *sm, uint16_t slot)
 {
 	const struct sched_warp_view *v = &sm->views[slot];
@@ -235,14 +244,22 @@ static inline void sm_view_blocked_sync(struct sm *sm, uint16_t slot)
 		sm->core.blocked_mask |= bit;
 	else
 		sm->core.blocked_mask &= ~bit;
+	if (!v->valid || v->waiting_miss)
+		sm->core.miss_mask |= bit;
+	else
+		sm->core.miss_mask &= ~bit;
 }
 
 /* After a change of the warp's I-buffer count, replay or validity: its fetch_mask bit (BAWS
- * Sec 2.2: a warp may fetch only with an empty I-buffer). */
+ * Sec 2.2: a warp may fetch only with an empty I-buffer; with a SCHED_FETCH_PARTIAL fetch
+ * policy, with a free slot and an instruction after the buffered ones). */
 static inline void sm_fetch_bit(struct sm *sm, uint16_t slot)
 {
 	const struct sm_warp *w = &sm->warps[slot];
-	bool ok = w->ib_count == 0 && !w->replay && sm->views[slot].valid;
+	bool room = w->ib_count == 0;
+	if (!room && sm->fetch_partial && w->ib_count < sm->ibuf_entries)
+		room = w->ib[(w->ib_head + w->ib_count - 1u) % sm->ibuf_entries].pc + 1u < sm->n_insts;
+	bool ok = room && !w->replay && sm->views[slot].valid;
 	sm->fetch_mask = (sm->fetch_mask & ~(1ull << slot)) | ((uint64_t)ok << slot);
 }
 

@@ -90,6 +90,12 @@ int sm_lwm_create(struct sm *sm, const struct cfg *cfg, struct sim_error *err)
 		return cfg_error(err, cfg, "gpu.core.large_warp_size",
 				 "%u threads is not a multiple of gpu.core.warp_size (%u, the SIMD width of a sub-warp)",
 				 size, width);
+	/* One large warp must fit the core's threads (the paper's core: 1024 threads, warps of up
+	 * to 512 evaluated, Fig 11). Capped at the CTA per kernel (sm_lwm_kernel_warp_size). */
+	if (size > sm->max_threads)
+		return cfg_error(err, cfg, "gpu.core.large_warp_size",
+				 "%u threads exceed gpu.core.max_threads (%u): a large warp must fit on the core",
+				 size, sm->max_threads);
 	struct sm_lwm *L = calloc(1, sizeof *L);
 	if (!L)
 		return sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory (LWM)");
@@ -325,6 +331,10 @@ int sm_lwm_continue(struct sm *sm, uint32_t s, uint64_t now)
 			w->sb[q->sb_idx].release_cycle = now + q->lat_cycles;
 			w->sb_block_until = 0; /* a cached block may predate this later release */
 		}
+		/* Barrel processing (Sec 3.1.1): "not considered for scheduling again until all
+		 * sub-warps have completed execution". */
+		if (sm->barrel)
+			sm->warps[q->slot].barrel_until = now + q->lat_cycles + sm->fetch_decode_cycles;
 		if (q->unit == WI_UNIT_SP || q->unit == WI_UNIT_SFU) {
 			sm->c.alu_inflight_inst_cycles += q->lat_cycles;
 			if (now + q->lat_cycles > sm->alu_busy_until)

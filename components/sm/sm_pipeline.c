@@ -97,10 +97,11 @@ static void sb_free_visible(struct sm_warp *w, uint64_t now)
 /* RAW/WAW check of si against the warp's pending writes; frees entries whose writes are
  * visible. Returns 0 if si may issue, else the cycle before which it may not (UINT64_MAX: a
  * memory reply). A full scoreboard blocks too. */
-static uint64_t sb_check(struct sm_warp *w, const struct wi_static *si, uint64_t now, bool *long_lat)
+static uint64_t sb_check(struct sm_warp *w, const struct wi_static *si, uint64_t now, bool *long_lat,
+			 bool *missed)
 {
 	uint64_t until = 0, earliest = UINT64_MAX;
-	*long_lat = false;
+	*long_lat = *missed = false;
 	sb_free_visible(w, now);
 	for (uint32_t m = w->sb_mask; m; m &= m - 1) {
 		const struct sm_sb_entry *e = &w->sb[__builtin_ctz(m)];
@@ -116,6 +117,8 @@ static uint64_t sb_check(struct sm_warp *w, const struct wi_static *si, uint64_t
 					until = e->release_cycle;
 				if (e->release_cycle == UINT64_MAX && e->long_lat)
 					*long_lat = true;
+				if (e->release_cycle == UINT64_MAX && e->missed)
+					*missed = true;
 			}
 		}
 	}
@@ -148,6 +151,7 @@ static uint8_t warp_status(struct sm *sm, uint16_t slot, uint64_t now, uint64_t 
 	v->ready = false;
 	v->unit_busy = false;
 	v->waiting_long_lat = false;
+	v->waiting_miss = false;
 	v->at_barrier = w->state == SM_W_BARRIER;
 	*until = UINT64_MAX;
 	switch (w->state) {
@@ -171,7 +175,21 @@ static uint8_t warp_status(struct sm *sm, uint16_t slot, uint64_t now, uint64_t 
 	if (!w->replay) {
 		if (now < w->sb_block_until) {
 			v->waiting_long_lat = w->sb_block_ll;
+			v->waiting_miss = w->sb_block_miss;
 			*until = w->sb_block_until;
+			return SM_WS_DATA;
+		}
+		/* Barrel processing (Narasiman Sec 2.1): the warp is not selected again until its
+		 * instruction completed and it was fetched and decoded again. */
+		if (sm->barrel && (w->mem_pending || now < w->barrel_until)) {
+			if (w->mem_pending) {
+				w->sb_block_until = UINT64_MAX; /* the last reply resets it */
+				w->sb_block_ll = v->waiting_long_lat = v->long_lat_pending > 0;
+				w->sb_block_miss = v->waiting_miss = w->miss_pending > 0;
+			} else {
+				w->sb_block_until = *until = w->barrel_until;
+				w->sb_block_ll = w->sb_block_miss = false;
+			}
 			return SM_WS_DATA;
 		}
 		/* membar: the warp's earlier memory instructions must complete first (as GPGPU-Sim's
@@ -179,13 +197,15 @@ static uint8_t warp_status(struct sm *sm, uint16_t slot, uint64_t now, uint64_t 
 		if ((si->flags & WI_F_MEMBAR) && w->mem_pending) {
 			w->sb_block_until = UINT64_MAX;
 			w->sb_block_ll = v->waiting_long_lat = v->long_lat_pending > 0;
+			w->sb_block_miss = v->waiting_miss = w->miss_pending > 0;
 			return SM_WS_DATA;
 		}
-		bool ll;
-		uint64_t blocked = sb_check(w, si, now, &ll);
+		bool ll, missed;
+		uint64_t blocked = sb_check(w, si, now, &ll, &missed);
 		if (blocked) {
 			w->sb_block_until = blocked;
 			w->sb_block_ll = v->waiting_long_lat = ll;
+			w->sb_block_miss = v->waiting_miss = missed;
 			*until = blocked;
 			return SM_WS_DATA;
 		}
@@ -244,7 +264,9 @@ static uint64_t status_refresh(struct sm *sm, uint16_t slot, uint64_t now)
 		until = UINT64_MAX;
 	sm_set_until(sm, slot, sm->lwm ? 0 : until);
 	uint8_t f = 0;
-	if (st == SM_WS_DATA && sm->views[slot].waiting_long_lat)
+	/* OWL Sec 3 MemoryBlockCycles: waiting "for their memory requests to come back from L2
+	 * cache/DRAM" (an L1 miss, not a long-latency opcode that hit). */
+	if (st == SM_WS_DATA && sm->views[slot].waiting_miss)
 		f |= SM_WF_MEM;
 	else if (w->state == SM_W_DRAINING)
 		f |= SM_WF_MEM;
@@ -510,6 +532,10 @@ static bool issue_warp(struct sm *sm, uint16_t slot, uint64_t now)
 		sb_set_used(w, idx, true);
 		se->mem = true;
 		se->long_lat = long_lat;
+		/* Without miss reports from memory, every long-latency load counts as missed; else
+		 * sm_mem_missed sets it (possibly from inside the try_issue below). */
+		se->missed = long_lat && !sm->mem_reports_misses;
+		w->miss_pending += se->missed;
 		se->release_cycle = UINT64_MAX;
 		se->issue_cycle = now;
 		se->wi = wi;
@@ -527,6 +553,8 @@ static bool issue_warp(struct sm *sm, uint16_t slot, uint64_t now)
 		if (!ok) {
 			sb_set_used(w, idx, false);
 			se->wi = NULL;
+			w->miss_pending -= se->missed;
+			se->missed = false;
 			w->sb_used--;
 			w->mem_pending--;
 			sm->mem_inflight--;
@@ -551,6 +579,7 @@ static bool issue_warp(struct sm *sm, uint16_t slot, uint64_t now)
 		sb_set_used(w, idx, true);
 		se->mem = false;
 		se->long_lat = false;
+		se->missed = false;
 		se->wi = NULL;
 		se->release_cycle = now + sm->lat[si->lat_class];
 		se->n_dst = si->n_dst;
@@ -568,6 +597,8 @@ static bool issue_warp(struct sm *sm, uint16_t slot, uint64_t now)
 		if (!sm->lazy_units && unit_free(sm, si->unit, now + 1, &free_at) < 0)
 			sm->unit_stale_mask |= sm->unit_ready_mask[si->unit];
 	}
+	if (sm->barrel && !is_mem)
+		w->barrel_until = now + sm->lat[si->lat_class] + sm->fetch_decode_cycles;
 	if (si->unit == WI_UNIT_SP || si->unit == WI_UNIT_SFU) {
 		uint64_t end = now + sm->lat[si->lat_class];
 		sm->c.alu_inflight_inst_cycles += sm->lat[si->lat_class];
@@ -808,7 +839,10 @@ static void fetch_warp(struct sm *sm, uint16_t slot, uint64_t now)
 {
 	struct sm_warp *w = &sm->warps[slot];
 	sm_status_stale(sm, slot);
-	uint32_t pc0 = fe_warp_pc(w->fw);
+	/* A partial fetch (SCHED_FETCH_PARTIAL) appends after the buffered instructions, which are
+	 * consecutive from the warp's PC (a control transfer flushes them). */
+	uint32_t kept = w->ib_count;
+	uint32_t pc0 = kept ? w->ib[(w->ib_head + kept - 1u) % sm->ibuf_entries].pc + 1u : fe_warp_pc(w->fw);
 	if (pc0 >= sm->n_insts) {
 		struct sim_error er;
 		sim_error_set(&er, SIM_ERR_PROGRAM, NULL, 0, 0, NULL,
@@ -846,14 +880,15 @@ static void fetch_warp(struct sm *sm, uint16_t slot, uint64_t now)
 	uint64_t ready = arrive + sm->fetch_decode_cycles;
 	uint32_t per_line = sm->ic_line_bytes / sm->ic_inst_bytes;
 	uint32_t last = (uint32_t)((line + 1) * per_line - 1);
-	w->ib_head = 0;
-	w->ib_count = 0;
-	for (uint32_t k = 0; k < sm->ibuf_entries; k++) {
+	if (!kept)
+		w->ib_head = 0;
+	for (uint32_t k = 0; kept + k < sm->ibuf_entries; k++) {
 		uint32_t pc = pc0 + k;
 		if (pc >= sm->n_insts || pc > last)
 			break;
-		w->ib[k].pc = pc;
-		w->ib[k].ready_cycle = ready;
+		struct sm_ibuf_entry *e = &w->ib[(w->ib_head + w->ib_count) % sm->ibuf_entries];
+		e->pc = pc;
+		e->ready_cycle = ready;
 		w->ib_count++;
 	}
 	sm->views[slot].ibuf_count = w->ib_count;

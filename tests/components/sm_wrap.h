@@ -30,13 +30,15 @@ static void wrap_rank(struct sched *s, uint32_t si, uint64_t now, uint16_t *ids,
 {
 	struct sched *in = s->state;
 	const struct sched_core_view *core = s->core;
-	uint64_t want = ~0ull;
+	uint64_t want = ~0ull, want_miss = ~0ull;
 	for (uint32_t w = 0; w < core->max_warps; w++) {
 		const struct sched_warp_view *v = &core->warps[w];
 		if (v->valid && !v->waiting_long_lat && !v->at_barrier)
 			want &= ~(1ull << w);
+		if (v->valid && !v->waiting_miss)
+			want_miss &= ~(1ull << w);
 	}
-	sm_wrap_mask_errors += core->blocked_mask != want;
+	sm_wrap_mask_errors += core->blocked_mask != want || core->miss_mask != want_miss;
 	in->rank_issuable = 0;
 	sched_rank(in, si, now, ids, n);
 	s->rank_issuable = in->rank_issuable;
@@ -54,5 +56,9 @@ static int wrap_fetch_init(struct sched *s, const struct cfg *cfg, struct sim_er
 }
 static void fwd_event(struct sched *s, const struct sched_event *ev) { sched_notify(s->state, ev); }
 static const struct sched_ops wrap_fetch_ops = {"rec-fetch", wrap_fetch_init, fwd_event, wrap_rank, wrap_fini, 0, NULL, NULL };
+/* The same for a fetch policy with SCHED_FETCH_PARTIAL (fef): that flag changes what the SM
+ * does, so a wrapper of such a policy must declare it. */
+static const struct sched_ops wrap_fetch_partial_ops = {"rec-fetch-partial", wrap_fetch_init, fwd_event, wrap_rank,
+							 wrap_fini, SCHED_FETCH_PARTIAL, NULL, NULL };
 
 #endif

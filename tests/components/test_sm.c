@@ -885,3 +885,132 @@ Test(sm, alu_and_memory_occupancy_overlap_is_counted)
 	check_classes_sum();
 	teardown();
 }
+
+/* ---- barrel processing (gpu.core.barrel) ------------------------------------------------- */
+
+Test(sm, barrel_processing_refetches_a_warp_only_after_its_instruction_completed)
+{
+	/* Narasiman Sec 2.1: "once a warp is selected in the fetch stage, it cannot be selected
+	 * again until the warp completes execution". One warp, 8 independent moves, int latency 4,
+	 * fetch+decode 1, interval 1: each move issues 4 (complete) + 1 (fetch, decode) = 5 cycles
+	 * after the previous one. Without barrel processing the I-buffer's two entries go 1 cycle
+	 * apart. */
+	const char *const ov[] = {"gpu.core.latency.int=4", "gpu.core.barrel=true", NULL};
+	build(indep_ptx, 32, 1, ov);
+	run();
+	uint64_t cyc[16];
+	cr_assert_eq(issues(0, cyc, NULL, 16), 9);
+	for (int i = 1; i < 8; i++)
+		cr_assert_eq(cyc[i] - cyc[i - 1], 5, "inst %d: %lu after %lu", i, (unsigned long)cyc[i],
+			     (unsigned long)cyc[i - 1]);
+	check_classes_sum();
+	teardown();
+	const char *const off[] = {"gpu.core.latency.int=4", NULL};
+	build(indep_ptx, 32, 1, off);
+	run();
+	cr_assert_eq(issues(0, cyc, NULL, 16), 9);
+	cr_assert_eq(cyc[1] - cyc[0], 1);
+	teardown();
+}
+
+Test(sm, barrel_processing_waits_for_a_loads_data_before_an_independent_instruction)
+{
+	/* fixed-latency 100: the load issued at c completes at c + 100; the independent move is
+	 * fetched then and issues at c + 100 + 1 (decode). Without barrel it issues next cycle. */
+	static const char ptx[] = PTX_HEAD
+		".visible .entry k(.param .u64 p)\n{\n .reg .b32 %r<6>;\n .reg .b64 %rd<4>;\n"
+		" ld.param.u64 %rd1, [p];\n ld.global.u32 %r1, [%rd1];\n mov.u32 %r2, 2;\n exit;\n}\n";
+	const char *const ov[] = {"gpu.core.barrel=true", NULL};
+	build(ptx, 32, 1, ov);
+	run();
+	uint64_t cyc[8];
+	cr_assert_eq(issues(0, cyc, NULL, 8), 4);
+	cr_assert_eq(cyc[1] - cyc[0], 101, "ld.global after ld.param: %lu", (unsigned long)(cyc[1] - cyc[0]));
+	cr_assert_eq(cyc[2] - cyc[1], 101, "mov after ld.global: %lu", (unsigned long)(cyc[2] - cyc[1]));
+	check_classes_sum();
+	teardown();
+	build(ptx, 32, 1, NULL);
+	run();
+	cr_assert_eq(issues(0, cyc, NULL, 8), 4);
+	cr_assert_eq(cyc[2] - cyc[1], 1);
+	teardown();
+}
+
+/* ---- fetch policies ---------------------------------------------------------------------- */
+
+Test(sm, fef_refills_a_partly_filled_ibuffer_so_one_warp_issues_every_cycle)
+{
+	/* BAWS Sec 6.2: FEF fetches for "the warp ... that has the fewest entries in the I-Buffer",
+	 * so a warp holding one of its two entries may fetch. One warp, 8 independent moves,
+	 * interval 1, fetch+decode 2 cycles. rr (BAWS Sec 2.2: only an empty I-buffer fetches):
+	 * two issues, the refill takes 2 cycles: gaps 1, 2, 1, 2, ... fef: the instruction after
+	 * the buffered one is fetched each cycle: gaps of 1. */
+	const char *const ov[] = {"gpu.core.fetch_decode_cycles=2", "gpu.core.scheduler.fetch=fef", NULL};
+	struct sm_hooks hk = sm_real_hooks;
+	hk.issue_ops = &wrap_issue_ops;
+	hk.fetch_ops = &wrap_fetch_partial_ops;
+	build_h(indep_ptx, 32, 1, ov, 1, &hk);
+	run();
+	uint64_t cyc[16];
+	cr_assert_eq(issues(0, cyc, NULL, 16), 9);
+	for (int i = 1; i < 9; i++)
+		cr_assert_eq(cyc[i] - cyc[i - 1], 1, "fef inst %d: %lu after %lu", i, (unsigned long)cyc[i],
+			     (unsigned long)cyc[i - 1]);
+	check_classes_sum();
+	teardown();
+	const char *const rr[] = {"gpu.core.fetch_decode_cycles=2", NULL};
+	build(indep_ptx, 32, 1, rr);
+	run();
+	cr_assert_eq(issues(0, cyc, NULL, 16), 9);
+	for (int i = 1; i < 9; i++)
+		cr_assert_eq(cyc[i] - cyc[i - 1], i % 2 ? 1u : 2u, "rr inst %d", i);
+	teardown();
+}
+
+Test(sm, fef_as_built_from_config_saves_the_refill_gaps)
+{
+	/* The same kernel with the policies as sm_create builds them (no wrapper): fef's 8 gaps of
+	 * 1 against rr's 1, 2, 1, 2, ...: exactly 4 cycles fewer. */
+	struct sm_counters c_fef, c_rr;
+	const char *const ov[] = {"gpu.core.fetch_decode_cycles=2", "gpu.core.scheduler.fetch=fef", NULL};
+	build_h(indep_ptx, 32, 1, ov, 1, &sm_real_hooks);
+	run();
+	sm_get_counters(H.sm, &c_fef);
+	teardown();
+	const char *const rr[] = {"gpu.core.fetch_decode_cycles=2", NULL};
+	build_h(indep_ptx, 32, 1, rr, 1, &sm_real_hooks);
+	run();
+	sm_get_counters(H.sm, &c_rr);
+	teardown();
+	cr_assert_eq(c_rr.cycles - c_fef.cycles, 4, "rr %lu fef %lu", (unsigned long)c_rr.cycles,
+		     (unsigned long)c_fef.cycles);
+}
+
+/* ---- long-latency waits: an L1 hit is not a memory block (OWL Sec 3) -------------------- */
+
+Test(sm, a_load_that_hits_l1_is_not_memory_block_nor_a_miss_wait)
+{
+	/* perfect-l1 with a 20-cycle hit: the add waits 19 cycles on a global load that hits. OWL
+	 * Sec 3 counts MemoryBlockCycles while warps wait "for their memory requests to come back
+	 * from L2 cache/DRAM": none here, and the warp is never waiting_miss (so OWL's groups do
+	 * not switch on it). With fixed-latency memory (standing for L2/DRAM) the same wait is. */
+	static const char ptx[] = PTX_HEAD
+		".visible .entry k(.param .u64 p)\n{\n .reg .b32 %r<4>;\n .reg .b64 %rd<4>;\n"
+		" ld.param.u64 %rd1, [p];\n ld.global.u32 %r1, [%rd1];\n add.s32 %r2, %r1, 1;\n exit;\n}\n";
+	const char *const ov[] = {"gpu.memory.model=perfect-l1", "gpu.memory.l1d.hit_latency_cycles=20", NULL};
+	build(ptx, 32, 1, ov);
+	run();
+	uint64_t cyc[8];
+	cr_assert_eq(issues(0, cyc, NULL, 8), 4);
+	cr_assert_eq(cyc[2] - cyc[1], 20, "the add waits for the hit");
+	struct sm_counters c;
+	sm_get_counters(H.sm, &c);
+	cr_assert_eq(c.memory_block_cycles, 0);
+	cr_assert_eq(sm_wrap_mask_errors, 0);
+	teardown();
+	build(ptx, 32, 1, (const char *const[]){"gpu.memory.fixed_latency_cycles=20", NULL});
+	run();
+	sm_get_counters(H.sm, &c);
+	cr_assert_eq(c.memory_block_cycles, 19);
+	teardown();
+}

@@ -138,6 +138,8 @@ static const char *const base_ov[] = {
 	"gpu.memory.fixed_latency_cycles=100", "gpu.core.scheduler.policy=lrr", NULL,
 };
 
+static const char *g_text; /* a config file "lwm.cfg" loaded before the overrides, or NULL */
+
 static int build_e(const char *ptx, uint32_t threads, const char *const *ov, struct sim_error *err)
 {
 	memset(&H, 0, sizeof H);
@@ -146,6 +148,8 @@ static int build_e(const char *ptx, uint32_t threads, const char *const *ov, str
 	cr_assert_eq(cta_dispatcher_cfg_define(H.cfg, err), 0, "%s", err->msg);
 	cr_assert_eq(sched_cfg_define(H.cfg, err), 0, "%s", err->msg);
 	cr_assert_eq(mem_unit_cfg_define(H.cfg, err), 0, "%s", err->msg);
+	if (g_text)
+		cr_assert_eq(cfg_load_string(H.cfg, "lwm.cfg", g_text, err), 0, "%s", err->msg);
 	for (const char *const *o = base_ov; *o; o++)
 		cr_assert_eq(cfg_set_override(H.cfg, *o, err), 0, "%s: %s", *o, err->msg);
 	for (; ov && *ov; ov++)
@@ -345,6 +349,29 @@ Test(sm_lwm, barrel_processing_no_other_warp_issues_between_subwarps)
 	teardown();
 }
 
+Test(sm_lwm, with_barrel_processing_the_next_instruction_waits_for_every_subwarp_to_complete)
+{
+	/* Sec 3.1.1: "once a large warp is selected it is not considered for scheduling again until
+	 * all sub-warps have completed execution". 256 threads, 8 sub-warps at t..t+7; the last
+	 * completes at t+7+4 (int latency 4), is fetched and decoded in 1: the next instruction at
+	 * t+12. Without barrel processing it follows the last sub-warp's issue: t+8. */
+	const char *const ov[] = {"gpu.core.large_warp_size=256", "gpu.core.latency.int=4", "gpu.core.barrel=true",
+				  NULL};
+	build(indep_ptx, 256, ov);
+	run();
+	uint64_t cyc[16];
+	cr_assert_eq(issues(0, cyc, NULL, 16), 9);
+	for (int i = 1; i < 9; i++)
+		cr_assert_eq(cyc[i] - cyc[i - 1], 12, "inst %d: %lu after %lu", i, (unsigned long)cyc[i],
+			     (unsigned long)cyc[i - 1]);
+	teardown();
+	build(indep_ptx, 256, (const char *const[]){"gpu.core.large_warp_size=256", "gpu.core.latency.int=4", NULL});
+	run();
+	cr_assert_eq(issues(0, cyc, NULL, 16), 9);
+	cr_assert_eq(cyc[1] - cyc[0], 8);
+	teardown();
+}
+
 /* A global load under divergence: active threads have bit 4 of tid equal to bit 5 (rows of 32:
  * even rows active in columns 0-15, odd rows in columns 16-31). */
 static const char memdiv_ptx[] = PTX_HEAD
@@ -420,6 +447,25 @@ Test(sm_lwm, large_warp_not_a_multiple_of_the_simd_width_is_a_config_error)
 	cr_assert_neq(build_e(indep_ptx, 256, ov, &err), 0);
 	cr_assert(strstr(err.msg, "not a multiple of gpu.core.warp_size"), "%s", err.msg);
 	cr_assert_str_eq(err.setting, "gpu.core.large_warp_size");
+	stats_destroy(H.st);
+	cta_dispatcher_destroy(H.d);
+	sim_destroy(H.sim);
+	cfg_destroy(H.cfg);
+}
+
+Test(sm_lwm, large_warp_beyond_the_cores_threads_is_refused_at_its_file_and_line)
+{
+	/* The legal range: 0 (off) or a multiple of warp_size up to max_threads (1024 in
+	 * the paper's core, Table 1); a kernel's CTA caps it further at run time. */
+	struct sim_error err = {0};
+	g_text = "gpu: {\n core: {\n  max_threads = 512;\n  large_warp_size = 1024;\n };\n};\n";
+	int rc = build_e(indep_ptx, 256, NULL, &err);
+	g_text = NULL;
+	cr_assert_eq(rc, SIM_ERR_CONFIG, "%d %s", rc, err.msg);
+	cr_assert_str_eq(err.file, "lwm.cfg");
+	cr_assert_eq(err.line, 4);
+	cr_assert_str_eq(err.setting, "gpu.core.large_warp_size");
+	cr_assert(strstr(err.msg, "exceed gpu.core.max_threads"), "%s", err.msg);
 	stats_destroy(H.st);
 	cta_dispatcher_destroy(H.d);
 	sim_destroy(H.sim);

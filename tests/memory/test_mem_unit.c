@@ -163,6 +163,19 @@ struct harness {
 };
 static struct harness H;
 
+static uint32_t n_missed;
+static uint64_t missed_token[MAX_DONE];
+
+/* mem_missed_fn: the tokens reported as getting their data from below L1. */
+static void on_missed(void *ctx, uint64_t token, uint64_t now_ps)
+{
+	(void)ctx;
+	(void)now_ps;
+	if (n_missed < MAX_DONE)
+		missed_token[n_missed] = token;
+	n_missed++;
+}
+
 static void on_done(void *ctx, uint64_t token, uint64_t now_ps)
 {
 	struct harness *h = ctx;
@@ -239,7 +252,9 @@ static void setup_text(const char *overrides, bool with_noc, const char *machine
 	H.timer = (struct sim_component){.ops = &timer_ops, .name = "timer", .clk = &H.clk};
 	cr_assert_eq(sim_component_add(H.sim, &H.timer, &err), 0);
 
-	struct mem_unit_ports ports = {.done = on_done, .sm_ctx = &H, .noc = with_noc ? &f->base : NULL, .noc_node = 0};
+	n_missed = 0;
+	struct mem_unit_ports ports = {.done = on_done, .missed = on_missed, .sm_ctx = &H,
+				       .noc = with_noc ? &f->base : NULL, .noc_node = 0};
 	H.mu = mem_unit_create(H.cfg, H.sim, H.st, 0, &H.clk, &ports, &err);
 	cr_assert_not_null(H.mu, "%s", err.msg);
 	if (with_noc)
@@ -344,6 +359,31 @@ Test(mem_unit, miss_round_trip_then_hit_after_hit_latency_exactly)
 	cr_expect_float_eq(statd("sm.0.mem.lat.l2"), 20.0, 1e-9);
 	cr_expect_eq(stat("sm.0.mem.lat.hist.lt64"), 1); /* 41 cycles: the [32, 64) bucket */
 	cr_expect_eq(stat("sm.0.mem.lat.hist.lt32"), 0);
+}
+
+/* mem_missed_fn: a load that misses (token 1, reported in its issue cycle, once although both
+ * of its 2 lines miss), one that merges into the pending miss (2), a later hit (3: not
+ * reported), an atomic (4: performed at L2), a store (5: not reported, no data comes back). */
+Test(mem_unit, loads_whose_data_comes_from_below_l1_are_reported_once)
+{
+	run_to(10);
+	cr_assert(mem_unit_try_issue(H.mu, inst(WI_MEM_LOAD, WI_SPACE_GLOBAL, 32, 0x9000, 4), 1, 10));
+	cr_expect_eq(n_missed, 1, "reported inside try_issue (first access)");
+	run_to(12);
+	cr_assert(mem_unit_try_issue(H.mu, inst(WI_MEM_LOAD, WI_SPACE_GLOBAL, 4, 0x9000, 4), 2, 12));
+	run_to(100);
+	cr_assert_eq(H.n_done, 2);
+	cr_assert(mem_unit_try_issue(H.mu, inst(WI_MEM_LOAD, WI_SPACE_GLOBAL, 4, 0x9040, 4), 3, 100));
+	run_to(110);
+	cr_assert(mem_unit_try_issue(H.mu, inst(WI_MEM_ATOMIC, WI_SPACE_GLOBAL, 1, 0xa000, 4), 4, 110));
+	run_to(111);
+	cr_assert(mem_unit_try_issue(H.mu, inst(WI_MEM_STORE, WI_SPACE_GLOBAL, 1, 0xb000, 4), 5, 111));
+	run_all();
+	cr_assert_eq(H.n_done, 5);
+	cr_assert_eq(n_missed, 3);
+	cr_expect_eq(missed_token[0], 1);
+	cr_expect_eq(missed_token[1], 2);
+	cr_expect_eq(missed_token[2], 4);
 }
 
 /* 32 lanes x 4 B with 64 B lines = 2 line accesses through one port: the first at 10, the
@@ -672,6 +712,7 @@ Test(mem_unit, perfect_l1_every_access_hits)
 	cr_expect_eq(H.done_ps[0], 15 * 1000);
 	cr_expect_eq(H.done_ps[1], 16 * 1000);
 	cr_expect_eq(stat("sm.0.mem.reads_sent"), 0);
+	cr_expect_eq(n_missed, 0, "every access hits: no miss reported");
 }
 
 /* fixed-latency 100: even a 32-line access completes at exactly 10 + 100, without the NoC. */
@@ -684,6 +725,7 @@ Test(mem_unit, fixed_latency_completes_after_fixed_cycles)
 	run_all();
 	cr_expect_eq(H.done_ps[0], 110 * 1000);
 	cr_expect_eq(stat("sm.0.mem.reads_sent"), 0);
+	cr_expect_eq(n_missed, 1, "the fixed latency stands for L2/DRAM: reported");
 }
 
 /* perfect-l2: the SM side is unchanged (the L2 hits): the miss still crosses the NoC, 41 cycles. */

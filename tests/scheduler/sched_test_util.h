@@ -94,10 +94,13 @@ static inline void tev(struct sched *s, enum sched_event_kind k, uint16_t warp, 
 /* core.blocked_mask from the views, as the SM keeps it (policy.h): after the test edits them. */
 static inline void tcore_sync(struct tcore *t)
 {
-	t->core.blocked_mask = ~0ull;
-	for (uint32_t i = 0; i < t->core.max_warps; i++)
+	t->core.blocked_mask = t->core.miss_mask = ~0ull;
+	for (uint32_t i = 0; i < t->core.max_warps; i++) {
 		if (!sched_warp_blocked(&t->w[i]))
 			t->core.blocked_mask &= ~(1ull << i);
+		if (t->w[i].valid && !t->w[i].waiting_miss)
+			t->core.miss_mask &= ~(1ull << i);
+	}
 }
 
 /* Rank scheduler si's warps into ids; returns n. */
@@ -124,10 +127,11 @@ static inline int tstep(struct sched *s, struct tcore *t, uint32_t si, uint64_t 
 	return -1;
 }
 
-/* Mark a warp waiting on a long-latency load (blocked) or back (ready). */
+/* Mark a warp waiting on a long-latency load that missed L1 (blocked) or back (ready). */
 static inline void tblock(struct tcore *t, uint16_t w, bool blocked)
 {
 	t->w[w].waiting_long_lat = blocked;
+	t->w[w].waiting_miss = blocked;
 	t->w[w].long_lat_pending = blocked ? 1 : 0;
 	t->w[w].ready = !blocked;
 }

@@ -29,6 +29,8 @@ Test(sched_cfg, defaults)
 	cr_expect_eq(p.pro_threshold_cycles, 1000);
 	cr_expect(p.strict_groups);
 	cr_expect(p.strict_free_units);
+	cr_expect_eq(p.tl_switch, SCHED_TL_SWITCH_ANY_STALL, "Narasiman Sec 3.2.2: any stall switches groups");
+	cr_expect_eq(p.owl_blocked, SCHED_OWL_BLOCKED_MISS, "OWL Algorithm 1: unavailability of data");
 	cfg_destroy(c);
 }
 
@@ -94,7 +96,7 @@ Test(sched_cfg, options_reach_the_params)
 		"gpu.core.scheduler.policy=paws-tl", "gpu.core.scheduler.group_size_warps=4",
 		"gpu.core.scheduler.ready_queue_warps=3", "gpu.core.scheduler.pro.threshold_cycles=500",
 		"gpu.core.scheduler.strict_groups=false", "gpu.core.scheduler.strict_free_units=false",
-		"gpu.core.scheduler.tl.switch_on=any-stall",
+		"gpu.core.scheduler.tl.switch_on=long-latency", "gpu.core.scheduler.owl.blocked_on=long-latency-or-barrier",
 		"gpu.core.scheduler.mwf.no_barrier_order=base", "gpu.core.scheduler.paws.sort_key=following-phase",
 	};
 	for (size_t i = 0; i < SIM_ARRAY_LEN(ov); i++)
@@ -107,7 +109,8 @@ Test(sched_cfg, options_reach_the_params)
 	cr_expect_eq(p.pro_threshold_cycles, 500);
 	cr_expect(!p.strict_groups);
 	cr_expect(!p.strict_free_units);
-	cr_expect_eq(p.tl_switch, SCHED_TL_SWITCH_ANY_STALL);
+	cr_expect_eq(p.tl_switch, SCHED_TL_SWITCH_LONG_LAT);
+	cr_expect_eq(p.owl_blocked, SCHED_OWL_BLOCKED_LONG_LAT);
 	cr_expect_eq(p.mwf_idle, SCHED_MWF_IDLE_BASE);
 	cr_expect_eq(p.paws_key, SCHED_PAWS_KEY_FOLLOWING);
 	cr_expect_eq(cfg_set_override(c, "gpu.core.scheduler.group_size_warps=0", &err), SIM_ERR_CONFIG,

@@ -127,6 +127,51 @@ Test(owl, locality_returns_to_group_1_fig4b)
 	sched_destroy(s);
 }
 
+Test(owl, an_l1_hit_or_a_barrier_wait_does_not_switch_groups)
+{
+	/* OWL Sec 2: a warp leaves the pipeline when "blocked on a long latency memory operation";
+	 * Algorithm 1: the scheduler keeps the chosen group "unless all warps of the already-chosen
+	 * group are blocked because of unavailability of data". CTA 1's two warps wait on loads
+	 * that hit L1 (long-latency opcodes, no miss): CTA 1 keeps the scheduler. Then w0's load
+	 * misses and w1 waits at a barrier: still not all blocked on data. Once w1 waits on a miss
+	 * too, CTA 3 goes. */
+	struct tcore t;
+	fig4_core(&t, 0);
+	struct sched *s = owl_make(&t, "owl-locality");
+	for (uint16_t w = 0; w < 2; w++) {
+		t.w[w].waiting_long_lat = true;
+		t.w[w].long_lat_pending = 1;
+		t.w[w].ready = false;
+	}
+	cr_expect_eq(cta_of_first(s, &t, 0), 1);
+	cr_expect_eq(s->rank_issuable, 2);
+	cr_expect_eq(tstep(s, &t, 0, 1), -1, "CTA 1 holds the scheduler while its loads hit");
+	t.w[0].waiting_miss = true;
+	t.w[1].waiting_long_lat = false;
+	t.w[1].at_barrier = true;
+	cr_expect_eq(cta_of_first(s, &t, 2), 1, "a barrier wait is not unavailability of data");
+	t.w[1].at_barrier = false;
+	t.w[1].waiting_long_lat = t.w[1].waiting_miss = true;
+	cr_expect_eq(cta_of_first(s, &t, 3), 3);
+	cr_expect_eq(tstep(s, &t, 0, 4), 2);
+	sched_destroy(s);
+	/* The previous reading (gpu.core.scheduler.owl.blocked_on = long-latency-or-barrier):
+	 * long-latency opcodes and barrier waits block, hits included. */
+	struct tcore t2;
+	fig4_core(&t2, 0);
+	struct sched_params p;
+	sched_params_default(&p);
+	strcpy(p.policy, "owl-locality");
+	p.group_size_warps = 2;
+	p.owl_blocked = SCHED_OWL_BLOCKED_LONG_LAT;
+	s = tmake(&t2, &p, false, NULL);
+	t2.w[0].waiting_long_lat = true;
+	t2.w[1].at_barrier = true;
+	t2.w[0].ready = t2.w[1].ready = false;
+	cr_expect_eq(cta_of_first(s, &t2, 0), 3);
+	sched_destroy(s);
+}
+
 Test(owl, blp_core_1_prioritises_second_group)
 {
 	/* Core 1: g_pri = (g - 1) mod 4, so the second group (CTA 3) goes first, then 5, 7, 1. */
@@ -184,7 +229,11 @@ Test(tl, switches_only_when_whole_group_stalls_on_long_latency)
 	struct tcore t;
 	tcore_init(&t, 0, 1, 1, 24, 24);
 	tcore_add_cta(&t, 0, 0, 0, 0, 24);
-	struct sched *s = tmake_issue(&t, "tl");
+	struct sched_params p;
+	sched_params_default(&p);
+	strcpy(p.policy, "tl");
+	p.tl_switch = SCHED_TL_SWITCH_LONG_LAT;    /* the non-default reading */
+	struct sched *s = tmake(&t, &p, false, NULL);
 	cr_expect_eq(group_of_first(s, &t, 0), 0);
 	cr_expect_eq(s->rank_issuable, 8);
 	for (uint16_t w = 0; w < 7; w++)
@@ -207,6 +256,29 @@ Test(tl, switches_only_when_whole_group_stalls_on_long_latency)
 	sched_destroy(s);
 }
 
+Test(tl, default_switches_when_every_warp_of_the_group_is_stalled_for_any_reason)
+{
+	/* Narasiman Sec 3.2 / Fig 8(b), 16 warps in fetch groups of 8: the scheduler issues from
+	 * G0 "until no warp from that fetch group can be scheduled (i.e., all the warps in the
+	 * fetch group are stalled)", then G1; Sec 3.2.2: the stall may be of "any type" (here a
+	 * busy SFU and pending ALU results, no memory wait at all). By default. */
+	struct tcore t;
+	tcore_init(&t, 0, 1, 1, 16, 16);
+	tcore_add_cta(&t, 0, 0, 0, 0, 16);
+	struct sched *s = tmake_issue(&t, "tl");
+	cr_expect_eq(tstep(s, &t, 0, 0), 0);
+	for (uint16_t w = 0; w < 7; w++)
+		t.w[w].ready = false;                  /* scoreboard waits on ALU results */
+	cr_expect_eq(tstep(s, &t, 0, 1), 7, "w7 still ready: G0 keeps the scheduler");
+	t.w[7].ready = false;
+	t.w[7].unit_busy = true;                   /* its SFU is busy: G0 all stalled */
+	cr_expect_eq(group_of_first(s, &t, 2), 1);
+	cr_expect_eq(tstep(s, &t, 0, 2), 8);
+	t.w[0].ready = true;                       /* G0 ready again: stay on G1 (round-robin) */
+	cr_expect_eq(tstep(s, &t, 0, 3), 9);
+	sched_destroy(s);
+}
+
 Test(tl, busy_unit_lets_other_groups_use_free_units)
 {
 	/* G0's warps all wait for data except w7, whose instruction waits for a busy unit. By
@@ -218,6 +290,7 @@ Test(tl, busy_unit_lets_other_groups_use_free_units)
 	struct sched_params p;
 	sched_params_default(&p);
 	strcpy(p.policy, "tl");
+	p.tl_switch = SCHED_TL_SWITCH_LONG_LAT;    /* any-stall would switch groups here */
 	struct sched *s = tmake(&t, &p, false, NULL);
 	for (uint16_t w = 0; w < 7; w++)
 		tblock(&t, w, true);
@@ -297,6 +370,7 @@ Test(owl, first_matches_the_keys)
 					rng = rng * 6364136223846793005ull + 1442695040888963407ull;
 					uint32_t r = (uint32_t)(rng >> 40) % 16;
 					t.w[w].waiting_long_lat = r < 5;
+					t.w[w].waiting_miss = r < 3;
 					t.w[w].at_barrier = r == 5;
 					t.w[w].ready = r >= 8;
 					t.w[w].unit_busy = r == 6 || r == 7;

@@ -61,6 +61,36 @@ Test(mwf, tie_goes_to_smaller_tb_id)
 	sched_destroy(s);
 }
 
+Test(mwf, a_tbs_finished_warps_wait_at_its_exit_barrier)
+{
+	/* BAWS Fig 3/4: a TB's exit point is its last barrier. Fig 7's TBs, but TB0's w0 and w1
+	 * have exited (the SM reports WARP_EXIT and the slots turn invalid) and TB0's w2 waits at
+	 * bar.sync: TB0 has 3 warps waiting, as many as TB2, and the tie goes to the smaller TB
+	 * id: TB0 first (w3), then TB2 (w8), then TB1 (w4, w6). Counting bar.sync alone gave TB0
+	 * 1 and the order w8, w4, w6, w3. */
+	struct tcore t;
+	fig7(&t, 3);
+	struct sched *s = tmake_issue(&t, "mwf-lrr");
+	fig7_history(s);
+	tev(s, SCHED_EV_WARP_EXIT, 0, 0, 0, 12);
+	tev(s, SCHED_EV_WARP_EXIT, 1, 0, 0, 12);
+	t.w[0].valid = t.w[1].valid = false;
+	t.w[0].ready = t.w[1].ready = false;
+	uint16_t ids[SCHED_MAX_WARPS];
+	uint32_t n = trank(s, &t, 0, 13, ids);
+	cr_assert_eq(n, 10);
+	static const uint16_t want[] = { 3, 8, 4, 6 };
+	expect_prefix(ids, want, 4);
+	/* A new TB in slot 0 starts with nothing waiting. */
+	tev(s, SCHED_EV_CTA_FINISH, 0, 0, 0, 14);
+	tcore_add_cta(&t, 0, 3, 3, 0, 4);
+	tev(s, SCHED_EV_CTA_LAUNCH, 0, 0, 3, 14);
+	trank(s, &t, 0, 15, ids);
+	static const uint16_t want2[] = { 8, 4, 6 };
+	expect_prefix(ids, want2, 3);
+	sched_destroy(s);
+}
+
 Test(mwf, gto_fig7_order)
 {
 	/* MWF(GTO): inside a TB the last issued warp, then oldest. TB1's last (w7) is at the
