@@ -6,26 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "wl_int.h"
-
-#define IN(var, ref, buf, type, ctype, minc, cnt)                                               \
-	const ctype *var = wl_ref_input(w, ref, buf, type, minc, cnt, err);                    \
-	if (!var)                                                                               \
-		return err ? err->code : SIM_ERR_INPUT
-#define PINT(var, ref, name)                                                                    \
-	int64_t var;                                                                            \
-	do {                                                                                    \
-		int rc_ = wl_ref_int(w, ref, name, &var, err);                                  \
-		if (rc_)                                                                        \
-			return rc_;                                                             \
-	} while (0)
-#define PFLT(var, ref, name)                                                                    \
-	double var;                                                                             \
-	do {                                                                                    \
-		int rc_ = wl_ref_float(w, ref, name, &var, err);                                \
-		if (rc_)                                                                        \
-			return rc_;                                                             \
-	} while (0)
+#include "wl_refs.h"
 
 static int ref_vecadd(const struct workload *w, void *out, uint64_t count, struct sim_error *err)
 {
@@ -560,5 +541,8 @@ const struct wl_ref *wl_ref_find(const char *name)
 	for (size_t i = 0; i < SIM_ARRAY_LEN(wl_refs); i++)
 		if (!strcmp(wl_refs[i].name, name))
 			return &wl_refs[i];
+	for (size_t i = 0; i < wl_refs_papers_count; i++)
+		if (!strcmp(wl_refs_papers[i].name, name))
+			return &wl_refs_papers[i];
 	return NULL;
 }

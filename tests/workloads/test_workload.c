@@ -79,6 +79,40 @@ Test(workload_small, transpose_naive) { run_small("workloads/transpose/naive.cfg
 
 Test(workload_small, transpose_tiled) { run_small("workloads/transpose/tiled.cfg", 1, 16, 4096); }
 
+/* The papers' kinds (workloads/README.md); each result is checked against refs_papers.c. */
+/* 16x8 frame: 4x2 blocks, one CTA of 256 candidates each = 8 CTAs, 2048 threads. */
+Test(workload_small, sad) { run_small("workloads/sad/sad.cfg", 1, 8, 2048); }
+/* 4096 records / 128 = 32 CTAs. */
+Test(workload_small, pvc) { run_small("workloads/pvc/pvc.cfg", 1, 32, 4096); }
+/* 32 documents: 2x2 CTAs of 16x16 pairs = 4 CTAs, 1024 threads. */
+Test(workload_small, ssc) { run_small("workloads/ssc/ssc.cfg", 1, 4, 1024); }
+/* 2048 cells / 128 = 16 CTAs. */
+Test(workload_small, cfd) { run_small("workloads/cfd/cfd.cfg", 1, 16, 2048); }
+/* 2048 points / 128 = 16 CTAs. */
+Test(workload_small, kmn) { run_small("workloads/kmn/kmn.cfg", 1, 16, 2048); }
+/* 16 vector pairs, one CTA of 128 each. */
+Test(workload_small, scp) { run_small("workloads/scp/scp.cfg", 1, 16, 2048); }
+/* One signal: two radix-4 passes of 1024/128 = 8 CTAs + 16 chunks of 128 threads = 32 CTAs. */
+Test(workload_small, fwtg) { run_small("workloads/fwtg/fwtg.cfg", 3, 32, 4096); }
+/* 2048 documents / 128 = 16 CTAs. */
+Test(workload_small, iix) { run_small("workloads/iix/iix.cfg", 1, 16, 2048); }
+/* 2048 rows / 128 = 16 CTAs. */
+Test(workload_small, spmvell) { run_small("workloads/spmvell/spmvell.cfg", 1, 16, 2048); }
+/* 2 signals x 512 butterflies / 128 = 8 CTAs per stage, 10 stages: 80 CTAs, 10240 threads. */
+Test(workload_small, fft) { run_small("workloads/fft/fft.cfg", 10, 80, 10240); }
+/* 32x32 image: 2x2 tiles of 16x16, 4 launches: 16 CTAs, 4096 threads. */
+Test(workload_small, srad2) { run_small("workloads/srad2/srad2.cfg", 4, 16, 4096); }
+/* 64x16 plane: 2x2 CTAs of 32x8 = 4 CTAs, 1024 threads. */
+Test(workload_small, stencil) { run_small("workloads/stencil/stencil.cfg", 1, 4, 1024); }
+/* 4 CTAs of 256 each. */
+Test(workload_small, phaseloop_long) { run_small("workloads/phaseloop/long.cfg", 1, 4, 1024); }
+
+Test(workload_small, phaseloop_short) { run_small("workloads/phaseloop/short.cfg", 1, 4, 1024); }
+/* 2048 / 256 = 8 CTAs. */
+Test(workload_small, divwalk) { run_small("workloads/divwalk/divwalk.cfg", 1, 8, 2048); }
+/* 32 CTAs of 64. */
+Test(workload_small, ctawork) { run_small("workloads/ctawork/ctawork.cfg", 1, 32, 2048); }
+
 /* BFS is host-driven: one launch per level until the flag clears, each 2048/256 = 8 CTAs. */
 Test(workload_small, bfs_host_loop)
 {
@@ -155,7 +189,9 @@ Test(workload, every_large_size_loads)
 	static const char *const names[] = {"vecadd", "saxpy", "dot", "bfs", "spmv", "kmeans",
 					    "pagecount", "matmul", "reduce", "fwt", "histogram",
 					    "hotspot", "bitonic", "longcompute", "shortphases",
-					    "blackjack", "bucketsort", "viterbi"};
+					    "blackjack", "bucketsort", "viterbi", "sad", "pvc", "ssc",
+					    "cfd", "kmn", "scp", "fwtg", "iix", "spmvell", "fft",
+					    "srad2", "stencil", "divwalk", "ctawork"};
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
 		char path[128];
 		snprintf(path, sizeof path, "workloads/%s/%s.cfg", names[i], names[i]);
