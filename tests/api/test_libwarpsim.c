@@ -172,3 +172,40 @@ Test(libwarpsim, copy_within_an_allocation_moves_like_memmove)
 	cr_assert_eq(memcmp(g, h, sizeof h), 0);
 	warpsim_destroy(ws);
 }
+
+/* shfl.sync whose source lane does not execute it: every lane holds 1000 in %r1, lanes 0..7
+ * shuffle down by 16 and by 4. Sources 16..23 (and 8..11 for lanes 4..7) are inactive and give
+ * 0, as hardware does (frontend/NOTES.md); own-lane values of lanes 0..3 come from 4..7. */
+Test(libwarpsim, shfl_from_an_inactive_lane_gives_zero)
+{
+	static const char *shfl_ptx =
+		".version 7.0\n.target sm_75\n.address_size 64\n"
+		".visible .entry k(.param .u64 out)\n{\n"
+		"\t.reg .pred %p<2>;\n\t.reg .b32 %r<8>;\n\t.reg .b64 %rd<4>;\n"
+		"\tld.param.u64 %rd1, [out];\n\tmov.u32 %r1, 1000;\n\tmov.u32 %r2, %tid.x;\n"
+		"\tsetp.ge.u32 %p1, %r2, 8;\n\t@%p1 bra DONE;\n"
+		"\tshfl.sync.down.b32 %r3, %r1, 16, 31, 255;\n"
+		"\tshfl.sync.down.b32 %r4, %r1, 4, 31, 255;\n"
+		"\tmul.wide.u32 %rd2, %r2, 8;\n\tadd.s64 %rd3, %rd1, %rd2;\n"
+		"\tst.global.v2.u32 [%rd3], {%r3, %r4};\n"
+		"DONE:\n\tret;\n}\n";
+	const char *none[] = {NULL};
+	struct warpsim_options o = {.configs = none, .functional = true};
+	struct warpsim_error err;
+	struct warpsim *ws = warpsim_create(&o, &err);
+	cr_assert_not_null(ws, "%s", err.message);
+	struct warpsim_module *m;
+	cr_assert_eq(warpsim_module_load_ptx(ws, "shfl.ptx", shfl_ptx, &m, &err), 0, "%s", err.message);
+	uint64_t d;
+	uint32_t h[16];
+	cr_assert_eq(warpsim_malloc(ws, sizeof h, &d, &err), 0);
+	struct warpsim_launch l = {.grid = {1, 1, 1}, .block = {32, 1, 1}, .params = &d,
+				   .params_bytes = 8};
+	cr_assert_eq(warpsim_launch(m, 0, &l, NULL, &err), 0, "%s", err.message);
+	cr_assert_eq(warpsim_read(ws, h, d, sizeof h, &err), 0);
+	for (int lane = 0; lane < 8; lane++) {
+		cr_assert_eq(h[2 * lane], 0, "lane %d down 16", lane);
+		cr_assert_eq(h[2 * lane + 1], lane < 4 ? 1000 : 0, "lane %d down 4", lane);
+	}
+	warpsim_destroy(ws);
+}
