@@ -481,7 +481,8 @@ int gpu_run_launch(struct gpu *g, struct fe_launch *l, struct sim_error *err)
 {
 	struct fe_launch_info info;
 	fe_launch_get_info(l, &info);
-	stats_kernel_begin(g->st, info.kernel_name);
+	stats_kernel_begin(g->st, info.cxx_name ? info.cxx_name : info.kernel_name);
+	stats_kernel_set_ptx_name(g->st, info.kernel_name);
 	g->regs_per_thread = info.regs_per_thread;
 	g->regs_source = info.regs_source <= FE_REGS_ESTIMATE ? info.regs_source : FE_REGS_NONE;
 	/* A count read back from the ptxas cache is ptxas's count: the stats must not depend on

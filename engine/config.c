@@ -609,6 +609,12 @@ bool cfg_is_defined(const struct cfg *c, const char *path)
 	return find(c, path) != NULL;
 }
 
+int cfg_key_type(const struct cfg *c, const char *path)
+{
+	const struct cfg_entry *e = find(c, path);
+	return e ? (int)e->def->type : -1;
+}
+
 void cfg_source(const struct cfg *c, const char *path, const char **file, int *line)
 {
 	struct cfg_entry *e = find(c, path);

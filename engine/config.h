@@ -64,6 +64,8 @@ bool cfg_bool(const struct cfg *c, const char *path);
 const char *cfg_str(const struct cfg *c, const char *path);   /* STRING and ENUM; owned by cfg */
 const int64_t *cfg_int_list(const struct cfg *c, const char *path, size_t *n);
 bool cfg_is_defined(const struct cfg *c, const char *path);
+/* enum cfg_type of a setting, -1 when there is none (callers that take names from users). */
+int cfg_key_type(const struct cfg *c, const char *path);
 /* Where the value came from: file and line (line 0 and file "<default>" or "<command line>"). */
 void cfg_source(const struct cfg *c, const char *path, const char **file, int *line);
 /* Of several settings, the one set last (a later -c file or override beats an earlier one, any

@@ -41,6 +41,7 @@ struct stats {
 	json_t *kernels;       /* array of {"name", "stats"} */
 	char *kernel_prefix;   /* only stats with this name prefix go in per-kernel records; NULL = all */
 	char *cur_kernel;
+	char *cur_ptx_name;     /* the kernel's PTX name when it differs (C++ kernels) */
 };
 
 struct stats *stats_create(void)
@@ -72,6 +73,7 @@ void stats_destroy(struct stats *s)
 	free(s->e);
 	free(s->index);
 	free(s->cur_kernel);
+	free(s->cur_ptx_name);
 	free(s->kernel_prefix);
 	json_decref(s->kernels);
 	free(s);
@@ -282,6 +284,8 @@ static json_t *scope_json(const struct stats *s, bool delta)
 void stats_kernel_begin(struct stats *s, const char *kernel_name)
 {
 	free(s->cur_kernel);
+	free(s->cur_ptx_name);
+	s->cur_ptx_name = NULL;
 	s->cur_kernel = strdup(kernel_name ? kernel_name : "kernel");
 	for (uint32_t i = 0; i < s->n; i++) {
 		struct stat_entry *e = &s->e[i];
@@ -307,10 +311,20 @@ void stats_kernel_begin(struct stats *s, const char *kernel_name)
 	}
 }
 
+void stats_kernel_set_ptx_name(struct stats *s, const char *ptx_name)
+{
+	free(s->cur_ptx_name);
+	s->cur_ptx_name = ptx_name && s->cur_kernel && strcmp(ptx_name, s->cur_kernel) ?
+			  strdup(ptx_name) : NULL;
+}
+
 void stats_kernel_end(struct stats *s)
 {
-	json_t *k = json_pack("{s:s, s:o}", "name", s->cur_kernel ? s->cur_kernel : "kernel",
-			      "stats", scope_json(s, true));
+	json_t *k = json_pack("{s:s, s:I, s:o}", "name", s->cur_kernel ? s->cur_kernel : "kernel",
+			      "launch", (json_int_t)json_array_size(s->kernels), "stats",
+			      scope_json(s, true));
+	if (k && s->cur_ptx_name)
+		json_object_set_new(k, "ptx_name", json_string(s->cur_ptx_name));
 	json_array_append_new(s->kernels, k);
 }
 

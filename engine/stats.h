@@ -72,6 +72,9 @@ void stats_kernel_begin(struct stats *s, const char *kernel_name);
 /* Keep only stats whose name starts with prefix in per-kernel records (NULL: all). Totals
  * always hold every stat. */
 void stats_set_kernel_prefix(struct stats *s, const char *prefix);
+/* The current kernel's PTX (mangled) name, recorded as "ptx_name" when it differs from the
+ * name given to kernel_begin. Each record also has "launch": its index in "kernels". */
+void stats_kernel_set_ptx_name(struct stats *s, const char *ptx_name);
 void stats_kernel_end(struct stats *s);
 
 /* Look up a live value by name (tests, reports). false if no such stat. */

@@ -601,7 +601,9 @@ static void exec_shfl(struct fe_warp *w, const struct fe_inst *in, const uint64_
 			}
 			if (!p || j < 0 || (uint32_t)j >= gl)
 				j = (int32_t)i;
-			res[i] = vals[j];
+			/* a source lane that does not execute the shfl gives 0 (PTX leaves it
+			 * undefined; hardware reads 0, frontend/NOTES.md), never its stale register */
+			res[i] = fe_mask_test(mask, g + (uint32_t)j) ? vals[j] : 0;
 			pv[i] = p;
 		}
 		for (uint32_t i = 0; i < gl; i++) {

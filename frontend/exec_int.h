@@ -102,6 +102,13 @@ int fe_exec_ldst(struct fe_warp *w, uint32_t pc, const struct fe_inst *in, const
 		 struct warp_inst *out, struct sim_error *err);
 int fe_exec_atom(struct fe_warp *w, uint32_t pc, const struct fe_inst *in, const uint64_t *mask,
 		 struct warp_inst *out, struct sim_error *err);
+/* exec_mem.c: host pointer of n bytes at generic address a as lane of w sees it (global,
+ * shared, local or param window); NULL when nothing is there. For device printf. */
+uint8_t *fe_exec_generic_ptr(struct fe_warp *w, uint32_t lane, uint64_t a, uint32_t n);
+/* printf.c: device printf (vprintf) of lane: format at generic address fmt, arguments packed
+ * at args with natural alignment. Printed on out (NULL: only parsed). Returns what CUDA's
+ * printf returns: the number of arguments, -1 for a NULL format. */
+int fe_exec_printf(struct fe_warp *w, uint32_t lane, uint64_t fmt, uint64_t args, FILE *out);
 int fe_exec_tex(struct fe_warp *w, uint32_t pc, const struct fe_inst *in, const uint64_t *mask,
 		struct warp_inst *out, struct sim_error *err);
 

@@ -92,6 +92,13 @@ static inline uint8_t *mem_at(struct fe_warp *w, uint32_t lane, uint8_t sp, bool
 	}
 }
 
+uint8_t *fe_exec_generic_ptr(struct fe_warp *w, uint32_t lane, uint64_t a, uint32_t n)
+{
+	struct page_memo pm = {0};
+	uint64_t tm;
+	return mem_at(w, lane, WI_SPACE_NONE, false, a, n, &tm, &pm);
+}
+
 static const char *space_name(uint8_t sp)
 {
 	static const char *const n[] = {"generic", "global", "shared", "local", "const", "param", "tex"};

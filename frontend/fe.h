@@ -25,6 +25,14 @@ void fe_module_destroy(struct fe_module *m);
 const char *fe_module_path(const struct fe_module *m); /* the name it was loaded under */
 uint32_t fe_module_kernel_count(const struct fe_module *m);
 const char *fe_module_kernel_name(const struct fe_module *m, uint32_t i);
+/* C++ name of kernel i without return type ("f<32>(float*, int)"); its PTX name when that is
+ * not a mangled C++ name. Every call taking a kernel name also takes this, or this without
+ * the parameter list when one kernel has it ("f<32>"). */
+const char *fe_module_kernel_cxx_name(const struct fe_module *m, uint32_t i);
+/* Index of a kernel so named; negative SIM_ERR_INPUT naming the candidates otherwise. */
+int fe_module_kernel_index(const struct fe_module *m, const char *name, struct sim_error *err);
+/* .maxntid / .reqntid of kernel i (threads per block; 0 when the PTX gives none). */
+uint32_t fe_module_kernel_max_threads(const struct fe_module *m, uint32_t i);
 /* Kernel parameters: count, and byte offset/size/alignment of parameter i in the param buffer.
  * Returns SIM_ERR_INPUT if the kernel does not exist. */
 int fe_kernel_params(const struct fe_module *m, const char *kernel, uint32_t *n_params,
@@ -54,6 +62,14 @@ struct fe_memory *fe_memory_create(void);
 void fe_memory_destroy(struct fe_memory *mem);
 /* Allocate bytes (aligned to 256); 0 on failure. */
 uint64_t fe_mem_alloc(struct fe_memory *mem, uint64_t bytes);
+/* cudaFree: addr must be an address fe_mem_alloc returned (SIM_ERR_INPUT otherwise); its pages
+ * are unmapped, so later accesses fault. Addresses are never handed out again. */
+int fe_mem_free(struct fe_memory *mem, uint64_t addr, struct sim_error *err);
+/* The live allocation holding addr (its start and the bytes asked for); false if none. */
+bool fe_mem_allocation(const struct fe_memory *mem, uint64_t addr, uint64_t *base,
+		       uint64_t *bytes);
+/* Bytes in live allocations. */
+uint64_t fe_mem_live_bytes(const struct fe_memory *mem);
 int fe_mem_write(struct fe_memory *mem, uint64_t addr, const void *src, uint64_t n, struct sim_error *err);
 int fe_mem_read(const struct fe_memory *mem, uint64_t addr, void *dst, uint64_t n, struct sim_error *err);
 /* Bind a module's .global/.const variables into mem (allocating and initialising them). */
@@ -76,6 +92,8 @@ struct fe_tex_desc {
  * SIM_ERR_INPUT when the description is invalid or the texels are not all in one allocation. */
 int fe_texture_create(struct fe_memory *mem, const struct fe_tex_desc *d, uint64_t *handle,
 		      struct sim_error *err);
+/* Later tex instructions on handle fault; SIM_ERR_INPUT if it is no live texture. */
+int fe_texture_destroy(struct fe_memory *mem, uint64_t handle, struct sim_error *err);
 
 /* A launch: kernel of module m over mem with grid/block, dynamic shared bytes and a parameter
  * buffer laid out per fe_kernel_param. regs_per_thread = 0 takes the module's estimate (source
@@ -87,6 +105,8 @@ struct fe_launch *fe_launch_create(const struct fe_module *m, struct fe_memory *
 void fe_launch_destroy(struct fe_launch *l);
 /* Set l's registers per thread and their source (the host API's ptxas figure). */
 void fe_launch_set_regs(struct fe_launch *l, uint32_t regs_per_thread, enum fe_regs_source src);
+/* Device printf of l's threads is printed on out (NULL, the default: parsed, not printed). */
+void fe_launch_set_printf(struct fe_launch *l, FILE *out);
 /* Execute every CTA functionally (no timing): warps in lockstep round-robin, barriers honoured.
  * Counts warp and thread instructions. */
 int fe_launch_run_functional(struct fe_launch *l, uint64_t *warp_insts, uint64_t *thread_insts,

@@ -267,6 +267,8 @@ struct fe_module {
 	uint32_t n_calls, cap_calls;
 	struct fe_kernel *kernels;   /* one per entry function */
 	uint32_t n_kernels;
+	char **cxx_names;            /* [n_kernels] demangled, without return type
+	                                ("f<32>(float*, int)"); the PTX name if not mangled */
 };
 
 /* Fixed latencies used by the phase analysis (cycles per wi_lat_class), documented in
@@ -297,7 +299,15 @@ static inline bool fe_type_is_signed(enum fe_type t)
 
 /* link.c: build kernels, CFG, post-dominators, phases, wi_static. */
 int fe_module_link(struct fe_module *m, struct sim_error *err);
+/* Kernel index by PTX name, C++ name ("f<32>(float*, int)") or C++ name without the parameter
+ * list ("f<32>", when one kernel has it); SIM_ERR_INPUT (negative) naming the candidates when
+ * there is none or several. */
 int fe_kernel_find(const struct fe_module *m, const char *name, struct sim_error *err);
+/* demangle.c: the C++ name of a PTX (mangled) name without return type, malloc'ed; a copy of
+ * mangled when it is not a C++ name. */
+char *fe_demangle(const char *mangled);
+/* demangle.c: name is display up to its parameter list ("f<32>" of "f<32>(float*)"). */
+bool fe_name_matches_base(const char *display, const char *name);
 void fe_module_free(struct fe_module *m);
 
 /* exec.c: the executor's compact form of in (FE_X_GENERIC where no fast loop applies). */

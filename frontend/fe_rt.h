@@ -18,6 +18,7 @@ struct fe_launch {
 	uint32_t regs_per_thread;
 	uint8_t regs_source;           /* enum fe_regs_source */
 	uint32_t n_ctas, threads_per_cta;
+	FILE *printf_out;              /* device printf goes here; NULL: not printed */
 };
 
 enum fe_simt_kind { FE_SIMT_NORMAL, FE_SIMT_CALL };

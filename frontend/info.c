@@ -79,7 +79,11 @@ void fe_module_print_info(const struct fe_module *m, FILE *out, bool json,
 		json_object_set_new(root, "file", json_string(m->path));
 		json_t *ks = json_array();
 		for (uint32_t i = 0; i < m->n_kernels; i++)
-			json_array_append_new(ks, kernel_json(m, &m->kernels[i], ptxas_count(px, i)));
+		{
+			json_t *kj = kernel_json(m, &m->kernels[i], ptxas_count(px, i));
+			json_object_set_new(kj, "cxx_name", json_string(m->cxx_names[i]));
+			json_array_append_new(ks, kj);
+		}
 		json_object_set_new(root, "kernels", ks);
 		if (px) {
 			bool ok = px->source != FE_REGS_ESTIMATE;
@@ -111,6 +115,8 @@ void fe_module_print_info(const struct fe_module *m, FILE *out, bool json,
 		double avg;
 		phase_stats(k, &mn, &mx, &avg);
 		fprintf(out, "\nkernel %s\n", f->name);
+		if (strcmp(m->cxx_names[i], f->name))
+			fprintf(out, "  C++ name          %s\n", m->cxx_names[i]);
 		fprintf(out, "  params            %u (%u bytes)\n", f->n_params, f->param_bytes);
 		uint32_t pr = ptxas_count(px, i);
 		if (pr != FE_PTXAS_NO_COUNT)

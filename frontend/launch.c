@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fe_rt.h"
+#include "exec_int.h"
 
 /* ---- module queries ----------------------------------------------------------------- */
 
@@ -21,6 +21,30 @@ uint32_t fe_module_kernel_count(const struct fe_module *m)
 const char *fe_module_kernel_name(const struct fe_module *m, uint32_t i)
 {
 	return i < m->n_kernels ? m->funcs[m->kernels[i].func].name : NULL;
+}
+
+const char *fe_module_kernel_cxx_name(const struct fe_module *m, uint32_t i)
+{
+	return i < m->n_kernels ? m->cxx_names[i] : NULL;
+}
+
+int fe_module_kernel_index(const struct fe_module *m, const char *name, struct sim_error *err)
+{
+	return fe_kernel_find(m, name, err);
+}
+
+uint32_t fe_module_kernel_max_threads(const struct fe_module *m, uint32_t i)
+{
+	if (i >= m->n_kernels)
+		return 0;
+	const struct fe_func *f = &m->funcs[m->kernels[i].func];
+	const uint32_t *t = f->reqntid[0] ? f->reqntid : f->maxntid;
+	return t[0] ? t[0] * (t[1] ? t[1] : 1) * (t[2] ? t[2] : 1) : 0;
+}
+
+void fe_launch_set_printf(struct fe_launch *l, FILE *out)
+{
+	l->printf_out = out;
 }
 
 int fe_kernel_params(const struct fe_module *m, const char *kernel, uint32_t *n_params,
@@ -59,6 +83,7 @@ int fe_kernel_info(const struct fe_module *m, const char *kernel, struct fe_laun
 	const struct fe_kernel *kk = &m->kernels[k];
 	memset(out, 0, sizeof *out);
 	out->kernel_name = m->funcs[kk->func].name;
+	out->cxx_name = m->cxx_names[k];
 	out->regs_per_thread = kk->regs_estimate;
 	out->regs_source = FE_REGS_ESTIMATE;
 	out->shared_bytes_per_cta = kk->shared_static_bytes;
@@ -158,6 +183,7 @@ void fe_launch_get_info(const struct fe_launch *l, struct fe_launch_info *out)
 {
 	memset(out, 0, sizeof *out);
 	out->kernel_name = l->m->funcs[l->k->func].name;
+	out->cxx_name = l->m->cxx_names[l->k - l->m->kernels];
 	memcpy(out->grid, l->grid, sizeof out->grid);
 	memcpy(out->block, l->block, sizeof out->block);
 	out->n_ctas = l->n_ctas;
@@ -520,12 +546,23 @@ static __attribute__((noinline)) int warp_control(struct fe_warp *w, struct warp
 					return fe_exec_fault(w, lane, pc, err, "assertion failed (__assertfail)");
 		}
 		if (c->builtin == FE_BUILTIN_VPRINTF) {
-			/* printf output is not simulated; it returns 0 (no characters) */
-			for (uint32_t lane = 0; lane < w->n_lanes && c->n_rets; lane++) {
+			/* printed at once, lane by lane: the order a warp's lines come out of the
+			 * device's buffer; the call itself costs no simulated time beyond its issue */
+			for (uint32_t lane = 0; lane < w->n_lanes; lane++) {
 				if (!fe_mask_test(active, lane))
 					continue;
 				uint8_t *fp = w->cta->fparam + (size_t)(w->id * w->n_lanes + lane) * k->fparam_bytes;
-				memset(fp + k->sym_off[c->rets[0]], 0, m->syms[c->rets[0]].size_bytes);
+				uint64_t a[2] = {0, 0};
+				for (uint32_t i = 0; i < 2 && i < c->n_args; i++)
+					memcpy(&a[i], fp + k->sym_off[c->args[i]],
+					       m->syms[c->args[i]].size_bytes < 8 ? m->syms[c->args[i]].size_bytes : 8);
+				int32_t r = fe_exec_printf(w, lane, a[0], a[1], w->cta->l->printf_out);
+				if (c->n_rets) {
+					uint8_t *rp = fp + k->sym_off[c->rets[0]];
+					uint32_t rb = m->syms[c->rets[0]].size_bytes;
+					memset(rp, 0, rb);
+					memcpy(rp, &r, rb < 4 ? rb : 4);
+				}
 			}
 			break;
 		}

@@ -32,6 +32,21 @@ int fe_kernel_find(const struct fe_module *m, const char *name, struct sim_error
 	for (uint32_t k = 0; k < m->n_kernels; k++)
 		if (!strcmp(m->funcs[m->kernels[k].func].name, name))
 			return (int)k;
+	for (uint32_t k = 0; m->cxx_names && k < m->n_kernels; k++)
+		if (!strcmp(m->cxx_names[k], name))
+			return (int)k;
+	int found = -1, n = 0;
+	for (uint32_t k = 0; m->cxx_names && k < m->n_kernels; k++)
+		if (fe_name_matches_base(m->cxx_names[k], name)) {
+			found = (int)k;
+			n++;
+		}
+	if (n == 1)
+		return found;
+	if (n > 1)
+		return sim_error_set(err, SIM_ERR_INPUT, m->path, 0, 0, name,
+				     "%d kernels have that name (overloads or template instances): "
+				     "name one with its parameters, e.g. %s", n, m->cxx_names[found]);
 	return sim_error_set(err, SIM_ERR_INPUT, m->path, 0, 0, name, "no kernel of that name in the PTX module");
 }
 
@@ -616,6 +631,10 @@ int fe_module_link(struct fe_module *m, struct sim_error *err)
 	}
 	if (!m->n_kernels)
 		return sim_error_set(err, SIM_ERR_INPUT, m->path, 0, 0, NULL, "no .entry in PTX module");
+	m->cxx_names = xcalloc(m->n_kernels, sizeof *m->cxx_names);
+	for (uint32_t k = 0; k < m->n_kernels; k++)
+		if (!(m->cxx_names[k] = fe_demangle(m->funcs[m->kernels[k].func].name)))
+			return sim_error_set(err, SIM_ERR_NOMEM, m->path, 0, 0, NULL, "out of memory");
 	return 0;
 }
 
@@ -633,6 +652,9 @@ void fe_module_free(struct fe_module *m)
 		free(kk->phase_len);
 		free(kk->sym_off);
 	}
+	for (uint32_t k = 0; m->cxx_names && k < m->n_kernels; k++)
+		free(m->cxx_names[k]);
+	free(m->cxx_names);
 	free(m->kernels);
 	for (uint32_t f = 0; f < m->n_funcs; f++) {
 		struct fe_func *fn = &m->funcs[f];

@@ -24,8 +24,11 @@ struct binding {
 struct fe_memory {
 	struct page_ent *tab;
 	uint64_t cap, n;          /* cap is a power of two */
-	uint8_t **blocks;
+	uint8_t **blocks;            /* [n_blocks] host memory of each allocation, by address */
+	uint64_t *block_addr;        /* [n_blocks] its device address (increasing) */
+	uint64_t *block_bytes;       /* [n_blocks] bytes asked for */
 	uint32_t n_blocks, cap_blocks;
+	uint64_t live_bytes;         /* sum of block_bytes */
 	uint64_t next_addr;
 	struct binding *binds;
 	uint32_t n_binds, cap_binds;
@@ -58,6 +61,8 @@ void fe_memory_destroy(struct fe_memory *mem)
 	for (uint32_t i = 0; i < mem->n_blocks; i++)
 		free(mem->blocks[i]);
 	free(mem->blocks);
+	free(mem->block_addr);
+	free(mem->block_bytes);
 	free(mem->tab);
 	free(mem->binds);
 	free(mem->texs);
@@ -125,22 +130,114 @@ uint64_t fe_mem_alloc(struct fe_memory *mem, uint64_t bytes)
 	if (mem->n_blocks == mem->cap_blocks) {
 		uint32_t nc = mem->cap_blocks ? mem->cap_blocks * 2 : 16;
 		uint8_t **nb = realloc(mem->blocks, nc * sizeof *nb);
-		if (!nb)
+		if (nb)
+			mem->blocks = nb;
+		uint64_t *na = nb ? realloc(mem->block_addr, nc * sizeof *na) : NULL;
+		if (na)
+			mem->block_addr = na;
+		uint64_t *nn = na ? realloc(mem->block_bytes, nc * sizeof *nn) : NULL;
+		if (!nn)
 			return 0;
-		mem->blocks = nb;
+		mem->block_bytes = nn;
 		mem->cap_blocks = nc;
 	}
 	uint8_t *block = calloc(pages, PAGE_BYTES);
 	if (!block)
 		return 0;
-	mem->blocks[mem->n_blocks++] = block;
 	uint64_t addr = mem->next_addr;
+	mem->block_addr[mem->n_blocks] = addr;
+	mem->block_bytes[mem->n_blocks] = bytes;
+	mem->blocks[mem->n_blocks++] = block;
+	mem->live_bytes += bytes;
 	for (uint64_t p = 0; p < pages; p++)
 		page_put(mem->tab, mem->cap, (addr >> PAGE_BITS) + p, block + p * PAGE_BYTES);
 	mem->n += pages;
 	/* one unmapped guard page after each allocation turns overruns into faults */
 	mem->next_addr = addr + (pages + 1) * PAGE_BYTES;
 	return addr;
+}
+
+/* Index of the allocation whose pages hold addr (guard page excluded), or -1. */
+static long block_of(const struct fe_memory *mem, uint64_t addr)
+{
+	uint32_t lo = 0, hi = mem->n_blocks;
+	while (lo < hi) {
+		uint32_t mid = (lo + hi) / 2;
+		if (mem->block_addr[mid] <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return -1;
+	uint64_t a = mem->block_addr[lo - 1], b = mem->block_bytes[lo - 1];
+	uint64_t pages = b ? (b + PAGE_BYTES - 1) >> PAGE_BITS : 1;
+	return addr < a + (pages << PAGE_BITS) ? (long)lo - 1 : -1;
+}
+
+bool fe_mem_allocation(const struct fe_memory *mem, uint64_t addr, uint64_t *base,
+		       uint64_t *bytes)
+{
+	long i = block_of(mem, addr);
+	if (i < 0)
+		return false;
+	if (base)
+		*base = mem->block_addr[i];
+	if (bytes)
+		*bytes = mem->block_bytes[i];
+	return true;
+}
+
+uint64_t fe_mem_live_bytes(const struct fe_memory *mem)
+{
+	return mem->live_bytes;
+}
+
+/* Remove page pno from the table: linear probing, so the entries after it in its cluster
+ * move back into the hole when their home slot does not lie between hole and them. */
+static void page_remove(struct fe_memory *mem, uint64_t pno)
+{
+	uint64_t mask = mem->cap - 1, i = hash64(pno) & mask;
+	while (mem->tab[i].key != pno + 1) {
+		if (!mem->tab[i].key)
+			return;
+		i = (i + 1) & mask;
+	}
+	mem->tab[i].key = 0;
+	mem->n--;
+	for (uint64_t j = (i + 1) & mask; mem->tab[j].key; j = (j + 1) & mask) {
+		uint64_t home = hash64(mem->tab[j].key - 1) & mask;
+		bool stays = i <= j ? (i < home && home <= j) : (i < home || home <= j);
+		if (stays)
+			continue;
+		mem->tab[i] = mem->tab[j];
+		mem->tab[j].key = 0;
+		i = j;
+	}
+}
+
+int fe_mem_free(struct fe_memory *mem, uint64_t addr, struct sim_error *err)
+{
+	long i = block_of(mem, addr);
+	if (i < 0 || mem->block_addr[i] != addr)
+		return sim_error_set(err, SIM_ERR_INPUT, NULL, 0, 0, NULL,
+				     "0x%llx is not the start of a device allocation",
+				     (unsigned long long)addr);
+	for (uint32_t t = 0; t < mem->n_texs; t++)
+		if (mem->texs[t].addr >= addr && mem->texs[t].addr - addr < mem->block_bytes[i] + PAGE_BYTES)
+			mem->texs[t].width = 0; /* a texture over freed memory reads nothing */
+	uint64_t b = mem->block_bytes[i];
+	uint64_t pages = b ? (b + PAGE_BYTES - 1) >> PAGE_BITS : 1;
+	for (uint64_t p = 0; p < pages; p++)
+		page_remove(mem, (addr >> PAGE_BITS) + p);
+	free(mem->blocks[i]);
+	mem->live_bytes -= b;
+	uint32_t rest = mem->n_blocks - (uint32_t)i - 1;
+	memmove(&mem->blocks[i], &mem->blocks[i + 1], rest * sizeof *mem->blocks);
+	memmove(&mem->block_addr[i], &mem->block_addr[i + 1], rest * sizeof *mem->block_addr);
+	memmove(&mem->block_bytes[i], &mem->block_bytes[i + 1], rest * sizeof *mem->block_bytes);
+	mem->n_blocks--;
+	return 0;
 }
 
 uint8_t *fe_mem_page(const struct fe_memory *mem, uint64_t pno)
@@ -297,7 +394,17 @@ int fe_texture_create(struct fe_memory *mem, const struct fe_tex_desc *d, uint64
 const struct fe_tex_desc *fe_mem_texture(const struct fe_memory *mem, uint64_t handle)
 {
 	uint64_t i = handle & ~TEX_HANDLE_TAG;
-	if ((handle & TEX_HANDLE_TAG) != TEX_HANDLE_TAG || i == 0 || i > mem->n_texs)
+	if ((handle & TEX_HANDLE_TAG) != TEX_HANDLE_TAG || i == 0 || i > mem->n_texs ||
+	    !mem->texs[i - 1].width)
 		return NULL;
 	return &mem->texs[i - 1];
+}
+
+int fe_texture_destroy(struct fe_memory *mem, uint64_t handle, struct sim_error *err)
+{
+	if (!fe_mem_texture(mem, handle))
+		return sim_error_set(err, SIM_ERR_INPUT, NULL, 0, 0, NULL,
+				     "0x%llx is not a texture object", (unsigned long long)handle);
+	mem->texs[(handle & ~TEX_HANDLE_TAG) - 1].width = 0;
+	return 0;
 }

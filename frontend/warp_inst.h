@@ -101,7 +101,8 @@ enum fe_regs_source {
 };
 
 struct fe_launch_info {
-	const char *kernel_name;
+	const char *kernel_name;      /* as in the PTX (mangled) */
+	const char *cxx_name;         /* C++ name without return type (fe_module_kernel_cxx_name) */
 	uint32_t grid[3], block[3];
 	uint32_t n_ctas;              /* grid[0]*grid[1]*grid[2] */
 	uint32_t threads_per_cta;

@@ -11,14 +11,9 @@
 
 #include <jansson.h>
 
-#include "../components/gpu.h"
+#include "../api/api_int.h"
 #include "../workloads/workload.h"
 #include "cli.h"
-
-static int write_cfg(FILE *f, const void *ctx, struct sim_error *err)
-{
-	return cfg_write_resolved(ctx, f, err);
-}
 
 static const char *const summary_patterns[] = {"gpu.*", NULL};
 
@@ -109,15 +104,15 @@ int cmd_run(int argc, char **argv, struct sim_error *err)
 		return sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, "-c", "run needs -c CONFIG");
 	bool quiet = cli_long(&o, "--quiet") != NULL;
 
-	struct cfg *c = NULL;
-	struct stats *st = NULL;
-	struct gpu *g = NULL;
+	struct warpsim *ws = NULL;
 	struct workload *w = NULL;
-	FILE *timeline = NULL;
-	char *timeline_buf = NULL;
-	size_t timeline_len = 0;
-	if ((rc = cli_build_cfg(&o, &c, err)))
+	struct warpsim_options wo = {.configs = o.configs, .n_configs = o.n_configs,
+				     .overrides = o.overrides, .n_overrides = o.n_overrides,
+				     .functional = functional};
+	if (!(ws = warpsim_create_sim(&wo, err))) {
+		rc = err->code ? (int)err->code : SIM_ERR_CONFIG;
 		goto out;
+	}
 	w = workload_load_size(o.workload, cli_long(&o, "--size"), err);
 	if (!w) {
 		rc = err->code ? (int)err->code : SIM_ERR_INPUT;
@@ -125,60 +120,20 @@ int cmd_run(int argc, char **argv, struct sim_error *err)
 	}
 	if (o.outdir && (rc = outdir_check(&o, err)))
 		goto out;
-	st = stats_create();
-	if (!st) {
-		rc = sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory");
-		goto out;
-	}
 	double t0 = cli_now_s();
-	struct fe_device dev;
-	struct ws_func_stats fstats;
-	memset(&fstats, 0, sizeof fstats);
-	if (functional) {
-		int64_t ll = cfg_int(c, "sim.functional_livelock_warp_insts");
-		fstats.livelock_warp_insts = ll ? (uint64_t)ll : UINT64_MAX;
-		dev = workload_functional_device(&fstats);
-	} else {
-		g = gpu_create(c, st, err);
-		if (!g) {
-			rc = err->code ? (int)err->code : SIM_ERR_CONFIG;
-			goto out;
-		}
-		timeline = open_memstream(&timeline_buf, &timeline_len);
-		if (timeline)
-			gpu_set_cta_timeline(g, timeline);
-		dev = gpu_device(g);
-	}
+	struct fe_device dev = warpsim_device(ws);
 	rc = workload_run(w, &dev, quiet ? NULL : stderr, err);
 	double secs = cli_now_s() - t0;
 	if (rc)
 		goto out;
-	if (timeline) {
-		fclose(timeline);
-		timeline = NULL;
+	struct warpsim_error we;
+	if (o.outdir && (rc = warpsim_write_outputs(ws, o.outdir, &we))) {
+		sim_error_set(err, rc, NULL, 0, 0, NULL, "%s", we.message);
+		goto out;
 	}
-	if (o.outdir) {
-		char p[PATH_MAX];
-		if ((rc = cli_mkdirs(o.outdir, err)))
-			goto out;
-		snprintf(p, sizeof p, "%s/config.cfg", o.outdir);
-		if ((rc = cli_write_atomic(p, write_cfg, c, err)))
-			goto out;
-		if (timeline_buf) {
-			snprintf(p, sizeof p, "%s/cta_timeline.csv", o.outdir);
-			FILE *f = fopen(p, "w");
-			if (f) {
-				fwrite(timeline_buf, 1, timeline_len, f);
-				fclose(f);
-			}
-		}
-		/* stats.json last: its presence marks a complete run (sweeps rely on it). */
-		snprintf(p, sizeof p, "%s/stats.json", o.outdir);
-		if ((rc = stats_write_json(st, p, err)))
-			goto out;
-	}
+	struct gpu *g = warpsim_gpu(ws);
 	if (o.json) {
-		char *s = stats_to_json_string(st);
+		char *s = warpsim_stats_json(ws);
 		if (s) {
 			printf("%s\n", s);
 			free(s);
@@ -187,23 +142,20 @@ int cmd_run(int argc, char **argv, struct sim_error *err)
 		printf("workload %s (%s) on %s\n", workload_name(w), workload_size(w),
 		       o.n_configs ? o.configs[0] : "functional executor");
 		if (g) {
-			stats_print_summary(st, stdout, summary_patterns);
+			stats_print_summary(warpsim_stats(ws), stdout, summary_patterns);
 			double cyc = (double)gpu_core_cycles(g), wi = (double)gpu_warp_insts(g);
 			printf("simulated %.0f warp instructions, %.0f core cycles in %.2f s "
 			       "(%.0f warp inst/s, %.0f cycles/s)\n", wi, cyc, secs,
 			       secs > 0 ? wi / secs : 0.0, secs > 0 ? cyc / secs : 0.0);
 		} else {
+			uint64_t wi, ti;
+			warpsim_functional_totals(ws, &wi, &ti);
 			printf("functional run: %llu warp instructions, %llu thread instructions in %.2f s; check passed\n",
-			       (unsigned long long)fstats.warp_insts, (unsigned long long)fstats.thread_insts, secs);
+			       (unsigned long long)wi, (unsigned long long)ti, secs);
 		}
 	}
 out:
-	if (timeline)
-		fclose(timeline);
-	free(timeline_buf);
 	workload_destroy(w);
-	gpu_destroy(g);
-	stats_destroy(st);
-	cfg_destroy(c);
+	warpsim_destroy(ws);
 	return rc;
 }

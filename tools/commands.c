@@ -12,12 +12,14 @@ int cmd_sweep(int argc, char **argv, struct sim_error *err);
 int cmd_compare(int argc, char **argv, struct sim_error *err);
 int cmd_report(int argc, char **argv, struct sim_error *err);
 int cmd_memtest(int argc, char **argv, struct sim_error *err);
+int cmd_cuda(int argc, char **argv, struct sim_error *err);
 
 const struct ws_command ws_commands[] = {
 	{"run", "simulate a workload on a machine configuration", cmd_run},
 	{"validate", "check a configuration and print errors", cmd_validate},
 	{"config", "list every setting with its default and help (--list)", cmd_config},
 	{"compare", "the main job: owl-28 policy comparison table (IPC vs lrr, L1 hit, BLP, RBL)", cmd_compare},
+	{"cuda", "run an unmodified CUDA program (nvcc -cudart shared) on a machine configuration", cmd_cuda},
 	{"sweep", "run configs x workloads x variants here, or emit a Slurm array / GNU parallel jobs", cmd_sweep},
 	{"report", "markdown report with tables and gnuplot figures from a sweep directory", cmd_report},
 	{"noc", "drive the interconnect alone with synthetic traffic (latency vs offered load)", cmd_noc},

@@ -8,19 +8,15 @@
 
 #include "../frontend/fe_ptxas.h"
 
-#define WS_MAX_REG_ENTRIES 64 /* kernels with a regs_per_thread override */
-
 struct ws_host {
 	const struct fe_module *mod;
 	struct fe_module *owned_mod; /* set by ws_host_open */
 	struct fe_memory *mem;
+	bool owns_mem;               /* false for ws_host_create_in */
 	struct fe_device dev;
 	struct ws_totals totals;
-	uint32_t n_regs;
-	struct {
-		char kernel[128];
-		uint32_t regs;
-	} regs[WS_MAX_REG_ENTRIES];
+	uint32_t *regs;              /* [kernels] given registers per thread, 0 = none */
+	FILE *printf_out;            /* device printf; NULL: not printed */
 	/* counts for kernels without one given, on timing devices: asked of ptxas (or its cache)
 	 * once, at the first launch that needs them */
 	struct fe_ptxas_opts ptxas_opts;
@@ -32,6 +28,12 @@ struct ws_host {
 
 struct ws_host *ws_host_create(const struct fe_module *m, const struct fe_device *dev,
 			       struct sim_error *err)
+{
+	return ws_host_create_in(m, dev, NULL, err);
+}
+
+struct ws_host *ws_host_create_in(const struct fe_module *m, const struct fe_device *dev,
+				  struct fe_memory *mem, struct sim_error *err)
 {
 	if (!dev || !dev->launch) {
 		sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, NULL, "ws_host_create: no device");
@@ -45,8 +47,14 @@ struct ws_host *ws_host_create(const struct fe_module *m, const struct fe_device
 	h->mod = m;
 	h->dev = *dev;
 	fe_ptxas_opts_from_env(&h->ptxas_opts);
-	h->mem = fe_memory_create();
-	if (!h->mem) {
+	uint32_t nk = fe_module_kernel_count(m);
+	h->regs = calloc(nk ? nk : 1, sizeof *h->regs);
+	h->owns_mem = !mem;
+	h->mem = mem ? mem : fe_memory_create();
+	if (!h->mem || !h->regs) {
+		free(h->regs);
+		if (h->owns_mem)
+			fe_memory_destroy(h->mem);
 		free(h);
 		sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory (device memory)");
 		return NULL;
@@ -77,8 +85,9 @@ void ws_host_destroy(struct ws_host *h)
 {
 	if (!h)
 		return;
-	if (h->mem)
+	if (h->mem && h->owns_mem)
 		fe_memory_destroy(h->mem);
+	free(h->regs);
 	if (h->owned_mod)
 		fe_module_destroy(h->owned_mod);
 	fe_ptxas_regs_fini(&h->ptxas);
@@ -93,19 +102,21 @@ void ws_host_totals(const struct ws_host *h, struct ws_totals *out) { *out = h->
 int ws_set_regs_per_thread(struct ws_host *h, const char *kernel, uint32_t regs,
 			   struct sim_error *err)
 {
-	uint32_t i;
-	for (i = 0; i < h->n_regs; i++)
-		if (!strcmp(h->regs[i].kernel, kernel))
-			break;
-	if (i == h->n_regs) {
-		if (h->n_regs == WS_MAX_REG_ENTRIES || strlen(kernel) >= sizeof h->regs[0].kernel)
-			return sim_error_set(err, SIM_ERR_INPUT, NULL, 0, 0, kernel,
-					     "too many kernels or kernel name too long");
-		snprintf(h->regs[i].kernel, sizeof h->regs[i].kernel, "%s", kernel);
-		h->n_regs++;
-	}
-	h->regs[i].regs = regs;
+	int k = fe_module_kernel_index(h->mod, kernel, err);
+	if (k < 0)
+		return k;
+	h->regs[k] = regs;
 	return 0;
+}
+
+void ws_host_set_printf(struct ws_host *h, FILE *out)
+{
+	h->printf_out = out;
+}
+
+struct fe_memory *ws_host_memory(const struct ws_host *h)
+{
+	return h->mem;
 }
 
 void ws_host_set_ptxas(struct ws_host *h, const struct fe_ptxas_opts *o, FILE *warn)
@@ -330,21 +341,39 @@ int ws_launch(struct ws_host *h, const char *kernel, struct ws_dim3 grid, struct
 		if (off + size > used)
 			used = off + size;
 	}
-	uint32_t regs = 0;
-	enum fe_regs_source src = FE_REGS_GIVEN;
-	for (uint32_t i = 0; i < h->n_regs; i++)
-		if (!strcmp(h->regs[i].kernel, kernel))
-			regs = h->regs[i].regs;
+	return ws_launch_params(h, kernel, grid, block, dyn_shared_bytes, params, used, err);
+}
+
+uint32_t ws_kernel_regs(struct ws_host *h, const char *kernel, enum fe_regs_source *src)
+{
+	int k = fe_module_kernel_index(h->mod, kernel, NULL);
+	*src = FE_REGS_GIVEN;
+	if (k >= 0 && h->regs[k])
+		return h->regs[k];
 	/* only the timing model uses the count: a functional run never needs ptxas */
-	if (!regs && h->dev.timing)
-		regs = ws_regs_lookup(h, kernel, &src);
+	if (k >= 0 && h->dev.timing)
+		return ws_regs_lookup(h, fe_module_kernel_name(h->mod, (uint32_t)k), src);
+	*src = FE_REGS_ESTIMATE;
+	return 0;
+}
+
+int ws_launch_params(struct ws_host *h, const char *kernel, struct ws_dim3 grid,
+		     struct ws_dim3 block, uint32_t dyn_shared_bytes, const void *params,
+		     uint32_t params_bytes, struct sim_error *err)
+{
+	int rc = ws_check_dims(kernel, grid, block, dyn_shared_bytes, err);
+	if (rc)
+		return rc;
+	enum fe_regs_source src;
+	uint32_t regs = ws_kernel_regs(h, kernel, &src);
 	const uint32_t g[3] = {grid.x, grid.y, grid.z}, b[3] = {block.x, block.y, block.z};
 	struct fe_launch *l = fe_launch_create(h->mod, h->mem, kernel, g, b, dyn_shared_bytes,
-					       params, used, regs, err);
+					       params, params_bytes, regs, err);
 	if (!l)
 		return err && err->code ? err->code : SIM_ERR_INPUT;
 	if (regs)
 		fe_launch_set_regs(l, regs, src);
+	fe_launch_set_printf(l, h->printf_out);
 	rc = h->dev.launch(h->dev.ctx, l, err);
 	fe_launch_destroy(l);
 	if (rc)

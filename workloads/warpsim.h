@@ -60,13 +60,21 @@ struct ws_arg {
  * memory and binds m's .global/.const symbols into it. NULL with err on failure. */
 struct ws_host *ws_host_create(const struct fe_module *m, const struct fe_device *dev,
 			       struct sim_error *err);
+/* Same over device memory mem (borrowed: several hosts, one per module, may share it; m is
+ * bound into it). */
+struct ws_host *ws_host_create_in(const struct fe_module *m, const struct fe_device *dev,
+				  struct fe_memory *mem, struct sim_error *err);
+struct fe_memory *ws_host_memory(const struct ws_host *h);
+/* Device printf of later launches goes to out (NULL, the default: not printed). */
+void ws_host_set_printf(struct ws_host *h, FILE *out);
 /* Same, loading the PTX file at ptx_path (the host owns that module). */
 struct ws_host *ws_host_open(const char *ptx_path, const struct fe_device *dev,
 			     struct sim_error *err);
 void ws_host_destroy(struct ws_host *h);
 const struct fe_module *ws_host_module(const struct ws_host *h);
 
-/* Registers per thread for later launches of kernel (0: the module's own figure). */
+/* Registers per thread for later launches of kernel (0: the module's own figure); kernel by
+ * any name fe_module_kernel_index takes; SIM_ERR_INPUT if the module has no such kernel. */
 int ws_set_regs_per_thread(struct ws_host *h, const char *kernel, uint32_t regs,
 			   struct sim_error *err);
 /* The module's own figure, on a device with .timing set: ptxas's count (fe_ptxas.h: one ptxas
@@ -96,6 +104,13 @@ int ws_memcpy_from_symbol(struct ws_host *h, void *dst, const char *symbol, uint
 int ws_launch(struct ws_host *h, const char *kernel, struct ws_dim3 grid, struct ws_dim3 block,
 	      uint32_t dyn_shared_bytes, const struct ws_arg *args, uint32_t n_args,
 	      struct sim_error *err);
+/* The same with the parameter buffer already laid out (fe_kernel_param offsets). */
+int ws_launch_params(struct ws_host *h, const char *kernel, struct ws_dim3 grid,
+		     struct ws_dim3 block, uint32_t dyn_shared_bytes, const void *params,
+		     uint32_t params_bytes, struct sim_error *err);
+/* Registers per thread a launch of kernel would use, and their source (given, ptxas: found
+ * as ws_launch finds them, with its warning; 0 with FE_REGS_ESTIMATE: the module's estimate). */
+uint32_t ws_kernel_regs(struct ws_host *h, const char *kernel, enum fe_regs_source *src);
 /* Launches complete before ws_launch returns; kept so ported host code reads the same. */
 int ws_synchronize(struct ws_host *h, struct sim_error *err);
 

@@ -998,9 +998,13 @@ static int wl_load_root(struct wl_ld *ld, const config_setting_t *root, const ch
 	}
 	const config_setting_t *regs = config_setting_get_member(root, "regs_per_thread");
 	if (regs) {
-		if (!config_setting_is_group(regs))
+		/* a group { kernel = N; } names kernels that are libconfig names; the list form
+		 * ({ kernel = "f<32>(float*)"; regs = N; }, ...) takes any spelling, C++ too */
+		bool list = config_setting_is_list(regs);
+		if (!config_setting_is_group(regs) && !list)
 			return wl_fail(ld, regs, "regs_per_thread",
-				       "regs_per_thread must be a group { kernel = N; }");
+				       "regs_per_thread must be a group { kernel = N; } or a list "
+				       "( { kernel = \"name\"; regs = N; } )");
 		int n = config_setting_length(regs);
 		w->regs = calloc((size_t)n + 1, sizeof *w->regs);
 		if (!w->regs)
@@ -1008,6 +1012,20 @@ static int wl_load_root(struct wl_ld *ld, const config_setting_t *root, const ch
 		for (int i = 0; i < n; i++) {
 			const config_setting_t *m = config_setting_get_elem(regs, (unsigned)i);
 			const char *k = config_setting_name(m);
+			if (list) {
+				static const char *const keys[] = {"kernel", "regs", NULL};
+				if (!config_setting_is_group(m))
+					return wl_fail(ld, m, "regs_per_thread",
+						       "each element must be { kernel = \"name\"; regs = N; }");
+				rc = wl_keys_check(ld, m, "regs_per_thread", keys);
+				rc = rc ? rc : wl_get_string(ld, m, "kernel", "regs_per_thread", true, &k);
+				if (rc)
+					return rc;
+				m = config_setting_get_member(m, "regs");
+				if (!m)
+					return wl_fail(ld, config_setting_get_elem(regs, (unsigned)i),
+						       "regs_per_thread", "element has no regs = N");
+			}
 			uint32_t np;
 			struct sim_error e2 = {0};
 			if (fe_kernel_params(w->mod, k, &np, &e2))

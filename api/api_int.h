@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: MIT */
+/* The machine behind include/warpsim.h, for warpsim's own tools (cmd_run): its configuration,
+ * stats, timing model and device. Not installed. */
+#ifndef WARPSIM_API_INT_H
+#define WARPSIM_API_INT_H
+
+#include "../components/gpu.h"
+#include "../include/warpsim.h"
+
+/* warpsim_create with the error as the modules report it (file, line, setting). */
+struct warpsim *warpsim_create_sim(const struct warpsim_options *o, struct sim_error *err);
+struct cfg *warpsim_cfg(struct warpsim *ws);
+struct stats *warpsim_stats(struct warpsim *ws);
+struct gpu *warpsim_gpu(struct warpsim *ws);          /* NULL when functional */
+struct fe_device warpsim_device(struct warpsim *ws);
+/* Warp and thread instructions of the functional executor so far. */
+void warpsim_functional_totals(const struct warpsim *ws, uint64_t *warp_insts,
+			       uint64_t *thread_insts);
+/* sim_error -> warpsim_error (err may be NULL); returns the code. */
+int warpsim_error_from(struct warpsim_error *err, const struct sim_error *e);
+
+#endif

@@ -1,0 +1,780 @@
+/* SPDX-License-Identifier: MIT */
+/* libcudart.so.13 over libwarpsim: the registration calls nvcc's start-up code makes, kernel
+ * launches, errors, devices and kernel attributes. The machine is built at the first call
+ * that needs it from WARPSIM_CONFIG (files, ':'-separated), WARPSIM_OVERRIDES (key=value
+ * lines) or WARPSIM_FUNCTIONAL=1; stats go to WARPSIM_OUTDIR when the program exits. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cudart_int.h"
+
+#define CR_MAX_CONFIGS 16
+#define CR_MAX_OVERRIDES 128
+
+struct cr_state cr;
+static pthread_once_t cr_once = PTHREAD_ONCE_INIT;
+
+/* Recursive: an entry point may call another (cudaMallocPitch calls cudaMalloc). */
+static void cr_lock_init(void)
+{
+	pthread_mutexattr_t a;
+	pthread_mutexattr_init(&a);
+	pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE);
+	pthread_mutex_init(&cr.lock, &a);
+	pthread_mutexattr_destroy(&a);
+}
+
+void cr_lock(void)
+{
+	pthread_once(&cr_once, cr_lock_init);
+	pthread_mutex_lock(&cr.lock);
+}
+
+void cr_unlock(void) { pthread_mutex_unlock(&cr.lock); }
+
+cudaError_t cr_ret(cudaError_t e)
+{
+	if (e != cudaSuccess)
+		cr.last_err = e;
+	return e;
+}
+
+cudaError_t cr_fail(cudaError_t e, const char *call, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fprintf(stderr, "warpsim cudart: %s: ", call);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+	return cr_ret(e);
+}
+
+/* Split s at sep into at most max pieces (s is modified). */
+static int split(char *s, char sep, char **out, int max)
+{
+	int n = 0;
+	for (char *p = s; p && *p && n < max;) {
+		char *q = strchr(p, sep);
+		if (q)
+			*q++ = '\0';
+		if (*p)
+			out[n++] = p;
+		p = q;
+	}
+	return n;
+}
+
+struct warpsim *cr_machine(void)
+{
+	if (cr.ws || cr.ws_tried)
+		return cr.ws;
+	cr.ws_tried = true;
+	const char *cfg_env = getenv("WARPSIM_CONFIG"), *ov_env = getenv("WARPSIM_OVERRIDES");
+	const char *fn_env = getenv("WARPSIM_FUNCTIONAL");
+	bool functional = fn_env && *fn_env && strcmp(fn_env, "0");
+	char *cfgs = strdup(cfg_env ? cfg_env : ""), *ovs = strdup(ov_env ? ov_env : "");
+	char *c[CR_MAX_CONFIGS], *o[CR_MAX_OVERRIDES];
+	struct warpsim_options opt = {.configs = (const char *const *)c,
+				      .overrides = (const char *const *)o, .functional = functional};
+	opt.n_configs = cfgs ? split(cfgs, ':', c, CR_MAX_CONFIGS) : 0;
+	opt.n_overrides = ovs ? split(ovs, '\n', o, CR_MAX_OVERRIDES) : 0;
+	struct warpsim_error err;
+	if (!opt.n_configs && !functional) {
+		fprintf(stderr, "warpsim cudart: no simulated GPU: set WARPSIM_CONFIG to a machine "
+			"configuration (configs/gtx480.cfg) or WARPSIM_FUNCTIONAL=1, or run the "
+			"program with `warpsim cuda -c CONFIG -- PROGRAM`\n");
+		cr.init_err = cudaErrorNoDevice;
+	} else if (!(cr.ws = warpsim_create(&opt, &err))) {
+		fprintf(stderr, "warpsim cudart: %s\n", err.message);
+		cr.init_err = cudaErrorInitializationError;
+	} else {
+		warpsim_set_printf(cr.ws, stdout);
+	}
+	free(cfgs);
+	free(ovs);
+	return cr.ws;
+}
+
+/* Written once, when the last fat binary is unregistered (the program's atexit handlers) or
+ * when the library is unloaded. */
+static void cr_finish(void)
+{
+	if (cr.finished || !cr.ws)
+		return;
+	cr.finished = true;
+	fflush(stdout);
+	const char *dir = getenv("WARPSIM_OUTDIR");
+	struct warpsim_error err;
+	if (dir && *dir && warpsim_write_outputs(cr.ws, dir, &err))
+		fprintf(stderr, "warpsim cudart: %s\n", err.message);
+}
+
+__attribute__((destructor)) static void cr_unload(void)
+{
+	cr_lock();
+	cr_finish();
+	cr_unlock();
+}
+
+/* ---- registration (nvcc's start-up code) -------------------------------------------- */
+
+void **__cudaRegisterFatBinary(void *fat_cubin)
+{
+	cr_lock();
+	struct cr_fatbin *fb = calloc(1, sizeof *fb);
+	struct cr_fatbin **nf = realloc(cr.fbs, (cr.n_fbs + 1) * sizeof *nf);
+	if (!fb || !nf) {
+		fprintf(stderr, "warpsim cudart: out of memory\n");
+		abort();
+	}
+	cr.fbs = nf;
+	fb->wrapper = fat_cubin;
+	fb->registered = true;
+	cr.fbs[cr.n_fbs++] = fb;
+	cr.live_fbs++;
+	cr_unlock();
+	return (void **)fb;
+}
+
+void __cudaRegisterFatBinaryEnd(void **handle)
+{
+	(void)handle;
+}
+
+void __cudaUnregisterFatBinary(void **handle)
+{
+	cr_lock();
+	struct cr_fatbin *fb = (struct cr_fatbin *)handle;
+	if (fb && fb->registered) {
+		fb->registered = false;
+		if (!--cr.live_fbs)
+			cr_finish();
+	}
+	cr_unlock();
+}
+
+char __cudaInitModule(void **handle)
+{
+	(void)handle;
+	return 0;
+}
+
+void __cudaRegisterFunction(void **handle, const char *host_fun, char *device_fun,
+			    const char *device_name, int thread_limit, void *tid, void *bid,
+			    void *bdim, void *gdim, int *wsize)
+{
+	(void)device_fun, (void)thread_limit, (void)tid, (void)bid, (void)bdim, (void)gdim,
+		(void)wsize;
+	cr_lock();
+	struct cr_func *nf = realloc(cr.funcs, (cr.n_funcs + 1) * sizeof *nf);
+	if (!nf) {
+		fprintf(stderr, "warpsim cudart: out of memory\n");
+		abort();
+	}
+	cr.funcs = nf;
+	cr.funcs[cr.n_funcs++] = (struct cr_func){.host_fun = host_fun,
+						  .fb = (struct cr_fatbin *)handle,
+						  .ptx_name = strdup(device_name),
+						  .max_dyn_shared = 48 * 1024};
+	cr_unlock();
+}
+
+void __cudaRegisterVar(void **handle, char *host_var, char *device_address,
+		       const char *device_name, int ext, size_t size, int constant, int global)
+{
+	(void)device_address, (void)ext, (void)constant, (void)global;
+	cr_lock();
+	struct cr_var *nv = realloc(cr.vars, (cr.n_vars + 1) * sizeof *nv);
+	if (!nv) {
+		fprintf(stderr, "warpsim cudart: out of memory\n");
+		abort();
+	}
+	cr.vars = nv;
+	cr.vars[cr.n_vars++] = (struct cr_var){.host_var = host_var,
+					       .fb = (struct cr_fatbin *)handle,
+					       .name = strdup(device_name), .size = size};
+	cr_unlock();
+}
+
+/* Managed variables, texture and surface references need mappings warpsim does not have:
+ * registration is accepted (the program starts) and using them fails by name. */
+void __cudaRegisterManagedVar(void **handle, void **host_var_ptr, char *device_address,
+			      const char *device_name, int ext, size_t size, int constant,
+			      int global)
+{
+	(void)handle, (void)host_var_ptr, (void)device_address, (void)ext, (void)size,
+		(void)constant, (void)global;
+	fprintf(stderr, "warpsim cudart: __managed__ variable %s is not supported\n", device_name);
+}
+
+void __cudaRegisterTexture(void **handle, const void *host_var, const void **device_address,
+			   const char *device_name, int dim, int norm, int ext)
+{
+	(void)handle, (void)host_var, (void)device_address, (void)dim, (void)norm, (void)ext;
+	fprintf(stderr, "warpsim cudart: texture reference %s is not supported (use texture objects)\n",
+		device_name);
+}
+
+void __cudaRegisterSurface(void **handle, const void *host_var, const void **device_address,
+			   const char *device_name, int dim, int ext)
+{
+	(void)handle, (void)host_var, (void)device_address, (void)dim, (void)ext;
+	fprintf(stderr, "warpsim cudart: surface reference %s is not supported\n", device_name);
+}
+
+struct cr_func *cr_func_find(const void *host_fun)
+{
+	for (uint32_t i = 0; i < cr.n_funcs; i++)
+		if (cr.funcs[i].host_fun == host_fun)
+			return &cr.funcs[i];
+	return NULL;
+}
+
+struct cr_var *cr_var_find(const void *host_var)
+{
+	for (uint32_t i = 0; i < cr.n_vars; i++)
+		if (cr.vars[i].host_var == host_var)
+			return &cr.vars[i];
+	return NULL;
+}
+
+static char *read_file(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	char *buf = NULL;
+	size_t n = 0, cap = 0;
+	for (;;) {
+		if (n + 4096 + 1 > cap) {
+			cap = cap ? 2 * cap : 65536;
+			char *nb = realloc(buf, cap);
+			if (!nb) {
+				free(buf);
+				fclose(f);
+				return NULL;
+			}
+			buf = nb;
+		}
+		size_t r = fread(buf + n, 1, 4096, f);
+		n += r;
+		if (r < 4096)
+			break;
+	}
+	fclose(f);
+	buf[n] = '\0';
+	return buf;
+}
+
+cudaError_t cr_module(struct cr_fatbin *fb, const char *call)
+{
+	if (fb->mod || fb->tried)
+		return fb->mod ? cudaSuccess : fb->load_err;
+	fb->tried = true;
+	struct warpsim *ws = cr_machine();
+	if (!ws)
+		return fb->load_err = cr.init_err;
+	struct fatbin_code code;
+	char why[256] = "";
+	if (fatbin_read(fb->wrapper, &code, why, sizeof why)) {
+		fb->load_err = cudaErrorInvalidKernelImage;
+		cr_fail(fb->load_err, call, "cannot read the program's fat binary: %s", why);
+		return fb->load_err;
+	}
+	const char *ptx_env = getenv("WARPSIM_PTX");
+	char *ptx = code.ptx, *owned = NULL;
+	const char *name = "embedded PTX";
+	if (!ptx && ptx_env && *ptx_env) {
+		ptx = owned = read_file(ptx_env);
+		name = ptx_env;
+		if (!ptx) {
+			fatbin_code_fini(&code);
+			fb->load_err = cudaErrorInvalidPtx;
+			cr_fail(fb->load_err, call, "WARPSIM_PTX=%s cannot be read", ptx_env);
+			return fb->load_err;
+		}
+	}
+	if (!ptx) {
+		fatbin_code_fini(&code);
+		fb->load_err = cudaErrorNoKernelImageForDevice;
+		cr_fail(fb->load_err, call, "the program carries no PTX for warpsim to run (build it "
+			"with nvcc -gencode arch=compute_XX,code=compute_XX, the default embeds it) and "
+			"WARPSIM_PTX names no PTX file");
+		return fb->load_err;
+	}
+	struct warpsim_error err;
+	if (warpsim_module_load_ptx(ws, name, ptx, &fb->mod, &err)) {
+		fb->load_err = cudaErrorInvalidPtx;
+		cr_fail(fb->load_err, call, "%s", err.message);
+	} else {
+		/* the cubin's register counts set occupancy as the hardware would see it */
+		for (uint32_t i = 0; i < code.n_regs; i++) {
+			int k = warpsim_kernel_find(fb->mod, code.regs[i].kernel, NULL);
+			if (k >= 0 && code.regs[i].regs)
+				warpsim_kernel_set_regs(fb->mod, (uint32_t)k, code.regs[i].regs, NULL);
+		}
+	}
+	free(owned);
+	fatbin_code_fini(&code);
+	return fb->mod ? cudaSuccess : fb->load_err;
+}
+
+/* ---- errors -------------------------------------------------------------------------- */
+
+static const struct {
+	cudaError_t e;
+	const char *name, *text;
+} cr_errors[] = {
+	{cudaSuccess, "cudaSuccess", "no error"},
+	{cudaErrorInvalidValue, "cudaErrorInvalidValue", "invalid argument"},
+	{cudaErrorMemoryAllocation, "cudaErrorMemoryAllocation", "out of memory"},
+	{cudaErrorInitializationError, "cudaErrorInitializationError", "initialization error"},
+	{cudaErrorInvalidConfiguration, "cudaErrorInvalidConfiguration", "invalid configuration argument"},
+	{cudaErrorInvalidPitchValue, "cudaErrorInvalidPitchValue", "invalid pitch argument"},
+	{cudaErrorInvalidSymbol, "cudaErrorInvalidSymbol", "invalid device symbol"},
+	{cudaErrorInvalidDevicePointer, "cudaErrorInvalidDevicePointer", "invalid device pointer"},
+	{cudaErrorInvalidTexture, "cudaErrorInvalidTexture", "invalid texture reference"},
+	{cudaErrorInvalidMemcpyDirection, "cudaErrorInvalidMemcpyDirection", "invalid copy direction for memcpy"},
+	{cudaErrorInvalidDeviceFunction, "cudaErrorInvalidDeviceFunction", "invalid device function"},
+	{cudaErrorNoDevice, "cudaErrorNoDevice", "no CUDA-capable device is detected"},
+	{cudaErrorInvalidDevice, "cudaErrorInvalidDevice", "invalid device ordinal"},
+	{cudaErrorInvalidKernelImage, "cudaErrorInvalidKernelImage", "device kernel image is invalid"},
+	{cudaErrorNoKernelImageForDevice, "cudaErrorNoKernelImageForDevice", "no kernel image is available for execution on the device"},
+	{cudaErrorInvalidPtx, "cudaErrorInvalidPtx", "a PTX JIT compilation failed"},
+	{cudaErrorInvalidResourceHandle, "cudaErrorInvalidResourceHandle", "invalid resource handle"},
+	{cudaErrorSymbolNotFound, "cudaErrorSymbolNotFound", "named symbol not found"},
+	{cudaErrorNotReady, "cudaErrorNotReady", "device not ready"},
+	{cudaErrorIllegalAddress, "cudaErrorIllegalAddress", "an illegal memory access was encountered"},
+	{cudaErrorLaunchOutOfResources, "cudaErrorLaunchOutOfResources", "too many resources requested for launch"},
+	{cudaErrorLaunchTimeout, "cudaErrorLaunchTimeout", "the launch timed out and was terminated"},
+	{cudaErrorAssert, "cudaErrorAssert", "device-side assert triggered"},
+	{cudaErrorLaunchFailure, "cudaErrorLaunchFailure", "unspecified launch failure"},
+	{cudaErrorNotSupported, "cudaErrorNotSupported", "operation not supported"},
+	{cudaErrorUnknown, "cudaErrorUnknown", "unknown error"},
+};
+
+const char *cudaGetErrorString(cudaError_t e)
+{
+	for (size_t i = 0; i < sizeof cr_errors / sizeof cr_errors[0]; i++)
+		if (cr_errors[i].e == e)
+			return cr_errors[i].text;
+	return "unrecognized error code";
+}
+
+const char *cudaGetErrorName(cudaError_t e)
+{
+	for (size_t i = 0; i < sizeof cr_errors / sizeof cr_errors[0]; i++)
+		if (cr_errors[i].e == e)
+			return cr_errors[i].name;
+	return "cudaErrorUnknown";
+}
+
+cudaError_t cudaGetLastError(void)
+{
+	cr_lock();
+	cudaError_t e = cr.sticky_err ? cr.sticky_err : cr.last_err;
+	cr.last_err = cudaSuccess;
+	cr_unlock();
+	return e;
+}
+
+cudaError_t cudaPeekAtLastError(void)
+{
+	cr_lock();
+	cudaError_t e = cr.sticky_err ? cr.sticky_err : cr.last_err;
+	cr_unlock();
+	return e;
+}
+
+/* ---- launches ------------------------------------------------------------------------ */
+
+unsigned __cudaPushCallConfiguration(struct dim3 grid, struct dim3 block, size_t shared,
+				     void *stream)
+{
+	cr_lock();
+	unsigned rc = 1;
+	if (cr.cfg_depth < sizeof cr.cfg_stack / sizeof cr.cfg_stack[0]) {
+		cr.cfg_stack[cr.cfg_depth].grid = grid;
+		cr.cfg_stack[cr.cfg_depth].block = block;
+		cr.cfg_stack[cr.cfg_depth].shared = shared;
+		cr.cfg_stack[cr.cfg_depth++].stream = stream;
+		rc = 0;
+	}
+	cr_unlock();
+	return rc;
+}
+
+cudaError_t __cudaPopCallConfiguration(struct dim3 *grid, struct dim3 *block, size_t *shared,
+				       void *stream)
+{
+	cr_lock();
+	cudaError_t rc = cudaErrorInvalidConfiguration;
+	if (cr.cfg_depth) {
+		cr.cfg_depth--;
+		*grid = cr.cfg_stack[cr.cfg_depth].grid;
+		*block = cr.cfg_stack[cr.cfg_depth].block;
+		*shared = cr.cfg_stack[cr.cfg_depth].shared;
+		memcpy(stream, &cr.cfg_stack[cr.cfg_depth].stream, sizeof(void *));
+		rc = cudaSuccess;
+	}
+	cr_unlock();
+	return rc;
+}
+
+cudaError_t __cudaGetKernel(void **kernel, const void *host_fun)
+{
+	cr_lock();
+	struct cr_func *f = cr_func_find(host_fun);
+	*kernel = f;
+	cr_unlock();
+	return f ? cudaSuccess : cr_ret(cudaErrorInvalidDeviceFunction);
+}
+
+/* Per-block limits of the device as cudaGetDeviceProperties reports them. */
+static uint32_t shared_per_block_bytes(void)
+{
+	int64_t kb = 48;
+	if (cr.ws && warpsim_config_int(cr.ws, "gpu.core.shared_kb", &kb) && kb > 48)
+		kb = 48;
+	return (uint32_t)kb * 1024u;
+}
+
+static cudaError_t launch(struct cr_func *f, struct dim3 grid, struct dim3 block, void **args,
+			  size_t shared, const char *call)
+{
+	if (cr.sticky_err)
+		return cr.sticky_err;
+	if (!f)
+		return cr_fail(cudaErrorInvalidDeviceFunction, call,
+			       "the function is no kernel of this program (not registered)");
+	cudaError_t e = cr_module(f->fb, call);
+	if (e)
+		return cr_ret(e);
+	struct warpsim_module *m = f->fb->mod;
+	struct warpsim_error err;
+	int k = warpsim_kernel_find(m, f->ptx_name, &err);
+	if (k < 0)
+		return cr_fail(cudaErrorInvalidDeviceFunction, call, "kernel %s is not in the PTX: %s",
+			       f->ptx_name, err.message);
+	const char *kname = warpsim_kernel_name(m, (uint32_t)k);
+	struct warpsim_kernel_attrs a;
+	if (warpsim_kernel_attrs(m, (uint32_t)k, &a, &err))
+		return cr_fail(cudaErrorInvalidDeviceFunction, call, "%s", err.message);
+	uint64_t threads = (uint64_t)block.x * block.y * block.z;
+	if (!threads || block.x > 1024 || block.y > 1024 || block.z > 64 ||
+	    threads > a.max_threads_per_block)
+		return cr_fail(cudaErrorInvalidConfiguration, call,
+			       "%s: block (%u,%u,%u) has %llu threads; at most %u per block, x and y "
+			       "1..1024, z 1..64", kname, block.x, block.y, block.z,
+			       (unsigned long long)threads, a.max_threads_per_block);
+	if (!grid.x || !grid.y || !grid.z || grid.x > 2147483647u || grid.y > 65535 || grid.z > 65535)
+		return cr_fail(cudaErrorInvalidConfiguration, call,
+			       "%s: grid (%u,%u,%u) out of bounds (x 1..2^31-1, y and z 1..65535)",
+			       kname, grid.x, grid.y, grid.z);
+	uint32_t dyn_limit = f->max_dyn_shared > shared_per_block_bytes() ? f->max_dyn_shared
+									   : shared_per_block_bytes();
+	if (shared > dyn_limit || a.shared_static_bytes + shared > dyn_limit)
+		return cr_fail(cudaErrorInvalidValue, call,
+			       "%s: %u bytes of static and %zu of dynamic shared memory exceed the "
+			       "%u bytes a block may have", kname, a.shared_static_bytes, shared,
+			       dyn_limit);
+	if ((uint64_t)a.regs_per_thread * threads > 65536)
+		return cr_fail(cudaErrorLaunchOutOfResources, call,
+			       "%s: %u registers x %llu threads exceed 65536 registers per block",
+			       kname, a.regs_per_thread, (unsigned long long)threads);
+	unsigned char params[4096];
+	if (a.param_bytes > sizeof params)
+		return cr_fail(cudaErrorInvalidValue, call, "%s: parameters too large", kname);
+	memset(params, 0, sizeof params);
+	for (uint32_t i = 0; i < a.n_params; i++) {
+		uint32_t off, size;
+		if (warpsim_kernel_param(m, (uint32_t)k, i, &off, &size, &err))
+			return cr_fail(cudaErrorInvalidValue, call, "%s", err.message);
+		if (!args || !args[i])
+			return cr_fail(cudaErrorInvalidValue, call, "%s: argument %u is missing", kname, i);
+		memcpy(params + off, args[i], size);
+	}
+	struct warpsim_launch l = {.grid = {grid.x, grid.y, grid.z},
+				   .block = {block.x, block.y, block.z},
+				   .dynamic_shared_bytes = (uint32_t)shared, .params = params,
+				   .params_bytes = a.param_bytes};
+	if (!warpsim_launch(m, (uint32_t)k, &l, NULL, &err))
+		return cudaSuccess;
+	/* Shape and resource errors are the launch's; a fault in the kernel is reported, as by
+	 * the hardware, at the next call that synchronises, and sticks. */
+	switch (err.code) {
+	case WARPSIM_ERR_INPUT:
+	case WARPSIM_ERR_CONFIG:
+		return cr_fail(cudaErrorLaunchOutOfResources, call, "%s: %s", kname, err.message);
+	case WARPSIM_ERR_PROGRAM:
+		cr.sticky_err = strstr(err.message, "assert") ? cudaErrorAssert :
+				strstr(err.message, "trap") ? cudaErrorLaunchFailure :
+							     cudaErrorIllegalAddress;
+		break;
+	case WARPSIM_ERR_FAULT:
+		cr.sticky_err = cudaErrorLaunchTimeout;
+		break;
+	default:
+		cr.sticky_err = cudaErrorLaunchFailure;
+		break;
+	}
+	fprintf(stderr, "warpsim cudart: kernel %s: %s\n", kname, err.message);
+	return cudaSuccess;
+}
+
+cudaError_t __cudaLaunchKernel(void *kernel, struct dim3 grid, struct dim3 block, void **args,
+			       size_t shared, void *stream)
+{
+	(void)stream; /* streams run in order, each launch to completion */
+	cr_lock();
+	struct cr_func *f = NULL;
+	for (uint32_t i = 0; i < cr.n_funcs && kernel; i++)
+		if (&cr.funcs[i] == kernel)
+			f = kernel;
+	cudaError_t e = launch(f, grid, block, args, shared, "kernel launch");
+	cr_unlock();
+	return e;
+}
+
+cudaError_t __cudaLaunchKernel_ptsz(void *kernel, struct dim3 grid, struct dim3 block,
+				    void **args, size_t shared, void *stream)
+{
+	return __cudaLaunchKernel(kernel, grid, block, args, shared, stream);
+}
+
+cudaError_t cudaLaunchKernel(const void *func, struct dim3 grid, struct dim3 block, void **args,
+			     size_t shared, void *stream)
+{
+	(void)stream;
+	cr_lock();
+	cudaError_t e = launch(cr_func_find(func), grid, block, args, shared, "cudaLaunchKernel");
+	cr_unlock();
+	return e;
+}
+
+cudaError_t cudaLaunchKernel_ptsz(const void *func, struct dim3 grid, struct dim3 block,
+				  void **args, size_t shared, void *stream)
+{
+	return cudaLaunchKernel(func, grid, block, args, shared, stream);
+}
+
+/* ---- kernels' attributes ------------------------------------------------------------- */
+
+static void put_int(void *base, size_t off, int v) { memcpy((char *)base + off, &v, sizeof v); }
+static void put_size(void *base, size_t off, size_t v) { memcpy((char *)base + off, &v, sizeof v); }
+
+cudaError_t cudaFuncGetAttributes(void *attr, const void *func)
+{
+	cr_lock();
+	struct cr_func *f = cr_func_find(func);
+	cudaError_t e = f ? cr_module(f->fb, "cudaFuncGetAttributes") : cudaErrorInvalidDeviceFunction;
+	struct warpsim_kernel_attrs a;
+	int k = e ? -1 : warpsim_kernel_find(f->fb->mod, f->ptx_name, NULL);
+	if (!e && (k < 0 || warpsim_kernel_attrs(f->fb->mod, (uint32_t)k, &a, NULL)))
+		e = cudaErrorInvalidDeviceFunction;
+	if (!e && !attr)
+		e = cudaErrorInvalidValue;
+	if (!e) {
+		memset(attr, 0, CR_FUNC_ATTR_BYTES);
+		put_size(attr, 0, a.shared_static_bytes);
+		put_size(attr, 16, a.local_bytes);
+		put_int(attr, 24, (int)a.max_threads_per_block);
+		put_int(attr, 28, (int)a.regs_per_thread);
+		put_int(attr, 32, 75);
+		put_int(attr, 36, 75);
+		put_int(attr, 44, (int)(f->max_dyn_shared - a.shared_static_bytes));
+		put_int(attr, 48, -1);
+	}
+	cr_unlock();
+	return cr_ret(e);
+}
+
+cudaError_t cudaFuncSetCacheConfig(const void *func, int config)
+{
+	(void)config; /* the L1/shared split is the machine's configuration */
+	cr_lock();
+	cudaError_t e = cr_func_find(func) ? cudaSuccess : cudaErrorInvalidDeviceFunction;
+	cr_unlock();
+	return cr_ret(e);
+}
+
+cudaError_t cudaFuncSetAttribute(const void *func, int attr, int value)
+{
+	cr_lock();
+	struct cr_func *f = cr_func_find(func);
+	cudaError_t e = f ? cudaSuccess : cudaErrorInvalidDeviceFunction;
+	if (f && attr == 8) { /* cudaFuncAttributeMaxDynamicSharedMemorySize */
+		int64_t kb = 48;
+		if (cr_machine())
+			warpsim_config_int(cr.ws, "gpu.core.shared_kb", &kb);
+		if (value < 0 || value > kb * 1024)
+			e = cr_fail(cudaErrorInvalidValue, "cudaFuncSetAttribute",
+				    "%d bytes of dynamic shared memory exceed the core's %lld KB", value,
+				    (long long)kb);
+		else
+			f->max_dyn_shared = (uint32_t)value;
+	} else if (f && attr != 9) { /* 9: preferred carveout, a hint */
+		e = cr_fail(cudaErrorNotSupported, "cudaFuncSetAttribute", "attribute %d", attr);
+	}
+	cr_unlock();
+	return cr_ret(e);
+}
+
+/* ---- devices ------------------------------------------------------------------------- */
+
+static int64_t cfg_or(const char *key, int64_t def)
+{
+	int64_t v = def;
+	if (cr.ws)
+		warpsim_config_int(cr.ws, key, &v);
+	return v;
+}
+
+cudaError_t cudaGetDeviceCount(int *count)
+{
+	cr_lock();
+	cudaError_t e = cr_machine() ? cudaSuccess : cr.init_err;
+	if (count)
+		*count = e ? 0 : 1;
+	cr_unlock();
+	return cr_ret(e);
+}
+
+cudaError_t cudaSetDevice(int dev)
+{
+	cr_lock();
+	cudaError_t e = !cr_machine() ? cr.init_err : dev ? cudaErrorInvalidDevice : cudaSuccess;
+	cr_unlock();
+	return cr_ret(e);
+}
+
+cudaError_t cudaGetDevice(int *dev)
+{
+	if (dev)
+		*dev = 0;
+	return dev ? cudaSuccess : cr_ret(cudaErrorInvalidValue);
+}
+
+cudaError_t cudaSetDeviceFlags(unsigned flags)
+{
+	(void)flags;
+	return cudaSuccess;
+}
+
+/* Device attributes (cudaDeviceAttr numbers) from the configuration. */
+static bool device_attr(int attr, int *v)
+{
+	int64_t cores = cfg_or("gpu.core.count", 15), clk = cfg_or("gpu.core.clock_mhz", 700);
+	switch (attr) {
+	case 1: *v = 1024; return true;                                   /* max threads/block */
+	case 2: case 3: *v = 1024; return true;                           /* max block x, y */
+	case 4: *v = 64; return true;                                     /* max block z */
+	case 5: *v = 2147483647; return true;                             /* max grid x */
+	case 6: case 7: *v = 65535; return true;                          /* max grid y, z */
+	case 8: *v = (int)shared_per_block_bytes(); return true;          /* shared/block */
+	case 9: *v = 65536; return true;                                  /* constant memory */
+	case 10: *v = (int)cfg_or("gpu.core.warp_size", 32); return true; /* warp size */
+	case 12: *v = 65536; return true;                                 /* registers/block */
+	case 13: *v = (int)(clk * 1000); return true;                     /* clock kHz */
+	case 16: *v = (int)cores; return true;                            /* SM count */
+	case 39: *v = (int)cfg_or("gpu.core.max_threads", 1536); return true;
+	case 75: *v = 7; return true;                                     /* compute capability */
+	case 76: *v = 5; return true;
+	case 81: *v = (int)cfg_or("gpu.core.shared_kb", 48) * 1024; return true;
+	case 82: *v = (int)cfg_or("gpu.core.registers", 32768); return true;
+	default: return false;
+	}
+}
+
+cudaError_t cudaDeviceGetAttribute(int *value, int attr, int dev)
+{
+	cr_lock();
+	cudaError_t e = !cr_machine() ? cr.init_err : dev ? cudaErrorInvalidDevice : cudaSuccess;
+	if (!e && (!value || !device_attr(attr, value)))
+		e = cr_fail(value ? cudaErrorNotSupported : cudaErrorInvalidValue,
+			    "cudaDeviceGetAttribute", "attribute %d", attr);
+	cr_unlock();
+	return cr_ret(e);
+}
+
+cudaError_t cudaGetDeviceProperties(void *prop, int dev)
+{
+	cr_lock();
+	cudaError_t e = !cr_machine() ? cr.init_err : dev ? cudaErrorInvalidDevice :
+		       !prop ? cudaErrorInvalidValue : cudaSuccess;
+	if (!e) {
+		memset(prop, 0, CR_PROP_BYTES);
+		const char *name = warpsim_config_str(cr.ws, "gpu.name");
+		snprintf(prop, 256, "warpsim %s", name && *name ? name : "simulated GPU");
+		int v;
+		put_size(prop, 288, (size_t)4 << 30);                  /* totalGlobalMem */
+		put_size(prop, 296, shared_per_block_bytes());         /* sharedMemPerBlock */
+		put_int(prop, 304, 65536);                             /* regsPerBlock */
+		device_attr(10, &v);
+		put_int(prop, 308, v);                                 /* warpSize */
+		put_size(prop, 312, (size_t)2147483647);               /* memPitch */
+		put_int(prop, 320, 1024);                              /* maxThreadsPerBlock */
+		put_int(prop, 324, 1024), put_int(prop, 328, 1024), put_int(prop, 332, 64);
+		put_int(prop, 336, 2147483647), put_int(prop, 340, 65535), put_int(prop, 344, 65535);
+		put_size(prop, 352, 65536);                            /* totalConstMem */
+		put_int(prop, 360, 7), put_int(prop, 364, 5);          /* major, minor */
+		put_size(prop, 368, 512), put_size(prop, 376, 32);     /* texture alignments */
+		device_attr(16, &v);
+		put_int(prop, 384, v);                                 /* multiProcessorCount */
+		put_int(prop, 588, 1);                                 /* unifiedAddressing */
+		int64_t l2 = cfg_or("gpu.l2.size_kb", 0) * 1024 * cfg_or("gpu.dram.channels", 1); /* per channel */
+		put_int(prop, 596, (int)l2);                           /* l2CacheSize */
+		device_attr(39, &v);
+		put_int(prop, 604, v);                                 /* maxThreadsPerMultiProcessor */
+		put_size(prop, 624, (size_t)cfg_or("gpu.core.shared_kb", 48) * 1024);
+		put_int(prop, 632, (int)cfg_or("gpu.core.registers", 32768));
+		put_size(prop, 672, (size_t)cfg_or("gpu.core.shared_kb", 48) * 1024);
+		put_int(prop, 688, (int)cfg_or("gpu.core.max_ctas", 8));
+	}
+	cr_unlock();
+	return cr_ret(e);
+}
+
+cudaError_t cudaDriverGetVersion(int *v)
+{
+	if (v)
+		*v = 13000;
+	return v ? cudaSuccess : cr_ret(cudaErrorInvalidValue);
+}
+
+cudaError_t cudaRuntimeGetVersion(int *v)
+{
+	return cudaDriverGetVersion(v);
+}
+
+cudaError_t cudaDeviceSynchronize(void)
+{
+	cr_lock();
+	cudaError_t e = cr.sticky_err ? cr.sticky_err : cr_machine() ? cudaSuccess : cr.init_err;
+	cr_unlock();
+	return cr_ret(e);
+}
+
+cudaError_t cudaDeviceReset(void)
+{
+	cr_lock();
+	cr.sticky_err = cudaSuccess;
+	cr.last_err = cudaSuccess;
+	cr_unlock();
+	return cudaSuccess;
+}
+
+cudaError_t cudaDeviceSetCacheConfig(int config)
+{
+	(void)config;
+	return cudaSuccess;
+}
+
+cudaError_t cudaDeviceSetLimit(int limit, size_t value)
+{
+	(void)limit, (void)value; /* printf FIFO, heap, stack sizes: warpsim has no such limits */
+	return cudaSuccess;
+}

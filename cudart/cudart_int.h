@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: MIT */
+/* Private to cudart/: the CUDA ABI as a program built by nvcc 13 sees it (error codes, dim3,
+ * byte offsets of the structs the program allocates), and the runtime's one state. */
+#ifndef WARPSIM_CUDART_INT_H
+#define WARPSIM_CUDART_INT_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../include/warpsim.h"
+#include "fatbin.h"
+
+/* cudaError_t values (driver_types.h of CUDA 13). */
+enum {
+	cudaSuccess = 0, cudaErrorInvalidValue = 1, cudaErrorMemoryAllocation = 2,
+	cudaErrorInitializationError = 3, cudaErrorInvalidConfiguration = 9,
+	cudaErrorInvalidPitchValue = 12, cudaErrorInvalidSymbol = 13,
+	cudaErrorInvalidDevicePointer = 17, cudaErrorInvalidTexture = 18,
+	cudaErrorInvalidMemcpyDirection = 21, cudaErrorInvalidDeviceFunction = 98,
+	cudaErrorNoDevice = 100, cudaErrorInvalidDevice = 101, cudaErrorInvalidKernelImage = 200,
+	cudaErrorNoKernelImageForDevice = 209, cudaErrorInvalidPtx = 218,
+	cudaErrorInvalidResourceHandle = 400, cudaErrorSymbolNotFound = 500,
+	cudaErrorNotReady = 600, cudaErrorIllegalAddress = 700,
+	cudaErrorLaunchOutOfResources = 701, cudaErrorLaunchTimeout = 702,
+	cudaErrorAssert = 710, cudaErrorLaunchFailure = 719, cudaErrorNotSupported = 801,
+	cudaErrorUnknown = 999,
+};
+typedef int cudaError_t;
+
+struct dim3 {
+	unsigned x, y, z;
+};
+
+/* Byte offsets in the structs the program passes (measured on CUDA 13's headers). */
+#define CR_PROP_BYTES 1008
+#define CR_FUNC_ATTR_BYTES 144
+
+/* A kernel registered by __cudaRegisterFunction: the host stub's address is its identity. */
+struct cr_func {
+	const void *host_fun;
+	struct cr_fatbin *fb;
+	char *ptx_name;              /* mangled, as in the PTX */
+	uint32_t max_dyn_shared;     /* cudaFuncAttributeMaxDynamicSharedMemorySize */
+};
+struct cr_var {
+	const void *host_var;        /* the program's shadow variable */
+	struct cr_fatbin *fb;
+	char *name;
+	size_t size;
+};
+/* One registered fat binary (a translation unit's device code), loaded at first use. */
+struct cr_fatbin {
+	const void *wrapper;
+	struct warpsim_module *mod;  /* NULL until loaded */
+	bool tried;                  /* loading was attempted (mod or load_err set) */
+	cudaError_t load_err;
+	bool registered;
+};
+struct cr_event {
+	uint64_t time_ps;
+	bool recorded;
+};
+struct cr_stream {
+	unsigned flags;
+};
+
+struct cr_state {
+	pthread_mutex_t lock;
+	struct warpsim *ws;          /* created at the first call that needs the device */
+	bool ws_tried;
+	cudaError_t init_err;
+	cudaError_t last_err;        /* cudaGetLastError */
+	cudaError_t sticky_err;      /* a kernel fault: every later call returns it */
+	struct cr_fatbin **fbs;
+	uint32_t n_fbs, live_fbs;
+	struct cr_func *funcs;
+	uint32_t n_funcs;
+	struct cr_var *vars;
+	uint32_t n_vars;
+	struct { struct dim3 grid, block; size_t shared; void *stream; } cfg_stack[16];
+	uint32_t cfg_depth;
+	bool finished;
+	int device;
+};
+
+/* The runtime's state: one per process, as the CUDA runtime's own (the program's calls name
+ * no context). Every entry point holds its lock. */
+extern struct cr_state cr;
+
+void cr_lock(void);
+void cr_unlock(void);
+/* Record err as the last error (unless cudaSuccess) and return it; with msg, print
+ * "warpsim cudart: CALL: msg" on stderr. */
+cudaError_t cr_ret(cudaError_t e);
+cudaError_t cr_fail(cudaError_t e, const char *call, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* The machine, created from the environment at first use; NULL with cr.init_err set. */
+struct warpsim *cr_machine(void);
+/* The module of fb, loaded at first use (its PTX, or WARPSIM_PTX). */
+cudaError_t cr_module(struct cr_fatbin *fb, const char *call);
+struct cr_func *cr_func_find(const void *host_fun);
+struct cr_var *cr_var_find(const void *host_var);
+/* Device address of [p, p+n): true when p is inside a device allocation. */
+bool cr_is_device(const void *p);
+uint64_t cr_dev(const void *p);
+
+#endif

@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: MIT */
+/* libwarpsim: the cycle-level GPU simulator as a library. A struct warpsim is one machine
+ * (configuration, timing model or functional executor, device memory, statistics); PTX modules
+ * are loaded into it and their kernels launched on it. Link with `pkg-config --libs warpsim`.
+ * Not thread-safe: one thread at a time uses a machine. */
+#ifndef WARPSIM_PUBLIC_H
+#define WARPSIM_PUBLIC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define WARPSIM_API_VERSION 1
+
+/* Every call that can fail returns 0 or one of these (negative) and fills *err if non-NULL. */
+enum warpsim_status {
+	WARPSIM_OK = 0,
+	WARPSIM_ERR_CONFIG = -1,  /* bad configuration file or override */
+	WARPSIM_ERR_INPUT = -2,   /* bad PTX, kernel name, argument, address, launch shape */
+	WARPSIM_ERR_USAGE = -3,   /* API misuse */
+	WARPSIM_ERR_IO = -4,      /* a file could not be read or written */
+	WARPSIM_ERR_NOMEM = -5,   /* host or device memory exhausted */
+	WARPSIM_ERR_FAULT = -6,   /* simulator fault: deadlock, livelock, limit, invariant */
+	WARPSIM_ERR_PROGRAM = -7, /* the kernel is at fault: bad address, trap, failed assert */
+};
+struct warpsim_error {
+	int code;            /* enum warpsim_status */
+	char message[1024];  /* one line: "file:line: setting: what" (parts only when known) */
+};
+
+struct warpsim;        /* a machine */
+struct warpsim_module; /* a PTX module loaded into a machine (owned by it) */
+
+/* Build a machine: configs in order (later files override earlier, as presets do), then each
+ * "key=value" override (`warpsim config --list` names every key). functional: no timing model,
+ * launches run on the functional executor (configs may then be empty). NULL on error. */
+struct warpsim_options {
+	const char *const *configs;
+	int n_configs;
+	const char *const *overrides;
+	int n_overrides;
+	bool functional;
+};
+struct warpsim *warpsim_create(const struct warpsim_options *o, struct warpsim_error *err);
+void warpsim_destroy(struct warpsim *ws);
+const char *warpsim_version(void);
+
+/* Resolved configuration values (false: no such key or not of that type). */
+bool warpsim_config_int(const struct warpsim *ws, const char *key, int64_t *out);
+bool warpsim_config_float(const struct warpsim *ws, const char *key, double *out);
+const char *warpsim_config_str(const struct warpsim *ws, const char *key);
+
+/* Load PTX text (name is used in messages) or a PTX file; its .global/.const variables are
+ * allocated in the machine's memory. The module lives until warpsim_destroy. */
+int warpsim_module_load_ptx(struct warpsim *ws, const char *name, const char *ptx,
+			    struct warpsim_module **out, struct warpsim_error *err);
+int warpsim_module_load_file(struct warpsim *ws, const char *path, struct warpsim_module **out,
+			     struct warpsim_error *err);
+
+/* Kernels are numbered 0..count-1. Names: as in the PTX ("_Z3addPfi") and as in C++ without
+ * return type ("add(float*, int)"). find accepts either, or the C++ name without parameters
+ * when one kernel has it ("add", "scale<float>"); -1 with err when none or several match. */
+uint32_t warpsim_kernel_count(const struct warpsim_module *m);
+const char *warpsim_kernel_ptx_name(const struct warpsim_module *m, uint32_t k);
+const char *warpsim_kernel_name(const struct warpsim_module *m, uint32_t k);
+int warpsim_kernel_find(const struct warpsim_module *m, const char *name,
+			struct warpsim_error *err);
+struct warpsim_kernel_attrs {
+	uint32_t n_params;
+	uint32_t param_bytes;          /* size of the parameter buffer */
+	uint32_t regs_per_thread;      /* given, else ptxas's count, else warpsim's estimate */
+	uint32_t shared_static_bytes;
+	uint32_t local_bytes;          /* per thread */
+	uint32_t max_threads_per_block;/* .maxntid/.reqntid, else 1024 */
+};
+int warpsim_kernel_attrs(struct warpsim_module *m, uint32_t k, struct warpsim_kernel_attrs *out,
+			 struct warpsim_error *err);
+/* Byte offset and size of parameter i in the parameter buffer. */
+int warpsim_kernel_param(const struct warpsim_module *m, uint32_t k, uint32_t i,
+			 uint32_t *offset, uint32_t *size_bytes, struct warpsim_error *err);
+/* Registers per thread for later launches of k (from a cubin or `ptxas -v`; 0 = the default). */
+int warpsim_kernel_set_regs(struct warpsim_module *m, uint32_t k, uint32_t regs,
+			    struct warpsim_error *err);
+
+/* Device memory: addresses are simulated device addresses, never host pointers. An access
+ * outside a live allocation is WARPSIM_ERR_INPUT. free takes what malloc returned. */
+int warpsim_malloc(struct warpsim *ws, uint64_t bytes, uint64_t *addr, struct warpsim_error *err);
+int warpsim_free(struct warpsim *ws, uint64_t addr, struct warpsim_error *err);
+/* The live allocation holding addr: its start and size; false if none. */
+bool warpsim_allocation(const struct warpsim *ws, uint64_t addr, uint64_t *base, uint64_t *bytes);
+uint64_t warpsim_allocated_bytes(const struct warpsim *ws);
+int warpsim_write(struct warpsim *ws, uint64_t dst, const void *src, uint64_t bytes,
+		  struct warpsim_error *err);
+int warpsim_read(struct warpsim *ws, void *dst, uint64_t src, uint64_t bytes,
+		 struct warpsim_error *err);
+int warpsim_memset(struct warpsim *ws, uint64_t dst, int value, uint64_t bytes,
+		   struct warpsim_error *err);
+int warpsim_copy(struct warpsim *ws, uint64_t dst, uint64_t src, uint64_t bytes,
+		 struct warpsim_error *err);
+/* Address and size of a module's .global/.const variable. */
+int warpsim_symbol(const struct warpsim_module *m, const char *name, uint64_t *addr,
+		   uint64_t *bytes, struct warpsim_error *err);
+
+/* Texture objects for tex.1d/tex.2d: width x height texels of 1, 2 or 4 32-bit channels at
+ * addr (one allocation), point sampling, clamped coordinates, values as stored. *handle is
+ * what the kernel's texture argument receives. */
+struct warpsim_texture {
+	uint64_t addr;
+	uint32_t width, height;   /* height 1 for 1D */
+	uint32_t pitch_bytes;     /* bytes between rows; 0 = width * texel size */
+	uint8_t channels;
+	bool normalized_coords;
+};
+int warpsim_texture_create(struct warpsim *ws, const struct warpsim_texture *t, uint64_t *handle,
+			   struct warpsim_error *err);
+int warpsim_texture_destroy(struct warpsim *ws, uint64_t handle, struct warpsim_error *err);
+
+/* Run kernel k to completion. params: the parameter buffer laid out per warpsim_kernel_param.
+ * Shape or resource errors are WARPSIM_ERR_INPUT; a fault of the kernel WARPSIM_ERR_PROGRAM,
+ * after which the machine must not launch again. */
+struct warpsim_launch {
+	uint32_t grid[3], block[3];
+	uint32_t dynamic_shared_bytes;
+	const void *params;
+	size_t params_bytes;
+};
+struct warpsim_launch_result {
+	uint64_t launch;              /* index among this machine's launches (stats "launch") */
+	uint64_t start_ps, end_ps;    /* simulated time (0 on the functional executor) */
+	uint64_t core_cycles;
+	uint64_t warp_insts;
+};
+int warpsim_launch(struct warpsim_module *m, uint32_t k, const struct warpsim_launch *l,
+		   struct warpsim_launch_result *r, struct warpsim_error *err);
+/* Simulated time so far: the end of the last launch. */
+uint64_t warpsim_now_ps(const struct warpsim *ws);
+/* Device printf goes to out (NULL, the default: discarded). */
+void warpsim_set_printf(struct warpsim *ws, FILE *out);
+
+/* Statistics: a stat by name (`gpu.cycles`, `sm.0.l1d.misses`...), the stats.json document
+ * (caller frees), and the run's files in dir: stats.json (totals and one record per launch),
+ * config.cfg (resolved configuration), cta_timeline.csv. */
+bool warpsim_stat(const struct warpsim *ws, const char *name, double *out);
+char *warpsim_stats_json(const struct warpsim *ws);
+int warpsim_write_outputs(struct warpsim *ws, const char *dir, struct warpsim_error *err);
+/* Summary table of the gpu.* stats and the speed of the run so far. */
+void warpsim_print_summary(const struct warpsim *ws, FILE *out);
+
+/* A workload file (workloads/README.md) run on the machine, as `warpsim run` does: its own
+ * device memory, launches, check. size NULL: the file's. log (may be NULL): one line a launch. */
+int warpsim_run_workload(struct warpsim *ws, const char *path, const char *size, FILE *log,
+			 struct warpsim_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
