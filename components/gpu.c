@@ -36,7 +36,11 @@ struct gpu {
 	uint64_t memory_block_cycles, no_warp_cycles;
 	uint64_t rtru_wasted, rtru_total;
 	uint64_t l1d_hits, l1d_accesses, dram_row_hits, dram_accesses, dram_reads, dram_writes;
-	uint64_t mem_prev[6];            /* the memory sums above at the previous launch end */
+	uint64_t l2_hits, l2_accesses, dram_bytes, dram_bus_busy_cycles;
+	uint64_t mem_prev[10];           /* the memory sums above at the previous launch end */
+	struct stat_avg noc_lat;         /* packet latency (NoC cycles) over the launches */
+	struct stat_avg noc_lat_prev;    /* the NoC's own average at the previous launch end */
+	const struct stat_avg *noc_lat_src; /* noc.latency.total (cycle model) or .network (flow) */
 	/* registers per thread of the current (else the last) launch and their source, and
 	 * launches by source (enum fe_regs_source): results hang on occupancy, so say where the
 	 * count came from */
@@ -253,12 +257,38 @@ static void register_mem_stats(struct gpu *g)
 	stats_derived(st, gpu_blp, g, "banks",
 		      "BLP (OWL 2.2): banks with an outstanding request over busy cycles, mean of channels",
 		      "gpu.dram.blp");
+	stats_counter(st, &g->l2_hits, "accesses", "L2 hits, all slices", "gpu.l2.hits");
+	stats_counter(st, &g->l2_accesses, "accesses", "L2 accesses, all slices", "gpu.l2.accesses");
+	stats_ratio(st, "gpu.l2.hits", "gpu.l2.accesses", 1.0, "ratio", "L2 hit rate, all slices",
+		    "gpu.l2.hit_rate");
+	stats_counter(st, &g->dram_bytes, "bytes", "DRAM data moved (reads + writes x gpu.l2.line_bytes)",
+		      "gpu.dram.bytes");
+	/* bytes per core cycle x core MHz / 1000 = GB/s (10^9 bytes per second) */
+	double core_mhz = (double)cfg_int(g->cfg, "gpu.core.clock_mhz");
+	stats_ratio(st, "gpu.dram.bytes", "gpu.cycles", core_mhz / 1000.0, "GB/s",
+		    "DRAM bandwidth used, all channels, over the kernels' time", "gpu.dram.bandwidth_gbs");
+	stats_counter(st, &g->dram_bus_busy_cycles, "DRAM cycles",
+		      "DRAM cycles a data bus moved data, summed over channels", "gpu.dram.bus_busy_cycles");
+	/* busy DRAM cycles / (kernel core cycles x DRAM MHz / core MHz x channels) */
+	if (g->n_chans && cfg_is_defined(g->cfg, "gpu.dram.clock_mhz")) {
+		double dram_mhz = (double)cfg_int(g->cfg, "gpu.dram.clock_mhz");
+		stats_ratio(st, "gpu.dram.bus_busy_cycles", "gpu.cycles", core_mhz / (dram_mhz * g->n_chans),
+			    "ratio", "DRAM data-bus utilisation, mean of channels, over the kernels' time",
+			    "gpu.dram.utilisation");
+	}
+	g->noc_lat_src = stats_avg_field(st, "noc.latency.total");
+	if (!g->noc_lat_src)
+		g->noc_lat_src = stats_avg_field(st, "noc.latency.network");
+	stats_avg(st, &g->noc_lat, "NoC cycles",
+		  "NoC packet latency, accepted until the tail arrives (flow model: network part), all packets",
+		  "gpu.noc.latency");
 }
 
 /* Fold the memory counters since the last launch into the gpu.* sums. */
 static void account_memory(struct gpu *g)
 {
-	uint64_t now[6] = {
+	uint64_t dram_acc = sum_stat(g, "mc.%u.reads", g->n_chans) + sum_stat(g, "mc.%u.writes", g->n_chans);
+	uint64_t now[10] = {
 		sum_stat(g, "sm.%u.l1d.hits", g->n_cores),
 		sum_stat(g, "sm.%u.l1d.accesses", g->n_cores),
 		sum_stat(g, "mc.%u.row_hits", g->n_chans),
@@ -266,12 +296,22 @@ static void account_memory(struct gpu *g)
 			sum_stat(g, "mc.%u.row_conflicts", g->n_chans),
 		sum_stat(g, "mc.%u.reads", g->n_chans),
 		sum_stat(g, "mc.%u.writes", g->n_chans),
+		sum_stat(g, "l2.%u.hits", g->n_chans),
+		sum_stat(g, "l2.%u.accesses", g->n_chans),
+		dram_acc * (uint64_t)cfg_int(g->cfg, "gpu.l2.line_bytes"),
+		sum_stat(g, "mc.%u.bus_busy_cycles", g->n_chans),
 	};
-	uint64_t *dst[6] = {&g->l1d_hits, &g->l1d_accesses, &g->dram_row_hits, &g->dram_accesses,
-			    &g->dram_reads, &g->dram_writes};
-	for (int k = 0; k < 6; k++) {
+	uint64_t *dst[10] = {&g->l1d_hits, &g->l1d_accesses, &g->dram_row_hits, &g->dram_accesses,
+			     &g->dram_reads, &g->dram_writes, &g->l2_hits, &g->l2_accesses,
+			     &g->dram_bytes, &g->dram_bus_busy_cycles};
+	for (int k = 0; k < 10; k++) {
 		*dst[k] += now[k] - g->mem_prev[k];
 		g->mem_prev[k] = now[k];
+	}
+	if (g->noc_lat_src) {
+		g->noc_lat.sum += g->noc_lat_src->sum - g->noc_lat_prev.sum;
+		g->noc_lat.n += g->noc_lat_src->n - g->noc_lat_prev.n;
+		g->noc_lat_prev = *g->noc_lat_src;
 	}
 }
 

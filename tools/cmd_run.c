@@ -14,10 +14,22 @@
 #include "../components/gpu.h"
 #include "../workloads/workload.h"
 #include "cli.h"
+#include "provenance.h"
 
+struct cfg_out {
+	const struct cfg *c;
+	const json_t *prov;
+};
+
+/* The resolved configuration, then the provenance as comments (outdir_check knows the file by
+ * its first line, which stays cfg_write_resolved's). */
 static int write_cfg(FILE *f, const void *ctx, struct sim_error *err)
 {
-	return cfg_write_resolved(ctx, f, err);
+	const struct cfg_out *x = ctx;
+	int rc = cfg_write_resolved(x->c, f, err);
+	if (!rc && x->prov)
+		prov_write_comments(f, x->prov);
+	return rc;
 }
 
 static const char *const summary_patterns[] = {"gpu.*", NULL};
@@ -131,6 +143,7 @@ int cmd_run(int argc, char **argv, struct sim_error *err)
 		goto out;
 	}
 	double t0 = cli_now_s();
+	time_t start = time(NULL);
 	struct fe_device dev;
 	struct ws_func_stats fstats;
 	memset(&fstats, 0, sizeof fstats);
@@ -157,12 +170,16 @@ int cmd_run(int argc, char **argv, struct sim_error *err)
 		fclose(timeline);
 		timeline = NULL;
 	}
+	/* Outside the simulated stats: the byte comparisons of runs leave it out (stats.h). */
+	json_t *prov = prov_create(argc, argv, &o, c, w, start, secs);
+	stats_set_provenance(st, prov);
 	if (o.outdir) {
 		char p[PATH_MAX];
 		if ((rc = cli_mkdirs(o.outdir, err)))
 			goto out;
 		snprintf(p, sizeof p, "%s/config.cfg", o.outdir);
-		if ((rc = cli_write_atomic(p, write_cfg, c, err)))
+		struct cfg_out co = {c, prov};
+		if ((rc = cli_write_atomic(p, write_cfg, &co, err)))
 			goto out;
 		if (timeline_buf) {
 			snprintf(p, sizeof p, "%s/cta_timeline.csv", o.outdir);
