@@ -48,6 +48,10 @@ struct gpu {
 	uint8_t regs_source;
 	uint64_t regs_launches[FE_REGS_ESTIMATE + 1];
 	struct sm_counters *last;        /* [n_cores] counters at the previous launch end */
+	void (*progress_fn)(void *ctx, const struct gpu_progress *p);
+	void *progress_ctx;
+	uint32_t launch_ctas;            /* CTAs of the current launch, 0 between launches */
+	uint64_t launch_start_cycle;
 };
 
 int gpu_cfg_define_all(struct cfg *c, struct sim_error *err)
@@ -327,6 +331,30 @@ static uint64_t forward_progress(void *ctx)
 	return sum;
 }
 
+/* The watchdog's periodic call: a progress report when someone asked for one. */
+static void periodic(void *ctx)
+{
+	struct gpu *g = ctx;
+	if (!g->progress_fn || !g->launch_ctas)
+		return;
+	struct gpu_progress p = {.kernels_done = g->kernels, .ctas_total = g->launch_ctas};
+	uint64_t now = sim_clock_cycle_at(&g->core_clk, sim_now_ps(g->sim));
+	p.cycles = g->cycles + (now > g->launch_start_cycle ? now - g->launch_start_cycle : 0);
+	for (uint32_t i = 0; i < g->n_cores; i++) {
+		struct sm_counters c;
+		sm_get_counters(g->sms[i], &c);
+		p.warp_insts += c.warp_insts;
+		p.ctas_done += c.ctas_finished - g->last[i].ctas_finished;
+	}
+	g->progress_fn(g->progress_ctx, &p);
+}
+
+void gpu_set_progress(struct gpu *g, void (*fn)(void *ctx, const struct gpu_progress *p), void *ctx)
+{
+	g->progress_fn = fn;
+	g->progress_ctx = ctx;
+}
+
 struct gpu *gpu_create(const struct cfg *c, struct stats *st, struct sim_error *err)
 {
 	struct gpu *g = calloc(1, sizeof *g);
@@ -350,6 +378,8 @@ struct gpu *gpu_create(const struct cfg *c, struct stats *st, struct sim_error *
 		.livelock_cycles = (uint64_t)cfg_int(c, "sim.livelock_cycles"),
 		.livelock_sig = forward_progress,
 		.livelock_ctx = g,
+		.periodic = periodic,
+		.periodic_ctx = g,
 	};
 	g->sim = sim_create(&sc, err);
 	if (!g->sim || sim_clock_add(g->sim, &g->core_clk, err))
@@ -525,12 +555,15 @@ int gpu_run_launch(struct gpu *g, struct fe_launch *l, struct sim_error *err)
 	int rc = cta_dispatcher_launch_kernel(g->disp, l, start, err);
 	if (rc)
 		return rc;
+	g->launch_ctas = info.n_ctas;
+	g->launch_start_cycle = start;
 	uint64_t until = SIM_NEVER;
 	if (g->max_cycles) {
 		uint64_t limit_cycle = start + g->max_cycles;
 		until = sim_clock_edge_ps(&g->core_clk, limit_cycle);
 	}
 	enum sim_stop why = sim_run(g->sim, until, g->report, err);
+	g->launch_ctas = 0;
 	for (uint32_t i = 0; i < g->n_cores; i++) {
 		const struct sim_error *e = sm_error(g->sms[i]);
 		if (e && e->code != SIM_OK) {

@@ -789,6 +789,8 @@ static void watchdog_fire(struct sim *sim, struct sim_event *ev)
 	uint64_t limit = sim->cfg.watchdog_cycles;
 	uint64_t now_cycle = sim_clock_cycle_at(clk, sim->now_ps);
 	uint64_t last_cycle = sim_clock_cycle_at(clk, sim->last_progress_ps);
+	if (sim->cfg.periodic)
+		sim->cfg.periodic(sim->cfg.periodic_ctx);
 	/* Livelock: issue goes on (so the deadlock test below never fires) but nothing that
 	 * moves a program forward happens. One callback per watchdog period: free. */
 	if (sim->cfg.livelock_cycles && sim->cfg.livelock_sig) {

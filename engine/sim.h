@@ -185,6 +185,11 @@ struct sim_config {
 	uint64_t livelock_cycles;
 	uint64_t (*livelock_sig)(void *ctx);
 	void *livelock_ctx;
+	/* Called at every watchdog check (about every watchdog_cycles of watchdog_clk while the
+	 * simulation runs), for what must look at a run now and then without costing a cycle:
+	 * a progress line. It must not change the simulation. NULL: none. */
+	void (*periodic)(void *ctx);
+	void *periodic_ctx;
 };
 struct sim *sim_create(const struct sim_config *cfg, struct sim_error *err);
 void sim_destroy(struct sim *sim);

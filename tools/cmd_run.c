@@ -14,6 +14,7 @@
 #include "../components/gpu.h"
 #include "../workloads/workload.h"
 #include "cli.h"
+#include "progress.h"
 #include "provenance.h"
 
 struct cfg_out {
@@ -86,10 +87,26 @@ static int outdir_check(const struct cli_opts *o, struct sim_error *err)
 	return 0;
 }
 
+/* The gpu's device with the progress line cleared after each launch, so that the workload's
+ * own lines (launch, check) start at column 0 on a terminal. */
+struct progress_dev {
+	struct fe_device inner;
+	struct progress *pr;
+};
+
+static int progress_launch(void *ctx, struct fe_launch *l, struct sim_error *err)
+{
+	struct progress_dev *d = ctx;
+	int rc = d->inner.launch(d->inner.ctx, l, err);
+	progress_finish(d->pr);
+	return rc;
+}
+
 static void usage(void)
 {
 	printf("usage: warpsim run -c CONFIG [-c PRESET]... -w WORKLOAD [-s key=value]... [-o OUTDIR]\n"
-	       "                  [--size small|large] [--functional] [--json] [--quiet]\n"
+	       "                  [--size SIZE] [--functional] [--json] [--quiet]\n"
+	       "                  [--progress | --no-progress] [--progress-interval S]\n"
 	       "  -c FILE        machine configuration (later files override earlier: presets)\n"
 	       "  -w FILE        workload description (workloads/*/NAME.cfg)\n"
 	       "  -s key=value   override any setting (warpsim config --list)\n"
@@ -97,13 +114,17 @@ static void usage(void)
 	       "  --size S       workload size (default: the workload file's)\n"
 	       "  --functional   execute functionally only (no timing model)\n"
 	       "  --json         print the stats document on stdout instead of the summary\n"
-	       "  --quiet        no summary\n");
+	       "  --quiet        no summary\n"
+	       "  --progress     a progress line (cycles, kernels, IPC, speed, ETA) on stderr even when it\n"
+	       "                 is not a terminal (one line per report); default: on a terminal only\n"
+	       "  --no-progress  no progress line\n"
+	       "  --progress-interval S  seconds of wall time between progress reports (default 1)\n");
 }
 
 int cmd_run(int argc, char **argv, struct sim_error *err)
 {
-	static const char *const with_value[] = {"--size", NULL};
-	static const char *const flags[] = {"--functional", "--quiet", NULL};
+	static const char *const with_value[] = {"--size", "--progress-interval", NULL};
+	static const char *const flags[] = {"--functional", "--quiet", "--progress", "--no-progress", NULL};
 	struct cli_opts o;
 	int rc = cli_parse(argc, argv, "cswo", with_value, flags, &o, err);
 	if (rc)
@@ -120,6 +141,21 @@ int cmd_run(int argc, char **argv, struct sim_error *err)
 	if (!o.n_configs && !functional)
 		return sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, "-c", "run needs -c CONFIG");
 	bool quiet = cli_long(&o, "--quiet") != NULL;
+	if (cli_long(&o, "--progress") && cli_long(&o, "--no-progress"))
+		return sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, "--progress", "and --no-progress together");
+	double interval_s = 1.0;
+	if (cli_long(&o, "--progress-interval")) {
+		char *end;
+		interval_s = strtod(cli_long(&o, "--progress-interval"), &end);
+		if (*end || end == cli_long(&o, "--progress-interval") || !(interval_s >= 0 && interval_s <= 86400))
+			return sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, "--progress-interval",
+					     "expected seconds, 0..86400");
+	}
+	/* On a terminal unless refused; elsewhere (a sweep's run.log, a pipe) only when asked. */
+	bool show_progress = cli_long(&o, "--progress") ||
+			     (!cli_long(&o, "--no-progress") && !quiet && isatty(STDERR_FILENO));
+	struct progress pr;
+	struct progress_dev pdev;
 
 	struct cfg *c = NULL;
 	struct stats *st = NULL;
@@ -161,6 +197,14 @@ int cmd_run(int argc, char **argv, struct sim_error *err)
 		if (timeline)
 			gpu_set_cta_timeline(g, timeline);
 		dev = gpu_device(g);
+		if (show_progress) {
+			progress_init(&pr, stderr, isatty(STDERR_FILENO), interval_s, workload_launch_count(w));
+			gpu_set_progress(g, progress_report, &pr);
+			pdev.inner = dev;
+			pdev.pr = &pr;
+			dev.launch = progress_launch;
+			dev.ctx = &pdev;
+		}
 	}
 	rc = workload_run(w, &dev, quiet ? NULL : stderr, err);
 	double secs = cli_now_s() - t0;

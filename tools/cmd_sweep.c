@@ -455,8 +455,16 @@ static void progress(int finished, int n, int skipped, int failed, double sim_cy
 		     double t0, int jobs)
 {
 	double el = cli_now_s() - t0;
-	fprintf(stderr, "\rsweep: %d/%d runs done (%d already complete, %d failed), %.3g core cycles simulated, %.3g warp inst/s per core   ",
-		finished, n, skipped, failed, sim_cycles, el > 0 ? sim_insts / el / (jobs > 1 ? jobs : 1) : 0.0);
+	/* ETA from the runs done here so far (complete ones skipped took no time); runs differ in
+	 * length, so it is a rough figure until most are done. */
+	char eta[48] = "";
+	int ran = finished - skipped;
+	if (ran > 0 && finished < n && el > 0) {
+		double left = el / ran * (n - finished);
+		snprintf(eta, sizeof eta, ", ETA %d:%02d", (int)(left / 60), (int)left % 60);
+	}
+	fprintf(stderr, "\rsweep: %d/%d runs done (%d already complete, %d failed), %.3g core cycles simulated, %.3g warp inst/s per core%s   ",
+		finished, n, skipped, failed, sim_cycles, el > 0 ? sim_insts / el / (jobs > 1 ? jobs : 1) : 0.0, eta);
 }
 
 static int run_local(struct run *runs, int n, int jobs, struct sim_error *err)

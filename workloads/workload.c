@@ -1175,6 +1175,16 @@ void workload_destroy(struct workload *w)
 const char *workload_name(const struct workload *w) { return w->name; }
 const char *workload_size(const struct workload *w) { return w->size; }
 
+uint64_t workload_launch_count(const struct workload *w)
+{
+	if (w->host)
+		return 0;
+	uint64_t n = 0;
+	for (uint32_t i = 0; i < w->n_launches; i++)
+		n += w->launches[i].repeat;
+	return n;
+}
+
 void workload_params_describe(const struct workload *w, char *buf, size_t n)
 {
 	size_t off = 0;

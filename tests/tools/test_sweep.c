@@ -38,6 +38,7 @@ Test(sweep, restart_skips_completed_and_redoes_interrupted_runs, .timeout = 240)
 	cr_assert_not_null(mkdtemp(dir));
 	int rc = sh("%s sweep experiments/slurm-selftest.cfg --jobs 2 --out %s 2>&1", dir, out, sizeof out);
 	cr_assert_eq(rc, 0, "%s", out);
+	cr_expect(strstr(out, "(0 already complete, 0 failed)") && strstr(out, ", ETA 0:"), "no ETA: %s", out);
 	cr_assert(exists(dir, RUN("vecadd", "lrr/stats.json")) && exists(dir, RUN("saxpy", "gto/stats.json")));
 	cr_assert(exists(dir, RUN("vecadd", "lrr/config.cfg")));
 	/* An interrupted run leaves its directory without stats.json (written last, atomically). */
