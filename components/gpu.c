@@ -11,6 +11,7 @@
 #include "../noc/noc.h"
 #include "../scheduler/policy.h"
 #include "cta_dispatcher.h"
+#include "sampler.h"
 #include "sm/sm.h"
 
 struct gpu {
@@ -52,6 +53,9 @@ struct gpu {
 	void *progress_ctx;
 	uint32_t launch_ctas;            /* CTAs of the current launch, 0 between launches */
 	uint64_t launch_start_cycle;
+	struct sampler *sampler;         /* --sample: NULL when off */
+	uint64_t sample_cycles;          /* interval in core cycles */
+	struct sim_event sample_ev;      /* background: keeps nothing alive */
 };
 
 int gpu_cfg_define_all(struct cfg *c, struct sim_error *err)
@@ -135,6 +139,7 @@ void gpu_destroy(struct gpu *g)
 	if (g->noc)
 		noc_destroy(g->noc);
 	cta_dispatcher_destroy(g->disp);
+	sampler_destroy(g->sampler);
 	sim_destroy(g->sim);
 	free(g->sms);
 	free(g->chans);
@@ -349,6 +354,31 @@ static void periodic(void *ctx)
 	g->progress_fn(g->progress_ctx, &p);
 }
 
+/* A sample at each multiple of sample_cycles while the launch runs; the launch's tail is
+ * taken when it ends (gpu_run_launch). */
+static void sample_fire(struct sim *sim, struct sim_event *ev)
+{
+	struct gpu *g = SIM_CONTAINER_OF(ev, struct gpu, sample_ev);
+	if (cta_dispatcher_kernel_done(g->disp))
+		return; /* draining after the last CTA: the tail row covers it */
+	uint64_t now = sim_clock_cycle_at(&g->core_clk, sim_now_ps(sim));
+	sampler_take(g->sampler, now);
+	sim_event_schedule(sim, ev, sim_clock_edge_ps(&g->core_clk, now + g->sample_cycles));
+}
+
+int gpu_set_sampler(struct gpu *g, uint64_t every_cycles, FILE *csv, struct sim_error *err)
+{
+	if (!every_cycles || !csv)
+		return sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, "--sample", "needs cycles > 0 and a file");
+	g->sampler = sampler_create(g->cfg, g->st, g->sms, g->n_cores, g->n_chans, csv, err);
+	if (!g->sampler)
+		return err->code ? (int)err->code : SIM_ERR_NOMEM;
+	g->sample_cycles = every_cycles;
+	sim_event_init(&g->sample_ev, SIM_PRIO_STATS, sample_fire);
+	sim_set_background_event(g->sim, &g->sample_ev);
+	return sim_event_reserve(g->sim, 1, err);
+}
+
 void gpu_set_progress(struct gpu *g, void (*fn)(void *ctx, const struct gpu_progress *p), void *ctx)
 {
 	g->progress_fn = fn;
@@ -557,6 +587,11 @@ int gpu_run_launch(struct gpu *g, struct fe_launch *l, struct sim_error *err)
 		return rc;
 	g->launch_ctas = info.n_ctas;
 	g->launch_start_cycle = start;
+	if (g->sampler) {
+		sampler_begin(g->sampler, g->kernels, cta_dispatcher_kernel_start_cycle(g->disp));
+		uint64_t next = (start / g->sample_cycles + 1) * g->sample_cycles;
+		sim_event_reschedule(g->sim, &g->sample_ev, sim_clock_edge_ps(&g->core_clk, next));
+	}
 	uint64_t until = SIM_NEVER;
 	if (g->max_cycles) {
 		uint64_t limit_cycle = start + g->max_cycles;
@@ -564,6 +599,8 @@ int gpu_run_launch(struct gpu *g, struct fe_launch *l, struct sim_error *err)
 	}
 	enum sim_stop why = sim_run(g->sim, until, g->report, err);
 	g->launch_ctas = 0;
+	if (g->sampler && sim_event_queued(&g->sample_ev))
+		sim_event_cancel(g->sim, &g->sample_ev);
 	for (uint32_t i = 0; i < g->n_cores; i++) {
 		const struct sim_error *e = sm_error(g->sms[i]);
 		if (e && e->code != SIM_OK) {
@@ -600,6 +637,8 @@ int gpu_run_launch(struct gpu *g, struct fe_launch *l, struct sim_error *err)
 	uint64_t end = cta_dispatcher_kernel_end_cycle(g->disp);
 	account_launch(g, end - cta_dispatcher_kernel_start_cycle(g->disp));
 	account_memory(g);
+	if (g->sampler)
+		sampler_take(g->sampler, end);
 	stats_kernel_end(g->st);
 	if (g->timeline && (rc = cta_dispatcher_write_kernel_timeline_csv(g->disp, g->timeline, err)))
 		return rc;

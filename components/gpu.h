@@ -48,6 +48,11 @@ struct gpu_progress {
  * must not touch the gpu. Costs one call per period; NULL fn: none. */
 void gpu_set_progress(struct gpu *g, void (*fn)(void *ctx, const struct gpu_progress *p), void *ctx);
 
+/* Time series: a CSV row (components/sampler.h) into csv (owned by the caller) every
+ * every_cycles core cycles of each launch and one for its tail. Reads counters only; the stats
+ * are the same with it. Call before the first launch. */
+int gpu_set_sampler(struct gpu *g, uint64_t every_cycles, FILE *csv, struct sim_error *err);
+
 /* Totals over all launches so far. */
 uint64_t gpu_core_cycles(const struct gpu *g);
 uint64_t gpu_warp_insts(const struct gpu *g);

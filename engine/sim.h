@@ -203,6 +203,10 @@ void sim_request_stop(struct sim *sim);
  * On deadlock the components' dumps are written to report (if non-NULL) and err says why. */
 enum sim_stop sim_run(struct sim *sim, uint64_t until_ps, FILE *report, struct sim_error *err);
 uint64_t sim_events_fired(const struct sim *sim);
+/* ev (owned by the caller, scheduled by it) is, like the watchdog's, a background event: the
+ * simulation is quiescent when only these are left, and sim_run then cancels it (a sampler
+ * every N cycles). One at a time; NULL clears. */
+void sim_set_background_event(struct sim *sim, struct sim_event *ev);
 uint64_t sim_outstanding(const struct sim *sim);
 /* Iterate components (registration order). */
 uint32_t sim_component_count(const struct sim *sim);

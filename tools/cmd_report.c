@@ -97,6 +97,97 @@ static int bar_chart(const char *dir, const char *name, const char *title, const
 	return run_gnuplot(dir, name, err);
 }
 
+/* Column numbers (1-based, gnuplot's) of a samples.csv header: IPC per SM, DRAM bandwidth, BLP
+ * per channel. */
+struct ts_cols {
+	int sm0, n_sm, bw, blp0, n_ch;
+};
+
+static int ts_header(const char *csv, struct ts_cols *c)
+{
+	memset(c, 0, sizeof *c);
+	FILE *f = fopen(csv, "r");
+	if (!f)
+		return -1;
+	char line[65536];
+	bool ok = fgets(line, sizeof line, f) != NULL;
+	fclose(f);
+	if (!ok)
+		return -1;
+	line[strcspn(line, "\r\n")] = '\0';
+	int i = 1;
+	for (char *save = NULL, *tok = strtok_r(line, ",", &save); tok; tok = strtok_r(NULL, ",", &save), i++) {
+		if (!strncmp(tok, "ipc.sm", 6) && !c->n_sm++)
+			c->sm0 = i;
+		else if (!strncmp(tok, "blp.ch", 6) && !c->n_ch++)
+			c->blp0 = i;
+		else if (!strcmp(tok, "dram.bandwidth_gbs"))
+			c->bw = i;
+	}
+	return c->n_sm && c->bw ? 0 : -1;
+}
+
+/* Figures of one run's samples.csv (warpsim run --sample N): IPC per SM over time as a heat map,
+ * DRAM bandwidth and BLP over time, as plots/<name>_ipc.svg|png and plots/<name>_dram.svg|png. */
+static int timeseries_plots(const char *run_dir, const char *plots, const char *name, const char *title,
+			    FILE *md, const char *md_prefix, struct sim_error *err)
+{
+	char rel[PATH_MAX + 16], csv[PATH_MAX], p[PATH_MAX + 64];
+	snprintf(rel, sizeof rel, "%s/samples.csv", run_dir);
+	struct ts_cols c;
+	if (access(rel, R_OK) || !realpath(rel, csv) || ts_header(csv, &c))
+		return 0;
+	snprintf(p, sizeof p, "%s/%s_ipc.gp", plots, name);
+	FILE *f = fopen(p, "w");
+	if (!f)
+		return sim_error_set(err, SIM_ERR_IO, p, 0, 0, NULL, "cannot write: %s", strerror(errno));
+	for (int k = 0; k < 2; k++) {
+		if (k == 0)
+			fprintf(f, "set terminal svg size 1000,520 dynamic noenhanced\nset output '%s_ipc.svg'\n", name);
+		else
+			fprintf(f, "set terminal pngcairo size 1000,520 noenhanced\nset output '%s_ipc.png'\n", name);
+		fprintf(f, "set datafile separator ','\nset title 'IPC per SM over time: %s'\n", title);
+		fprintf(f, "set xlabel 'time (core cycles)'\nset ylabel 'SM'\nset cblabel 'IPC (warp instructions per cycle)'\n"
+			   "set yrange [-0.5:%d.5]\nset cbrange [0:*]\nset palette defined (0 '#ffffff', 1 '#fde725', 2 '#21918c', 3 '#3b0f70')\n"
+			   "unset key\n", c.n_sm - 1);
+		fprintf(f, "plot for [i=0:%d] '%s' skip 1 using (($2+$3)/2):(i):(($3-$2)/2):(0.5):(column(%d+i)) "
+			   "with boxxyerror fs solid 1.0 noborder lc palette\n", c.n_sm - 1, csv, c.sm0);
+	}
+	fclose(f);
+	char gp[PATH_MAX + 64];
+	snprintf(gp, sizeof gp, "%s_ipc", name);
+	int rc;
+	if ((rc = run_gnuplot(plots, gp, err)))
+		return rc;
+	snprintf(p, sizeof p, "%s/%s_dram.gp", plots, name);
+	f = fopen(p, "w");
+	if (!f)
+		return sim_error_set(err, SIM_ERR_IO, p, 0, 0, NULL, "cannot write: %s", strerror(errno));
+	for (int k = 0; k < 2; k++) {
+		if (k == 0)
+			fprintf(f, "set terminal svg size 1000,620 dynamic noenhanced\nset output '%s_dram.svg'\n", name);
+		else
+			fprintf(f, "set terminal pngcairo size 1000,620 noenhanced\nset output '%s_dram.png'\n", name);
+		fprintf(f, "set datafile separator ','\nset multiplot layout 2,1 title 'DRAM over time: %s'\n"
+			   "set grid\nset lmargin at screen 0.09\nset rmargin at screen 0.80\n"
+			   "set ylabel 'DRAM bandwidth (GB/s)'\nunset xlabel\nunset key\n", title);
+		fprintf(f, "plot '%s' skip 1 using (($2+$3)/2):%d with lines lw 2 lc rgb '#0072b2'\n", csv, c.bw);
+		fprintf(f, "set ylabel 'BLP (banks busy, per channel)'\nset xlabel 'time (core cycles)'\n"
+			   "set key outside right\n");
+		if (c.n_ch)
+			fprintf(f, "plot for [ch=0:%d] '%s' skip 1 using (($2+$3)/2):(column(%d+2*ch)) with lines "
+				   "title sprintf('channel %%d', ch)\n", c.n_ch - 1, csv, c.blp0);
+		fprintf(f, "unset multiplot\n");
+	}
+	fclose(f);
+	snprintf(gp, sizeof gp, "%s_dram", name);
+	if ((rc = run_gnuplot(plots, gp, err)))
+		return rc;
+	fprintf(md, "### %s\n\n![IPC per SM](%s%s_ipc.svg)\n\n![DRAM bandwidth and BLP](%s%s_dram.svg)\n\n", title,
+		md_prefix, name, md_prefix, name);
+	return 0;
+}
+
 static const char *const stall_classes[] = {"issued", "structural", "data", "control", "fetch",
 					     "barrier", "exit", "no_warp", NULL};
 
@@ -289,7 +380,46 @@ static int write_report(const char *dir, const struct csv_table *t, const char *
 			t->cell[r][2]);
 		break;
 	}
+
+	/* 5. time series of every run made with --sample (a spec's overrides cannot ask for it:
+	 * rerun a row with --sample N into its own directory) */
+	bool ts_head = false;
+	for (int r = 0; r < t->n_rows; r++) {
+		char run[PATH_MAX], name[400], title[400], sp[PATH_MAX + 16];
+		snprintf(run, sizeof run, "%s/%s/%s/%s", dir, t->cell[r][0], t->cell[r][1], t->cell[r][2]);
+		snprintf(sp, sizeof sp, "%s/samples.csv", run);
+		if (access(sp, R_OK))
+			continue;
+		if (!ts_head)
+			fprintf(md, "## Time series\n\n");
+		ts_head = true;
+		snprintf(name, sizeof name, "ts_%s_%s_%s", t->cell[r][0], t->cell[r][1], t->cell[r][2]);
+		snprintf(title, sizeof title, "%s / %s / %s", t->cell[r][0], t->cell[r][1], t->cell[r][2]);
+		if ((rc = timeseries_plots(run, plots, name, title, md, "plots/", err)))
+			return rc;
+	}
 	return 0;
+}
+
+/* `warpsim report RUN_DIR` of one run made with --sample: its time series only. */
+static int run_report(const char *dir, struct sim_error *err)
+{
+	char plots[PATH_MAX + 16], md_path[PATH_MAX + 16], title[PATH_MAX + 16];
+	snprintf(plots, sizeof plots, "%s/plots", dir);
+	snprintf(md_path, sizeof md_path, "%s/report.md", dir);
+	int rc = cli_mkdirs(plots, err);
+	if (rc)
+		return rc;
+	FILE *md = fopen(md_path, "w");
+	if (!md)
+		return sim_error_set(err, SIM_ERR_IO, md_path, 0, 0, NULL, "cannot write: %s", strerror(errno));
+	snprintf(title, sizeof title, "%s", dir);
+	fprintf(md, "# warpsim report: %s\n\nTime series of one run (samples.csv).\n\n", dir);
+	rc = timeseries_plots(dir, plots, "ts", title, md, "plots/", err);
+	fclose(md);
+	if (!rc)
+		printf("report written to %s\n", md_path);
+	return rc;
 }
 
 int cmd_report(int argc, char **argv, struct sim_error *err)
@@ -301,7 +431,8 @@ int cmd_report(int argc, char **argv, struct sim_error *err)
 		return rc;
 	if (o.help || o.n_positional != 1) {
 		printf("usage: warpsim report DIR [--baseline lrr]\n"
-		       "DIR is a sweep directory with results.csv (warpsim sweep / sweep --collect);\n"
+		       "DIR is a sweep directory with results.csv (warpsim sweep / sweep --collect), or one\n"
+		       "run's directory with samples.csv (warpsim run --sample N -o DIR): its time series;\n"
 		       "writes DIR/report.md and DIR/plots/*.svg|png\n");
 		return o.help ? 0 : sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, NULL, "report needs DIR");
 	}
@@ -309,6 +440,9 @@ int cmd_report(int argc, char **argv, struct sim_error *err)
 	const char *base = cli_long(&o, "--baseline") ? cli_long(&o, "--baseline") : "lrr";
 	char csv[PATH_MAX + 16], md_path[PATH_MAX + 16], tmp[PATH_MAX + 32];
 	snprintf(csv, sizeof csv, "%s/results.csv", dir);
+	snprintf(tmp, sizeof tmp, "%s/samples.csv", dir);
+	if (access(csv, F_OK) && !access(tmp, R_OK))
+		return run_report(dir, err);
 	snprintf(md_path, sizeof md_path, "%s/report.md", dir);
 	snprintf(tmp, sizeof tmp, "%s.tmp.%ld", md_path, (long)getpid());
 	struct csv_table *t = malloc(sizeof *t);

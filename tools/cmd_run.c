@@ -106,7 +106,7 @@ static void usage(void)
 {
 	printf("usage: warpsim run -c CONFIG [-c PRESET]... -w WORKLOAD [-s key=value]... [-o OUTDIR]\n"
 	       "                  [--size SIZE] [--functional] [--json] [--quiet]\n"
-	       "                  [--progress | --no-progress] [--progress-interval S]\n"
+	       "                  [--progress | --no-progress] [--progress-interval S] [--sample N]\n"
 	       "  -c FILE        machine configuration (later files override earlier: presets)\n"
 	       "  -w FILE        workload description (workloads/*/NAME.cfg)\n"
 	       "  -s key=value   override any setting (warpsim config --list)\n"
@@ -118,12 +118,15 @@ static void usage(void)
 	       "  --progress     a progress line (cycles, kernels, IPC, speed, ETA) on stderr even when it\n"
 	       "                 is not a terminal (one line per report); default: on a terminal only\n"
 	       "  --no-progress  no progress line\n"
-	       "  --progress-interval S  seconds of wall time between progress reports (default 1)\n");
+	       "  --progress-interval S  seconds of wall time between progress reports (default 1)\n"
+	       "  --sample N     time series: OUTDIR/samples.csv, a row per N core cycles (IPC per SM,\n"
+	       "                 scheduler cycles by class, L1/L2 hit rates, DRAM bandwidth, BLP and RBL\n"
+	       "                 per channel, NoC latency and link utilisation); needs -o\n");
 }
 
 int cmd_run(int argc, char **argv, struct sim_error *err)
 {
-	static const char *const with_value[] = {"--size", "--progress-interval", NULL};
+	static const char *const with_value[] = {"--size", "--progress-interval", "--sample", NULL};
 	static const char *const flags[] = {"--functional", "--quiet", "--progress", "--no-progress", NULL};
 	struct cli_opts o;
 	int rc = cli_parse(argc, argv, "cswo", with_value, flags, &o, err);
@@ -156,6 +159,24 @@ int cmd_run(int argc, char **argv, struct sim_error *err)
 			     (!cli_long(&o, "--no-progress") && !quiet && isatty(STDERR_FILENO));
 	struct progress pr;
 	struct progress_dev pdev;
+	uint64_t sample_cycles = 0;
+	if (cli_long(&o, "--sample")) {
+		const char *v = cli_long(&o, "--sample");
+		char *end;
+		unsigned long long n = strtoull(v, &end, 10);
+		if (*end || end == v || *v == '-' || n < 1 || n > (1ull << 40))
+			return sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, "--sample",
+					     "expected core cycles per sample, 1..2^40, got '%s'", v);
+		if (!o.outdir)
+			return sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, "--sample",
+					     "writes OUTDIR/samples.csv: give -o OUTDIR");
+		if (functional)
+			return sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, "--sample",
+					     "needs the timing model (not --functional)");
+		sample_cycles = n;
+	}
+	FILE *samples = NULL;
+	char samples_tmp[PATH_MAX] = "";
 
 	struct cfg *c = NULL;
 	struct stats *st = NULL;
@@ -197,6 +218,17 @@ int cmd_run(int argc, char **argv, struct sim_error *err)
 		if (timeline)
 			gpu_set_cta_timeline(g, timeline);
 		dev = gpu_device(g);
+		if (sample_cycles) {
+			snprintf(samples_tmp, sizeof samples_tmp, "%s/samples.csv.tmp.%ld", o.outdir, (long)getpid());
+			samples = fopen(samples_tmp, "w");
+			if (!samples) {
+				rc = sim_error_set(err, SIM_ERR_IO, samples_tmp, 0, 0, "--sample", "cannot write: %s",
+						   strerror(errno));
+				goto out;
+			}
+			if ((rc = gpu_set_sampler(g, sample_cycles, samples, err)))
+				goto out;
+		}
 		if (show_progress) {
 			progress_init(&pr, stderr, isatty(STDERR_FILENO), interval_s, workload_launch_count(w));
 			gpu_set_progress(g, progress_report, &pr);
@@ -233,6 +265,16 @@ int cmd_run(int argc, char **argv, struct sim_error *err)
 				fclose(f);
 			}
 		}
+		if (samples) {
+			bool ok = fclose(samples) == 0;
+			samples = NULL;
+			snprintf(p, sizeof p, "%s/samples.csv", o.outdir);
+			if (!ok || rename(samples_tmp, p)) {
+				rc = sim_error_set(err, SIM_ERR_IO, p, 0, 0, "--sample", "cannot write: %s", strerror(errno));
+				goto out;
+			}
+			samples_tmp[0] = '\0';
+		}
 		/* stats.json last: its presence marks a complete run (sweeps rely on it). */
 		snprintf(p, sizeof p, "%s/stats.json", o.outdir);
 		if ((rc = stats_write_json(st, p, err)))
@@ -259,6 +301,10 @@ int cmd_run(int argc, char **argv, struct sim_error *err)
 		}
 	}
 out:
+	if (samples)
+		fclose(samples);
+	if (samples_tmp[0])
+		unlink(samples_tmp);
 	if (timeline)
 		fclose(timeline);
 	free(timeline_buf);
