@@ -686,6 +686,33 @@ static int write_extra_stats(const struct spec *s, const char *outroot, struct s
 	return cli_write_atomic(p, write_stat_list, s, err);
 }
 
+static int write_order_list(FILE *f, const void *ctx, struct sim_error *err)
+{
+	const struct spec *s = ctx;
+	(void)err;
+	char n[128];
+	fprintf(f, "# the sweep spec's order of its axes (warpsim report draws them in it)\n");
+	for (int c = 0; c < s->n_configs; c++) {
+		stem(s->configs[c], n, sizeof n);
+		fprintf(f, "config %s\n", n);
+	}
+	for (int w = 0; w < s->n_workloads; w++) {
+		stem(s->workloads[w], n, sizeof n);
+		fprintf(f, "workload %s\n", n);
+	}
+	for (int v = 0; v < s->n_variants; v++)
+		fprintf(f, "variant %s\n", s->variants[v].name);
+	return 0;
+}
+
+/* DIR/sweep_order.txt: results.csv is sorted by name; the report wants the spec's order. */
+static int write_order(const struct spec *s, const char *outroot, struct sim_error *err)
+{
+	char p[PATH_MAX + 32];
+	snprintf(p, sizeof p, "%s/%s/sweep_order.txt", outroot, s->name);
+	return cli_write_atomic(p, write_order_list, s, err);
+}
+
 int sweep_run_spec(const char *spec_path, const char *outroot, int jobs, const char *emit_kind,
 		   char *results_dir, size_t results_dir_len, struct sim_error *err)
 {
@@ -709,6 +736,8 @@ int sweep_run_spec(const char *spec_path, const char *outroot, int jobs, const c
 		snprintf(results_dir, results_dir_len, "%s/%s", outroot, s->name);
 	if (!rc)
 		rc = write_extra_stats(s, outroot, err);
+	if (!rc)
+		rc = write_order(s, outroot, err);
 	if (!rc && emit_kind)
 		rc = emit(s, runs, n, emit_kind, outroot, err);
 	else if (!rc) {

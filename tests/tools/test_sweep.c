@@ -91,6 +91,14 @@ Test(sweep, emit_slurm_writes_an_array_of_one_task_per_run, .timeout = 60)
 		lines++;
 	fclose(f);
 	cr_assert_eq(lines, 4);
+	/* the spec's order, which results.csv (sorted by name) loses, for the report */
+	snprintf(p, sizeof p, "%s/slurm-selftest/sweep_order.txt", dir);
+	f = fopen(p, "r");
+	cr_assert_not_null(f);
+	n = fread(buf, 1, sizeof buf - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	cr_expect(strstr(buf, "\nconfig owl-28\nworkload vecadd\nworkload saxpy\nvariant lrr\nvariant gto\n"), "%s", buf);
 	snprintf(p, sizeof p, "rm -rf '%s'", dir);
 	cr_assert_eq(system(p), 0);
 }
