@@ -16,6 +16,10 @@ struct fe_device warpsim_device(struct warpsim *ws);
 /* Warp and thread instructions of the functional executor so far. */
 void warpsim_functional_totals(const struct warpsim *ws, uint64_t *warp_insts,
 			       uint64_t *thread_insts);
+/* The run's provenance (engine/stats.h: stats_set_provenance takes it) and how to append it to
+ * config.cfg as comments (trailer(f, ctx) after the resolved settings; NULL for none). */
+void warpsim_set_provenance(struct warpsim *ws, struct json_t *prov,
+			    void (*trailer)(FILE *f, const void *ctx), const void *ctx);
 /* sim_error -> warpsim_error (err may be NULL); returns the code. */
 int warpsim_error_from(struct warpsim_error *err, const struct sim_error *e);
 

@@ -32,7 +32,17 @@ struct warpsim {
 	size_t timeline_len;
 	uint64_t launches;
 	double cpu_s;                   /* host CPU seconds spent in launches */
+	void (*cfg_trailer)(FILE *f, const void *ctx); /* warpsim_set_provenance */
+	const void *cfg_trailer_ctx;
 };
+
+void warpsim_set_provenance(struct warpsim *ws, struct json_t *prov,
+			    void (*trailer)(FILE *f, const void *ctx), const void *ctx)
+{
+	stats_set_provenance(ws->st, prov);
+	ws->cfg_trailer = trailer;
+	ws->cfg_trailer_ctx = ctx;
+}
 
 int warpsim_error_from(struct warpsim_error *err, const struct sim_error *e)
 {
@@ -506,7 +516,7 @@ char *warpsim_stats_json(const struct warpsim *ws)
 }
 
 static int write_file_atomic(const char *path, const char *data, size_t n, bool resolved_cfg,
-			     const struct cfg *c, struct warpsim_error *err)
+			     const struct warpsim *ws, struct warpsim_error *err)
 {
 	char tmp[4200];
 	snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
@@ -516,8 +526,11 @@ static int write_file_atomic(const char *path, const char *data, size_t n, bool 
 	int rc = 0;
 	if (!f)
 		rc = sim_error_set(&e, SIM_ERR_IO, path, 0, 0, NULL, "cannot write: %s", strerror(errno));
-	else if (resolved_cfg)
-		rc = cfg_write_resolved(c, f, &e);
+	else if (resolved_cfg) {
+		rc = cfg_write_resolved(ws->cfg, f, &e);
+		if (!rc && ws->cfg_trailer)
+			ws->cfg_trailer(f, ws->cfg_trailer_ctx);
+	}
 	else if (n && fwrite(data, 1, n, f) != n)
 		rc = sim_error_set(&e, SIM_ERR_IO, path, 0, 0, NULL, "cannot write: %s", strerror(errno));
 	if (f && fclose(f) && !rc)
@@ -553,7 +566,7 @@ int warpsim_write_outputs(struct warpsim *ws, const char *dir, struct warpsim_er
 		}
 	}
 	snprintf(p, sizeof p, "%s/config.cfg", dir);
-	int rc = write_file_atomic(p, NULL, 0, true, ws->cfg, err);
+	int rc = write_file_atomic(p, NULL, 0, true, ws, err);
 	if (!rc && ws->timeline) {
 		fflush(ws->timeline);
 		snprintf(p, sizeof p, "%s/cta_timeline.csv", dir);

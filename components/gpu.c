@@ -12,6 +12,7 @@
 #include "../noc/noc.h"
 #include "../scheduler/policy.h"
 #include "cta_dispatcher.h"
+#include "sampler.h"
 #include "sm/sm.h"
 
 struct gpu {
@@ -40,7 +41,11 @@ struct gpu {
 	uint64_t memory_block_cycles, no_warp_cycles;
 	uint64_t rtru_wasted, rtru_total;
 	uint64_t l1d_hits, l1d_accesses, dram_row_hits, dram_accesses, dram_reads, dram_writes;
-	uint64_t mem_prev[6];            /* the memory sums above at the previous launch end */
+	uint64_t l2_hits, l2_accesses, dram_bytes, dram_bus_busy_cycles;
+	uint64_t mem_prev[10];           /* the memory sums above at the previous launch end */
+	struct stat_avg noc_lat;         /* packet latency (NoC cycles) over the launches */
+	struct stat_avg noc_lat_prev;    /* the NoC's own average at the previous launch end */
+	const struct stat_avg *noc_lat_src; /* noc.latency.total (cycle model) or .network (flow) */
 	/* registers per thread of the current (else the last) launch and their source, and
 	 * launches by source (enum fe_regs_source): results hang on occupancy, so say where the
 	 * count came from */
@@ -48,6 +53,13 @@ struct gpu {
 	uint8_t regs_source;
 	uint64_t regs_launches[FE_REGS_ESTIMATE + 1];
 	struct sm_counters *last;        /* [n_cores] counters at the previous launch end */
+	void (*progress_fn)(void *ctx, const struct gpu_progress *p);
+	void *progress_ctx;
+	uint32_t launch_ctas;            /* CTAs of the current launch, 0 between launches */
+	uint64_t launch_start_cycle;
+	struct sampler *sampler;         /* --sample: NULL when off */
+	uint64_t sample_cycles;          /* interval in core cycles */
+	struct sim_event sample_ev;      /* background: keeps nothing alive */
 };
 
 int gpu_cfg_define_all(struct cfg *c, struct sim_error *err)
@@ -131,6 +143,7 @@ void gpu_destroy(struct gpu *g)
 	if (g->noc)
 		noc_destroy(g->noc);
 	cta_dispatcher_destroy(g->disp);
+	sampler_destroy(g->sampler);
 	sim_destroy(g->sim);
 	free(g->sms);
 	free(g->chans);
@@ -257,12 +270,38 @@ static void register_mem_stats(struct gpu *g)
 	stats_derived(st, gpu_blp, g, "banks",
 		      "BLP (OWL 2.2): banks with an outstanding request over busy cycles, mean of channels",
 		      "gpu.dram.blp");
+	stats_counter(st, &g->l2_hits, "accesses", "L2 hits, all slices", "gpu.l2.hits");
+	stats_counter(st, &g->l2_accesses, "accesses", "L2 accesses, all slices", "gpu.l2.accesses");
+	stats_ratio(st, "gpu.l2.hits", "gpu.l2.accesses", 1.0, "ratio", "L2 hit rate, all slices",
+		    "gpu.l2.hit_rate");
+	stats_counter(st, &g->dram_bytes, "bytes", "DRAM data moved (reads + writes x gpu.l2.line_bytes)",
+		      "gpu.dram.bytes");
+	/* bytes per core cycle x core MHz / 1000 = GB/s (10^9 bytes per second) */
+	double core_mhz = (double)cfg_int(g->cfg, "gpu.core.clock_mhz");
+	stats_ratio(st, "gpu.dram.bytes", "gpu.cycles", core_mhz / 1000.0, "GB/s",
+		    "DRAM bandwidth used, all channels, over the kernels' time", "gpu.dram.bandwidth_gbs");
+	stats_counter(st, &g->dram_bus_busy_cycles, "DRAM cycles",
+		      "DRAM cycles a data bus moved data, summed over channels", "gpu.dram.bus_busy_cycles");
+	/* busy DRAM cycles / (kernel core cycles x DRAM MHz / core MHz x channels) */
+	if (g->n_chans && cfg_is_defined(g->cfg, "gpu.dram.clock_mhz")) {
+		double dram_mhz = (double)cfg_int(g->cfg, "gpu.dram.clock_mhz");
+		stats_ratio(st, "gpu.dram.bus_busy_cycles", "gpu.cycles", core_mhz / (dram_mhz * g->n_chans),
+			    "ratio", "DRAM data-bus utilisation, mean of channels, over the kernels' time",
+			    "gpu.dram.utilisation");
+	}
+	g->noc_lat_src = stats_avg_field(st, "noc.latency.total");
+	if (!g->noc_lat_src)
+		g->noc_lat_src = stats_avg_field(st, "noc.latency.network");
+	stats_avg(st, &g->noc_lat, "NoC cycles",
+		  "NoC packet latency, accepted until the tail arrives (flow model: network part), all packets",
+		  "gpu.noc.latency");
 }
 
 /* Fold the memory counters since the last launch into the gpu.* sums. */
 static void account_memory(struct gpu *g)
 {
-	uint64_t now[6] = {
+	uint64_t dram_acc = sum_stat(g, "mc.%u.reads", g->n_chans) + sum_stat(g, "mc.%u.writes", g->n_chans);
+	uint64_t now[10] = {
 		sum_stat(g, "sm.%u.l1d.hits", g->n_cores),
 		sum_stat(g, "sm.%u.l1d.accesses", g->n_cores),
 		sum_stat(g, "mc.%u.row_hits", g->n_chans),
@@ -270,12 +309,22 @@ static void account_memory(struct gpu *g)
 			sum_stat(g, "mc.%u.row_conflicts", g->n_chans),
 		sum_stat(g, "mc.%u.reads", g->n_chans),
 		sum_stat(g, "mc.%u.writes", g->n_chans),
+		sum_stat(g, "l2.%u.hits", g->n_chans),
+		sum_stat(g, "l2.%u.accesses", g->n_chans),
+		dram_acc * (uint64_t)cfg_int(g->cfg, "gpu.l2.line_bytes"),
+		sum_stat(g, "mc.%u.bus_busy_cycles", g->n_chans),
 	};
-	uint64_t *dst[6] = {&g->l1d_hits, &g->l1d_accesses, &g->dram_row_hits, &g->dram_accesses,
-			    &g->dram_reads, &g->dram_writes};
-	for (int k = 0; k < 6; k++) {
+	uint64_t *dst[10] = {&g->l1d_hits, &g->l1d_accesses, &g->dram_row_hits, &g->dram_accesses,
+			     &g->dram_reads, &g->dram_writes, &g->l2_hits, &g->l2_accesses,
+			     &g->dram_bytes, &g->dram_bus_busy_cycles};
+	for (int k = 0; k < 10; k++) {
 		*dst[k] += now[k] - g->mem_prev[k];
 		g->mem_prev[k] = now[k];
+	}
+	if (g->noc_lat_src) {
+		g->noc_lat.sum += g->noc_lat_src->sum - g->noc_lat_prev.sum;
+		g->noc_lat.n += g->noc_lat_src->n - g->noc_lat_prev.n;
+		g->noc_lat_prev = *g->noc_lat_src;
 	}
 }
 
@@ -289,6 +338,55 @@ static uint64_t forward_progress(void *ctx)
 		if (g->sms[i])
 			sum += sm_forward_progress(g->sms[i]);
 	return sum;
+}
+
+/* The watchdog's periodic call: a progress report when someone asked for one. */
+static void periodic(void *ctx)
+{
+	struct gpu *g = ctx;
+	if (!g->progress_fn || !g->launch_ctas)
+		return;
+	struct gpu_progress p = {.kernels_done = g->kernels, .ctas_total = g->launch_ctas};
+	uint64_t now = sim_clock_cycle_at(&g->core_clk, sim_now_ps(g->sim));
+	p.cycles = g->cycles + (now > g->launch_start_cycle ? now - g->launch_start_cycle : 0);
+	for (uint32_t i = 0; i < g->n_cores; i++) {
+		struct sm_counters c;
+		sm_get_counters(g->sms[i], &c);
+		p.warp_insts += c.warp_insts;
+		p.ctas_done += c.ctas_finished - g->last[i].ctas_finished;
+	}
+	g->progress_fn(g->progress_ctx, &p);
+}
+
+/* A sample at each multiple of sample_cycles while the launch runs; the launch's tail is
+ * taken when it ends (gpu_run_launch). */
+static void sample_fire(struct sim *sim, struct sim_event *ev)
+{
+	struct gpu *g = SIM_CONTAINER_OF(ev, struct gpu, sample_ev);
+	if (cta_dispatcher_kernel_done(g->disp))
+		return; /* draining after the last CTA: the tail row covers it */
+	uint64_t now = sim_clock_cycle_at(&g->core_clk, sim_now_ps(sim));
+	sampler_take(g->sampler, now);
+	sim_event_schedule(sim, ev, sim_clock_edge_ps(&g->core_clk, now + g->sample_cycles));
+}
+
+int gpu_set_sampler(struct gpu *g, uint64_t every_cycles, FILE *csv, struct sim_error *err)
+{
+	if (!every_cycles || !csv)
+		return sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, "--sample", "needs cycles > 0 and a file");
+	g->sampler = sampler_create(g->cfg, g->st, g->sms, g->n_cores, g->n_chans, csv, err);
+	if (!g->sampler)
+		return err->code ? (int)err->code : SIM_ERR_NOMEM;
+	g->sample_cycles = every_cycles;
+	sim_event_init(&g->sample_ev, SIM_PRIO_STATS, sample_fire);
+	sim_set_background_event(g->sim, &g->sample_ev);
+	return sim_event_reserve(g->sim, 1, err);
+}
+
+void gpu_set_progress(struct gpu *g, void (*fn)(void *ctx, const struct gpu_progress *p), void *ctx)
+{
+	g->progress_fn = fn;
+	g->progress_ctx = ctx;
 }
 
 struct gpu *gpu_create(const struct cfg *c, struct stats *st, struct sim_error *err)
@@ -314,6 +412,8 @@ struct gpu *gpu_create(const struct cfg *c, struct stats *st, struct sim_error *
 		.livelock_cycles = (uint64_t)cfg_int(c, "sim.livelock_cycles"),
 		.livelock_sig = forward_progress,
 		.livelock_ctx = g,
+		.periodic = periodic,
+		.periodic_ctx = g,
 	};
 	g->sim = sim_create(&sc, err);
 	if (!g->sim || sim_clock_add(g->sim, &g->core_clk, err))
@@ -494,12 +594,22 @@ int gpu_run_launch(struct gpu *g, struct fe_launch *l, struct sim_error *err)
 	int rc = cta_dispatcher_launch_kernel(g->disp, l, start, err);
 	if (rc)
 		return rc;
+	g->launch_ctas = info.n_ctas;
+	g->launch_start_cycle = start;
+	if (g->sampler) {
+		sampler_begin(g->sampler, g->kernels, cta_dispatcher_kernel_start_cycle(g->disp));
+		uint64_t next = (start / g->sample_cycles + 1) * g->sample_cycles;
+		sim_event_reschedule(g->sim, &g->sample_ev, sim_clock_edge_ps(&g->core_clk, next));
+	}
 	uint64_t until = SIM_NEVER;
 	if (g->max_cycles) {
 		uint64_t limit_cycle = start + g->max_cycles;
 		until = sim_clock_edge_ps(&g->core_clk, limit_cycle);
 	}
 	enum sim_stop why = sim_run(g->sim, until, g->report, err);
+	g->launch_ctas = 0;
+	if (g->sampler && sim_event_queued(&g->sample_ev))
+		sim_event_cancel(g->sim, &g->sample_ev);
 	for (uint32_t i = 0; i < g->n_cores; i++) {
 		const struct sim_error *e = sm_error(g->sms[i]);
 		if (e && e->code != SIM_OK) {
@@ -536,6 +646,8 @@ int gpu_run_launch(struct gpu *g, struct fe_launch *l, struct sim_error *err)
 	uint64_t end = cta_dispatcher_kernel_end_cycle(g->disp);
 	account_launch(g, end - cta_dispatcher_kernel_start_cycle(g->disp));
 	account_memory(g);
+	if (g->sampler)
+		sampler_take(g->sampler, end);
 	stats_kernel_end(g->st);
 	if (g->timeline && (rc = cta_dispatcher_write_kernel_timeline_csv(g->disp, g->timeline, err)))
 		return rc;

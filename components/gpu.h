@@ -35,6 +35,24 @@ void gpu_set_report(struct gpu *g, FILE *report);
 /* Optional CSV of per-CTA start/end cycle and core (PRO Fig 2), written as CTAs finish. */
 void gpu_set_cta_timeline(struct gpu *g, FILE *csv);
 
+/* A look at a running simulation (the progress line): everything so far, the current launch
+ * included. */
+struct gpu_progress {
+	uint64_t cycles;          /* core cycles in kernels, the current one so far */
+	uint64_t warp_insts;      /* issued so far */
+	uint64_t kernels_done;
+	uint64_t ctas_done;       /* of the current launch */
+	uint64_t ctas_total;      /* of the current launch (0 between launches) */
+};
+/* fn(ctx, p) is called at every watchdog check (sim.watchdog_cycles) while a launch runs; it
+ * must not touch the gpu. Costs one call per period; NULL fn: none. */
+void gpu_set_progress(struct gpu *g, void (*fn)(void *ctx, const struct gpu_progress *p), void *ctx);
+
+/* Time series: a CSV row (components/sampler.h) into csv (owned by the caller) every
+ * every_cycles core cycles of each launch and one for its tail. Reads counters only; the stats
+ * are the same with it. Call before the first launch. */
+int gpu_set_sampler(struct gpu *g, uint64_t every_cycles, FILE *csv, struct sim_error *err);
+
 /* Totals over all launches so far. */
 uint64_t gpu_core_cycles(const struct gpu *g);
 uint64_t gpu_warp_insts(const struct gpu *g);

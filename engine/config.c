@@ -25,6 +25,7 @@ struct cfg_entry {
 	int64_t *list;    /* INT_LIST value (owned) */
 	size_t n_list;
 	char *src_file;   /* owned; "<default>" or "<command line>" or a path */
+	char *src_dir;    /* owned; where a relative path value resolves from; NULL: the cwd */
 	int src_line;
 	uint64_t set_seq; /* when it was last set (cfg.n_sets then); 0 = default */
 };
@@ -32,8 +33,9 @@ struct cfg_entry {
 struct cfg {
 	struct cfg_entry *e;
 	size_t n, cap;
-	char *base_dir;   /* directory of the first loaded file */
 	uint64_t n_sets;  /* values set from files and overrides so far */
+	const char *loading;     /* while a file loads: its path, and the directory its */
+	const char *include_dir; /* @include names are relative to */
 };
 
 static const char SRC_DEFAULT[] = "<default>";
@@ -90,9 +92,9 @@ void cfg_destroy(struct cfg *c)
 		free(c->e[i].s);
 		free(c->e[i].list);
 		free(c->e[i].src_file);
+		free(c->e[i].src_dir);
 	}
 	free(c->e);
-	free(c->base_dir);
 	free(c);
 }
 
@@ -342,6 +344,23 @@ static int store_setting(struct cfg_entry *e, const config_setting_t *st, struct
 	return rc;
 }
 
+static char *dir_of(const char *path);
+
+/* The directory a relative path set in file resolves from: the file's own. libconfig names an
+ * @included file as the @include wrote it, relative to include_dir (the top file's directory). */
+static char *dir_for(const char *file, const char *top, const char *include_dir)
+{
+	char *d = dir_of(file ? file : top);
+	if (!d || !file || file[0] == '/' || !strcmp(file, top))
+		return d;
+	size_t n = strlen(include_dir) + strlen(d) + 2;
+	char *j = malloc(n);
+	if (j)
+		snprintf(j, n, "%s/%s", include_dir, d);
+	free(d);
+	return j;
+}
+
 static uint64_t next_seq(const struct cfg *c)
 {
 	return ++((struct cfg *)c)->n_sets;
@@ -369,6 +388,10 @@ static int walk(struct cfg *c, const config_setting_t *grp, const char *prefix, 
 		int rc = store_setting(e, st, err);
 		if (rc)
 			return rc;
+		free(e->src_dir);
+		e->src_dir = NULL;
+		if (c->loading && !(e->src_dir = dir_for(config_setting_source_file(st), c->loading, c->include_dir)))
+			return sim_error_set(err, SIM_ERR_NOMEM, c->loading, 0, 0, path, "out of memory");
 		e->set_seq = next_seq(c);
 	}
 	return 0;
@@ -452,11 +475,12 @@ int cfg_load_file(struct cfg *c, const char *path, struct sim_error *err)
 	 * line: configs/owl-28.cfg includes "owl-28/core.cfg". */
 	config_set_include_dir(&lc, dir);
 	bool ok = config_read_file(&lc, path) == CONFIG_TRUE;
-	if (!c->base_dir)
-		c->base_dir = dir;
-	else
-		free(dir);
-	return load(c, &lc, path, ok, err);
+	c->loading = path;
+	c->include_dir = dir;
+	rc = load(c, &lc, path, ok, err);
+	c->loading = c->include_dir = NULL;
+	free(dir);
+	return rc;
 }
 
 int cfg_load_string(struct cfg *c, const char *name, const char *text, struct sim_error *err)
@@ -572,6 +596,8 @@ int cfg_set_override(struct cfg *c, const char *assignment, struct sim_error *er
 	}
 	if (!rc) {
 		set_source(e, SRC_CMDLINE, 0);
+		free(e->src_dir);
+		e->src_dir = NULL;
 		e->set_seq = next_seq(c);
 	}
 	return rc;
@@ -650,9 +676,16 @@ int cfg_error(struct sim_error *err, const struct cfg *c, const char *path, cons
 	return rc;
 }
 
-const char *cfg_base_dir(const struct cfg *c)
+int cfg_path(const struct cfg *c, const char *path, char *out, size_t n)
 {
-	return c->base_dir ? c->base_dir : ".";
+	const struct cfg_entry *e = must_find(c, path, CFG_STRING, CFG_STRING);
+	const char *v = e->s ? e->s : "";
+	int k;
+	if (v[0] == '/' || !v[0] || !e->src_dir || !strcmp(e->src_dir, "."))
+		k = snprintf(out, n, "%s", v);
+	else
+		k = snprintf(out, n, "%s/%s", e->src_dir, v);
+	return k < 0 || (size_t)k >= n ? -1 : 0;
 }
 
 static void write_value(const struct cfg_entry *e, FILE *out)

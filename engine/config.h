@@ -76,8 +76,10 @@ const char *cfg_latest(const struct cfg *c, const char *const *paths, size_t n);
  * setting's source, e.g. "owl-28/memory.cfg:12: gpu.l1d.size_kb: 64 exceeds ...". */
 int cfg_error(struct sim_error *err, const struct cfg *c, const char *path, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
-/* Directory of the first loaded file ("." if none): relative paths in settings resolve from it. */
-const char *cfg_base_dir(const struct cfg *c);
+/* A file-path setting's value, ready to open: absolute as given; a relative one set in a file
+ * resolves from that file's directory (an @included file's own), one set with -s from the
+ * working directory. -1 when it does not fit in n bytes. */
+int cfg_path(const struct cfg *c, const char *path, char *out, size_t n);
 
 /* Write every setting with its resolved value (libconfig syntax, sources as comments). */
 int cfg_write_resolved(const struct cfg *c, FILE *out, struct sim_error *err);

@@ -789,6 +789,8 @@ static void watchdog_fire(struct sim *sim, struct sim_event *ev)
 	uint64_t limit = sim->cfg.watchdog_cycles;
 	uint64_t now_cycle = sim_clock_cycle_at(clk, sim->now_ps);
 	uint64_t last_cycle = sim_clock_cycle_at(clk, sim->last_progress_ps);
+	if (sim->cfg.periodic)
+		sim->cfg.periodic(sim->cfg.periodic_ctx);
 	/* Livelock: issue goes on (so the deadlock test below never fires) but nothing that
 	 * moves a program forward happens. One callback per watchdog period: free. */
 	if (sim->cfg.livelock_cycles && sim->cfg.livelock_sig) {
@@ -870,6 +872,19 @@ static void report_deadlock(struct sim *sim, FILE *report, struct sim_error *err
 			      sim->now_ps, holders, total, first ? first : "?");
 }
 
+void sim_set_background_event(struct sim *sim, struct sim_event *ev)
+{
+	sim->background_ev = ev;
+}
+
+static bool only_background(const struct sim *sim)
+{
+	for (uint32_t i = 0; i < sim->n_heap; i++)
+		if (sim->heap[i].ev != &sim->watchdog_ev && sim->heap[i].ev != sim->background_ev)
+			return false;
+	return true;
+}
+
 enum sim_stop sim_run(struct sim *sim, uint64_t until_ps, FILE *report, struct sim_error *err)
 {
 	sim->stop_requested = false;
@@ -887,9 +902,12 @@ enum sim_stop sim_run(struct sim *sim, uint64_t until_ps, FILE *report, struct s
 							      sim->cfg.watchdog_cycles));
 	}
 	for (;;) {
-		/* The watchdog's own event does not keep an otherwise idle simulation alive. */
-		if (sim->n_heap <= 1 && (sim->n_heap == 0 || sim->heap[0].ev == &sim->watchdog_ev)) {
+		/* The watchdog's own event and a sampler's do not keep an otherwise idle simulation
+		 * alive (n_heap is large while anything runs: the test is one compare). */
+		if (sim->n_heap <= 2 && only_background(sim)) {
 			sim_event_cancel(sim, &sim->watchdog_ev);
+			if (sim->background_ev && sim_event_queued(sim->background_ev))
+				sim_event_cancel(sim, sim->background_ev);
 			if (sim_outstanding(sim) > 0) {
 				report_deadlock(sim, report, err, true);
 				return SIM_STOP_DEADLOCK;

@@ -185,6 +185,11 @@ struct sim_config {
 	uint64_t livelock_cycles;
 	uint64_t (*livelock_sig)(void *ctx);
 	void *livelock_ctx;
+	/* Called at every watchdog check (about every watchdog_cycles of watchdog_clk while the
+	 * simulation runs), for what must look at a run now and then without costing a cycle:
+	 * a progress line. It must not change the simulation. NULL: none. */
+	void (*periodic)(void *ctx);
+	void *periodic_ctx;
 };
 struct sim *sim_create(const struct sim_config *cfg, struct sim_error *err);
 void sim_destroy(struct sim *sim);
@@ -198,6 +203,10 @@ void sim_request_stop(struct sim *sim);
  * On deadlock the components' dumps are written to report (if non-NULL) and err says why. */
 enum sim_stop sim_run(struct sim *sim, uint64_t until_ps, FILE *report, struct sim_error *err);
 uint64_t sim_events_fired(const struct sim *sim);
+/* ev (owned by the caller, scheduled by it) is, like the watchdog's, a background event: the
+ * simulation is quiescent when only these are left, and sim_run then cancels it (a sampler
+ * every N cycles). One at a time; NULL clears. */
+void sim_set_background_event(struct sim *sim, struct sim_event *ev);
 uint64_t sim_outstanding(const struct sim *sim);
 /* Iterate components (registration order). */
 uint32_t sim_component_count(const struct sim *sim);

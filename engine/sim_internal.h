@@ -132,6 +132,7 @@ struct sim {
 	struct sim_pool wake_pool;
 
 	struct sim_event watchdog_ev;
+	struct sim_event *background_ev; /* sim_set_background_event: like the watchdog, keeps nothing alive */
 	uint64_t last_progress_ps; /* time of the last sim_progress() (or of an idle watchdog check) */
 	uint64_t progress_calls;
 };

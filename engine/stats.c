@@ -42,6 +42,7 @@ struct stats {
 	char *kernel_prefix;   /* only stats with this name prefix go in per-kernel records; NULL = all */
 	char *cur_kernel;
 	char *cur_ptx_name;     /* the kernel's PTX name when it differs (C++ kernels) */
+	json_t *provenance;    /* NULL or an object, written first */
 };
 
 struct stats *stats_create(void)
@@ -76,6 +77,7 @@ void stats_destroy(struct stats *s)
 	free(s->cur_ptx_name);
 	free(s->kernel_prefix);
 	json_decref(s->kernels);
+	json_decref(s->provenance);
 	free(s);
 }
 
@@ -350,14 +352,43 @@ bool stats_get_double(const struct stats *s, const char *name, double *out)
 	return ok;
 }
 
+const uint64_t *stats_counter_field(const struct stats *s, const char *name)
+{
+	int i = find(s, name);
+	return i >= 0 && s->e[i].kind == ST_COUNTER ? s->e[i].counter : NULL;
+}
+
+const struct stat_avg *stats_avg_field(const struct stats *s, const char *name)
+{
+	int i = find(s, name);
+	return i >= 0 && s->e[i].kind == ST_AVG ? s->e[i].avg : NULL;
+}
+
+bool stats_exists(const struct stats *s, const char *name)
+{
+	return find(s, name) >= 0;
+}
+
+void stats_set_provenance(struct stats *s, struct json_t *obj)
+{
+	json_decref(s->provenance);
+	s->provenance = obj;
+}
+
 static json_t *document(const struct stats *s)
 {
 	json_t *meta = json_object();
 	for (uint32_t i = 0; i < s->n; i++)
 		json_object_set_new(meta, s->e[i].name,
 				    json_pack("{s:s, s:s}", "unit", s->e[i].unit, "desc", s->e[i].desc));
-	return json_pack("{s:o, s:O, s:o}", "total", scope_json(s, false), "kernels", s->kernels,
-			 "meta", meta);
+	json_t *doc = json_object();
+	/* First, so that dropping its lines leaves exactly the document without it. */
+	if (s->provenance)
+		json_object_set(doc, "provenance", s->provenance);
+	json_object_set_new(doc, "total", scope_json(s, false));
+	json_object_set(doc, "kernels", s->kernels);
+	json_object_set_new(doc, "meta", meta);
+	return doc;
 }
 
 char *stats_to_json_string(const struct stats *s)

@@ -81,6 +81,21 @@ void stats_kernel_end(struct stats *s);
 bool stats_get_u64(const struct stats *s, const char *name, uint64_t *out);
 bool stats_get_double(const struct stats *s, const char *name, double *out);
 
+/* Pointers to a registered counter's or average's field (samplers read them every N cycles
+ * without a lookup by name); NULL when no such stat of that kind. */
+const uint64_t *stats_counter_field(const struct stats *s, const char *name);
+const struct stat_avg *stats_avg_field(const struct stats *s, const char *name);
+/* Whether a stat of any kind is registered under name (sweep specs naming extra columns). */
+bool stats_exists(const struct stats *s, const char *name);
+
+/* Provenance (version, command line, host, date...): a JSON object (jansson's json_t, reference
+ * stolen; NULL clears) written as the document's first member "provenance", on lines of its
+ * own, so that byte comparisons of runs drop it with
+ *   sed '/^ "provenance": {$/,/^ },$/d'
+ * and the rest is the document without it. */
+struct json_t;
+void stats_set_provenance(struct stats *s, struct json_t *obj);
+
 /* JSON document {"total": {name: {"value":..,"unit":..,"desc":..}}, "kernels": [...]}.
  * Written to tmp name then renamed into place. */
 int stats_write_json(const struct stats *s, const char *path, struct sim_error *err);

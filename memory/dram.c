@@ -803,6 +803,11 @@ void dram_mc_stats_register(struct dram_mc *mc, struct stats *st)
 	stats_derived(st, st_blp, mc, "banks",
 		      "BLP (OWL 2.2): banks with an outstanding request, averaged over cycles with one",
 		      "mc.%u.blp", c);
+	/* BLP's numerator and denominator, so that it can be taken over an interval (samples) */
+	stats_counter(st, &mc->blp_sum, "bank cycles", "sum over DRAM cycles of banks with an outstanding request",
+		      "mc.%u.blp_bank_cycles", c);
+	stats_counter(st, &mc->blp_cycles, "cycles", "DRAM cycles with at least one bank busy",
+		      "mc.%u.blp_busy_cycles", c);
 	stats_derived(st, st_rbl, mc, "ratio", "RBL (OWL 2.2): row-buffer hit rate of demands",
 		      "mc.%u.row_hit_rate", c);
 	stats_derived(st, st_qlen, mc, "requests", "average MC queue length", "mc.%u.avg_queue_len",

@@ -14,6 +14,14 @@
 #include "../api/api_int.h"
 #include "../workloads/workload.h"
 #include "cli.h"
+#include "progress.h"
+#include "provenance.h"
+
+/* config.cfg's trailer: the provenance as comments (warpsim_set_provenance). */
+static void prov_comments(FILE *f, const void *prov)
+{
+	prov_write_comments(f, prov);
+}
 
 static const char *const summary_patterns[] = {"gpu.*", NULL};
 
@@ -69,24 +77,48 @@ static int outdir_check(const struct cli_opts *o, struct sim_error *err)
 	return 0;
 }
 
+/* The gpu's device with the progress line cleared after each launch, so that the workload's
+ * own lines (launch, check) start at column 0 on a terminal. */
+struct progress_dev {
+	struct fe_device inner;
+	struct progress *pr;
+};
+
+static int progress_launch(void *ctx, struct fe_launch *l, struct sim_error *err)
+{
+	struct progress_dev *d = ctx;
+	int rc = d->inner.launch(d->inner.ctx, l, err);
+	progress_finish(d->pr);
+	return rc;
+}
+
 static void usage(void)
 {
 	printf("usage: warpsim run -c CONFIG [-c PRESET]... -w WORKLOAD [-s key=value]... [-o OUTDIR]\n"
-	       "                  [--size small|large] [--functional] [--json] [--quiet]\n"
+	       "                  [--size SIZE] [--functional] [--json] [--quiet]\n"
+	       "                  [--progress | --no-progress] [--progress-interval S] [--sample N]\n"
 	       "  -c FILE        machine configuration (later files override earlier: presets)\n"
 	       "  -w FILE        workload description (workloads/*/NAME.cfg)\n"
 	       "  -s key=value   override any setting (warpsim config --list)\n"
 	       "  -o DIR         write stats.json, config.cfg and cta_timeline.csv there\n"
-	       "  --size S       workload size (default: the workload file's)\n"
+	       "  --size S       workload size: small, medium or large (the groups of the workload's `sizes`;\n"
+	       "                 workloads/gpgpusim_ref/: ref); default: the workload file's `size`\n"
 	       "  --functional   execute functionally only (no timing model)\n"
 	       "  --json         print the stats document on stdout instead of the summary\n"
-	       "  --quiet        no summary\n");
+	       "  --quiet        no summary\n"
+	       "  --progress     a progress line (cycles, kernels, IPC, speed, ETA) on stderr even when it\n"
+	       "                 is not a terminal (one line per report); default: on a terminal only\n"
+	       "  --no-progress  no progress line\n"
+	       "  --progress-interval S  seconds of wall time between progress reports (default 1)\n"
+	       "  --sample N     time series: OUTDIR/samples.csv, a row per N core cycles (IPC per SM,\n"
+	       "                 scheduler cycles by class, L1/L2 hit rates, DRAM bandwidth, BLP and RBL\n"
+	       "                 per channel, NoC latency and link utilisation); needs -o\n");
 }
 
 int cmd_run(int argc, char **argv, struct sim_error *err)
 {
-	static const char *const with_value[] = {"--size", NULL};
-	static const char *const flags[] = {"--functional", "--quiet", NULL};
+	static const char *const with_value[] = {"--size", "--progress-interval", "--sample", NULL};
+	static const char *const flags[] = {"--functional", "--quiet", "--progress", "--no-progress", NULL};
 	struct cli_opts o;
 	int rc = cli_parse(argc, argv, "cswo", with_value, flags, &o, err);
 	if (rc)
@@ -103,6 +135,39 @@ int cmd_run(int argc, char **argv, struct sim_error *err)
 	if (!o.n_configs && !functional)
 		return sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, "-c", "run needs -c CONFIG");
 	bool quiet = cli_long(&o, "--quiet") != NULL;
+	if (cli_long(&o, "--progress") && cli_long(&o, "--no-progress"))
+		return sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, "--progress", "and --no-progress together");
+	double interval_s = 1.0;
+	if (cli_long(&o, "--progress-interval")) {
+		char *end;
+		interval_s = strtod(cli_long(&o, "--progress-interval"), &end);
+		if (*end || end == cli_long(&o, "--progress-interval") || !(interval_s >= 0 && interval_s <= 86400))
+			return sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, "--progress-interval",
+					     "expected seconds, 0..86400");
+	}
+	/* On a terminal unless refused; elsewhere (a sweep's run.log, a pipe) only when asked. */
+	bool show_progress = cli_long(&o, "--progress") ||
+			     (!cli_long(&o, "--no-progress") && !quiet && isatty(STDERR_FILENO));
+	struct progress pr;
+	struct progress_dev pdev;
+	uint64_t sample_cycles = 0;
+	if (cli_long(&o, "--sample")) {
+		const char *v = cli_long(&o, "--sample");
+		char *end;
+		unsigned long long n = strtoull(v, &end, 10);
+		if (*end || end == v || *v == '-' || n < 1 || n > (1ull << 40))
+			return sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, "--sample",
+					     "expected core cycles per sample, 1..2^40, got '%s'", v);
+		if (!o.outdir)
+			return sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, "--sample",
+					     "writes OUTDIR/samples.csv: give -o OUTDIR");
+		if (functional)
+			return sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, "--sample",
+					     "needs the timing model (not --functional)");
+		sample_cycles = n;
+	}
+	FILE *samples = NULL;
+	char samples_tmp[PATH_MAX] = "";
 
 	struct warpsim *ws = NULL;
 	struct workload *w = NULL;
@@ -120,18 +185,55 @@ int cmd_run(int argc, char **argv, struct sim_error *err)
 	}
 	if (o.outdir && (rc = outdir_check(&o, err)))
 		goto out;
+	struct gpu *g = warpsim_gpu(ws);
 	double t0 = cli_now_s();
+	time_t start = time(NULL);
 	struct fe_device dev = warpsim_device(ws);
+	if (g && sample_cycles) {
+		snprintf(samples_tmp, sizeof samples_tmp, "%s/samples.csv.tmp.%ld", o.outdir, (long)getpid());
+		samples = fopen(samples_tmp, "w");
+		if (!samples) {
+			rc = sim_error_set(err, SIM_ERR_IO, samples_tmp, 0, 0, "--sample", "cannot write: %s",
+					   strerror(errno));
+			goto out;
+		}
+		if ((rc = gpu_set_sampler(g, sample_cycles, samples, err)))
+			goto out;
+	}
+	if (g && show_progress) {
+		progress_init(&pr, stderr, isatty(STDERR_FILENO), interval_s, workload_launch_count(w));
+		gpu_set_progress(g, progress_report, &pr);
+		pdev.inner = dev;
+		pdev.pr = &pr;
+		dev.launch = progress_launch;
+		dev.ctx = &pdev;
+	}
 	rc = workload_run(w, &dev, quiet ? NULL : stderr, err);
 	double secs = cli_now_s() - t0;
 	if (rc)
 		goto out;
-	struct warpsim_error we;
-	if (o.outdir && (rc = warpsim_write_outputs(ws, o.outdir, &we))) {
-		sim_error_set(err, rc, NULL, 0, 0, NULL, "%s", we.message);
-		goto out;
+	/* Outside the simulated stats: the byte comparisons of runs leave it out (stats.h). */
+	json_t *prov = prov_create(argc, argv, &o, warpsim_cfg(ws), w, start, secs);
+	warpsim_set_provenance(ws, prov, prov_comments, prov);
+	if (o.outdir) {
+		char p[PATH_MAX];
+		if (samples) {
+			bool ok = fclose(samples) == 0;
+			samples = NULL;
+			snprintf(p, sizeof p, "%s/samples.csv", o.outdir);
+			if (!ok || rename(samples_tmp, p)) {
+				rc = sim_error_set(err, SIM_ERR_IO, p, 0, 0, "--sample", "cannot write: %s", strerror(errno));
+				goto out;
+			}
+			samples_tmp[0] = '\0';
+		}
+		/* config.cfg (provenance as comments), cta_timeline.csv, then stats.json. */
+		struct warpsim_error we;
+		if ((rc = warpsim_write_outputs(ws, o.outdir, &we))) {
+			sim_error_set(err, rc, NULL, 0, 0, NULL, "%s", we.message);
+			goto out;
+		}
 	}
-	struct gpu *g = warpsim_gpu(ws);
 	if (o.json) {
 		char *s = warpsim_stats_json(ws);
 		if (s) {
@@ -155,6 +257,10 @@ int cmd_run(int argc, char **argv, struct sim_error *err)
 		}
 	}
 out:
+	if (samples)
+		fclose(samples);
+	if (samples_tmp[0])
+		unlink(samples_tmp);
 	workload_destroy(w);
 	warpsim_destroy(ws);
 	return rc;

@@ -23,6 +23,7 @@
 #include "sweep.h"
 
 #define SWEEP_MAX_ITEMS 256
+#define SWEEP_MAX_STATS 64
 
 struct variant {
 	const char *name;
@@ -45,6 +46,8 @@ struct spec {
 	int n_variants;
 	const char *overrides[32];   /* applied to every run */
 	int n_overrides;
+	const char *stats[SWEEP_MAX_STATS]; /* extra stats for results.csv (beside every gpu.*) */
+	int n_stats;
 	char base_dir[PATH_MAX];     /* directory of the spec: relative paths resolve from the cwd, as given */
 };
 
@@ -125,7 +128,7 @@ static int spec_load(struct spec *s, const char *path, struct sim_error *err)
 	config_setting_t *root = config_lookup(&s->lc, "sweep");
 	if (!root || config_setting_type(root) != CONFIG_TYPE_GROUP)
 		return spec_err(err, s, NULL, "sweep", "missing group 'sweep = { ... };'");
-	static const char *const top_keys[] = {"name", "size", "configs", "workloads", "variants", "overrides", NULL};
+	static const char *const top_keys[] = {"name", "size", "configs", "workloads", "variants", "overrides", "stats", NULL};
 	int rc = check_keys(s, root, top_keys, "sweep", err);
 	if (rc)
 		return rc;
@@ -137,7 +140,8 @@ static int spec_load(struct spec *s, const char *path, struct sim_error *err)
 	s->size = sz ? config_setting_get_string(sz) : NULL;
 	if ((rc = read_strings(s, root, "configs", s->configs, SWEEP_MAX_ITEMS, &s->n_configs, true, err)) ||
 	    (rc = read_strings(s, root, "workloads", s->workloads, SWEEP_MAX_ITEMS, &s->n_workloads, true, err)) ||
-	    (rc = read_strings(s, root, "overrides", s->overrides, 32, &s->n_overrides, false, err)))
+	    (rc = read_strings(s, root, "overrides", s->overrides, 32, &s->n_overrides, false, err)) ||
+	    (rc = read_strings(s, root, "stats", s->stats, SWEEP_MAX_STATS, &s->n_stats, false, err)))
 		return rc;
 	config_setting_t *vs = config_setting_get_member(root, "variants");
 	if (!vs || config_setting_type(vs) != CONFIG_TYPE_LIST || !config_setting_length(vs))
@@ -188,7 +192,8 @@ static const config_setting_t *elem_of(const struct spec *s, const char *list_pa
  * variant's -s overrides, the cross-module checks, and the machine itself (every module checks
  * its settings when built). A SimGrid platform can be loaded once per process, so such a
  * machine is built by its first run, not here. */
-static int spec_check_machine(const struct spec *s, int c, int v, struct sim_error *err)
+static int spec_check_machine(const struct spec *s, int c, int v, bool *stat_found,
+			      bool *unchecked, struct sim_error *err)
 {
 	const struct variant *var = &s->variants[v];
 	const config_setting_t *vs = config_setting_get_elem(config_lookup(&s->lc, "sweep.variants"),
@@ -226,9 +231,13 @@ static int spec_check_machine(const struct spec *s, int c, int v, struct sim_err
 		rc = sim_error_set(err, in.code ? in.code : SIM_ERR_NOMEM, NULL, 0, 0, NULL, "%s", in.msg);
 		goto out;
 	}
-	if (!(rc = gpu_cfg_validate(cf, &in)) && strcmp(cfg_str(cf, "gpu.noc.topology"), "simgrid")) {
+	bool simgrid = !strcmp(cfg_str(cf, "gpu.noc.topology"), "simgrid");
+	*unchecked = *unchecked || simgrid;
+	if (!(rc = gpu_cfg_validate(cf, &in)) && !simgrid) {
 		struct stats *st = stats_create();
 		struct gpu *g = st ? gpu_create(cf, st, &in) : NULL;
+		for (int k = 0; g && k < s->n_stats; k++)
+			stat_found[k] = stat_found[k] || stats_exists(st, s->stats[k]);
 		if (!g)
 			rc = st ? (in.code ? in.code : SIM_ERR_CONFIG)
 				: sim_error_set(&in, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory");
@@ -252,11 +261,24 @@ out:
  * (exit 2), not "N of N runs failed" with the reason in each run.log. */
 static int spec_validate(const struct spec *s, const char *outroot, struct sim_error *err)
 {
+	/* An extra stat must exist in some machine of the sweep (a noc.* stat is absent from a
+	 * perfect-l1 machine, and its cell is then empty); one none of them has is a typo. A
+	 * SimGrid machine is not built here: its stats are not checked. */
+	bool found[SWEEP_MAX_STATS] = {false}, unchecked = false;
 	for (int c = 0; c < s->n_configs; c++)
 		for (int v = 0; v < s->n_variants; v++) {
-			int rc = spec_check_machine(s, c, v, err);
+			int rc = spec_check_machine(s, c, v, found, &unchecked, err);
 			if (rc)
 				return rc;
+		}
+	for (int k = 0; k < s->n_stats && !unchecked; k++)
+		if (!found[k]) {
+			char setting[80];
+			snprintf(setting, sizeof setting, "sweep.stats[%d]", k);
+			return sim_error_set(err, SIM_ERR_INPUT, s->path,
+					     (int)config_setting_source_line(elem_of(s, "sweep.stats", k)), 0, setting,
+					     "no machine of the sweep has a stat named '%s' (names as in stats.json "
+					     "\"total\", e.g. sm.0.l1d.misses or noc.latency.total)", s->stats[k]);
 		}
 	for (int w = 0; w < s->n_workloads; w++) {
 		struct sim_error in = {0};
@@ -343,7 +365,7 @@ static int build_runs(const struct spec *s, const char *outroot, const char *sel
 				}
 				a[i++] = "-o";
 				a[i++] = x->dir;
-				a[i++] = "--quiet";
+				/* not --quiet: run.log keeps the run's summary */
 				a[i] = NULL;
 				x->argc = i;
 			}
@@ -372,14 +394,17 @@ static void shq(FILE *f, const char *a)
 	fputc('\'', f);
 }
 
-static void write_cmdline(FILE *f, const struct run *r)
+/* The run's command line with its output to DIR/run.log (no newline). */
+static void write_cmdline_to_log(FILE *f, const struct run *r)
 {
 	for (int i = 0; i < r->argc; i++) {
 		if (i)
 			fputc(' ', f);
 		shq(f, r->argv[i]);
 	}
-	fputc('\n', f);
+	fputs(" >", f);
+	shq(f, r->dir);
+	fputs("/run.log 2>&1", f);
 }
 
 void sweep_run_figures(const char *dir, double *cycles, double *warp_insts)
@@ -430,8 +455,16 @@ static void progress(int finished, int n, int skipped, int failed, double sim_cy
 		     double t0, int jobs)
 {
 	double el = cli_now_s() - t0;
-	fprintf(stderr, "\rsweep: %d/%d runs done (%d already complete, %d failed), %.3g core cycles simulated, %.3g warp inst/s per core   ",
-		finished, n, skipped, failed, sim_cycles, el > 0 ? sim_insts / el / (jobs > 1 ? jobs : 1) : 0.0);
+	/* ETA from the runs done here so far (complete ones skipped took no time); runs differ in
+	 * length, so it is a rough figure until most are done. */
+	char eta[48] = "";
+	int ran = finished - skipped;
+	if (ran > 0 && finished < n && el > 0) {
+		double left = el / ran * (n - finished);
+		snprintf(eta, sizeof eta, ", ETA %d:%02d", (int)(left / 60), (int)left % 60);
+	}
+	fprintf(stderr, "\rsweep: %d/%d runs done (%d already complete, %d failed), %.3g core cycles simulated, %.3g warp inst/s per core%s   ",
+		finished, n, skipped, failed, sim_cycles, el > 0 ? sim_insts / el / (jobs > 1 ? jobs : 1) : 0.0, eta);
 }
 
 static int run_local(struct run *runs, int n, int jobs, struct sim_error *err)
@@ -589,14 +622,22 @@ static int emit(const struct spec *s, struct run *runs, int n, const char *kind,
 	FILE *f = fopen(jobs, "w");
 	if (!f)
 		return sim_error_set(err, SIM_ERR_IO, jobs, 0, 0, NULL, "cannot write: %s", strerror(errno));
-	/* Each job makes its own run directory first, so results land atomically inside it. */
+	/* Each job goes to the directory the spec's paths are relative to (so the list runs from
+	 * anywhere), makes its own run directory first, so results land atomically inside it, and
+	 * keeps its output in run.log as a local sweep does. */
+	char cwd[PATH_MAX];
+	if (!getcwd(cwd, sizeof cwd))
+		snprintf(cwd, sizeof cwd, ".");
 	for (int i = 0; i < n; i++) {
-		fprintf(f, "mkdir -p ");
+		fprintf(f, "cd ");
+		shq(f, cwd);
+		fprintf(f, " && mkdir -p ");
 		shq(f, runs[i].dir);
-		fprintf(f, " && test -e ");
+		fprintf(f, " && { test -e ");
 		shq(f, runs[i].dir);
 		fprintf(f, "/stats.json || ");
-		write_cmdline(f, &runs[i]);
+		write_cmdline_to_log(f, &runs[i]);
+		fprintf(f, "; }\n");
 	}
 	fclose(f);
 	if (!strcmp(kind, "parallel")) {
@@ -611,9 +652,6 @@ static int emit(const struct spec *s, struct run *runs, int n, const char *kind,
 	fprintf(f, "#SBATCH --job-name=warpsim-%s\n#SBATCH --array=0-%d\n#SBATCH --cpus-per-task=1\n", s->name, n - 1);
 	fprintf(f, "#SBATCH --output=%s/slurm-%%A_%%a.out\n", d);
 	fprintf(f, "set -euo pipefail\ncd ");
-	char cwd[PATH_MAX];
-	if (!getcwd(cwd, sizeof cwd))
-		snprintf(cwd, sizeof cwd, ".");
 	shq(f, cwd);
 	fprintf(f, "\nline=$(sed -n \"$((SLURM_ARRAY_TASK_ID + 1))p\" ");
 	shq(f, jobs);
@@ -623,6 +661,56 @@ static int emit(const struct spec *s, struct run *runs, int n, const char *kind,
 	printf("Slurm job array: %s (%d tasks)\nsubmit: sbatch %s ; afterwards: warpsim sweep --collect %s\n",
 	       script, n, script, d);
 	return 0;
+}
+
+static int write_stat_list(FILE *f, const void *ctx, struct sim_error *err)
+{
+	const struct spec *s = ctx;
+	(void)err;
+	fprintf(f, "# extra results.csv columns named by the sweep spec's `stats` (sweep --collect reads this)\n");
+	for (int k = 0; k < s->n_stats; k++)
+		fprintf(f, "%s\n", s->stats[k]);
+	return 0;
+}
+
+/* DIR/extra_stats.txt: the spec's extra stats, for every later `sweep --collect DIR` (also of
+ * runs done by Slurm or GNU parallel). */
+static int write_extra_stats(const struct spec *s, const char *outroot, struct sim_error *err)
+{
+	char p[PATH_MAX + 32];
+	snprintf(p, sizeof p, "%s/%s", outroot, s->name);
+	int rc = cli_mkdirs(p, err);
+	if (rc)
+		return rc;
+	snprintf(p, sizeof p, "%s/%s/extra_stats.txt", outroot, s->name);
+	return cli_write_atomic(p, write_stat_list, s, err);
+}
+
+static int write_order_list(FILE *f, const void *ctx, struct sim_error *err)
+{
+	const struct spec *s = ctx;
+	(void)err;
+	char n[128];
+	fprintf(f, "# the sweep spec's order of its axes (warpsim report draws them in it)\n");
+	for (int c = 0; c < s->n_configs; c++) {
+		stem(s->configs[c], n, sizeof n);
+		fprintf(f, "config %s\n", n);
+	}
+	for (int w = 0; w < s->n_workloads; w++) {
+		stem(s->workloads[w], n, sizeof n);
+		fprintf(f, "workload %s\n", n);
+	}
+	for (int v = 0; v < s->n_variants; v++)
+		fprintf(f, "variant %s\n", s->variants[v].name);
+	return 0;
+}
+
+/* DIR/sweep_order.txt: results.csv is sorted by name; the report wants the spec's order. */
+static int write_order(const struct spec *s, const char *outroot, struct sim_error *err)
+{
+	char p[PATH_MAX + 32];
+	snprintf(p, sizeof p, "%s/%s/sweep_order.txt", outroot, s->name);
+	return cli_write_atomic(p, write_order_list, s, err);
 }
 
 int sweep_run_spec(const char *spec_path, const char *outroot, int jobs, const char *emit_kind,
@@ -646,6 +734,10 @@ int sweep_run_spec(const char *spec_path, const char *outroot, int jobs, const c
 		rc = build_runs(s, outroot, self, &runs, &n, err);
 	if (!rc && results_dir)
 		snprintf(results_dir, results_dir_len, "%s/%s", outroot, s->name);
+	if (!rc)
+		rc = write_extra_stats(s, outroot, err);
+	if (!rc)
+		rc = write_order(s, outroot, err);
 	if (!rc && emit_kind)
 		rc = emit(s, runs, n, emit_kind, outroot, err);
 	else if (!rc) {

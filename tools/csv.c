@@ -5,15 +5,38 @@
 #include "../engine/cfg_text.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* Cells are plain or RFC 4180 quoted ("a,b" and "say ""x"""), unquoted in place; a quoted cell
+ * holds no newline (the writer, csv_write_cell, never puts one there). */
 static int split(char *line, char **out, int max)
 {
 	int n = 0;
 	line[strcspn(line, "\r\n")] = '\0';
 	for (char *p = line; n < max;) {
+		if (*p == '"') {
+			char *w = p, *r = p + 1;
+			out[n++] = w;
+			for (; *r; r++) {
+				if (*r == '"' && r[1] == '"')
+					*w++ = *r++;
+				else if (*r == '"')
+					break;
+				else
+					*w++ = *r;
+			}
+			if (*r == '"')
+				r++;
+			bool more = *r == ',';
+			*w = '\0';
+			if (!more)
+				break;
+			p = r + 1;
+			continue;
+		}
 		out[n++] = p;
 		char *c = strchr(p, ',');
 		if (!c)
@@ -22,6 +45,21 @@ static int split(char *line, char **out, int max)
 		p = c + 1;
 	}
 	return n;
+}
+
+void csv_write_cell(FILE *f, const char *s)
+{
+	if (!s[strcspn(s, ",\"\n\r")]) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s == '\n' || *s == '\r' ? ' ' : *s, f);
+	}
+	fputc('"', f);
 }
 
 int csv_load(const char *path, struct csv_table *t, struct sim_error *err)

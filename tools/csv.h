@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* A small reader for the sweep's results.csv (numeric cells, no quoting), for compare/report. */
+/* A small reader for the sweep's results.csv (numeric cells and quoted text), for compare/report. */
 #ifndef WARPSIM_CSV_H
 #define WARPSIM_CSV_H
+
+#include <stdio.h>
 
 #include "../engine/sim_error.h"
 
@@ -23,5 +25,8 @@ void csv_free(struct csv_table *t);
 int csv_col(const struct csv_table *t, const char *name);
 /* Numeric value of a cell; NaN when the column is absent or the cell empty. */
 double csv_num(const struct csv_table *t, int row, int col);
+
+/* Write one cell, quoted when it holds a comma or a quote (newlines become spaces). */
+void csv_write_cell(FILE *f, const char *s);
 
 #endif

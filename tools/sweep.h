@@ -9,7 +9,9 @@
 #include "../engine/sim_error.h"
 
 /* Walk dir for <config>/<workload>/<variant>/stats.json, write dir/results.csv (atomically)
- * with columns config, workload, variant and every "gpu.*" total stat, rows sorted. Prints a
+ * with columns config, workload, variant, every "gpu.*" total stat and those named in
+ * dir/extra_stats.txt (the spec's `stats`), then "prov.*", the run's provenance (text cells
+ * quoted as tools/csv.h reads them), rows sorted. Prints a
  * one-line summary to out. Runs without stats.json (failed or pending) are listed, not dropped. */
 int sweep_collect(const char *dir, FILE *out, struct sim_error *err);
 

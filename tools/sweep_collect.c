@@ -12,10 +12,13 @@
 #include <jansson.h>
 
 #include "cli.h"
+#include "csv.h"
+#include "provenance.h"
 
 struct row {
 	char id[3][128];  /* config, workload, variant */
 	json_t *total;    /* owned */
+	json_t *prov;     /* owned; NULL for a run written before provenance existed */
 };
 
 struct collect {
@@ -56,6 +59,7 @@ static int add_row(struct collect *c, const char *rel, const char *path)
 	struct row *r = &c->rows[c->n++];
 	memcpy(r->id, parts, sizeof parts);
 	r->total = json_incref(json_object_get(doc, "total"));
+	r->prov = json_incref(json_object_get(doc, "provenance"));
 	json_decref(doc);
 	return 0;
 }
@@ -116,6 +120,8 @@ struct csv_ctx {
 	const struct collect *c;
 	const char **cols;
 	size_t n_cols;
+	const char **prov;   /* provenance members, written as columns "prov.<name>" */
+	size_t n_prov;
 };
 
 static int write_csv(FILE *f, const void *ctx, struct sim_error *err)
@@ -125,6 +131,8 @@ static int write_csv(FILE *f, const void *ctx, struct sim_error *err)
 	fprintf(f, "config,workload,variant");
 	for (size_t i = 0; i < x->n_cols; i++)
 		fprintf(f, ",%s", x->cols[i]);
+	for (size_t i = 0; i < x->n_prov; i++)
+		fprintf(f, ",prov.%s", x->prov[i]);
 	fputc('\n', f);
 	for (int r = 0; r < x->c->n; r++) {
 		const struct row *row = &x->c->rows[r];
@@ -138,9 +146,32 @@ static int write_csv(FILE *f, const void *ctx, struct sim_error *err)
 			else
 				fprintf(f, ",");
 		}
+		for (size_t i = 0; i < x->n_prov; i++) {
+			char text[16384];
+			prov_value_text(json_object_get(row->prov, x->prov[i]), text, sizeof text);
+			fputc(',', f);
+			csv_write_cell(f, text);
+		}
 		fputc('\n', f);
 	}
 	return 0;
+}
+
+/* The names in DIR/extra_stats.txt (written by the sweep from its spec's `stats`); 0 if none. */
+static int read_extra_stats(const char *dir, char **out, int max)
+{
+	char p[PATH_MAX + 32], line[256];
+	snprintf(p, sizeof p, "%s/extra_stats.txt", dir);
+	FILE *f = fopen(p, "r");
+	int n = 0;
+	while (f && n < max && fgets(line, sizeof line, f)) {
+		line[strcspn(line, "\r\n")] = '\0';
+		if (line[0] && line[0] != '#' && (out[n] = strdup(line)))
+			n++;
+	}
+	if (f)
+		fclose(f);
+	return n;
 }
 
 int sweep_collect(const char *dir, FILE *out, struct sim_error *err)
@@ -155,14 +186,20 @@ int sweep_collect(const char *dir, FILE *out, struct sim_error *err)
 	}
 	if (c.n > 1) /* rows is NULL when no run has results (qsort's pointer must be valid) */
 		qsort(c.rows, (size_t)c.n, sizeof *c.rows, cmp_row);
-	/* Columns: every gpu.* scalar any run reported, sorted by name. */
+	/* Columns: every gpu.* scalar any run reported and the sweep spec's extra stats
+	 * (DIR/extra_stats.txt), sorted by name; then the provenance. */
+	char *extra[64];
+	int n_extra = read_extra_stats(dir, extra, 64);
 	size_t cap = 64, n_cols = 0;
 	const char **cols = malloc(cap * sizeof *cols);
 	for (int r = 0; cols && r < c.n; r++) {
 		const char *k;
 		json_t *v;
 		json_object_foreach(c.rows[r].total, k, v) {
-			if (strncmp(k, "gpu.", 4) || !json_is_number(v))
+			bool wanted = !strncmp(k, "gpu.", 4);
+			for (int e = 0; e < n_extra && !wanted; e++)
+				wanted = !strcmp(extra[e], k);
+			if (!wanted || !json_is_number(v))
 				continue;
 			bool seen = false;
 			for (size_t i = 0; i < n_cols && !seen; i++)
@@ -186,14 +223,29 @@ int sweep_collect(const char *dir, FILE *out, struct sim_error *err)
 		qsort(cols, n_cols, sizeof *cols, cmp_str);
 		char path[PATH_MAX + 16];
 		snprintf(path, sizeof path, "%s/results.csv", dir);
-		struct csv_ctx x = {&c, cols, n_cols};
+		/* provenance members in the order the first run with provenance has them */
+		const char *prov[32];
+		size_t n_prov = 0;
+		for (int r = 0; r < c.n && !n_prov; r++) {
+			const char *k;
+			json_t *v;
+			json_object_foreach(c.rows[r].prov, k, v) {
+				if (n_prov < 32)
+					prov[n_prov++] = k;
+			}
+		}
+		struct csv_ctx x = {&c, cols, n_cols, prov, n_prov};
 		rc = cli_write_atomic(path, write_csv, &x, err);
 		if (!rc)
 			fprintf(out, "collected %d runs (%d without results) into %s\n", c.n, c.pending, path);
 	}
 	free(cols);
-	for (int r = 0; r < c.n; r++)
+	for (int r = 0; r < c.n; r++) {
 		json_decref(c.rows[r].total);
+		json_decref(c.rows[r].prov);
+	}
+	for (int e = 0; e < n_extra; e++)
+		free(extra[e]);
 	free(c.rows);
 	return rc;
 }

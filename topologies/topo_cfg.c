@@ -25,7 +25,7 @@ static const struct cfg_key_def topo_keys[] = {
 	CFG_KEY_BOOL("gpu.noc.graph.bidirectional", 1, "graph topology: each listed link also goes back"),
 	CFG_KEY_ENUM("gpu.noc.graph.vc_classes", "single", graph_vc_kinds,
 		     "graph topology: single VC class (may be refused as deadlock-prone) or one class per hop"),
-	CFG_KEY_STR("gpu.noc.platform", "", "simgrid topology: SimGrid platform XML (relative to the config file)"),
+	CFG_KEY_STR("gpu.noc.platform", "", "simgrid topology: SimGrid platform XML (relative to the config file that sets it; with -s, to the working directory)"),
 };
 
 int topo_cfg_define(struct cfg *c, struct sim_error *err)
@@ -98,10 +98,10 @@ struct topo *topo_create(const struct cfg *c, struct sim_error *err)
 			return NULL;
 		}
 		char path[1024];
-		if (p[0] == '/')
-			snprintf(path, sizeof path, "%s", p);
-		else
-			snprintf(path, sizeof path, "%s/%s", cfg_base_dir(c), p);
+		if (cfg_path(c, "gpu.noc.platform", path, sizeof path)) {
+			cfg_error(err, c, blame, "path too long (at most %zu bytes)", sizeof path - 1);
+			return NULL;
+		}
 		t = topo_simgrid_load(path, 32, err);
 #else
 		cfg_error(err, c, "gpu.noc.topology", "\"simgrid\" needs a build with -DWARPSIM_SIMGRID=ON");

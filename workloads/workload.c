@@ -1193,5 +1193,29 @@ void workload_destroy(struct workload *w)
 
 const char *workload_name(const struct workload *w) { return w->name; }
 const char *workload_size(const struct workload *w) { return w->size; }
+
+uint64_t workload_launch_count(const struct workload *w)
+{
+	if (w->host)
+		return 0;
+	uint64_t n = 0;
+	for (uint32_t i = 0; i < w->n_launches; i++)
+		n += w->launches[i].repeat;
+	return n;
+}
+
+void workload_params_describe(const struct workload *w, char *buf, size_t n)
+{
+	size_t off = 0;
+	if (n)
+		buf[0] = '\0';
+	for (uint32_t i = 0; i < w->n_params && off < n; i++) {
+		const struct wl_param *p = &w->params[i];
+		int k = p->v.is_float ? snprintf(buf + off, n - off, "%s%s=%.17g", i ? " " : "", p->name, p->v.f)
+				      : snprintf(buf + off, n - off, "%s%s=%lld", i ? " " : "", p->name,
+						 (long long)p->v.i);
+		off += k > 0 ? (size_t)k : 0;
+	}
+}
 const struct fe_module *workload_module(const struct workload *w) { return w->mod; }
 void workload_totals(const struct workload *w, struct ws_totals *out) { *out = w->totals; }

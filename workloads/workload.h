@@ -43,6 +43,12 @@ int workload_run(struct workload *w, const struct fe_device *dev, FILE *log,
 
 const char *workload_name(const struct workload *w);
 const char *workload_size(const struct workload *w);       /* "small", "large", ... */
+/* Kernel launches a run makes (each launch's repeat counted); 0 when a host routine decides
+ * (bfs: until a flag clears). */
+uint64_t workload_launch_count(const struct workload *w);
+/* The selected size's values and the params as "n=4000 alpha=2" in definition order
+ * (provenance); truncated to n bytes. */
+void workload_params_describe(const struct workload *w, char *buf, size_t n);
 const struct fe_module *workload_module(const struct workload *w);
 /* Totals of the last workload_run (zeros before the first). */
 void workload_totals(const struct workload *w, struct ws_totals *out);

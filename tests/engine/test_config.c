@@ -2,6 +2,7 @@
 /* Tests for engine/config.h: schema, files, includes, overrides, errors naming file and line. */
 #include <criterion/criterion.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "engine/config.h"
@@ -173,4 +174,51 @@ Test(config, latest_names_the_setting_set_last)
 	cr_assert_eq(cfg_set_override(c, "t.name=y", &err), 0);
 	cr_assert_str_eq(cfg_latest(c, keys, 3), "t.name");
 	cfg_destroy(c);
+}
+
+static void put(const char *dir, const char *rel, const char *text)
+{
+	char p[512];
+	snprintf(p, sizeof p, "%s/%s", dir, rel);
+	FILE *f = fopen(p, "w");
+	cr_assert_not_null(f, "%s", p);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* Issue 20: a path setting resolves from the file that sets it (gpu.noc.platform), not from the
+ * first -c file's directory; an -s value from the working directory. */
+Test(config, a_path_resolves_from_the_file_that_sets_it)
+{
+	char dir[] = "/tmp/ws_cfgpath_XXXXXX", p[512], want[512], got[512];
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(p, sizeof p, "mkdir -p %s/a %s/b/sub", dir, dir);
+	cr_assert_eq(system(p), 0);
+	put(dir, "a/first.cfg", "t = { name = \"a.xml\"; };\n");
+	put(dir, "b/second.cfg", "@include \"sub/part.cfg\"\nsim = { seed = 3; };\n");
+	put(dir, "b/sub/part.cfg", "t = { name = \"p.xml\"; };\n");
+	struct cfg *c = mk();
+	struct sim_error err;
+	snprintf(p, sizeof p, "%s/a/first.cfg", dir);
+	cr_assert_eq(cfg_load_file(c, p, &err), 0, "%s", err.msg);
+	cr_assert_eq(cfg_path(c, "t.name", got, sizeof got), 0);
+	snprintf(want, sizeof want, "%s/a/a.xml", dir);
+	cr_expect_str_eq(got, want);
+	/* a second file's @include sets it: from that included file's directory */
+	snprintf(p, sizeof p, "%s/b/second.cfg", dir);
+	cr_assert_eq(cfg_load_file(c, p, &err), 0, "%s", err.msg);
+	cr_assert_eq(cfg_path(c, "t.name", got, sizeof got), 0);
+	snprintf(want, sizeof want, "%s/b/sub/p.xml", dir);
+	cr_expect_str_eq(got, want);
+	cr_assert_eq(cfg_set_override(c, "t.name=q.xml", &err), 0);
+	cr_assert_eq(cfg_path(c, "t.name", got, sizeof got), 0);
+	cr_expect_str_eq(got, "q.xml");
+	cr_assert_eq(cfg_set_override(c, "t.name=/abs/x.xml", &err), 0);
+	cr_assert_eq(cfg_path(c, "t.name", got, sizeof got), 0);
+	cr_expect_str_eq(got, "/abs/x.xml");
+	char small[8];
+	cr_expect_eq(cfg_path(c, "t.name", small, sizeof small), -1);
+	cfg_destroy(c);
+	snprintf(p, sizeof p, "rm -rf '%s'", dir);
+	cr_assert_eq(system(p), 0);
 }

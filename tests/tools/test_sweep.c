@@ -38,6 +38,7 @@ Test(sweep, restart_skips_completed_and_redoes_interrupted_runs, .timeout = 240)
 	cr_assert_not_null(mkdtemp(dir));
 	int rc = sh("%s sweep experiments/slurm-selftest.cfg --jobs 2 --out %s 2>&1", dir, out, sizeof out);
 	cr_assert_eq(rc, 0, "%s", out);
+	cr_expect(strstr(out, "(0 already complete, 0 failed)") && strstr(out, ", ETA 0:"), "no ETA: %s", out);
 	cr_assert(exists(dir, RUN("vecadd", "lrr/stats.json")) && exists(dir, RUN("saxpy", "gto/stats.json")));
 	cr_assert(exists(dir, RUN("vecadd", "lrr/config.cfg")));
 	/* An interrupted run leaves its directory without stats.json (written last, atomically). */
@@ -90,6 +91,14 @@ Test(sweep, emit_slurm_writes_an_array_of_one_task_per_run, .timeout = 60)
 		lines++;
 	fclose(f);
 	cr_assert_eq(lines, 4);
+	/* the spec's order, which results.csv (sorted by name) loses, for the report */
+	snprintf(p, sizeof p, "%s/slurm-selftest/sweep_order.txt", dir);
+	f = fopen(p, "r");
+	cr_assert_not_null(f);
+	n = fread(buf, 1, sizeof buf - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	cr_expect(strstr(buf, "\nconfig owl-28\nworkload vecadd\nworkload saxpy\nvariant lrr\nvariant gto\n"), "%s", buf);
 	snprintf(p, sizeof p, "rm -rf '%s'", dir);
 	cr_assert_eq(system(p), 0);
 }
