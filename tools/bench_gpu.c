@@ -128,12 +128,20 @@ int bench_gpu(int argc, char **argv, struct sim_error *err)
 	if (rc)
 		return rc;
 	if (o.help || o.n_positional) {
-		printf("usage: warpsim bench [--json] [--size large|small]\n"
-		       "simulates vecadd (1M), matmul (256x256), reduce (1M) and bfs on owl-28 and gtx480\n"
-		       "under lrr and owl, and prints simulation speed (a benchmark: no pass/fail)\n");
+		printf("usage: warpsim bench [--json] [--size small|medium|large]\n"
+		       "simulates vecadd, matmul, reduce and bfs on owl-28 and gtx480 under lrr and owl, and\n"
+		       "prints simulation speed (a benchmark: no pass/fail); --size picks the workloads' size\n"
+		       "(default large: vecadd 1M elements, matmul 256x256, reduce 1M, bfs 64K nodes)\n");
 		return o.help ? 0 : sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, o.positional[0], "unexpected argument");
 	}
 	const char *size = cli_long(&o, "--size") ? cli_long(&o, "--size") : "large";
+	/* a size a workload lacks is a usage error here, not sixteen failed runs */
+	for (size_t wi = 0; wi < SIM_ARRAY_LEN(bench_workloads); wi++) {
+		struct workload *w = workload_load_size(bench_workloads[wi], size, err);
+		if (!w)
+			return rc = err->code;
+		workload_destroy(w);
+	}
 	json_t *runs = json_array();
 	/* Wall time is the figure users feel; CPU time is what this process used, the same on an
 	 * idle machine and robust to other jobs on a shared one. Both are printed. */

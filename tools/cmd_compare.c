@@ -81,7 +81,7 @@ int cmd_compare(int argc, char **argv, struct sim_error *err)
 			 tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, (long)getpid());
 	}
 	char dir[PATH_MAX];
-	rc = sweep_run_spec(spec, out, jobs, NULL, dir, sizeof dir, err);
+	rc = sweep_run_spec(spec, out, jobs, NULL, NULL, dir, sizeof dir, err);
 	if (rc)
 		return rc;
 	char csv[PATH_MAX + 16];

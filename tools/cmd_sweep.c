@@ -48,6 +48,7 @@ struct spec {
 	int n_overrides;
 	const char *stats[SWEEP_MAX_STATS]; /* extra stats for results.csv (beside every gpu.*) */
 	int n_stats;
+	struct sweep_slurm slurm;    /* the spec's `slurm` section, then the command line's */
 	char base_dir[PATH_MAX];     /* directory of the spec: relative paths resolve from the cwd, as given */
 };
 
@@ -111,6 +112,97 @@ static bool safe_name(const char *n)
 	return true;
 }
 
+static bool all_of(const char *v, const char *set)
+{
+	return *v && strspn(v, set) == strlen(v);
+}
+
+#define DIGITS "0123456789"
+#define NAME_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-"
+
+/* Slurm's time forms: M, M:S, H:M:S, D-H, D-H:M, D-H:M:S (minutes and seconds below 60 after
+ * a larger unit, hours below 24 after days), not 0 (which Slurm reads as no limit). */
+static bool slurm_time_ok(const char *v)
+{
+	long d = -1, f[3] = {0, 0, 0};
+	int n = 0;
+	const char *p = v, *dash = strchr(v, '-');
+	if (dash) {
+		size_t len = strspn(v, DIGITS);
+		if (len == 0 || len > 6 || v + len != dash)
+			return false;
+		d = strtol(v, NULL, 10);
+		p = dash + 1;
+	}
+	for (;;) { /* 1..3 colon-separated fields of 1..6 digits */
+		size_t len = strspn(p, DIGITS);
+		if (len == 0 || len > 6 || n == 3)
+			return false;
+		f[n++] = strtol(p, NULL, 10);
+		p += len;
+		if (!*p)
+			break;
+		if (*p++ != ':')
+			return false;
+	}
+	if (d >= 0 ? f[0] > 23 || f[1] > 59 || f[2] > 59 : (n >= 2 && f[n - 1] > 59) || (n == 3 && f[1] > 59))
+		return false;
+	return (d > 0 ? d : 0) + f[0] + f[1] + f[2] > 0;
+}
+
+const char *sweep_slurm_check(const char *key, const char *v)
+{
+	if (!strcmp(key, "time"))
+		return slurm_time_ok(v) ? NULL
+					: "expected a time limit above 0 such as 90 (minutes), 2:00:00 or 1-12:00:00";
+	if (!strcmp(key, "mem")) {
+		size_t n = strlen(v);
+		bool unit = n > 1 && strchr("KMGT", v[n - 1]);
+		char num[32];
+		snprintf(num, sizeof num, "%.*s", (int)(unit ? n - 1 : n), v);
+		bool ok = n < sizeof num && all_of(num, DIGITS) && strtoll(num, NULL, 10) > 0;
+		return ok ? NULL : "expected memory per node such as 4000 (MB) or 4G (units K, M, G, T), above 0";
+	}
+	if (!strcmp(key, "partition")) {
+		bool ok = all_of(v, NAME_CHARS ",") && v[0] != ',' && v[strlen(v) - 1] != ',' && !strstr(v, ",,");
+		return ok ? NULL : "expected a partition name, or several separated by commas ([A-Za-z0-9._-])";
+	}
+	return all_of(v, NAME_CHARS) ? NULL : "expected an account name ([A-Za-z0-9._-])";
+}
+
+/* The spec's optional `slurm = { time = "2:00:00"; mem = "4G"; partition = "p"; account = "a"; };`. */
+static int spec_load_slurm(struct spec *s, const config_setting_t *root, struct sim_error *err)
+{
+	config_setting_t *sl = config_setting_get_member(root, "slurm");
+	if (!sl)
+		return 0;
+	if (config_setting_type(sl) != CONFIG_TYPE_GROUP)
+		return spec_err(err, s, sl, "sweep.slurm", "expected a group { time = \"2:00:00\"; mem = \"4G\"; ... }");
+	static const char *const keys[] = {"time", "mem", "partition", "account", NULL};
+	int rc = check_keys(s, sl, keys, "sweep.slurm (time, mem, partition, account)", err);
+	if (rc)
+		return rc;
+	const char **dst[] = {&s->slurm.time, &s->slurm.mem, &s->slurm.partition, &s->slurm.account};
+	for (int k = 0; keys[k]; k++) {
+		config_setting_t *st = config_setting_get_member(sl, keys[k]);
+		if (!st)
+			continue;
+		char setting[32], msg[200];
+		snprintf(setting, sizeof setting, "sweep.slurm.%s", keys[k]);
+		const char *v = config_setting_type(st) == CONFIG_TYPE_STRING ? config_setting_get_string(st) : NULL;
+		const char *bad = v ? sweep_slurm_check(keys[k], v) : NULL;
+		if (!v)
+			snprintf(msg, sizeof msg, "expected a string in quotes (%s = \"%s\";)", keys[k],
+				 k == 0 ? "2:00:00" : k == 1 ? "4G" : "name");
+		else if (bad)
+			snprintf(msg, sizeof msg, "%s, got '%s'", bad, v);
+		if (!v || bad)
+			return spec_err(err, s, st, setting, msg);
+		*dst[k] = v;
+	}
+	return 0;
+}
+
 static int spec_load(struct spec *s, const char *path, struct sim_error *err)
 {
 	memset(s, 0, sizeof *s);
@@ -128,7 +220,8 @@ static int spec_load(struct spec *s, const char *path, struct sim_error *err)
 	config_setting_t *root = config_lookup(&s->lc, "sweep");
 	if (!root || config_setting_type(root) != CONFIG_TYPE_GROUP)
 		return spec_err(err, s, NULL, "sweep", "missing group 'sweep = { ... };'");
-	static const char *const top_keys[] = {"name", "size", "configs", "workloads", "variants", "overrides", "stats", NULL};
+	static const char *const top_keys[] = {"name", "size", "configs", "workloads", "variants", "overrides", "stats",
+					       "slurm", NULL};
 	int rc = check_keys(s, root, top_keys, "sweep", err);
 	if (rc)
 		return rc;
@@ -142,6 +235,8 @@ static int spec_load(struct spec *s, const char *path, struct sim_error *err)
 	    (rc = read_strings(s, root, "workloads", s->workloads, SWEEP_MAX_ITEMS, &s->n_workloads, true, err)) ||
 	    (rc = read_strings(s, root, "overrides", s->overrides, 32, &s->n_overrides, false, err)) ||
 	    (rc = read_strings(s, root, "stats", s->stats, SWEEP_MAX_STATS, &s->n_stats, false, err)))
+		return rc;
+	if ((rc = spec_load_slurm(s, root, err)))
 		return rc;
 	config_setting_t *vs = config_setting_get_member(root, "variants");
 	if (!vs || config_setting_type(vs) != CONFIG_TYPE_LIST || !config_setting_length(vs))
@@ -651,6 +746,15 @@ static int emit(const struct spec *s, struct run *runs, int n, const char *kind,
 	fprintf(f, "#!/bin/bash\n# warpsim sweep '%s': one array task per run; results under %s\n", s->name, d);
 	fprintf(f, "#SBATCH --job-name=warpsim-%s\n#SBATCH --array=0-%d\n#SBATCH --cpus-per-task=1\n", s->name, n - 1);
 	fprintf(f, "#SBATCH --output=%s/slurm-%%A_%%a.out\n", d);
+	/* validated on reading (sweep_slurm_check): plain words, nothing the shell or sbatch reads */
+	if (s->slurm.time)
+		fprintf(f, "#SBATCH --time=%s\n", s->slurm.time);
+	if (s->slurm.mem)
+		fprintf(f, "#SBATCH --mem=%s\n", s->slurm.mem);
+	if (s->slurm.partition)
+		fprintf(f, "#SBATCH --partition=%s\n", s->slurm.partition);
+	if (s->slurm.account)
+		fprintf(f, "#SBATCH --account=%s\n", s->slurm.account);
 	fprintf(f, "set -euo pipefail\ncd ");
 	shq(f, cwd);
 	fprintf(f, "\nline=$(sed -n \"$((SLURM_ARRAY_TASK_ID + 1))p\" ");
@@ -714,12 +818,23 @@ static int write_order(const struct spec *s, const char *outroot, struct sim_err
 }
 
 int sweep_run_spec(const char *spec_path, const char *outroot, int jobs, const char *emit_kind,
-		   char *results_dir, size_t results_dir_len, struct sim_error *err)
+		   const struct sweep_slurm *slurm, char *results_dir, size_t results_dir_len,
+		   struct sim_error *err)
 {
 	struct spec *s = malloc(sizeof *s);
 	if (!s)
 		return sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory");
 	int rc = spec_load(s, spec_path, err);
+	if (!rc && slurm) {
+		if (slurm->time)
+			s->slurm.time = slurm->time;
+		if (slurm->mem)
+			s->slurm.mem = slurm->mem;
+		if (slurm->partition)
+			s->slurm.partition = slurm->partition;
+		if (slurm->account)
+			s->slurm.account = slurm->account;
+	}
 	char self[PATH_MAX];
 	ssize_t sl = readlink("/proc/self/exe", self, sizeof self - 1);
 	if (!rc && sl <= 0)
@@ -757,7 +872,8 @@ int sweep_run_spec(const char *spec_path, const char *outroot, int jobs, const c
 
 int cmd_sweep(int argc, char **argv, struct sim_error *err)
 {
-	static const char *const with_value[] = {"--emit", "--collect", "--jobs", "--out", NULL};
+	static const char *const with_value[] = {"--emit", "--collect", "--jobs", "--out", "--time", "--mem",
+						 "--partition", "--account", NULL};
 	struct cli_opts o;
 	int rc = cli_parse(argc, argv, "", with_value, NULL, &o, err);
 	if (rc)
@@ -766,7 +882,10 @@ int cmd_sweep(int argc, char **argv, struct sim_error *err)
 	if (o.help || (!collect && o.n_positional != 1)) {
 		printf("usage: warpsim sweep SPEC [--jobs N] [--out DIR]     run here, N at a time (default: cores)\n"
 		       "       warpsim sweep SPEC --emit slurm|parallel [--out DIR]  write a job array / job list\n"
-		       "       warpsim sweep --collect DIR                    aggregate DIR/**/stats.json into DIR/results.csv\n");
+		       "       warpsim sweep --collect DIR                    aggregate DIR/**/stats.json into DIR/results.csv\n"
+		       "with --emit slurm: [--time T] [--mem M] [--partition P] [--account A] set the job array's\n"
+		       "#SBATCH lines (time as 90, 2:00:00 or 1-12:00:00; mem as 4000 or 4G), replacing the spec's\n"
+		       "`slurm = { time = \"2:00:00\"; mem = \"4G\"; partition = \"p\"; account = \"a\"; };`\n");
 		return o.help ? 0 : sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, NULL, "sweep needs a SPEC file or --collect DIR");
 	}
 	if (collect)
@@ -783,5 +902,20 @@ int cmd_sweep(int argc, char **argv, struct sim_error *err)
 	const char *emit_kind = cli_long(&o, "--emit");
 	if (emit_kind && strcmp(emit_kind, "slurm") && strcmp(emit_kind, "parallel"))
 		return sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, "--emit", "expected slurm or parallel");
-	return sweep_run_spec(o.positional[0], outroot, jobs, emit_kind, NULL, 0, err);
+	struct sweep_slurm slurm = {cli_long(&o, "--time"), cli_long(&o, "--mem"), cli_long(&o, "--partition"),
+				    cli_long(&o, "--account")};
+	static const char *const keys[] = {"time", "mem", "partition", "account"};
+	const char *vals[] = {slurm.time, slurm.mem, slurm.partition, slurm.account};
+	for (int k = 0; k < 4; k++) {
+		char flag[16];
+		snprintf(flag, sizeof flag, "--%s", keys[k]);
+		if (!vals[k])
+			continue;
+		if (!emit_kind || strcmp(emit_kind, "slurm"))
+			return sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, flag, "only with --emit slurm");
+		const char *bad = sweep_slurm_check(keys[k], vals[k]);
+		if (bad)
+			return sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, flag, "%s, got '%s'", bad, vals[k]);
+	}
+	return sweep_run_spec(o.positional[0], outroot, jobs, emit_kind, &slurm, NULL, 0, err);
 }

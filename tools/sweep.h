@@ -15,11 +15,23 @@
  * one-line summary to out. Runs without stats.json (failed or pending) are listed, not dropped. */
 int sweep_collect(const char *dir, FILE *out, struct sim_error *err);
 
+/* Slurm resources of an emitted job array (#SBATCH --time, --mem, --partition, --account);
+ * NULL: not asked for. */
+struct sweep_slurm {
+	const char *time, *mem, *partition, *account;
+};
+
 /* Run (or with emit_kind "slurm"/"parallel", only emit) the sweep in spec_path under
  * outroot/<name>/, jobs at a time, skipping runs that already have stats.json; collects
- * results.csv. results_dir (may be NULL) receives outroot/<name>. */
+ * results.csv. results_dir (may be NULL) receives outroot/<name>. slurm (may be NULL): the
+ * command line's resources, each replacing the spec's `slurm` section's (validated by
+ * sweep_slurm_check). */
 int sweep_run_spec(const char *spec_path, const char *outroot, int jobs, const char *emit_kind,
-		   char *results_dir, size_t results_dir_len, struct sim_error *err);
+		   const struct sweep_slurm *slurm, char *results_dir, size_t results_dir_len,
+		   struct sim_error *err);
+/* NULL if value suits Slurm's option key ("time", "mem", "partition", "account"), else what
+ * was expected. */
+const char *sweep_slurm_check(const char *key, const char *value);
 /* gpu.cycles and gpu.warp_insts of a finished run directory (0 if absent). */
 void sweep_run_figures(const char *dir, double *cycles, double *warp_insts);
 

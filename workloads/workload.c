@@ -964,8 +964,15 @@ static int wl_load_root(struct wl_ld *ld, const config_setting_t *root, const ch
 		if (!config_setting_is_group(sizes))
 			return wl_fail(ld, sizes, "sizes", "sizes must be a group of groups");
 		const config_setting_t *sel = config_setting_get_member(sizes, w->size);
-		if (!sel || !config_setting_is_group(sel))
-			return wl_fail(ld, sizes, "sizes", "sizes has no group '%s'", w->size);
+		if (!sel || !config_setting_is_group(sel)) {
+			char have[128] = "";
+			size_t off = 0;
+			for (int i = 0; i < config_setting_length(sizes) && off < sizeof have; i++) {
+				const char *n = config_setting_name(config_setting_get_elem(sizes, (unsigned)i));
+				off += (size_t)snprintf(have + off, sizeof have - off, "%s%s", i ? ", " : "", n ? n : "?");
+			}
+			return wl_fail(ld, sizes, "sizes", "sizes has no group '%s' (it has %s)", w->size, have);
+		}
 		char where[160];
 		snprintf(where, sizeof where, "sizes.%s", w->size);
 		rc = wl_params_add(ld, sel, where);

@@ -102,3 +102,30 @@ Test(sweep, emit_slurm_writes_an_array_of_one_task_per_run, .timeout = 60)
 	snprintf(p, sizeof p, "rm -rf '%s'", dir);
 	cr_assert_eq(system(p), 0);
 }
+
+Test(sweep, slurm_resources_come_from_the_spec_and_the_command_line, .timeout = 60)
+{
+	char dir[] = "/tmp/ws_sweep_XXXXXX", out[8192], p[1024];
+	cr_assert_not_null(mkdtemp(dir));
+	/* the spec asks 1:00:00, 2G and partition batch; the command line replaces the time and
+	 * adds an account */
+	int rc = sh("%s sweep tests/tools/sweep_slurm.cfg --emit slurm --time 30 --account proj-1 --out %s 2>&1",
+		    dir, out, sizeof out);
+	cr_assert_eq(rc, 0, "%s", out);
+	snprintf(p, sizeof p, "%s/slurm-res/sweep.sbatch", dir);
+	FILE *f = fopen(p, "r");
+	cr_assert_not_null(f);
+	char buf[8192];
+	size_t n = fread(buf, 1, sizeof buf - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	cr_expect(strstr(buf, "\n#SBATCH --time=30\n#SBATCH --mem=2G\n#SBATCH --partition=batch\n"
+			      "#SBATCH --account=proj-1\n"), "%s", buf);
+	cr_expect(!strstr(buf, "1:00:00"), "%s", buf);
+	/* a local sweep has no use for them */
+	rc = sh("%s sweep tests/tools/sweep_slurm.cfg --mem 4G --out %s 2>&1", dir, out, sizeof out);
+	cr_expect_eq(rc, 2, "%s", out);
+	cr_expect(strstr(out, "--mem: only with --emit slurm"), "%s", out);
+	snprintf(p, sizeof p, "rm -rf '%s'", dir);
+	cr_assert_eq(system(p), 0);
+}
