@@ -5,8 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 papers=("$@")
-[ ${#papers[@]} -gt 0 ] || papers=(owl pro baws twolevel paws)
-ws=build/warpsim
+[ ${#papers[@]} -gt 0 ] || papers=(owl pro baws twolevel paws lwm)
+ws=${WARPSIM_BIN:-build/warpsim}
 for p in "${papers[@]}"; do
   spec=experiments/$p.cfg
   [ -f "$spec" ] || { echo "regen-results: no $spec" >&2; exit 2; }
