@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #define OUT_BYTES (1 << 20)
 
@@ -193,5 +194,106 @@ Test(cuda, a_bad_configuration_fails_before_the_program)
 		 "tests/cuda/bin/shfl_inactive", bin());
 	cr_assert_eq(run(cmd, out), 2, "%s", out);
 	cr_assert(strstr(out, "gpu.core.count") && !strstr(out, "block 0 sum"), "%s", out);
+	free(out);
+}
+
+/* The whole of a text file into out (NUL-terminated). */
+static void slurp(const char *path, char *out)
+{
+	FILE *f = fopen(path, "r");
+	cr_assert_not_null(f, "%s", path);
+	size_t n = fread(out, 1, OUT_BYTES - 1, f);
+	out[n] = '\0';
+	fclose(f);
+}
+
+/* results.csv's cell in column col of the row starting with row_start (-1: absent). */
+static double csv_cell(const char *csv, const char *row_start, const char *col)
+{
+	const char *row = strstr(csv, row_start);
+	if (!row)
+		return -1;
+	int idx = 0;
+	const char *h = csv, *hit = NULL;
+	size_t len = strlen(col);
+	for (const char *p = h; *p && *p != '\n'; idx += *p == ',', p++)
+		if ((p == h || p[-1] == ',') && !strncmp(p, col, len) && (p[len] == ',' || p[len] == '\n')) {
+			hit = p;
+			break;
+		}
+	if (!hit)
+		return -1;
+	const char *c = row;
+	for (int i = 0; i < idx; i++)
+		c = strchr(c, ',') + 1;
+	return strtod(c, NULL);
+}
+
+static double total_of(const char *stats_json, const char *key)
+{
+	json_t *doc = json_load_file(stats_json, 0, NULL);
+	cr_assert_not_null(doc, "%s", stats_json);
+	double v = json_number_value(json_object_get(json_object_get(doc, "total"), key));
+	json_decref(doc);
+	return v;
+}
+
+/* tests/tools/sweep_app.cfg: { app = "tests/cuda/bin/host_loop"; name = "rod"; } beside a
+ * workload file, one variant (gto); the application runs through `warpsim cuda` with the
+ * variant's override, and results.csv has its totals as `warpsim cuda` itself gives them. */
+Test(cuda, an_application_is_a_workload_of_a_sweep, .timeout = 120)
+{
+	char *out = buf(), cmd[2048];
+	cr_assert_eq(system("rm -rf /tmp/warpsim-test-cuda-sweep /tmp/warpsim-test-cuda-direct"), 0);
+	snprintf(cmd, sizeof cmd, "%s sweep tests/tools/sweep_app.cfg --jobs 1 --out /tmp/warpsim-test-cuda-sweep",
+		 bin());
+	cr_assert_eq(run(cmd, out), 0, "%s", out);
+	cr_assert(strstr(out, "2/2 runs done (0 already complete, 0 failed)"), "%s", out);
+	const char *rd = "/tmp/warpsim-test-cuda-sweep/app/gtx480/rod/gto";
+	char p[512];
+	snprintf(p, sizeof p, "%s/run.log", rd);
+	slurp(p, out);
+	cr_assert(strstr(out, "rounds 4072 (host 4072), 0 points differ") && strstr(out, "\nPASS\n"), "%s", out);
+	snprintf(p, sizeof p, "%s/config.cfg", rd);
+	slurp(p, out);
+	cr_assert(strstr(out, "policy = \"gto\";  # <command line>"), "the variant's override: %s", out);
+	/* the same program and machine by hand */
+	snprintf(cmd, sizeof cmd, "%s cuda -c configs/gtx480.cfg -s gpu.core.scheduler.policy=gto "
+		 "-o /tmp/warpsim-test-cuda-direct -- tests/cuda/bin/host_loop", bin());
+	cr_assert_eq(run(cmd, out), 0, "%s", out);
+	double cyc = total_of("/tmp/warpsim-test-cuda-direct/stats.json", "gpu.cycles");
+	double wi = total_of("/tmp/warpsim-test-cuda-direct/stats.json", "gpu.warp_insts");
+	cr_assert_gt(cyc, 0);
+	slurp("/tmp/warpsim-test-cuda-sweep/app/results.csv", out);
+	cr_assert_eq(csv_cell(out, "\ngtx480,rod,gto,", "gpu.cycles"), cyc, "%s", out);
+	cr_assert_eq(csv_cell(out, "\ngtx480,rod,gto,", "gpu.warp_insts"), wi, "%s", out);
+	cr_assert_gt(csv_cell(out, "\ngtx480,vecadd,gto,", "gpu.cycles"), 0, "%s", out);
+	/* both complete: a second sweep redoes neither */
+	snprintf(cmd, sizeof cmd, "%s sweep tests/tools/sweep_app.cfg --jobs 1 --out /tmp/warpsim-test-cuda-sweep",
+		 bin());
+	cr_assert_eq(run(cmd, out), 0, "%s", out);
+	cr_assert(strstr(out, "2/2 runs done (2 already complete, 0 failed)"), "%s", out);
+	free(out);
+}
+
+/* A program that fails (here: no PTX, exit 1) leaves stats.failed.json, not stats.json, whose
+ * presence marks a complete run for sweeps; nothing is left staged. */
+Test(cuda, a_failed_program_leaves_no_stats_json)
+{
+	char *out = buf(), cmd[1024];
+	cr_assert_eq(system("rm -rf /tmp/warpsim-test-cuda-failed"), 0);
+	snprintf(cmd, sizeof cmd, "%s cuda -c configs/gtx480.cfg -o /tmp/warpsim-test-cuda-failed -- "
+		 "tests/cuda/bin/sass_only", bin());
+	cr_assert_eq(run(cmd, out), 1, "%s", out);
+	cr_assert(access("/tmp/warpsim-test-cuda-failed/stats.json", F_OK) != 0);
+	cr_assert_eq(total_of("/tmp/warpsim-test-cuda-failed/stats.failed.json", "gpu.warp_insts"), 0);
+	cr_assert_eq(run("ls -A /tmp/warpsim-test-cuda-failed", out), 0);
+	cr_assert_str_eq(out, "config.cfg\ncta_timeline.csv\nstats.failed.json\n");
+	/* the same directory, a program that passes: stats.json, and the old failure is gone */
+	snprintf(cmd, sizeof cmd, "%s cuda -c configs/gtx480.cfg -o /tmp/warpsim-test-cuda-failed -- "
+		 "tests/cuda/bin/shfl_inactive", bin());
+	cr_assert_eq(run(cmd, out), 0, "%s", out);
+	cr_assert_eq(run("ls -A /tmp/warpsim-test-cuda-failed", out), 0);
+	cr_assert_str_eq(out, "config.cfg\ncta_timeline.csv\nstats.json\n");
 	free(out);
 }
