@@ -297,3 +297,95 @@ Test(cuda, a_failed_program_leaves_no_stats_json)
 	cr_assert_str_eq(out, "config.cfg\ncta_timeline.csv\nstats.json\n");
 	free(out);
 }
+
+/* The kernel records of DIR/stats.json (a new reference; the caller decrefs the document). */
+static json_t *kernels_of(const char *dir, json_t **doc)
+{
+	char p[512];
+	snprintf(p, sizeof p, "%s/stats.json", dir);
+	*doc = json_load_file(p, 0, NULL);
+	cr_assert_not_null(*doc, "%s", p);
+	return json_object_get(*doc, "kernels");
+}
+
+static double kstat(json_t *ks, size_t i, const char *key)
+{
+	return json_number_value(json_object_get(json_object_get(json_array_get(ks, i), "stats"), key));
+}
+
+/* radix_sort: 10000 keys in 79 blocks of 128 (the last holds 16), 8 passes of 3 kernels;
+ * the program compares with the host's stable sort. */
+Test(cuda, radix_sort_program, .timeout = 120)
+{
+	char *out = buf();
+	cr_assert_eq(run_prog("radix_sort 10000", "/tmp/warpsim-test-cuda-radix", out), 0, "%s", out);
+	cr_assert(strstr(out, "sorted 10000 keys (") && strstr(out, "in 8 passes, 24 launches, 79 blocks\n"), "%s",
+		  out);
+	cr_assert(strstr(out, ", 0 out of place, simulated time > 0\nPASS\n"), "%s", out);
+	json_t *doc, *ks = kernels_of("/tmp/warpsim-test-cuda-radix", &doc);
+	cr_assert_eq(json_array_size(ks), 24);
+	static const char *const names[] = {"digit_counts(unsigned int const*, int, int, unsigned int*)",
+					    "scan_counts(unsigned int*, int)",
+					    "scatter(unsigned int const*, unsigned int const*, int, int, "
+					    "unsigned int const*, unsigned int*, unsigned int*)"};
+	for (size_t i = 0; i < 24; i++) {
+		json_t *k = json_array_get(ks, i);
+		cr_assert_str_eq(json_string_value(json_object_get(k, "name")), names[i % 3]);
+		cr_assert_eq(json_integer_value(json_object_get(k, "launch")), (json_int_t)i);
+		cr_assert_eq(kstat(ks, i, "gpu.ctas"), i % 3 == 1 ? 1 : 79, "launch %zu", i);
+	}
+	json_decref(doc);
+	free(out);
+}
+
+/* kmeans: labels and centroids equal to the host's bit for bit; three launches a round. */
+Test(cuda, kmeans_program, .timeout = 120)
+{
+	char *out = buf();
+	cr_assert_eq(run_prog("kmeans", "/tmp/warpsim-test-cuda-kmeans", out), 0, "%s", out);
+	int rounds = 0, hrounds = -1, launches = 0;
+	const char *l = strstr(out, "4096 points, 8 clusters: ");
+	cr_assert(l, "%s", out);
+	cr_assert_eq(sscanf(l, "4096 points, 8 clusters: %d rounds (host %d), %d launches", &rounds, &hrounds,
+			    &launches), 3, "%s", out);
+	cr_assert(rounds > 1 && rounds == hrounds && launches == 3 * rounds, "%s", out);
+	cr_assert(strstr(out, "\n0 labels and 0 centroids differ from the host's;") && strstr(out, "\nPASS\n"), "%s",
+		  out);
+	json_t *doc, *ks = kernels_of("/tmp/warpsim-test-cuda-kmeans", &doc);
+	cr_assert_eq(json_array_size(ks), (size_t)launches);
+	/* assign and accumulate: 16 blocks of 256; divide: one block */
+	for (size_t i = 0; i < (size_t)launches; i++)
+		cr_assert_eq(kstat(ks, i, "gpu.ctas"), i % 3 == 2 ? 1 : 16, "launch %zu", i);
+	cr_assert_str_eq(json_string_value(json_object_get(json_array_get(ks, 2), "name")),
+			 "divide(float const*, float const*, int const*, int, float2*)");
+	json_decref(doc);
+	free(out);
+}
+
+/* cg_poisson: 7 launches an iteration after 2 (the first dot product), residual checked in
+ * double precision on the host, solution compared with the host's own CG. */
+Test(cuda, cg_poisson_program, .timeout = 120)
+{
+	char *out = buf();
+	cr_assert_eq(run_prog("cg_poisson", "/tmp/warpsim-test-cuda-cg", out), 0, "%s", out);
+	int it = 0, launches = 0;
+	const char *l = strstr(out, "32x32 grid: ");
+	cr_assert(l, "%s", out);
+	cr_assert_eq(sscanf(l, "32x32 grid: %d iterations, %d launches", &it, &launches), 2, "%s", out);
+	cr_assert(it > 10 && launches == 2 + 7 * it, "%s", out);
+	cr_assert(strstr(out, "\nPASS\n"), "%s", out);
+	json_t *doc, *ks = kernels_of("/tmp/warpsim-test-cuda-cg", &doc);
+	cr_assert_eq(json_array_size(ks), (size_t)launches);
+	/* iteration 0: stencil on a 2x4 grid of 16x8 blocks, the templated dot product (16 blocks,
+	 * through cudaLaunchKernel), finish, update_xr over 8 blocks of 128 */
+	cr_assert_str_eq(json_string_value(json_object_get(json_array_get(ks, 2), "name")),
+			 "stencil(float const*, float*, int)");
+	cr_assert_eq(kstat(ks, 2, "gpu.ctas"), 8);
+	cr_assert_str_eq(json_string_value(json_object_get(json_array_get(ks, 3), "name")),
+			 "dot_partial<float>(float const*, float const*, int, float*)");
+	cr_assert_eq(kstat(ks, 3, "gpu.ctas"), 16);
+	cr_assert_eq(kstat(ks, 4, "gpu.ctas"), 1);
+	cr_assert_eq(kstat(ks, 5, "gpu.ctas"), 8);
+	json_decref(doc);
+	free(out);
+}
