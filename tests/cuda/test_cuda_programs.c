@@ -389,3 +389,34 @@ Test(cuda, cg_poisson_program, .timeout = 120)
 	json_decref(doc);
 	free(out);
 }
+
+/* The same kernel through the runtime and through a workload file gives the same simulation:
+ * matmul_app 48 and `warpsim run -w workloads/matmul/matmul.cfg` (size small: n = 48) agree on
+ * every total the sweeps read (the cubin's register count equals the workload's 38). */
+Test(cuda, a_program_and_the_workload_of_its_kernel_simulate_alike, .timeout = 120)
+{
+	char *out = buf(), cmd[1024];
+	cr_assert_eq(run_prog("matmul_app 48", "/tmp/warpsim-test-cuda-mm", out), 0, "%s", out);
+	cr_assert(strstr(out, "48x48 product, 0 elements differ from the host's\nPASS\n"), "%s", out);
+	snprintf(cmd, sizeof cmd, "%s run -c configs/gtx480.cfg -w workloads/matmul/matmul.cfg --size small "
+		 "--quiet --no-progress -o /tmp/warpsim-test-cuda-mmw", bin());
+	cr_assert_eq(run(cmd, out), 0, "%s", out);
+	json_t *a = json_load_file("/tmp/warpsim-test-cuda-mm/stats.json", 0, NULL);
+	json_t *b = json_load_file("/tmp/warpsim-test-cuda-mmw/stats.json", 0, NULL);
+	cr_assert(a && b);
+	json_t *ta = json_object_get(a, "total"), *tb = json_object_get(b, "total");
+	cr_assert_eq(json_integer_value(json_object_get(ta, "gpu.ctas")), 9);
+	const char *key;
+	json_t *v;
+	int n = 0;
+	json_object_foreach(tb, key, v) {
+		if (strncmp(key, "gpu.", 4))
+			continue;
+		cr_assert(json_equal(v, json_object_get(ta, key)), "%s differs", key);
+		n++;
+	}
+	cr_assert_gt(n, 10);
+	json_decref(a);
+	json_decref(b);
+	free(out);
+}
