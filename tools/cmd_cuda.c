@@ -21,7 +21,8 @@ static void usage(void)
 	       "                   [--quiet] -- PROGRAM [ARGS...]\n"
 	       "  runs PROGRAM (built with nvcc -cudart shared) on the simulated GPU; its exit\n"
 	       "  status is warpsim's. -o DIR gets stats.json (one record per launch, keyed by the\n"
-	       "  kernel's C++ name and launch number), config.cfg and cta_timeline.csv.\n"
+	       "  kernel's C++ name and launch number), config.cfg and cta_timeline.csv when the\n"
+	       "  program has exited (stats.failed.json instead if it failed).\n"
 	       "  The same by hand: LD_LIBRARY_PATH=DIR_OF_LIBCUDART WARPSIM_CONFIG=CONFIG PROGRAM\n"
 	       "  (WARPSIM_OVERRIDES: key=value lines, WARPSIM_OUTDIR, WARPSIM_FUNCTIONAL=1,\n"
 	       "  WARPSIM_PTX: a PTX file for programs that carry none)\n");
@@ -66,11 +67,45 @@ static int cudart_dir(char *out, size_t n, struct sim_error *err)
 			     "the cudart target, or set WARPSIM_CUDART_DIR)", exe, exe);
 }
 
-/* "N launches, C core cycles" from the run's stats.json, or nothing. */
-static void summary(const char *dir, bool keep)
+/* The program's pid while it runs: SIGINT and SIGTERM to warpsim (a sweep stopping its runs)
+ * are passed on to it, and warpsim waits for it, so no program runs on unwatched. */
+static volatile sig_atomic_t cuda_child;
+
+static void forward_signal(int sig)
 {
-	char p[PATH_MAX];
-	snprintf(p, sizeof p, "%s/stats.json", dir);
+	if (cuda_child > 0)
+		kill((pid_t)cuda_child, sig);
+}
+
+/* The staged outputs into dir, stats.json last, so that (as with `warpsim run`) its presence
+ * marks a complete run, which sweeps skip on a restart: a program that failed (its own check,
+ * a fault, a signal) leaves stats.failed.json instead. False if there were none. */
+static bool publish(const char *stage, const char *dir, bool ok)
+{
+	static const char *const names[] = {"config.cfg", "cta_timeline.csv", "stats.json"};
+	char from[PATH_MAX + 32], to[PATH_MAX + 32];
+	bool any = false;
+	for (size_t i = 0; i < 3; i++) {
+		snprintf(from, sizeof from, "%s/%s", stage, names[i]);
+		snprintf(to, sizeof to, "%s/%s", dir, i == 2 && !ok ? "stats.failed.json" : names[i]);
+		if (!rename(from, to))
+			any = true;
+		else if (errno != ENOENT)
+			fprintf(stderr, "warpsim cuda: cannot move %s to %s: %s\n", from, to, strerror(errno));
+	}
+	if (ok) { /* a stale failure of an earlier run into the same directory */
+		snprintf(to, sizeof to, "%s/stats.failed.json", dir);
+		unlink(to);
+	}
+	rmdir(stage);
+	return any;
+}
+
+/* "N launches, C core cycles" from the run's stats.json, or nothing. */
+static void summary(const char *dir, const char *file, bool keep)
+{
+	char p[PATH_MAX + 32];
+	snprintf(p, sizeof p, "%s/%s", dir, file);
 	json_t *doc = json_load_file(p, 0, NULL);
 	if (!doc)
 		return;
@@ -113,10 +148,17 @@ int cmd_cuda(int argc, char **argv, struct sim_error *err)
 	char dir[PATH_MAX];
 	if ((rc = cudart_dir(dir, sizeof dir, err)))
 		return rc;
-	char tmpdir[] = "/tmp/warpsim-cuda-XXXXXX";
+	char tmpdir[] = "/tmp/warpsim-cuda-XXXXXX", stage[PATH_MAX];
 	const char *outdir = o.outdir;
 	if (o.outdir && (rc = cli_mkdirs(o.outdir, err)))
 		return rc;
+	if (o.outdir) {
+		/* the program writes its outputs here; they move into -o DIR when it has exited */
+		snprintf(stage, sizeof stage, "%s/.partial.%ld", o.outdir, (long)getpid());
+		if ((rc = cli_mkdirs(stage, err)))
+			return rc;
+		outdir = stage;
+	}
 	if (!outdir && !cli_long(&o, "--quiet"))
 		outdir = mkdtemp(tmpdir);
 
@@ -165,11 +207,22 @@ int cmd_cuda(int argc, char **argv, struct sim_error *err)
 		fprintf(stderr, "warpsim cuda: %s: %s\n", argv[sep + 1], strerror(errno));
 		_exit(127);
 	}
+	cuda_child = pid;
+	struct sigaction sa = {.sa_handler = forward_signal}, old_int, old_term;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
 	int status = 0;
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
+	cuda_child = 0;
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	bool ok = WIFEXITED(status) && !WEXITSTATUS(status);
+	if (o.outdir)
+		outdir = publish(stage, o.outdir, ok) ? o.outdir : NULL;
 	if (!cli_long(&o, "--quiet") && outdir)
-		summary(outdir, outdir != tmpdir);
+		summary(outdir, ok || outdir == tmpdir ? "stats.json" : "stats.failed.json", outdir != tmpdir);
 	if (outdir && outdir == tmpdir) {
 		static const char *const names[] = {"stats.json", "config.cfg", "cta_timeline.csv"};
 		char p[PATH_MAX];

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* `warpsim sweep SPEC`: configs x workloads x variants, run in parallel here (resumable, atomic
  * results), or emitted as a Slurm job array / GNU parallel job list; aggregated into one CSV. */
+#define _GNU_SOURCE /* memmem */
 #include <errno.h>
 #include <fcntl.h>
 #include <libconfig.h>
@@ -24,6 +25,7 @@
 
 #define SWEEP_MAX_ITEMS 256
 #define SWEEP_MAX_STATS 64
+#define SWEEP_MAX_APP_ARGS 64
 
 struct variant {
 	const char *name;
@@ -40,8 +42,14 @@ struct spec {
 	const char *size;            /* workload size for every run ("small" when absent = the files' own) */
 	const char *configs[SWEEP_MAX_ITEMS];
 	int n_configs;
-	const char *workloads[SWEEP_MAX_ITEMS];
+	const char *workloads[SWEEP_MAX_ITEMS]; /* workload file, or an application's command line */
 	int n_workloads;
+	/* Per workload: an application run through `warpsim cuda` ({ app = "./prog args"; }):
+	 * its words (app_words[w] owns them; NULL for a workload file) and its run name. */
+	char *app_words[SWEEP_MAX_ITEMS];
+	char *app_argv[SWEEP_MAX_ITEMS][SWEEP_MAX_APP_ARGS + 1];
+	int app_argc[SWEEP_MAX_ITEMS];
+	const char *wl_name[SWEEP_MAX_ITEMS]; /* NULL: the workload file's stem */
 	struct variant variants[SWEEP_MAX_ITEMS];
 	int n_variants;
 	const char *overrides[32];   /* applied to every run */
@@ -203,6 +211,67 @@ static int spec_load_slurm(struct spec *s, const config_setting_t *root, struct 
 	return 0;
 }
 
+/* The words of an application's command line (split at blanks, no quoting) into s. */
+static int split_app(struct spec *s, int w, const config_setting_t *st, struct sim_error *err)
+{
+	char *b = strdup(s->workloads[w]);
+	if (!b)
+		return sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory");
+	s->app_words[w] = b;
+	int n = 0;
+	for (char *save = NULL, *t = strtok_r(b, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
+		if (n == SWEEP_MAX_APP_ARGS)
+			return spec_err(err, s, st, "app", "too many words (at most 64)");
+		s->app_argv[w][n++] = t;
+	}
+	if (!n)
+		return spec_err(err, s, st, "app", "empty: expected \"./program args\"");
+	s->app_argv[w][n] = NULL;
+	s->app_argc[w] = n;
+	return 0;
+}
+
+/* `workloads`: workload files, and applications as { app = "./prog args"; name = "n"; }
+ * (a mixed list is written in parentheses). */
+static int read_workloads(struct spec *s, const config_setting_t *root, struct sim_error *err)
+{
+	config_setting_t *st = config_setting_get_member(root, "workloads");
+	if (!st)
+		return spec_err(err, s, root, "workloads", "missing (a list of workload files)");
+	int t = config_setting_type(st);
+	if (t != CONFIG_TYPE_ARRAY && t != CONFIG_TYPE_LIST)
+		return spec_err(err, s, st, "workloads", "expected a list of workload files");
+	int len = config_setting_length(st);
+	if (len > SWEEP_MAX_ITEMS)
+		return spec_err(err, s, st, "workloads", "too many entries");
+	if (!len)
+		return spec_err(err, s, st, "workloads", "must not be empty");
+	static const char *const app_keys[] = {"app", "name", NULL};
+	for (int i = 0; i < len; i++) {
+		config_setting_t *e = config_setting_get_elem(st, (unsigned)i);
+		int w = s->n_workloads++;
+		if (config_setting_type(e) == CONFIG_TYPE_STRING) {
+			s->workloads[w] = config_setting_get_string(e);
+			continue;
+		}
+		if (config_setting_type(e) != CONFIG_TYPE_GROUP)
+			return spec_err(err, s, e, "workloads",
+					"expected a workload file or { app = \"./program args\"; }");
+		int rc = check_keys(s, e, app_keys, "an application (app, name)", err);
+		if (rc)
+			return rc;
+		if (!config_setting_lookup_string(e, "app", &s->workloads[w]))
+			return spec_err(err, s, e, "app", "missing: the program and its arguments, app = \"./program args\";");
+		if ((rc = split_app(s, w, e, err)))
+			return rc;
+		config_setting_t *nm = config_setting_get_member(e, "name");
+		if (nm && (config_setting_type(nm) != CONFIG_TYPE_STRING || !safe_name(config_setting_get_string(nm))))
+			return spec_err(err, s, nm, "name", "expected a plain name ([A-Za-z0-9._-])");
+		s->wl_name[w] = nm ? config_setting_get_string(nm) : NULL;
+	}
+	return 0;
+}
+
 static int spec_load(struct spec *s, const char *path, struct sim_error *err)
 {
 	memset(s, 0, sizeof *s);
@@ -232,7 +301,7 @@ static int spec_load(struct spec *s, const char *path, struct sim_error *err)
 		return spec_err(err, s, sz, "sweep.size", "expected a size name such as \"medium\"");
 	s->size = sz ? config_setting_get_string(sz) : NULL;
 	if ((rc = read_strings(s, root, "configs", s->configs, SWEEP_MAX_ITEMS, &s->n_configs, true, err)) ||
-	    (rc = read_strings(s, root, "workloads", s->workloads, SWEEP_MAX_ITEMS, &s->n_workloads, true, err)) ||
+	    (rc = read_workloads(s, root, err)) ||
 	    (rc = read_strings(s, root, "overrides", s->overrides, 32, &s->n_overrides, false, err)) ||
 	    (rc = read_strings(s, root, "stats", s->stats, SWEEP_MAX_STATS, &s->n_stats, false, err)))
 		return rc;
@@ -351,6 +420,83 @@ out:
 	return rc;
 }
 
+/* Why program (an application's first word) cannot be run by `warpsim cuda`, or NULL: it is
+ * found as execvp finds it, and an ELF program must load libcudart.so.13 (nvcc -cudart shared;
+ * one linked statically brings its own runtime and no simulated GPU). A script is let through. */
+static const char *app_problem(const char *prog, char *found, size_t n)
+{
+	struct stat st;
+	bool ok = false;
+	if (strchr(prog, '/')) {
+		snprintf(found, n, "%s", prog);
+		ok = !stat(found, &st);
+	} else {
+		const char *path = getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin";
+		for (const char *p = path; !ok; p++) {
+			size_t len = strcspn(p, ":");
+			snprintf(found, n, "%.*s%s%s", (int)len, p, len ? "/" : "", prog);
+			ok = !stat(found, &st) && S_ISREG(st.st_mode) && !access(found, X_OK);
+			p += len;
+			if (!*p)
+				break;
+		}
+	}
+	if (!ok)
+		return strchr(prog, '/') ? "no such program" : "no such program in PATH";
+	if (!S_ISREG(st.st_mode) || access(found, X_OK))
+		return "not an executable file";
+	FILE *f = fopen(found, "rb");
+	if (!f)
+		return "cannot be read";
+	/* libcudart.so.13 among the names in an ELF file's dynamic string table: a byte search
+	 * over the first 16 MiB is enough for the programs nvcc builds */
+	static const char want[] = "libcudart.so.13";
+	char buf[65536 + sizeof want];
+	size_t keep = 0, total = 0, got;
+	bool elf = false, needs = false;
+	while (!needs && total < (16u << 20) && (got = fread(buf + keep, 1, sizeof buf - keep, f)) > 0) {
+		if (!total)
+			elf = got >= 4 && !memcmp(buf, "\177ELF", 4);
+		total += got;
+		size_t have = keep + got;
+		needs = memmem(buf, have, want, sizeof want - 1) != NULL;
+		keep = have < sizeof want ? have : sizeof want - 1;
+		memmove(buf, buf + have - keep, keep);
+	}
+	fclose(f);
+	if (elf && !needs)
+		return "does not load libcudart.so.13 (build it with nvcc -cudart shared)";
+	return NULL;
+}
+
+static void wl_stem(const struct spec *s, int w, char *out, size_t n);
+
+/* An application workload: its program exists and runs on warpsim's runtime, its name is free. */
+static int spec_check_app(const struct spec *s, int w, struct sim_error *err)
+{
+	char found[PATH_MAX], setting[64], msg[PATH_MAX + 128];
+	snprintf(setting, sizeof setting, "sweep.workloads[%d]", w);
+	const char *prog = s->app_argv[w][0];
+	const char *why = app_problem(prog, found, sizeof found);
+	if (why) {
+		snprintf(msg, sizeof msg, "app: %s: %s", prog, why);
+		return spec_err(err, s, elem_of(s, "sweep.workloads", w), setting, msg);
+	}
+	char me[128], other[128];
+	wl_stem(s, w, me, sizeof me);
+	for (int j = 0; j < s->n_workloads; j++) {
+		if (j == w)
+			continue;
+		wl_stem(s, j, other, sizeof other);
+		if (!strcmp(me, other)) {
+			snprintf(msg, sizeof msg, "run name '%s' is also sweep.workloads[%d]'s (give the "
+				 "application a name = \"...\";)", me, j);
+			return spec_err(err, s, elem_of(s, "sweep.workloads", w), setting, msg);
+		}
+	}
+	return 0;
+}
+
 /* Every config x variant machine and every workload resolves and validates, and the output
  * directory can be made, before anything runs: an error is one line at the spec's file:line
  * (exit 2), not "N of N runs failed" with the reason in each run.log. */
@@ -376,6 +522,12 @@ static int spec_validate(const struct spec *s, const char *outroot, struct sim_e
 					     "\"total\", e.g. sm.0.l1d.misses or noc.latency.total)", s->stats[k]);
 		}
 	for (int w = 0; w < s->n_workloads; w++) {
+		if (s->app_words[w]) {
+			int rc = spec_check_app(s, w, err);
+			if (rc)
+				return rc;
+			continue;
+		}
 		struct sim_error in = {0};
 		struct workload *wl = workload_load_size(s->workloads[w], s->size, &in);
 		if (!wl) {
@@ -407,9 +559,18 @@ static void stem(const char *path, char *out, size_t n)
 		*dot = '\0';
 }
 
+/* A workload's run name: its file's stem, or an application's name (default: the program's). */
+static void wl_stem(const struct spec *s, int w, char *out, size_t n)
+{
+	if (s->wl_name[w])
+		snprintf(out, n, "%s", s->wl_name[w]);
+	else
+		stem(s->app_words[w] ? s->app_argv[w][0] : s->workloads[w], out, n);
+}
+
 struct run {
 	char dir[PATH_MAX];
-	char *argv[128];
+	char *argv[128 + SWEEP_MAX_APP_ARGS];
 	int argc;
 	int config_i, workload_i, variant_i;
 };
@@ -428,7 +589,7 @@ static int build_runs(const struct spec *s, const char *outroot, const char *sel
 				struct run *x = &r[k];
 				char cn[128], wn[128];
 				stem(s->configs[c], cn, sizeof cn);
-				stem(s->workloads[w], wn, sizeof wn);
+				wl_stem(s, w, wn, sizeof wn);
 				snprintf(x->dir, sizeof x->dir, "%s/%s/%s/%s/%s", outroot, s->name, cn, wn,
 					 s->variants[v].name);
 				x->config_i = c;
@@ -436,8 +597,9 @@ static int build_runs(const struct spec *s, const char *outroot, const char *sel
 				x->variant_i = v;
 				char **a = x->argv;
 				int i = 0;
+				bool app = s->app_words[w] != NULL;
 				a[i++] = (char *)self;
-				a[i++] = "run";
+				a[i++] = app ? "cuda" : "run";
 				a[i++] = "-c";
 				a[i++] = (char *)s->configs[c];
 				for (int j = 0; j < s->variants[v].n_configs; j++) {
@@ -452,14 +614,21 @@ static int build_runs(const struct spec *s, const char *outroot, const char *sel
 					a[i++] = "-s";
 					a[i++] = (char *)s->variants[v].overrides[j];
 				}
-				a[i++] = "-w";
-				a[i++] = (char *)s->workloads[w];
-				if (s->size) {
+				if (!app) {
+					a[i++] = "-w";
+					a[i++] = (char *)s->workloads[w];
+				}
+				if (s->size && !app) { /* an application's size is in its arguments */
 					a[i++] = "--size";
 					a[i++] = (char *)s->size;
 				}
 				a[i++] = "-o";
 				a[i++] = x->dir;
+				if (app) {
+					a[i++] = "--";
+					for (int j = 0; j < s->app_argc[w]; j++)
+						a[i++] = s->app_argv[w][j];
+				}
 				/* not --quiet: run.log keeps the run's summary */
 				a[i] = NULL;
 				x->argc = i;
@@ -801,7 +970,7 @@ static int write_order_list(FILE *f, const void *ctx, struct sim_error *err)
 		fprintf(f, "config %s\n", n);
 	}
 	for (int w = 0; w < s->n_workloads; w++) {
-		stem(s->workloads[w], n, sizeof n);
+		wl_stem(s, w, n, sizeof n);
 		fprintf(f, "workload %s\n", n);
 	}
 	for (int v = 0; v < s->n_variants; v++)
@@ -865,6 +1034,8 @@ int sweep_run_spec(const char *spec_path, const char *outroot, int jobs, const c
 			rc = rc2;
 	}
 	free(runs);
+	for (int w = 0; w < s->n_workloads; w++)
+		free(s->app_words[w]);
 	config_destroy(&s->lc);
 	free(s);
 	return rc;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #define OUT_BYTES (1 << 20)
 
@@ -193,5 +194,229 @@ Test(cuda, a_bad_configuration_fails_before_the_program)
 		 "tests/cuda/bin/shfl_inactive", bin());
 	cr_assert_eq(run(cmd, out), 2, "%s", out);
 	cr_assert(strstr(out, "gpu.core.count") && !strstr(out, "block 0 sum"), "%s", out);
+	free(out);
+}
+
+/* The whole of a text file into out (NUL-terminated). */
+static void slurp(const char *path, char *out)
+{
+	FILE *f = fopen(path, "r");
+	cr_assert_not_null(f, "%s", path);
+	size_t n = fread(out, 1, OUT_BYTES - 1, f);
+	out[n] = '\0';
+	fclose(f);
+}
+
+/* results.csv's cell in column col of the row starting with row_start (-1: absent). */
+static double csv_cell(const char *csv, const char *row_start, const char *col)
+{
+	const char *row = strstr(csv, row_start);
+	if (!row)
+		return -1;
+	int idx = 0;
+	const char *h = csv, *hit = NULL;
+	size_t len = strlen(col);
+	for (const char *p = h; *p && *p != '\n'; idx += *p == ',', p++)
+		if ((p == h || p[-1] == ',') && !strncmp(p, col, len) && (p[len] == ',' || p[len] == '\n')) {
+			hit = p;
+			break;
+		}
+	if (!hit)
+		return -1;
+	const char *c = row;
+	for (int i = 0; i < idx; i++)
+		c = strchr(c, ',') + 1;
+	return strtod(c, NULL);
+}
+
+static double total_of(const char *stats_json, const char *key)
+{
+	json_t *doc = json_load_file(stats_json, 0, NULL);
+	cr_assert_not_null(doc, "%s", stats_json);
+	double v = json_number_value(json_object_get(json_object_get(doc, "total"), key));
+	json_decref(doc);
+	return v;
+}
+
+/* tests/tools/sweep_app.cfg: { app = "tests/cuda/bin/host_loop"; name = "rod"; } beside a
+ * workload file, one variant (gto); the application runs through `warpsim cuda` with the
+ * variant's override, and results.csv has its totals as `warpsim cuda` itself gives them. */
+Test(cuda, an_application_is_a_workload_of_a_sweep, .timeout = 120)
+{
+	char *out = buf(), cmd[2048];
+	cr_assert_eq(system("rm -rf /tmp/warpsim-test-cuda-sweep /tmp/warpsim-test-cuda-direct"), 0);
+	snprintf(cmd, sizeof cmd, "%s sweep tests/tools/sweep_app.cfg --jobs 1 --out /tmp/warpsim-test-cuda-sweep",
+		 bin());
+	cr_assert_eq(run(cmd, out), 0, "%s", out);
+	cr_assert(strstr(out, "2/2 runs done (0 already complete, 0 failed)"), "%s", out);
+	const char *rd = "/tmp/warpsim-test-cuda-sweep/app/gtx480/rod/gto";
+	char p[512];
+	snprintf(p, sizeof p, "%s/run.log", rd);
+	slurp(p, out);
+	cr_assert(strstr(out, "rounds 4072 (host 4072), 0 points differ") && strstr(out, "\nPASS\n"), "%s", out);
+	snprintf(p, sizeof p, "%s/config.cfg", rd);
+	slurp(p, out);
+	cr_assert(strstr(out, "policy = \"gto\";  # <command line>"), "the variant's override: %s", out);
+	/* the same program and machine by hand */
+	snprintf(cmd, sizeof cmd, "%s cuda -c configs/gtx480.cfg -s gpu.core.scheduler.policy=gto "
+		 "-o /tmp/warpsim-test-cuda-direct -- tests/cuda/bin/host_loop", bin());
+	cr_assert_eq(run(cmd, out), 0, "%s", out);
+	double cyc = total_of("/tmp/warpsim-test-cuda-direct/stats.json", "gpu.cycles");
+	double wi = total_of("/tmp/warpsim-test-cuda-direct/stats.json", "gpu.warp_insts");
+	cr_assert_gt(cyc, 0);
+	slurp("/tmp/warpsim-test-cuda-sweep/app/results.csv", out);
+	cr_assert_eq(csv_cell(out, "\ngtx480,rod,gto,", "gpu.cycles"), cyc, "%s", out);
+	cr_assert_eq(csv_cell(out, "\ngtx480,rod,gto,", "gpu.warp_insts"), wi, "%s", out);
+	cr_assert_gt(csv_cell(out, "\ngtx480,vecadd,gto,", "gpu.cycles"), 0, "%s", out);
+	/* both complete: a second sweep redoes neither */
+	snprintf(cmd, sizeof cmd, "%s sweep tests/tools/sweep_app.cfg --jobs 1 --out /tmp/warpsim-test-cuda-sweep",
+		 bin());
+	cr_assert_eq(run(cmd, out), 0, "%s", out);
+	cr_assert(strstr(out, "2/2 runs done (2 already complete, 0 failed)"), "%s", out);
+	free(out);
+}
+
+/* A program that fails (here: no PTX, exit 1) leaves stats.failed.json, not stats.json, whose
+ * presence marks a complete run for sweeps; nothing is left staged. */
+Test(cuda, a_failed_program_leaves_no_stats_json)
+{
+	char *out = buf(), cmd[1024];
+	cr_assert_eq(system("rm -rf /tmp/warpsim-test-cuda-failed"), 0);
+	snprintf(cmd, sizeof cmd, "%s cuda -c configs/gtx480.cfg -o /tmp/warpsim-test-cuda-failed -- "
+		 "tests/cuda/bin/sass_only", bin());
+	cr_assert_eq(run(cmd, out), 1, "%s", out);
+	cr_assert(access("/tmp/warpsim-test-cuda-failed/stats.json", F_OK) != 0);
+	cr_assert_eq(total_of("/tmp/warpsim-test-cuda-failed/stats.failed.json", "gpu.warp_insts"), 0);
+	cr_assert_eq(run("ls -A /tmp/warpsim-test-cuda-failed", out), 0);
+	cr_assert_str_eq(out, "config.cfg\ncta_timeline.csv\nstats.failed.json\n");
+	/* the same directory, a program that passes: stats.json, and the old failure is gone */
+	snprintf(cmd, sizeof cmd, "%s cuda -c configs/gtx480.cfg -o /tmp/warpsim-test-cuda-failed -- "
+		 "tests/cuda/bin/shfl_inactive", bin());
+	cr_assert_eq(run(cmd, out), 0, "%s", out);
+	cr_assert_eq(run("ls -A /tmp/warpsim-test-cuda-failed", out), 0);
+	cr_assert_str_eq(out, "config.cfg\ncta_timeline.csv\nstats.json\n");
+	free(out);
+}
+
+/* The kernel records of DIR/stats.json (a new reference; the caller decrefs the document). */
+static json_t *kernels_of(const char *dir, json_t **doc)
+{
+	char p[512];
+	snprintf(p, sizeof p, "%s/stats.json", dir);
+	*doc = json_load_file(p, 0, NULL);
+	cr_assert_not_null(*doc, "%s", p);
+	return json_object_get(*doc, "kernels");
+}
+
+static double kstat(json_t *ks, size_t i, const char *key)
+{
+	return json_number_value(json_object_get(json_object_get(json_array_get(ks, i), "stats"), key));
+}
+
+/* radix_sort: 10000 keys in 79 blocks of 128 (the last holds 16), 8 passes of 3 kernels;
+ * the program compares with the host's stable sort. */
+Test(cuda, radix_sort_program, .timeout = 120)
+{
+	char *out = buf();
+	cr_assert_eq(run_prog("radix_sort 10000", "/tmp/warpsim-test-cuda-radix", out), 0, "%s", out);
+	cr_assert(strstr(out, "sorted 10000 keys (") && strstr(out, "in 8 passes, 24 launches, 79 blocks\n"), "%s",
+		  out);
+	cr_assert(strstr(out, ", 0 out of place, simulated time > 0\nPASS\n"), "%s", out);
+	json_t *doc, *ks = kernels_of("/tmp/warpsim-test-cuda-radix", &doc);
+	cr_assert_eq(json_array_size(ks), 24);
+	static const char *const names[] = {"digit_counts(unsigned int const*, int, int, unsigned int*)",
+					    "scan_counts(unsigned int*, int)",
+					    "scatter(unsigned int const*, unsigned int const*, int, int, "
+					    "unsigned int const*, unsigned int*, unsigned int*)"};
+	for (size_t i = 0; i < 24; i++) {
+		json_t *k = json_array_get(ks, i);
+		cr_assert_str_eq(json_string_value(json_object_get(k, "name")), names[i % 3]);
+		cr_assert_eq(json_integer_value(json_object_get(k, "launch")), (json_int_t)i);
+		cr_assert_eq(kstat(ks, i, "gpu.ctas"), i % 3 == 1 ? 1 : 79, "launch %zu", i);
+	}
+	json_decref(doc);
+	free(out);
+}
+
+/* kmeans: labels and centroids equal to the host's bit for bit; three launches a round. */
+Test(cuda, kmeans_program, .timeout = 120)
+{
+	char *out = buf();
+	cr_assert_eq(run_prog("kmeans", "/tmp/warpsim-test-cuda-kmeans", out), 0, "%s", out);
+	int rounds = 0, hrounds = -1, launches = 0;
+	const char *l = strstr(out, "4096 points, 8 clusters: ");
+	cr_assert(l, "%s", out);
+	cr_assert_eq(sscanf(l, "4096 points, 8 clusters: %d rounds (host %d), %d launches", &rounds, &hrounds,
+			    &launches), 3, "%s", out);
+	cr_assert(rounds > 1 && rounds == hrounds && launches == 3 * rounds, "%s", out);
+	cr_assert(strstr(out, "\n0 labels and 0 centroids differ from the host's;") && strstr(out, "\nPASS\n"), "%s",
+		  out);
+	json_t *doc, *ks = kernels_of("/tmp/warpsim-test-cuda-kmeans", &doc);
+	cr_assert_eq(json_array_size(ks), (size_t)launches);
+	/* assign and accumulate: 16 blocks of 256; divide: one block */
+	for (size_t i = 0; i < (size_t)launches; i++)
+		cr_assert_eq(kstat(ks, i, "gpu.ctas"), i % 3 == 2 ? 1 : 16, "launch %zu", i);
+	cr_assert_str_eq(json_string_value(json_object_get(json_array_get(ks, 2), "name")),
+			 "divide(float const*, float const*, int const*, int, float2*)");
+	json_decref(doc);
+	free(out);
+}
+
+/* cg_poisson: 7 launches an iteration after 2 (the first dot product), residual checked in
+ * double precision on the host, solution compared with the host's own CG. */
+Test(cuda, cg_poisson_program, .timeout = 120)
+{
+	char *out = buf();
+	cr_assert_eq(run_prog("cg_poisson", "/tmp/warpsim-test-cuda-cg", out), 0, "%s", out);
+	int it = 0, launches = 0;
+	const char *l = strstr(out, "32x32 grid: ");
+	cr_assert(l, "%s", out);
+	cr_assert_eq(sscanf(l, "32x32 grid: %d iterations, %d launches", &it, &launches), 2, "%s", out);
+	cr_assert(it > 10 && launches == 2 + 7 * it, "%s", out);
+	cr_assert(strstr(out, "\nPASS\n"), "%s", out);
+	json_t *doc, *ks = kernels_of("/tmp/warpsim-test-cuda-cg", &doc);
+	cr_assert_eq(json_array_size(ks), (size_t)launches);
+	/* iteration 0: stencil on a 2x4 grid of 16x8 blocks, the templated dot product (16 blocks,
+	 * through cudaLaunchKernel), finish, update_xr over 8 blocks of 128 */
+	cr_assert_str_eq(json_string_value(json_object_get(json_array_get(ks, 2), "name")),
+			 "stencil(float const*, float*, int)");
+	cr_assert_eq(kstat(ks, 2, "gpu.ctas"), 8);
+	cr_assert_str_eq(json_string_value(json_object_get(json_array_get(ks, 3), "name")),
+			 "dot_partial<float>(float const*, float const*, int, float*)");
+	cr_assert_eq(kstat(ks, 3, "gpu.ctas"), 16);
+	cr_assert_eq(kstat(ks, 4, "gpu.ctas"), 1);
+	cr_assert_eq(kstat(ks, 5, "gpu.ctas"), 8);
+	json_decref(doc);
+	free(out);
+}
+
+/* The same kernel through the runtime and through a workload file gives the same simulation:
+ * matmul_app 48 and `warpsim run -w workloads/matmul/matmul.cfg` (size small: n = 48) agree on
+ * every total the sweeps read (the cubin's register count equals the workload's 38). */
+Test(cuda, a_program_and_the_workload_of_its_kernel_simulate_alike, .timeout = 120)
+{
+	char *out = buf(), cmd[1024];
+	cr_assert_eq(run_prog("matmul_app 48", "/tmp/warpsim-test-cuda-mm", out), 0, "%s", out);
+	cr_assert(strstr(out, "48x48 product, 0 elements differ from the host's\nPASS\n"), "%s", out);
+	snprintf(cmd, sizeof cmd, "%s run -c configs/gtx480.cfg -w workloads/matmul/matmul.cfg --size small "
+		 "--quiet --no-progress -o /tmp/warpsim-test-cuda-mmw", bin());
+	cr_assert_eq(run(cmd, out), 0, "%s", out);
+	json_t *a = json_load_file("/tmp/warpsim-test-cuda-mm/stats.json", 0, NULL);
+	json_t *b = json_load_file("/tmp/warpsim-test-cuda-mmw/stats.json", 0, NULL);
+	cr_assert(a && b);
+	json_t *ta = json_object_get(a, "total"), *tb = json_object_get(b, "total");
+	cr_assert_eq(json_integer_value(json_object_get(ta, "gpu.ctas")), 9);
+	const char *key;
+	json_t *v;
+	int n = 0;
+	json_object_foreach(tb, key, v) {
+		if (strncmp(key, "gpu.", 4))
+			continue;
+		cr_assert(json_equal(v, json_object_get(ta, key)), "%s differs", key);
+		n++;
+	}
+	cr_assert_gt(n, 10);
+	json_decref(a);
+	json_decref(b);
 	free(out);
 }
