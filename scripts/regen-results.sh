@@ -13,7 +13,9 @@ for p in "${papers[@]}"; do
   out=results/exp/$p   # the sweep writes into --out/<its spec's name> = results/exp/<paper>
   echo "== $p: $spec -> $out"
   "$ws" sweep "$spec" --out results/exp
-  "$ws" report "$out"
+  base=lrr
+  [ "$p" = lwm ] && base=baseline   # the large-warp paper's baseline: round robin, 32-wide warps
+  "$ws" report "$out" --baseline "$base"
   dst=experiments/results/$p
   rm -rf "$dst"
   mkdir -p "$dst"

@@ -1,24 +1,52 @@
-set terminal svg size 900,420 dynamic
+set terminal svg size 1286,480 dynamic noenhanced font 'Sans,12' background '#ffffff'
 set output 'speedup.svg'
-set title 'IPC speedup over baseline'
-set ylabel 'speedup'
-set style data histograms
-set style histogram clustered gap 1
-set style fill solid 0.8 border -1
-set key outside right
-set xtics rotate by -30
+set title 'IPC speedup over lrr on gtx480 (size medium)'
+set ylabel 'speedup over lrr (IPC / IPC of lrr)'
+set datafile missing 'NaN'
+set boxwidth 0.088889 absolute
+set xrange [-0.6:8.6]
+set xtics rotate by -30 nomirror
 set grid ytics
+set key outside right top
+unset arrow
 set yrange [0:*]
-plot 'speedup.dat' using 2:xtic(1) title columnheader(2), '' using 3 title columnheader(3), '' using 4 title columnheader(4), '' using 5 title columnheader(5), '' using 6 title columnheader(6), '' using 7 title columnheader(7), '' using 8 title columnheader(8), '' using 9 title columnheader(9), '' using 10 title columnheader(10)
-set terminal png size 900,420
+set ytics autofreq
+set arrow 1 from graph 0, first 1 to graph 1, first 1 nohead dt 2 lw 1.5 lc rgb '#000000' front
+set arrow 2 from 7.5, graph 0 to 7.5, graph 1 nohead dt 3 lc rgb '#808080'
+CLIP = 0
+cut(y) = y
+plot 'speedup.dat' using ($0-0.355556):(cut(column(2))):xtic(1) with boxes lc rgb '#6e6e6e' fs solid 0.9 border rgb '#303030' title 'lrr', \
+  'speedup.dat' using ($0-0.266667):(cut(column(3))) with boxes lc rgb '#0072b2' fs solid 0.9 border rgb '#303030' title 'gto', \
+  'speedup.dat' using ($0-0.177778):(cut(column(4))) with boxes lc rgb '#e69f00' fs solid 0.9 border rgb '#303030' title 'tl', \
+  'speedup.dat' using ($0-0.088889):(cut(column(5))) with boxes lc rgb '#009e73' fs solid 0.9 border rgb '#303030' title 'mwf-lrr', \
+  'speedup.dat' using ($0+0.000000):(cut(column(6))) with boxes lc rgb '#d55e00' fs solid 0.9 border rgb '#303030' title 'mwf-gto', \
+  'speedup.dat' using ($0+0.088889):(cut(column(7))) with boxes lc rgb '#cc79a7' fs solid 0.9 border rgb '#303030' title 'mwf-lrr-cff', \
+  'speedup.dat' using ($0+0.177778):(cut(column(8))) with boxes lc rgb '#56b4e9' fs solid 0.9 border rgb '#303030' title 'baws', \
+  'speedup.dat' using ($0+0.266667):(cut(column(9))) with boxes lc rgb '#f0e442' fs solid 0.9 border rgb '#303030' title 'mwf-gto-fef', \
+  'speedup.dat' using ($0+0.355556):(cut(column(10))) with boxes lc rgb '#332288' fs solid 0.9 border rgb '#303030' title 'saws'
+set terminal pngcairo size 1286,480 noenhanced font 'Sans,10' background '#ffffff'
 set output 'speedup.png'
-set title 'IPC speedup over baseline'
-set ylabel 'speedup'
-set style data histograms
-set style histogram clustered gap 1
-set style fill solid 0.8 border -1
-set key outside right
-set xtics rotate by -30
+set title 'IPC speedup over lrr on gtx480 (size medium)'
+set ylabel 'speedup over lrr (IPC / IPC of lrr)'
+set datafile missing 'NaN'
+set boxwidth 0.088889 absolute
+set xrange [-0.6:8.6]
+set xtics rotate by -30 nomirror
 set grid ytics
+set key outside right top
+unset arrow
 set yrange [0:*]
-plot 'speedup.dat' using 2:xtic(1) title columnheader(2), '' using 3 title columnheader(3), '' using 4 title columnheader(4), '' using 5 title columnheader(5), '' using 6 title columnheader(6), '' using 7 title columnheader(7), '' using 8 title columnheader(8), '' using 9 title columnheader(9), '' using 10 title columnheader(10)
+set ytics autofreq
+set arrow 1 from graph 0, first 1 to graph 1, first 1 nohead dt 2 lw 1.5 lc rgb '#000000' front
+set arrow 2 from 7.5, graph 0 to 7.5, graph 1 nohead dt 3 lc rgb '#808080'
+CLIP = 0
+cut(y) = y
+plot 'speedup.dat' using ($0-0.355556):(cut(column(2))):xtic(1) with boxes lc rgb '#6e6e6e' fs solid 0.9 border rgb '#303030' title 'lrr', \
+  'speedup.dat' using ($0-0.266667):(cut(column(3))) with boxes lc rgb '#0072b2' fs solid 0.9 border rgb '#303030' title 'gto', \
+  'speedup.dat' using ($0-0.177778):(cut(column(4))) with boxes lc rgb '#e69f00' fs solid 0.9 border rgb '#303030' title 'tl', \
+  'speedup.dat' using ($0-0.088889):(cut(column(5))) with boxes lc rgb '#009e73' fs solid 0.9 border rgb '#303030' title 'mwf-lrr', \
+  'speedup.dat' using ($0+0.000000):(cut(column(6))) with boxes lc rgb '#d55e00' fs solid 0.9 border rgb '#303030' title 'mwf-gto', \
+  'speedup.dat' using ($0+0.088889):(cut(column(7))) with boxes lc rgb '#cc79a7' fs solid 0.9 border rgb '#303030' title 'mwf-lrr-cff', \
+  'speedup.dat' using ($0+0.177778):(cut(column(8))) with boxes lc rgb '#56b4e9' fs solid 0.9 border rgb '#303030' title 'baws', \
+  'speedup.dat' using ($0+0.266667):(cut(column(9))) with boxes lc rgb '#f0e442' fs solid 0.9 border rgb '#303030' title 'mwf-gto-fef', \
+  'speedup.dat' using ($0+0.355556):(cut(column(10))) with boxes lc rgb '#332288' fs solid 0.9 border rgb '#303030' title 'saws'

@@ -1,24 +1,48 @@
-set terminal svg size 900,420 dynamic
+set terminal svg size 1388,480 dynamic noenhanced font 'Sans,12' background '#ffffff'
 set output 'speedup.svg'
-set title 'IPC speedup over baseline'
-set ylabel 'speedup'
-set style data histograms
-set style histogram clustered gap 1
-set style fill solid 0.8 border -1
-set key outside right
-set xtics rotate by -30
+set title 'IPC speedup over lrr on gtx480 (size medium)'
+set ylabel 'speedup over lrr (IPC / IPC of lrr)'
+set datafile missing 'NaN'
+set boxwidth 0.114286 absolute
+set xrange [-0.6:11.6]
+set xtics rotate by -30 nomirror
 set grid ytics
+set key outside right top
+unset arrow
 set yrange [0:*]
-plot 'speedup.dat' using 2:xtic(1) title columnheader(2), '' using 3 title columnheader(3), '' using 4 title columnheader(4), '' using 5 title columnheader(5), '' using 6 title columnheader(6), '' using 7 title columnheader(7), '' using 8 title columnheader(8)
-set terminal png size 900,420
+set ytics autofreq
+set arrow 1 from graph 0, first 1 to graph 1, first 1 nohead dt 2 lw 1.5 lc rgb '#000000' front
+set arrow 2 from 10.5, graph 0 to 10.5, graph 1 nohead dt 3 lc rgb '#808080'
+CLIP = 0
+cut(y) = y
+plot 'speedup.dat' using ($0-0.342857):(cut(column(2))):xtic(1) with boxes lc rgb '#6e6e6e' fs solid 0.9 border rgb '#303030' title 'lrr', \
+  'speedup.dat' using ($0-0.228571):(cut(column(3))) with boxes lc rgb '#0072b2' fs solid 0.9 border rgb '#303030' title 'tl-1', \
+  'speedup.dat' using ($0-0.114286):(cut(column(4))) with boxes lc rgb '#e69f00' fs solid 0.9 border rgb '#303030' title 'tl-2', \
+  'speedup.dat' using ($0+0.000000):(cut(column(5))) with boxes lc rgb '#009e73' fs solid 0.9 border rgb '#303030' title 'tl-4', \
+  'speedup.dat' using ($0+0.114286):(cut(column(6))) with boxes lc rgb '#d55e00' fs solid 0.9 border rgb '#303030' title 'tl-8', \
+  'speedup.dat' using ($0+0.228571):(cut(column(7))) with boxes lc rgb '#cc79a7' fs solid 0.9 border rgb '#303030' title 'tl-16', \
+  'speedup.dat' using ($0+0.342857):(cut(column(8))) with boxes lc rgb '#56b4e9' fs solid 0.9 border rgb '#303030' title 'tl-32'
+set terminal pngcairo size 1388,480 noenhanced font 'Sans,10' background '#ffffff'
 set output 'speedup.png'
-set title 'IPC speedup over baseline'
-set ylabel 'speedup'
-set style data histograms
-set style histogram clustered gap 1
-set style fill solid 0.8 border -1
-set key outside right
-set xtics rotate by -30
+set title 'IPC speedup over lrr on gtx480 (size medium)'
+set ylabel 'speedup over lrr (IPC / IPC of lrr)'
+set datafile missing 'NaN'
+set boxwidth 0.114286 absolute
+set xrange [-0.6:11.6]
+set xtics rotate by -30 nomirror
 set grid ytics
+set key outside right top
+unset arrow
 set yrange [0:*]
-plot 'speedup.dat' using 2:xtic(1) title columnheader(2), '' using 3 title columnheader(3), '' using 4 title columnheader(4), '' using 5 title columnheader(5), '' using 6 title columnheader(6), '' using 7 title columnheader(7), '' using 8 title columnheader(8)
+set ytics autofreq
+set arrow 1 from graph 0, first 1 to graph 1, first 1 nohead dt 2 lw 1.5 lc rgb '#000000' front
+set arrow 2 from 10.5, graph 0 to 10.5, graph 1 nohead dt 3 lc rgb '#808080'
+CLIP = 0
+cut(y) = y
+plot 'speedup.dat' using ($0-0.342857):(cut(column(2))):xtic(1) with boxes lc rgb '#6e6e6e' fs solid 0.9 border rgb '#303030' title 'lrr', \
+  'speedup.dat' using ($0-0.228571):(cut(column(3))) with boxes lc rgb '#0072b2' fs solid 0.9 border rgb '#303030' title 'tl-1', \
+  'speedup.dat' using ($0-0.114286):(cut(column(4))) with boxes lc rgb '#e69f00' fs solid 0.9 border rgb '#303030' title 'tl-2', \
+  'speedup.dat' using ($0+0.000000):(cut(column(5))) with boxes lc rgb '#009e73' fs solid 0.9 border rgb '#303030' title 'tl-4', \
+  'speedup.dat' using ($0+0.114286):(cut(column(6))) with boxes lc rgb '#d55e00' fs solid 0.9 border rgb '#303030' title 'tl-8', \
+  'speedup.dat' using ($0+0.228571):(cut(column(7))) with boxes lc rgb '#cc79a7' fs solid 0.9 border rgb '#303030' title 'tl-16', \
+  'speedup.dat' using ($0+0.342857):(cut(column(8))) with boxes lc rgb '#56b4e9' fs solid 0.9 border rgb '#303030' title 'tl-32'
