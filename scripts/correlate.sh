@@ -6,7 +6,8 @@
 #
 # usage: scripts/correlate.sh [--machine gtx480|owl28|all] [--policies "lrr gto"]
 #                             [--kernels "NAME ..."] [--warpsim PATH]
-#                             [--gpgpusim DIR [--force]] [-j N]
+#                             [--gpgpusim DIR [--force]] [-j N] [--doc FILE]
+#   --doc FILE writes the printed table into FILE (docs/correlation.md) with the command.
 #   Without --gpgpusim the GPGPU-Sim side is read from the committed raw statistics
 #   (scripts/correlation/gpgpusim/<machine>/<kernel>-<policy>.txt), so the table reruns without
 #   GPGPU-Sim. With --gpgpusim DIR (a built gpgpu-sim_distribution tree, see
@@ -16,7 +17,8 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 corr=scripts/correlation
-machine=gtx480 policies="lrr gto" only="" warpsim=build/warpsim gpgpusim="" force=0 jobs=2
+machine=gtx480 policies="lrr gto" only="" warpsim=build/warpsim gpgpusim="" force=0 jobs=2 doc=""
+cmdline="scripts/correlate.sh $*"
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--machine) machine=$2; shift 2 ;;
@@ -26,7 +28,8 @@ while [ $# -gt 0 ]; do
 	--gpgpusim) gpgpusim=$(realpath "$2"); shift 2 ;;
 	--force) force=1; shift ;;
 	-j) jobs=$2; shift 2 ;;
-	-h|--help) sed -n '3,15p' "$0"; exit 0 ;;
+	--doc) doc=$2; shift 2 ;;
+	-h|--help) sed -n '3,16p' "$0"; exit 0 ;;
 	*) echo "$0: unknown argument '$1' (try --help)" >&2; exit 2 ;;
 	esac
 done
@@ -118,7 +121,7 @@ for m in $machines; do
 		fi
 		echo "$m $pol $name $group $(cat "$tmp/ws.$m.$pol.$name") $gs"
 	done < <(for pol in $policies; do awk -v p="$pol" '{print p, $1, $2}' "$list"; done)
-done | awk -v policies="$policies" '
+done | awk -v policies="$policies" > "$tmp/table" '
 function abs(x) { return x < 0 ? -x : x }
 function stats(key, label,   n, mx, my, sxx, syy, sxy, r, i) {
 	n = cnt[key]
@@ -168,3 +171,20 @@ END {
 		if (missing[m]) printf "%s: %d runs without both figures (left out)\n", m, missing[m]
 	}
 }'
+cat "$tmp/table"
+if [ -n "$doc" ]; then
+	{
+		echo "# Correlation with GPGPU-Sim 4.2"
+		echo
+		echo "Printed by \`${cmdline% --doc *}\` (warpsim $(git rev-parse --short HEAD 2>/dev/null || echo '?'),"
+		echo "$(date -u +%Y-%m-%d)); the GPGPU-Sim side is the raw statistics committed under"
+		echo "scripts/correlation/gpgpusim/ (see scripts/correlation/README.md). ws: warpsim, gs: GPGPU-Sim;"
+		echo "eq: thread instructions equal; ws/gs: cycle ratio; MAE: mean of |ws - gs| / gs over the runs."
+		echo
+		echo '```'
+		cat "$tmp/table"
+		echo '```'
+		[ -f $corr/doc-notes.md ] && { echo; cat $corr/doc-notes.md; }
+	} > "$doc"
+	echo "wrote $doc" >&2
+fi
