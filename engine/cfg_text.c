@@ -262,13 +262,13 @@ int cfg_check_regular_file(const char *path, const char *what, const char *file,
 #define CFG_MAX_INCLUDE_DEPTH 10
 
 static int check_includes(const char *path, const char *include_dir, int depth, enum sim_err code,
-			  struct sim_error *err)
+			  struct sim_error *err);
+
+/* The @include lines of text (read from where): each named file that exists must be a regular
+ * file, and so must what it includes. */
+static int check_includes_text(const char *text, const char *path, const char *include_dir, int depth,
+			       enum sim_err code, struct sim_error *err)
 {
-	char *text = read_all(path);
-	if (!text || depth >= CFG_MAX_INCLUDE_DEPTH) {
-		free(text);
-		return 0; /* unreadable: libconfig reports it when it opens the file */
-	}
 	int line = 1, rc = 0;
 	for (const char *p = text; *p && !rc; line++) {
 		const char *eol = strchr(p, '\n');
@@ -300,8 +300,25 @@ static int check_includes(const char *path, const char *include_dir, int depth, 
 			break;
 		p = eol + 1;
 	}
+	return rc;
+}
+
+static int check_includes(const char *path, const char *include_dir, int depth, enum sim_err code,
+			  struct sim_error *err)
+{
+	char *text = read_all(path);
+	if (!text || depth >= CFG_MAX_INCLUDE_DEPTH) {
+		free(text);
+		return 0; /* unreadable: libconfig reports it when it opens the file */
+	}
+	int rc = check_includes_text(text, path, include_dir, depth, code, err);
 	free(text);
 	return rc;
+}
+
+int cfg_check_includes_in(const char *text, const char *name, enum sim_err code, struct sim_error *err)
+{
+	return check_includes_text(text, name, NULL, 0, code, err);
 }
 
 int cfg_check_includes(const char *path, const char *include_dir, enum sim_err code,

@@ -28,5 +28,8 @@ int cfg_check_regular_file(const char *path, const char *what, const char *file,
  * depth, must be regular files; an @include naming something else is reported at its line. */
 int cfg_check_includes(const char *path, const char *include_dir, enum sim_err code,
 		       struct sim_error *err);
+/* The same for configuration text given as a string (named name in messages); its @include
+ * names are relative to the working directory, as libconfig reads them. */
+int cfg_check_includes_in(const char *text, const char *name, enum sim_err code, struct sim_error *err);
 
 #endif

@@ -485,6 +485,10 @@ int cfg_load_file(struct cfg *c, const char *path, struct sim_error *err)
 
 int cfg_load_string(struct cfg *c, const char *name, const char *text, struct sim_error *err)
 {
+	/* libconfig's scanner exits the process on an @include of a directory or a FIFO. */
+	int rc0 = cfg_check_includes_in(text, name, SIM_ERR_CONFIG, err);
+	if (rc0)
+		return rc0;
 	config_t lc;
 	config_init(&lc);
 	bool ok = config_read_string(&lc, text) == CONFIG_TRUE;
