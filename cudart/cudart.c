@@ -678,9 +678,19 @@ static bool device_attr(int attr, int *v)
 	case 9: *v = 65536; return true;                                  /* constant memory */
 	case 10: *v = (int)cfg_or("gpu.core.warp_size", 32); return true; /* warp size */
 	case 12: *v = 65536; return true;                                 /* registers/block */
+	case 11: *v = 2147483647; return true;                            /* max pitch */
 	case 13: *v = (int)(clk * 1000); return true;                     /* clock kHz */
+	case 14: *v = 512; return true;                                   /* texture alignment */
 	case 16: *v = (int)cores; return true;                            /* SM count */
+	/* device pickers (the CUDA samples' findCudaDevice) read these: a discrete GPU in the
+	 * default compute mode, no watchdog, no mapped host memory, one kernel at a time */
+	case 15: case 17: case 18: case 19: case 31: case 32: case 35: case 40:
+		*v = 0; return true;
+	case 20: *v = 0; return true;                                     /* cudaComputeModeDefault */
+	case 38: *v = (int)(cfg_or("gpu.l2.size_kb", 0) * 1024 * cfg_or("gpu.dram.channels", 1));
+		return true;                                              /* as l2CacheSize */
 	case 39: *v = (int)cfg_or("gpu.core.max_threads", 1536); return true;
+	case 41: *v = 1; return true;                                     /* unified addressing */
 	case 75: *v = 7; return true;                                     /* compute capability */
 	case 76: *v = 5; return true;
 	case 81: *v = (int)cfg_or("gpu.core.shared_kb", 48) * 1024; return true;

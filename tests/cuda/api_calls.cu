@@ -62,6 +62,15 @@ int main()
 	int smc = 0;
 	CU(cudaDeviceGetAttribute(&smc, cudaDevAttrMultiProcessorCount, 0));
 	CHECK(smc == prop.multiProcessorCount, "attribute = property");
+	// what the CUDA samples' device picker reads before anything else
+	int mode = -1, integrated = -1, clock_khz = 0, l2 = -1;
+	CU(cudaDeviceGetAttribute(&mode, cudaDevAttrComputeMode, 0));
+	CU(cudaDeviceGetAttribute(&integrated, cudaDevAttrIntegrated, 0));
+	CU(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, 0));
+	CU(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0));
+	CHECK(mode == cudaComputeModeDefault && integrated == 0 && clock_khz > 0 &&
+		      l2 == prop.l2CacheSize,
+	      "compute mode default, discrete, clock, L2 as the property");
 
 	const int n = 1000;
 	size_t free0, total;
