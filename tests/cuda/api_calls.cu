@@ -2,10 +2,11 @@
 // warpsim's own test of the CUDA runtime calls a program makes: memory of every kind, copies
 // of every kind (and async on a stream), memset, symbols, events, streams, device queries,
 // kernel attributes, launches through <<<>>> and cudaLaunchKernel with dynamic shared memory,
-// device printf. Prints one line per check; exits 1 at the first failure.
+// device printf, profiler start/stop. Prints one line per check; exits 1 at the first failure.
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <cuda_profiler_api.h>
 
 #define CHECK(cond, what)                                                              \
 	do {                                                                           \
@@ -109,6 +110,7 @@ int main()
 	int patch = 7;
 	CU(cudaMemcpyToSymbol(dev_table, &patch, sizeof patch, 3 * sizeof(int)));
 
+	CU(cudaProfilerStart());
 	cudaStream_t s;
 	CU(cudaStreamCreate(&s));
 	cudaEvent_t e0, e1;
@@ -146,6 +148,7 @@ int main()
 	hello<<<2, 32>>>(42);
 	CU(cudaDeviceSynchronize());
 	fflush(stdout);
+	CU(cudaProfilerStop());
 
 	CU(cudaEventDestroy(e0));
 	CU(cudaEventDestroy(e1));
