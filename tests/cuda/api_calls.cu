@@ -72,6 +72,10 @@ int main()
 	CHECK(mode == cudaComputeModeDefault && integrated == 0 && clock_khz > 0 &&
 		      l2 == prop.l2CacheSize,
 	      "compute mode default, discrete, clock, L2 as the property");
+	int regs_block = 0;
+	CU(cudaDeviceGetAttribute(&regs_block, cudaDevAttrMaxRegistersPerBlock, 0));
+	CHECK(regs_block == prop.regsPerBlock && prop.regsPerBlock <= prop.regsPerMultiprocessor,
+	      "a block's registers fit in a core's");
 
 	const int n = 1000;
 	size_t free0, total;
