@@ -665,6 +665,14 @@ cudaError_t cudaSetDeviceFlags(unsigned flags)
 }
 
 /* Device attributes (cudaDeviceAttr numbers) from the configuration. */
+/* A block can use at most a core's register file (32768 on Fermi), and at most 64 K on any
+ * CUDA device: a program that sizes its blocks from regsPerBlock must see the config's limit. */
+static int64_t regs_per_block(void)
+{
+	int64_t regs = cfg_or("gpu.core.registers", 32768);
+	return regs < 65536 ? regs : 65536;
+}
+
 static bool device_attr(int attr, int *v)
 {
 	int64_t cores = cfg_or("gpu.core.count", 15), clk = cfg_or("gpu.core.clock_mhz", 700);
@@ -677,10 +685,20 @@ static bool device_attr(int attr, int *v)
 	case 8: *v = (int)shared_per_block_bytes(); return true;          /* shared/block */
 	case 9: *v = 65536; return true;                                  /* constant memory */
 	case 10: *v = (int)cfg_or("gpu.core.warp_size", 32); return true; /* warp size */
-	case 12: *v = 65536; return true;                                 /* registers/block */
+	case 12: *v = (int)regs_per_block(); return true;
+	case 11: *v = 2147483647; return true;                            /* max pitch */
 	case 13: *v = (int)(clk * 1000); return true;                     /* clock kHz */
+	case 14: *v = 512; return true;                                   /* texture alignment */
 	case 16: *v = (int)cores; return true;                            /* SM count */
+	/* device pickers (the CUDA samples' findCudaDevice) read these: a discrete GPU in the
+	 * default compute mode, no watchdog, no mapped host memory, one kernel at a time */
+	case 15: case 17: case 18: case 19: case 31: case 32: case 35: case 40:
+		*v = 0; return true;
+	case 20: *v = 0; return true;                                     /* cudaComputeModeDefault */
+	case 38: *v = (int)(cfg_or("gpu.l2.size_kb", 0) * 1024 * cfg_or("gpu.dram.channels", 1));
+		return true;                                              /* as l2CacheSize */
 	case 39: *v = (int)cfg_or("gpu.core.max_threads", 1536); return true;
+	case 41: *v = 1; return true;                                     /* unified addressing */
 	case 75: *v = 7; return true;                                     /* compute capability */
 	case 76: *v = 5; return true;
 	case 81: *v = (int)cfg_or("gpu.core.shared_kb", 48) * 1024; return true;
@@ -712,7 +730,7 @@ cudaError_t cudaGetDeviceProperties(void *prop, int dev)
 		int v;
 		put_size(prop, 288, (size_t)4 << 30);                  /* totalGlobalMem */
 		put_size(prop, 296, shared_per_block_bytes());         /* sharedMemPerBlock */
-		put_int(prop, 304, 65536);                             /* regsPerBlock */
+		put_int(prop, 304, (int)regs_per_block());             /* regsPerBlock */
 		device_attr(10, &v);
 		put_int(prop, 308, v);                                 /* warpSize */
 		put_size(prop, 312, (size_t)2147483647);               /* memPitch */
@@ -770,6 +788,18 @@ cudaError_t cudaDeviceReset(void)
 cudaError_t cudaDeviceSetCacheConfig(int config)
 {
 	(void)config;
+	return cudaSuccess;
+}
+
+/* Programs bracket their timed region for an external profiler (the CUDA samples' matrixMul,
+ * asyncAPI); there is none to start, and warpsim's statistics are per launch regardless. */
+cudaError_t cudaProfilerStart(void)
+{
+	return cudaSuccess;
+}
+
+cudaError_t cudaProfilerStop(void)
+{
 	return cudaSuccess;
 }
 

@@ -2,10 +2,11 @@
 // warpsim's own test of the CUDA runtime calls a program makes: memory of every kind, copies
 // of every kind (and async on a stream), memset, symbols, events, streams, device queries,
 // kernel attributes, launches through <<<>>> and cudaLaunchKernel with dynamic shared memory,
-// device printf. Prints one line per check; exits 1 at the first failure.
+// device printf, profiler start/stop. Prints one line per check; exits 1 at the first failure.
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <cuda_profiler_api.h>
 
 #define CHECK(cond, what)                                                              \
 	do {                                                                           \
@@ -62,6 +63,19 @@ int main()
 	int smc = 0;
 	CU(cudaDeviceGetAttribute(&smc, cudaDevAttrMultiProcessorCount, 0));
 	CHECK(smc == prop.multiProcessorCount, "attribute = property");
+	// what the CUDA samples' device picker reads before anything else
+	int mode = -1, integrated = -1, clock_khz = 0, l2 = -1;
+	CU(cudaDeviceGetAttribute(&mode, cudaDevAttrComputeMode, 0));
+	CU(cudaDeviceGetAttribute(&integrated, cudaDevAttrIntegrated, 0));
+	CU(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, 0));
+	CU(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0));
+	CHECK(mode == cudaComputeModeDefault && integrated == 0 && clock_khz > 0 &&
+		      l2 == prop.l2CacheSize,
+	      "compute mode default, discrete, clock, L2 as the property");
+	int regs_block = 0;
+	CU(cudaDeviceGetAttribute(&regs_block, cudaDevAttrMaxRegistersPerBlock, 0));
+	CHECK(regs_block == prop.regsPerBlock && prop.regsPerBlock <= prop.regsPerMultiprocessor,
+	      "a block's registers fit in a core's");
 
 	const int n = 1000;
 	size_t free0, total;
@@ -100,6 +114,7 @@ int main()
 	int patch = 7;
 	CU(cudaMemcpyToSymbol(dev_table, &patch, sizeof patch, 3 * sizeof(int)));
 
+	CU(cudaProfilerStart());
 	cudaStream_t s;
 	CU(cudaStreamCreate(&s));
 	cudaEvent_t e0, e1;
@@ -137,6 +152,7 @@ int main()
 	hello<<<2, 32>>>(42);
 	CU(cudaDeviceSynchronize());
 	fflush(stdout);
+	CU(cudaProfilerStop());
 
 	CU(cudaEventDestroy(e0));
 	CU(cudaEventDestroy(e1));
