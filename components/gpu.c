@@ -235,18 +235,21 @@ static uint64_t sum_stat(const struct gpu *g, const char *fmt, uint32_t n)
 	return total;
 }
 
-/* OWL's BLP over the whole GPU: the channels' BLPs averaged (each over its own busy cycles). */
-static double gpu_blp(const void *ctx)
+/* OWL's BLP over the whole GPU: the channels' BLPs averaged (each over its own busy cycles), in
+ * the scope asked for: a kernel's record holds that kernel's BLP (0 without DRAM accesses). */
+static double gpu_blp(const void *ctx, const struct stats *st, bool kernel_scope)
 {
 	const struct gpu *g = ctx;
 	double sum = 0;
 	uint32_t n = 0;
 	for (uint32_t i = 0; i < g->n_chans; i++) {
 		char name[64];
-		double v;
-		snprintf(name, sizeof name, "mc.%u.blp", i);
-		if (stats_get_double(g->st, name, &v) && v > 0) {
-			sum += v;
+		uint64_t bank_cycles, busy_cycles;
+		snprintf(name, sizeof name, "mc.%u.blp_bank_cycles", i);
+		bool ok = stats_get_u64_scope(st, name, kernel_scope, &bank_cycles);
+		snprintf(name, sizeof name, "mc.%u.blp_busy_cycles", i);
+		if (ok && stats_get_u64_scope(st, name, kernel_scope, &busy_cycles) && busy_cycles) {
+			sum += (double)bank_cycles / (double)busy_cycles;
 			n++;
 		}
 	}
@@ -267,7 +270,7 @@ static void register_mem_stats(struct gpu *g)
 		    "RBL (OWL 2.2): row-buffer hit rate over all banks", "gpu.dram.rbl");
 	stats_counter(st, &g->dram_reads, "requests", "DRAM reads, all channels", "gpu.dram.reads");
 	stats_counter(st, &g->dram_writes, "requests", "DRAM writes, all channels", "gpu.dram.writes");
-	stats_derived(st, gpu_blp, g, "banks",
+	stats_derived_scoped(st, gpu_blp, g, "banks",
 		      "BLP (OWL 2.2): banks with an outstanding request over busy cycles, mean of channels",
 		      "gpu.dram.blp");
 	stats_counter(st, &g->l2_hits, "accesses", "L2 hits, all slices", "gpu.l2.hits");

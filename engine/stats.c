@@ -23,6 +23,7 @@ struct stat_entry {
 	struct stat_hist *hist;
 	uint64_t *owned_bins;  /* ST_HIST: hist->bins, freed by the registry */
 	double (*fn)(const void *);
+	double (*fn_scope)(const void *ctx, const struct stats *s, bool kernel_scope);
 	const void *ctx;
 	uint32_t num, den;   /* ST_RATIO: entry indices */
 	double scale;
@@ -215,6 +216,17 @@ void stats_derived(struct stats *s, double (*fn)(const void *ctx), const void *c
 	e->ctx = ctx;
 }
 
+void stats_derived_scoped(struct stats *s, double (*fn)(const void *ctx, const struct stats *st, bool kernel_scope),
+			  const void *ctx, const char *unit, const char *desc, const char *name_fmt, ...)
+{
+	va_list ap;
+	va_start(ap, name_fmt);
+	struct stat_entry *e = add(s, ST_DERIVED, unit, desc, name_fmt, ap);
+	va_end(ap);
+	e->fn_scope = fn;
+	e->ctx = ctx;
+}
+
 /* Value of a counter in a scope: live, or live minus the kernel_begin snapshot. */
 static uint64_t counter_val(const struct stat_entry *e, bool delta)
 {
@@ -249,7 +261,7 @@ static json_t *entry_json(const struct stats *s, const struct stat_entry *e, boo
 		return json_real(den ? (double)num / (double)den * e->scale : 0.0);
 	}
 	case ST_DERIVED:
-		return json_real(e->fn(e->ctx));
+		return json_real(e->fn_scope ? e->fn_scope(e->ctx, s, delta) : e->fn(e->ctx));
 	}
 	return json_null();
 }
@@ -332,10 +344,15 @@ void stats_kernel_end(struct stats *s)
 
 bool stats_get_u64(const struct stats *s, const char *name, uint64_t *out)
 {
+	return stats_get_u64_scope(s, name, false, out);
+}
+
+bool stats_get_u64_scope(const struct stats *s, const char *name, bool kernel_scope, uint64_t *out)
+{
 	int i = find(s, name);
 	if (i < 0 || s->e[i].kind != ST_COUNTER)
 		return false;
-	*out = *s->e[i].counter;
+	*out = counter_val(&s->e[i], kernel_scope);
 	return true;
 }
 

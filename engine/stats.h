@@ -64,6 +64,13 @@ void stats_derived(struct stats *s, double (*fn)(const void *ctx), const void *c
 		   const char *unit, const char *desc, const char *name_fmt, ...)
 	__attribute__((format(printf, 6, 7)));
 
+/* The same, computed per scope: fn gets the registry and whether it is asked for the current
+ * kernel's record (stats_get_u64_scope then gives counters over the kernel alone) or for the
+ * totals. For values that are no single ratio, e.g. a mean of per-channel ratios. */
+void stats_derived_scoped(struct stats *s, double (*fn)(const void *ctx, const struct stats *st, bool kernel_scope),
+			  const void *ctx, const char *unit, const char *desc, const char *name_fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+
 /* Scopes: kernel_begin records a baseline; kernel_end stores the difference for every
  * counter/avg/hist that changed during the kernel (unchanged ones are left out of the kernel's
  * record, so many launches do not grow memory by the whole registry each) (derived values re-evaluated over the difference is not possible, so
@@ -79,6 +86,8 @@ void stats_kernel_end(struct stats *s);
 
 /* Look up a live value by name (tests, reports). false if no such stat. */
 bool stats_get_u64(const struct stats *s, const char *name, uint64_t *out);
+/* A counter over the current kernel alone (kernel_scope) or in total. */
+bool stats_get_u64_scope(const struct stats *s, const char *name, bool kernel_scope, uint64_t *out);
 bool stats_get_double(const struct stats *s, const char *name, double *out);
 
 /* Pointers to a registered counter's or average's field (samplers read them every N cycles

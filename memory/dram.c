@@ -769,7 +769,6 @@ int dram_cfg_read(struct dram_cfg *o, const struct cfg *cfg, struct sim_error *e
 	return 0;
 }
 
-static double st_blp(const void *p) { return dram_mc_blp(p); }
 static double st_rbl(const void *p) { return dram_mc_row_hit_rate(p); }
 static double st_qlen(const void *p) { return dram_mc_avg_queue_len(p); }
 
@@ -800,14 +799,18 @@ void dram_mc_stats_register(struct dram_mc *mc, struct stats *st)
 		  "mc.%u.queue_latency", c);
 	stats_avg(st, &mc->service_lat, "cycles", "DRAM cycles from the first command to data done",
 		  "mc.%u.service_latency", c);
-	stats_derived(st, st_blp, mc, "banks",
-		      "BLP (OWL 2.2): banks with an outstanding request, averaged over cycles with one",
-		      "mc.%u.blp", c);
-	/* BLP's numerator and denominator, so that it can be taken over an interval (samples) */
+	/* BLP's numerator and denominator, so that it can be taken over an interval (samples) and
+	 * per kernel (a ratio, not a derived value: a kernel's record holds its own BLP, and none
+	 * when it made no DRAM access) */
 	stats_counter(st, &mc->blp_sum, "bank cycles", "sum over DRAM cycles of banks with an outstanding request",
 		      "mc.%u.blp_bank_cycles", c);
 	stats_counter(st, &mc->blp_cycles, "cycles", "DRAM cycles with at least one bank busy",
 		      "mc.%u.blp_busy_cycles", c);
+	char num[48], den[48];
+	snprintf(num, sizeof num, "mc.%u.blp_bank_cycles", c);
+	snprintf(den, sizeof den, "mc.%u.blp_busy_cycles", c);
+	stats_ratio(st, num, den, 1.0, "banks", "BLP (OWL 2.2): banks with an outstanding request, averaged over cycles with one",
+		    "mc.%u.blp", c);
 	stats_derived(st, st_rbl, mc, "ratio", "RBL (OWL 2.2): row-buffer hit rate of demands",
 		      "mc.%u.row_hit_rate", c);
 	stats_derived(st, st_qlen, mc, "requests", "average MC queue length", "mc.%u.avg_queue_len",

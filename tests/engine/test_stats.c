@@ -78,6 +78,50 @@ Test(stats, kernel_scope_holds_the_difference)
 	stats_destroy(s);
 }
 
+/* A mean of two channels' ratios, as gpu.dram.blp: in a kernel's record over that kernel's
+ * counters alone (channel 0: 30/10, channel 1 idle in the kernel -> left out: 3.0), in the
+ * totals over everything ((40/20 + 10/10) / 2 = 1.5). Before, a derived value in a kernel record
+ * was the running total at the kernel's end. */
+static double mean_of_ratios(const void *ctx, const struct stats *st, bool kernel_scope)
+{
+	(void)ctx;
+	static const char *const num[] = {"a.n", "b.n"}, *const den[] = {"a.d", "b.d"};
+	double sum = 0;
+	int n = 0;
+	for (int i = 0; i < 2; i++) {
+		uint64_t x, y;
+		if (stats_get_u64_scope(st, num[i], kernel_scope, &x) &&
+		    stats_get_u64_scope(st, den[i], kernel_scope, &y) && y) {
+			sum += (double)x / (double)y;
+			n++;
+		}
+	}
+	return n ? sum / n : 0.0;
+}
+
+Test(stats, scoped_derived_values_are_per_kernel)
+{
+	struct stats *s = stats_create();
+	uint64_t an = 10, ad = 10, bn = 10, bd = 10;
+	stats_counter(s, &an, "", "", "a.n");
+	stats_counter(s, &ad, "", "", "a.d");
+	stats_counter(s, &bn, "", "", "b.n");
+	stats_counter(s, &bd, "", "", "b.d");
+	stats_derived_scoped(s, mean_of_ratios, NULL, "", "mean", "mean");
+	stats_kernel_begin(s, "k");
+	an += 30;
+	ad += 10;
+	stats_kernel_end(s);
+	char *txt = stats_to_json_string(s);
+	json_t *doc = json_loads(txt, 0, NULL);
+	json_t *ks = json_object_get(json_array_get(json_object_get(doc, "kernels"), 0), "stats");
+	cr_assert_float_eq(json_real_value(json_object_get(ks, "mean")), 3.0, 1e-12);
+	cr_assert_float_eq(json_real_value(json_object_get(json_object_get(doc, "total"), "mean")), 1.5, 1e-12);
+	json_decref(doc);
+	free(txt);
+	stats_destroy(s);
+}
+
 Test(stats, duplicate_name_is_an_internal_error, .signal = SIGABRT)
 {
 	struct stats *s = stats_create();
