@@ -279,7 +279,7 @@ static bool pf_wants(struct dram_mc *mc, uint32_t bank)
 	if (!mc->cfg.prefetch || !b->open || !b->pf_row || bank_has_queued_hit(mc, bank))
 		return false;
 	/* No queued hit, so every demand queued for the bank is to a different row. */
-	if (b->queued > 0 && b->pf_issued >= pf_min_lines(mc))
+	if (b->queued > 0 && (mc->cfg.pf_stop_on_demand || b->pf_issued >= pf_min_lines(mc)))
 		return false;
 	return pf_next_line(mc, bank) < mc->lines_per_row;
 }
@@ -762,6 +762,7 @@ int dram_cfg_read(struct dram_cfg *o, const struct cfg *cfg, struct sim_error *e
 	o->pf_lower = (uint32_t)cfg_int(cfg, "gpu.dram.prefetcher.lower_lines");
 	o->pf_higher = (uint32_t)cfg_int(cfg, "gpu.dram.prefetcher.higher_lines");
 	o->pf_threshold = cfg_float(cfg, "gpu.dram.prefetcher.threshold_requests");
+	o->pf_stop_on_demand = strcmp(cfg_str(cfg, "gpu.dram.prefetcher.stop"), "on-demand") == 0;
 	o->check = cfg_is_defined(cfg, "sim.check") && cfg_bool(cfg, "sim.check");
 	if (o->pf_lower > o->pf_higher)
 		return cfg_error(err, cfg, "gpu.dram.prefetcher.lower_lines",

@@ -39,6 +39,7 @@ struct dram_cfg {
 	bool prefetch;
 	uint32_t pf_lower, pf_higher; /* C when demands are many / few */
 	double pf_threshold;        /* < 0: the running average of the MC queue length */
+	bool pf_stop_on_demand;     /* OWL 4.4's first scheme: stop at once for a demand to another row */
 	bool check;                 /* sim.check: record commands for the protocol checker */
 };
 

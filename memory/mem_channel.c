@@ -35,6 +35,7 @@ struct mem_channel {
 static const char *const ch_sched[] = {"fr-fcfs", "fcfs", NULL};
 static const char *const ch_page[] = {"open", "close", NULL};
 static const char *const ch_pf[] = {"none", "opportunistic", NULL};
+static const char *const ch_pf_stop[] = {"after-lower", "on-demand", NULL};
 static const char *const ch_repl[] = {"lru", "fifo", NULL};
 static const char *const ch_index[] = {"linear", "xor", NULL};
 
@@ -90,6 +91,9 @@ static const struct cfg_key_def ch_keys[] = {
 	CFG_KEY_ENUM("gpu.dram.prefetch", "none", ch_pf, "none | opportunistic (OWL Sec 4.4)"),
 	CFG_KEY_INT("gpu.dram.prefetcher.lower_lines", "lines", 8, 0, 4096, "C when demands are many (OWL: lower = 8)"),
 	CFG_KEY_INT("gpu.dram.prefetcher.higher_lines", "lines", 16, 0, 4096, "C when demands are few (OWL: higher = 16)"),
+	CFG_KEY_ENUM("gpu.dram.prefetcher.stop", "after-lower", ch_pf_stop,
+		     "OWL Sec 4.4's two stopping schemes, once a demand to another row of the bank waits: after-lower (the paper's "
+		     "baseline: at least C lines, lower or higher by the queue) | on-demand (the first scheme: stop at once)"),
 	CFG_KEY_FLOAT("gpu.dram.prefetcher.threshold_requests", "requests", -1.0, -1.0, 1e6,
 		      "fewer pending demands than this means few; -1 = running average MC queue length (OWL)"),
 };

@@ -408,6 +408,30 @@ Test(dram, prefetcher_stops_at_lower_for_a_demand_to_another_row_of_its_bank)
 	cr_assert_eq(row3, 8);
 }
 
+/* OWL Sec 4.4's first scheme (gpu.dram.prefetcher.stop = on-demand): the same queue as above,
+ * but the demand for bank 0's row 4 stops the prefetch of row 3 at once: it is queued from the
+ * start, so not a line of row 3 is prefetched. */
+Test(dram, prefetcher_on_demand_scheme_stops_at_once)
+{
+	struct sim_error err = {0};
+	cr_assert_eq(mem_addrmap_setup(&MAP, 8, 2048, 4, 2048, "BBCCCCCCCCCCC", false, &err), 0);
+	struct dram_cfg c = owl_cfg();
+	c.prefetch = true;
+	c.pf_threshold = 1.0;
+	c.pf_stop_on_demand = true;
+	memset(&R, 0, sizeof R);
+	cr_assert_eq(dram_mc_init(&MC, &c, &MAP, 0, on_done, NULL, &R, &err), 0, "%s", err.msg);
+	dram_mc_try_enqueue(&MC, mk(&R, 1, 0, 3, 0, MEM_REQ_READ), 0);
+	for (uint32_t k = 0; k < 29; k++)
+		dram_mc_try_enqueue(&MC, mk(&R, 2 + k, 1 + k % 3, 7 + k, 0, MEM_REQ_READ), 0);
+	dram_mc_try_enqueue(&MC, mk(&R, 31, 0, 4, 0, MEM_REQ_READ), 0);
+	run(&MC, 0, 20000);
+	uint32_t row3 = 0;
+	for (int i = 0; i < R.n_pf; i++)
+		row3 += R.pf_addr[i] >= line_addr(0, 3, 1) && R.pf_addr[i] <= line_addr(0, 3, 31);
+	cr_assert_eq(row3, 0);
+}
+
 Test(dram, prefetcher_off_issues_nothing)
 {
 	setup_mc(owl_cfg());

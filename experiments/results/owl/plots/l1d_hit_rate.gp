@@ -3,7 +3,7 @@ set output 'l1d_hit_rate.svg'
 set title 'L1D hit rate on owl-28 (size medium)'
 set ylabel 'L1D hit rate (fraction of accesses)'
 set datafile missing 'NaN'
-set boxwidth 0.072727 absolute
+set boxwidth 0.066667 absolute
 set xrange [-0.6:15.6]
 set xtics rotate by -30 nomirror
 set grid ytics
@@ -14,23 +14,24 @@ set ytics 0,0.2,1
 set arrow 2 from 14.5, graph 0 to 14.5, graph 1 nohead dt 3 lc rgb '#808080'
 CLIP = 0
 cut(y) = y
-plot 'l1d_hit_rate.dat' using ($0-0.363636):(cut(column(2))):xtic(1) with boxes lc rgb '#6e6e6e' fs solid 0.9 border rgb '#303030' title 'lrr', \
-  'l1d_hit_rate.dat' using ($0-0.290909):(cut(column(3))) with boxes lc rgb '#0072b2' fs solid 0.9 border rgb '#303030' title 'owl-cta', \
-  'l1d_hit_rate.dat' using ($0-0.218182):(cut(column(4))) with boxes lc rgb '#e69f00' fs solid 0.9 border rgb '#303030' title 'owl-locality', \
-  'l1d_hit_rate.dat' using ($0-0.145455):(cut(column(5))) with boxes lc rgb '#009e73' fs solid 0.9 border rgb '#303030' title 'owl-blp', \
-  'l1d_hit_rate.dat' using ($0-0.072727):(cut(column(6))) with boxes lc rgb '#d55e00' fs solid 0.9 border rgb '#303030' title 'owl', \
-  'l1d_hit_rate.dat' using ($0+0.000000):(cut(column(7))) with boxes lc rgb '#cc79a7' fs solid 0.9 border rgb '#303030' title 'perfect-l2', \
-  'l1d_hit_rate.dat' using ($0+0.072727):(cut(column(8))) with boxes lc rgb '#56b4e9' fs solid 0.9 border rgb '#303030' title 'pmem', \
-  'l1d_hit_rate.dat' using ($0+0.145455):(cut(column(9))) with boxes lc rgb '#f0e442' fs solid 0.9 border rgb '#303030' title 'owl-blp-g4', \
-  'l1d_hit_rate.dat' using ($0+0.218182):(cut(column(10))) with boxes lc rgb '#332288' fs solid 0.9 border rgb '#303030' title 'owl-blp-g16', \
-  'l1d_hit_rate.dat' using ($0+0.290909):(cut(column(11))) with boxes lc rgb '#117733' fs solid 0.9 border rgb '#303030' title 'lrr-8banks', \
-  'l1d_hit_rate.dat' using ($0+0.363636):(cut(column(12))) with boxes lc rgb '#882255' fs solid 0.9 border rgb '#303030' title 'owl-8banks'
+plot 'l1d_hit_rate.dat' using ($0-0.366667):(cut(column(2))):xtic(1) with boxes lc rgb '#6e6e6e' fs solid 0.9 border rgb '#303030' title 'lrr', \
+  'l1d_hit_rate.dat' using ($0-0.300000):(cut(column(3))) with boxes lc rgb '#0072b2' fs solid 0.9 border rgb '#303030' title 'owl-cta', \
+  'l1d_hit_rate.dat' using ($0-0.233333):(cut(column(4))) with boxes lc rgb '#e69f00' fs solid 0.9 border rgb '#303030' title 'owl-locality', \
+  'l1d_hit_rate.dat' using ($0-0.166667):(cut(column(5))) with boxes lc rgb '#009e73' fs solid 0.9 border rgb '#303030' title 'owl-blp', \
+  'l1d_hit_rate.dat' using ($0-0.100000):(cut(column(6))) with boxes lc rgb '#d55e00' fs solid 0.9 border rgb '#303030' title 'owl', \
+  'l1d_hit_rate.dat' using ($0-0.033333):(cut(column(7))) with boxes lc rgb '#cc79a7' fs solid 0.9 border rgb '#303030' title 'owl-pf-on-demand', \
+  'l1d_hit_rate.dat' using ($0+0.033333):(cut(column(8))) with boxes lc rgb '#56b4e9' fs solid 0.9 border rgb '#303030' title 'perfect-l2', \
+  'l1d_hit_rate.dat' using ($0+0.100000):(cut(column(9))) with boxes lc rgb '#f0e442' fs solid 0.9 border rgb '#303030' title 'pmem', \
+  'l1d_hit_rate.dat' using ($0+0.166667):(cut(column(10))) with boxes lc rgb '#332288' fs solid 0.9 border rgb '#303030' title 'owl-blp-g4', \
+  'l1d_hit_rate.dat' using ($0+0.233333):(cut(column(11))) with boxes lc rgb '#117733' fs solid 0.9 border rgb '#303030' title 'owl-blp-g16', \
+  'l1d_hit_rate.dat' using ($0+0.300000):(cut(column(12))) with boxes lc rgb '#882255' fs solid 0.9 border rgb '#303030' title 'lrr-8banks', \
+  'l1d_hit_rate.dat' using ($0+0.366667):(cut(column(13))) with boxes lc rgb '#44aa99' fs solid 0.9 border rgb '#303030' title 'owl-8banks'
 set terminal pngcairo size 2400,480 noenhanced font 'Sans,10' background '#ffffff'
 set output 'l1d_hit_rate.png'
 set title 'L1D hit rate on owl-28 (size medium)'
 set ylabel 'L1D hit rate (fraction of accesses)'
 set datafile missing 'NaN'
-set boxwidth 0.072727 absolute
+set boxwidth 0.066667 absolute
 set xrange [-0.6:15.6]
 set xtics rotate by -30 nomirror
 set grid ytics
@@ -41,14 +42,15 @@ set ytics 0,0.2,1
 set arrow 2 from 14.5, graph 0 to 14.5, graph 1 nohead dt 3 lc rgb '#808080'
 CLIP = 0
 cut(y) = y
-plot 'l1d_hit_rate.dat' using ($0-0.363636):(cut(column(2))):xtic(1) with boxes lc rgb '#6e6e6e' fs solid 0.9 border rgb '#303030' title 'lrr', \
-  'l1d_hit_rate.dat' using ($0-0.290909):(cut(column(3))) with boxes lc rgb '#0072b2' fs solid 0.9 border rgb '#303030' title 'owl-cta', \
-  'l1d_hit_rate.dat' using ($0-0.218182):(cut(column(4))) with boxes lc rgb '#e69f00' fs solid 0.9 border rgb '#303030' title 'owl-locality', \
-  'l1d_hit_rate.dat' using ($0-0.145455):(cut(column(5))) with boxes lc rgb '#009e73' fs solid 0.9 border rgb '#303030' title 'owl-blp', \
-  'l1d_hit_rate.dat' using ($0-0.072727):(cut(column(6))) with boxes lc rgb '#d55e00' fs solid 0.9 border rgb '#303030' title 'owl', \
-  'l1d_hit_rate.dat' using ($0+0.000000):(cut(column(7))) with boxes lc rgb '#cc79a7' fs solid 0.9 border rgb '#303030' title 'perfect-l2', \
-  'l1d_hit_rate.dat' using ($0+0.072727):(cut(column(8))) with boxes lc rgb '#56b4e9' fs solid 0.9 border rgb '#303030' title 'pmem', \
-  'l1d_hit_rate.dat' using ($0+0.145455):(cut(column(9))) with boxes lc rgb '#f0e442' fs solid 0.9 border rgb '#303030' title 'owl-blp-g4', \
-  'l1d_hit_rate.dat' using ($0+0.218182):(cut(column(10))) with boxes lc rgb '#332288' fs solid 0.9 border rgb '#303030' title 'owl-blp-g16', \
-  'l1d_hit_rate.dat' using ($0+0.290909):(cut(column(11))) with boxes lc rgb '#117733' fs solid 0.9 border rgb '#303030' title 'lrr-8banks', \
-  'l1d_hit_rate.dat' using ($0+0.363636):(cut(column(12))) with boxes lc rgb '#882255' fs solid 0.9 border rgb '#303030' title 'owl-8banks'
+plot 'l1d_hit_rate.dat' using ($0-0.366667):(cut(column(2))):xtic(1) with boxes lc rgb '#6e6e6e' fs solid 0.9 border rgb '#303030' title 'lrr', \
+  'l1d_hit_rate.dat' using ($0-0.300000):(cut(column(3))) with boxes lc rgb '#0072b2' fs solid 0.9 border rgb '#303030' title 'owl-cta', \
+  'l1d_hit_rate.dat' using ($0-0.233333):(cut(column(4))) with boxes lc rgb '#e69f00' fs solid 0.9 border rgb '#303030' title 'owl-locality', \
+  'l1d_hit_rate.dat' using ($0-0.166667):(cut(column(5))) with boxes lc rgb '#009e73' fs solid 0.9 border rgb '#303030' title 'owl-blp', \
+  'l1d_hit_rate.dat' using ($0-0.100000):(cut(column(6))) with boxes lc rgb '#d55e00' fs solid 0.9 border rgb '#303030' title 'owl', \
+  'l1d_hit_rate.dat' using ($0-0.033333):(cut(column(7))) with boxes lc rgb '#cc79a7' fs solid 0.9 border rgb '#303030' title 'owl-pf-on-demand', \
+  'l1d_hit_rate.dat' using ($0+0.033333):(cut(column(8))) with boxes lc rgb '#56b4e9' fs solid 0.9 border rgb '#303030' title 'perfect-l2', \
+  'l1d_hit_rate.dat' using ($0+0.100000):(cut(column(9))) with boxes lc rgb '#f0e442' fs solid 0.9 border rgb '#303030' title 'pmem', \
+  'l1d_hit_rate.dat' using ($0+0.166667):(cut(column(10))) with boxes lc rgb '#332288' fs solid 0.9 border rgb '#303030' title 'owl-blp-g4', \
+  'l1d_hit_rate.dat' using ($0+0.233333):(cut(column(11))) with boxes lc rgb '#117733' fs solid 0.9 border rgb '#303030' title 'owl-blp-g16', \
+  'l1d_hit_rate.dat' using ($0+0.300000):(cut(column(12))) with boxes lc rgb '#882255' fs solid 0.9 border rgb '#303030' title 'lrr-8banks', \
+  'l1d_hit_rate.dat' using ($0+0.366667):(cut(column(13))) with boxes lc rgb '#44aa99' fs solid 0.9 border rgb '#303030' title 'owl-8banks'
