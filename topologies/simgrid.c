@@ -207,9 +207,16 @@ static int check_clusters(const char *path, struct sim_error *err)
 	}
 	int rc = 0;
 	/* a platform with no zone at all makes SimGrid 3.32 dereference a null root zone when it
-	 * seals the platform (found by fuzz_simgrid); text without <platform> is left to SimGrid's
-	 * parser, whose message says what is wrong */
-	if (strstr(buf, "<platform") && !strstr(buf, "<zone") && !strstr(buf, "<cluster") && !strstr(buf, "<AS"))
+	 * seals the platform (found by fuzz_simgrid), and so does a file that is only a prolog and
+	 * comments (no root element: SimGrid's parser accepts it). Other text without <platform>
+	 * (garbage, an empty file) is left to SimGrid's parser, whose message says what is wrong. */
+	bool prolog_only = strchr(buf, '<') != NULL; /* every '<' opens <?...?> or <!DOCTYPE...> */
+	for (const char *p = strchr(buf, '<'); p && prolog_only; p = strchr(p + 1, '<'))
+		prolog_only = p[1] == '?' || p[1] == '!';
+	if (prolog_only)
+		rc = sim_error_set(err, SIM_ERR_CONFIG, NULL, 0, 0, NULL,
+				   "SimGrid platform %s has no <platform> element (only a prolog and comments)", path);
+	else if (strstr(buf, "<platform") && !strstr(buf, "<zone") && !strstr(buf, "<cluster") && !strstr(buf, "<AS"))
 		rc = sim_error_set(err, SIM_ERR_CONFIG, NULL, 0, 0, NULL,
 				   "SimGrid platform %s has no <zone> or <cluster>: no hosts to make a NoC of", path);
 	for (const char *p = buf; !rc && (p = strstr(p, "<cluster")); p++) {

@@ -173,3 +173,11 @@ Test(simgrid, simgrid_topology_needs_simgrid_build, .timeout = 60)
 	cfg_destroy(c);
 }
 #endif
+/* found by fuzz_simgrid: a file of only an XML declaration, a DOCTYPE and a comment has no root
+ * element; SimGrid 3.32 accepts it and crashes sealing the platform */
+Test(simgrid_bad, a_prolog_without_a_platform_is_refused_before_simgrid, .timeout = 60)
+{
+	struct sim_error err = {0};
+	cr_assert_null(topo_simgrid_load("tests/fuzz/regressions/simgrid_prolog_only.xml", 32, &err));
+	cr_assert(strstr(err.msg, "simgrid_prolog_only.xml has no <platform> element"), "%s", err.msg);
+}
