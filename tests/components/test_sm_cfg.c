@@ -72,6 +72,22 @@ Test(sm_cfg, m2090_is_paws_table_1)
 	cfg_destroy(c);
 }
 
+/* GPGPU-Sim's TeslaC2050 file (m2090's source) and SM2_GTX480 share their pipeline options, and
+ * the microbenchmarks measured the same chains on both (scripts/correlation/micro/README.md):
+ * the two Fermi machines must time an ALU or memory result alike. */
+Test(sm_cfg, m2090_and_gtx480_share_the_fermi_pipeline)
+{
+	struct cfg *m = machine("m2090"), *g = machine("gtx480");
+	const char *const keys[] = {"gpu.core.latency.int", "gpu.core.latency.alu_pipeline",
+				    "gpu.core.latency.mem_pipeline"};
+	for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
+		cr_assert_eq(cfg_int(m, keys[i]), cfg_int(g, keys[i]), "%s", keys[i]);
+	/* a dependent add every 10 cycles, as GPGPU-Sim's 10.1 on both */
+	cr_assert_eq(cfg_int(m, "gpu.core.latency.int") + cfg_int(m, "gpu.core.latency.alu_pipeline"), 10);
+	cfg_destroy(m);
+	cfg_destroy(g);
+}
+
 Test(sm_cfg, out_of_range_setting_names_file_and_line)
 {
 	struct sim_error err = {0};
