@@ -322,6 +322,7 @@ static int read_settings(struct sm *sm, const struct cfg *cfg, struct sim_error 
 	sm->ic_miss_cycles = (uint32_t)cfg_int(cfg, "gpu.core.icache.miss_latency_cycles");
 	sm->fetch_decode_cycles = (uint32_t)cfg_int(cfg, "gpu.core.fetch_decode_cycles");
 	sm->barrel = cfg_bool(cfg, "gpu.core.barrel");
+	sm->fetch_fallthrough = cfg_bool(cfg, "gpu.core.fetch_fallthrough");
 	if (ic_size % (sm->ic_line_bytes * sm->ic_assoc))
 		return cfg_error(err, cfg, "gpu.core.icache.size_bytes",
 				 "%u bytes is not a whole number of sets of %u ways x %u-byte lines", ic_size,

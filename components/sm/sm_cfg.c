@@ -31,6 +31,13 @@ static const struct cfg_key_def sm_keys[] = {
 		    "cycles from an I-cache miss to the line's arrival"),
 	CFG_KEY_INT("gpu.core.fetch_decode_cycles", "cycles", 2, 1, 100,
 		    "cycles from fetching an instruction (I-cache hit) to its earliest issue"),
+	CFG_KEY_BOOL("gpu.core.fetch_fallthrough", false,
+		     "after a control transfer (taken branch, reconvergence switch) that leaves the warp's "
+		     "I-buffer empty, its next fetch reads the fall-through path, which is dropped when it "
+		     "reaches issue (fetch_decode_cycles later) before the target is fetched: GPGPU-Sim 4.2 "
+		     "sets a warp's next fetch PC at issue to the issued instruction's PC + size and only its "
+		     "scheduler finds the SIMT stack's PC differs (shader.cc issue_warp, scheduler_unit::cycle); "
+		     "false: the target is fetched at once"),
 	CFG_KEY_INT("gpu.core.latency.int", "cycles", 4, 1, 10000, "integer add/logic/compare/move"),
 	CFG_KEY_INT("gpu.core.latency.fp32", "cycles", 4, 1, 10000, "single-precision add/mul/fma"),
 	CFG_KEY_INT("gpu.core.latency.fp64", "cycles", 8, 1, 10000, "double precision"),

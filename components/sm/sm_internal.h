@@ -52,6 +52,8 @@ struct sm_warp {
 	uint16_t cta_slot;
 	uint8_t ib_head, ib_count;
 	bool ctrl_flush;                /* I-buffer emptied by a control transfer, not yet refilled+issued */
+	bool ft_fetch;                  /* gpu.core.fetch_fallthrough: the next fetch reads ft_pc (wrong path) */
+	bool wrong_path;                /* the I-buffer holds that wrong-path fetch, dropped when due */
 	uint8_t replay_sb;
 	struct warp_inst *replay;       /* executed memory instruction memory refused; retried as is */
 	uint64_t sb_block_until;        /* head blocked by the scoreboard before this cycle (cache);
@@ -66,6 +68,7 @@ struct sm_warp {
 	                                   (last completion + fetch_decode_cycles), with mem_pending 0 */
 	bool marked;
 	uint64_t mark_cycle;            /* barrier arrival / finish cycle in the current warp-phase */
+	uint32_t ft_pc;                 /* fall-through PC for ft_fetch */
 	struct sm_ibuf_entry ib[SM_MAX_IBUF];
 	struct sm_sb_entry sb[SM_SB_ENTRIES];
 };
@@ -104,6 +107,7 @@ struct sm {
 	uint32_t ic_sets, ic_assoc, ic_line_bytes, ic_inst_bytes, ic_miss_cycles;
 	uint32_t fetch_decode_cycles;   /* fetch at t (hit) -> issuable at t + this */
 	bool barrel;                    /* gpu.core.barrel: one instruction per warp in the pipeline */
+	bool fetch_fallthrough;         /* gpu.core.fetch_fallthrough */
 	uint64_t *ic_tag;               /* [sets*assoc], UINT64_MAX = invalid */
 	uint64_t *ic_lru;               /* last use stamp */
 	uint64_t *ic_fill;              /* cycle the line's data arrives */

@@ -170,6 +170,16 @@ static uint8_t warp_status(struct sm *sm, uint16_t slot, uint64_t now, uint64_t 
 		*until = e->ready_cycle;
 		return w->ctrl_flush ? SM_WS_CONTROL : SM_WS_FETCH;
 	}
+	if (w->wrong_path) {
+		/* gpu.core.fetch_fallthrough: the fall-through fetch reached issue; drop it, so
+		 * this cycle's fetch stage may fetch the target. */
+		w->wrong_path = false;
+		w->ib_count = 0;
+		sm->views[slot].ibuf_count = 0;
+		sm->c.ibuf_flushes++;
+		sm_fetch_bit(sm, slot);
+		return SM_WS_CONTROL;
+	}
 	const struct wi_static *si = &sm->insts[e->pc];
 	uint64_t free_at = UINT64_MAX;
 	if (!w->replay) {
@@ -640,6 +650,9 @@ static bool issue_warp(struct sm *sm, uint16_t slot, uint64_t now)
 			w->ib_count = 0;
 			sm->c.ibuf_flushes++;
 			notify(sm, SCHED_EV_BRANCH, slot, w->cta_slot, npc, now);
+		} else if (!w->ib_count && sm->fetch_fallthrough && pc + 1 < sm->n_insts) {
+			w->ft_fetch = true;
+			w->ft_pc = pc + 1;
 		}
 	}
 	v->ibuf_count = w->ib_count;
@@ -843,6 +856,11 @@ static void fetch_warp(struct sm *sm, uint16_t slot, uint64_t now)
 	 * consecutive from the warp's PC (a control transfer flushes them). */
 	uint32_t kept = w->ib_count;
 	uint32_t pc0 = kept ? w->ib[(w->ib_head + kept - 1u) % sm->ibuf_entries].pc + 1u : fe_warp_pc(w->fw);
+	if (w->ft_fetch && !kept) {
+		pc0 = w->ft_pc;
+		w->wrong_path = true;
+	}
+	w->ft_fetch = false;
 	if (pc0 >= sm->n_insts) {
 		struct sim_error er;
 		sim_error_set(&er, SIM_ERR_PROGRAM, NULL, 0, 0, NULL,
