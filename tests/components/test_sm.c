@@ -597,6 +597,43 @@ Test(sm, a_taken_branch_costs_control_cycles_until_the_target_is_fetched)
 	teardown();
 }
 
+Test(sm, fetch_fallthrough_fetches_the_wrong_path_behind_a_taken_branch_first)
+{
+	/* The loop above with gpu.core.fetch_fallthrough (GPGPU-Sim 4.2). The first taken bra is
+	 * the last I-buffer entry, so the next fetch reads the fall-through exit, dropped when it
+	 * is due; the second has exit behind it in the I-buffer, flushed at issue as before.
+	 * c0,1 fetch (miss, 0 cycles); c2 mov; c3 add (fetch pc2,3 -> ready 5); c4 fetch; c5 setp;
+	 * c6 bra taken (fetch pc4 -> 8); c7 CONTROL; c8 pc4 dropped, CONTROL (fetch pc1,2 -> 10);
+	 * c9 CONTROL; c10 add; c11 setp (fetch pc3,4 -> 13); c12 fetch; c13 bra taken, pc4 flushed
+	 * (fetch pc1,2 -> 15); c14 CONTROL; c15 add; c16 setp (fetch pc3,4 -> 18); c17 fetch;
+	 * c18 bra not taken; c19 exit. 20 cycles (18 without): issued 11, control 4, fetch 5;
+	 * 2 flushes; 7 fetches, the first a miss. */
+	static const char ptx[] = PTX_HEAD
+		".visible .entry k()\n{\n .reg .b32 %r<4>;\n .reg .pred %p<2>;\n"
+		" mov.u32 %r1, 0;\nLOOP:\n add.s32 %r1, %r1, 1;\n setp.lt.u32 %p1, %r1, 3;\n"
+		" @%p1 bra LOOP;\n exit;\n}\n";
+	const char *const ov[] = {"gpu.core.fetch_decode_cycles=2", "gpu.core.latency.int=1",
+				  "gpu.core.fetch_fallthrough=true", NULL};
+	build(ptx, 32, 1, ov);
+	run();
+	struct sm_counters c;
+	sm_get_counters(H.sm, &c);
+	cr_assert_eq(c.cycles, 20);
+	cr_assert_eq(c.sched_cycles[SM_CYC_ISSUED], 11);
+	cr_assert_eq(c.sched_cycles[SM_CYC_CONTROL], 4);
+	cr_assert_eq(c.sched_cycles[SM_CYC_FETCH], 5);
+	cr_assert_eq(c.ibuf_flushes, 2);
+	cr_assert_eq(c.icache_hits, 6);
+	cr_assert_eq(c.icache_misses, 1);
+	uint64_t cyc[16];
+	uint32_t pc[16];
+	cr_assert_eq(issues(0, cyc, pc, 16), 11);
+	cr_assert_eq(pc[4], 1);
+	cr_assert_eq(cyc[4], 10); /* the loop's second add: c8 without the fall-through fetch */
+	check_classes_sum();
+	teardown();
+}
+
 Test(sm, a_busy_unit_is_a_structural_stall)
 {
 	/* Two warps, one SP unit with interval 4 (SIMT 8), fetch+decode 1. 16 movs take SP slots
