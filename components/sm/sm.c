@@ -126,6 +126,9 @@ static void register_stats(struct sm *sm, struct stats *st)
 		      "sm.%u.ibuf_flushes", id);
 	stats_counter(st, &c->mem_refusals, "refusals", "memory instructions refused by memory (retried)",
 		      "sm.%u.mem_refusals", id);
+	stats_counter(st, &c->wb_conflicts, "refusals",
+		      "SP/SFU issues refused as the unit's result slot was taken (gpu.core.units.writeback_slots)",
+		      "sm.%u.wb_conflicts", id);
 	stats_counter(st, &c->alu_busy_cycles, "cycles", "cycles with an SP/SFU instruction in flight (PAWS Fig 10)",
 		      "sm.%u.pipe.alu_busy_cycles", id);
 	stats_counter(st, &c->mem_busy_cycles, "cycles", "cycles with a memory instruction in flight (PAWS Fig 10)",
@@ -323,6 +326,7 @@ static int read_settings(struct sm *sm, const struct cfg *cfg, struct sim_error 
 	sm->fetch_decode_cycles = (uint32_t)cfg_int(cfg, "gpu.core.fetch_decode_cycles");
 	sm->barrel = cfg_bool(cfg, "gpu.core.barrel");
 	sm->fetch_fallthrough = cfg_bool(cfg, "gpu.core.fetch_fallthrough");
+	sm->wb_slots = cfg_bool(cfg, "gpu.core.units.writeback_slots");
 	if (ic_size % (sm->ic_line_bytes * sm->ic_assoc))
 		return cfg_error(err, cfg, "gpu.core.icache.size_bytes",
 				 "%u bytes is not a whole number of sets of %u ways x %u-byte lines", ic_size,

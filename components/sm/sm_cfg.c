@@ -59,6 +59,11 @@ static const struct cfg_key_def sm_keys[] = {
 		    "lanes of an SFU unit (0: simt_width); must divide warp_size"),
 	CFG_KEY_INT("gpu.core.units.ldst_width", "lanes", 16, 0, WI_MAX_LANES,
 		    "lanes of an LD/ST unit (0: simt_width); must divide warp_size"),
+	CFG_KEY_BOOL("gpu.core.units.writeback_slots", false,
+		     "an SP or SFU unit takes an instruction only if no earlier one on it delivers its result "
+		     "in the same cycle (issue cycle + latency): GPGPU-Sim 4.2's per-unit `occupied` check "
+		     "(shader.h simd_function_unit::can_issue), which makes instructions of different "
+		     "latencies collide; false: a unit takes one every initiation interval"),
 	CFG_KEY_BOOL("gpu.core.barrel", false,
 		     "barrel processing (Narasiman Sec 2.1, 3.1.1): a warp issues its next instruction only "
 		     "after the previous one completed (ALU result written, memory data back, every sub-warp "

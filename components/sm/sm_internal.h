@@ -89,6 +89,8 @@ struct sm_unit {
 	uint32_t count;
 	uint32_t ii_cycles;             /* initiation interval: ceil(warp_size / width) */
 	uint64_t next_free[SM_MAX_UNITS];
+	/* gpu.core.units.writeback_slots: bit i of wb_mask = a result due at wb_base + i */
+	uint64_t wb_mask[SM_MAX_UNITS], wb_base[SM_MAX_UNITS];
 };
 
 struct sm {
@@ -108,6 +110,7 @@ struct sm {
 	uint32_t fetch_decode_cycles;   /* fetch at t (hit) -> issuable at t + this */
 	bool barrel;                    /* gpu.core.barrel: one instruction per warp in the pipeline */
 	bool fetch_fallthrough;         /* gpu.core.fetch_fallthrough */
+	bool wb_slots;                  /* gpu.core.units.writeback_slots */
 	uint64_t *ic_tag;               /* [sets*assoc], UINT64_MAX = invalid */
 	uint64_t *ic_lru;               /* last use stamp */
 	uint64_t *ic_fill;              /* cycle the line's data arrives */

@@ -634,6 +634,40 @@ Test(sm, fetch_fallthrough_fetches_the_wrong_path_behind_a_taken_branch_first)
 	teardown();
 }
 
+static const char wb_ptx[] = PTX_HEAD
+	".visible .entry k()\n{\n .reg .b32 %r<4>;\n"
+	" mov.u32 %r1, %tid.x;\n mul.lo.s32 %r2, %r1, 3;\n add.s32 %r3, %r1, 7;\n exit;\n}\n";
+
+/* Cycle of the add (pc 2) in wb_ptx, and the SM's write-back-slot refusals. */
+static uint64_t wb_add_cycle(const char *wb, uint64_t *conflicts)
+{
+	const char *const ov[] = {"gpu.core.latency.int=4", "gpu.core.latency.mul=5", wb, NULL};
+	build(wb_ptx, 32, 1, ov);
+	run();
+	uint64_t cyc[8];
+	uint32_t pc[8];
+	cr_assert_eq(issues(0, cyc, pc, 8), 4);
+	cr_assert_eq(pc[2], 2);
+	struct sm_counters c;
+	sm_get_counters(H.sm, &c);
+	*conflicts = c.wb_conflicts;
+	check_classes_sum();
+	teardown();
+	return cyc[2];
+}
+
+Test(sm, writeback_slots_delay_an_instruction_whose_result_would_collide)
+{
+	/* One SP unit (interval 1), fetch+decode 1, int 4, mul 5. c0 fetch pc0,1; c1 mov (r1 at
+	 * c5); c5 mul (result slot c10), fetch pc2,3 -> ready c6; c6 add would deliver at
+	 * c6 + 4 = c10 too: refused; c7 add (slot c11). Without the slots the add goes at c6. */
+	uint64_t n_on, n_off;
+	cr_assert_eq(wb_add_cycle("gpu.core.units.writeback_slots=true", &n_on), 7);
+	cr_assert_eq(n_on, 1);
+	cr_assert_eq(wb_add_cycle("gpu.core.units.writeback_slots=false", &n_off), 6);
+	cr_assert_eq(n_off, 0);
+}
+
 Test(sm, a_busy_unit_is_a_structural_stall)
 {
 	/* Two warps, one SP unit with interval 4 (SIMT 8), fetch+decode 1. 16 movs take SP slots
