@@ -288,6 +288,8 @@ static int read_settings(struct sm *sm, const struct cfg *cfg, struct sim_error 
 	for (size_t i = 0; i < SIM_ARRAY_LEN(lat_keys); i++)
 		sm->lat[lat_keys[i].cls] = (uint32_t)cfg_int(cfg, lat_keys[i].key) +
 					   (lat_keys[i].cls == WI_LAT_CTRL ? 0 : alu_pipe);
+	uint32_t logic = (uint32_t)cfg_int(cfg, "gpu.core.latency.logic");
+	sm->lat[WI_LAT_LOGIC] = logic ? logic + alu_pipe : sm->lat[WI_LAT_INT];
 	sm->mem_pipe_cycles = (uint32_t)cfg_int(cfg, "gpu.core.latency.mem_pipeline");
 	/* Shared, constant/param and global accesses all go to memory/, which times them
 	 * (gpu.memory.shared.*, l1c.*) and releases their registers through done(). */

@@ -38,7 +38,11 @@ static const struct cfg_key_def sm_keys[] = {
 		     "sets a warp's next fetch PC at issue to the issued instruction's PC + size and only its "
 		     "scheduler finds the SIMT stack's PC differs (shader.cc issue_warp, scheduler_unit::cycle); "
 		     "false: the target is fetched at once"),
-	CFG_KEY_INT("gpu.core.latency.int", "cycles", 4, 1, 10000, "integer add/logic/compare/move"),
+	CFG_KEY_INT("gpu.core.latency.int", "cycles", 4, 1, 10000,
+		    "integer add/sub/min/max, and the other integer ops while latency.logic is 0"),
+	CFG_KEY_INT("gpu.core.latency.logic", "cycles", 0, 0, 10000,
+		    "integer logic, shift, compare, select, move and convert (0: latency.int); GPGPU-Sim 4.2 "
+		    "gives the opcodes its -ptx_opcode_latency_* options do not name latency 1"),
 	CFG_KEY_INT("gpu.core.latency.fp32", "cycles", 4, 1, 10000, "single-precision add/mul/fma"),
 	CFG_KEY_INT("gpu.core.latency.fp64", "cycles", 8, 1, 10000, "double precision"),
 	CFG_KEY_INT("gpu.core.latency.mul", "cycles", 5, 1, 10000, "integer multiply / mad"),

@@ -240,6 +240,38 @@ Test(sm, dependent_alu_chain_issues_exactly_latency_apart)
 	teardown();
 }
 
+/* Dependent chain mov, xor (logic), add (int), shl (logic): the issue gaps with int 10 and the
+ * given latency.logic. */
+static void logic_chain_gaps(const char *logic, uint64_t gap[3])
+{
+	static const char ptx[] = PTX_HEAD
+		".visible .entry k()\n{\n .reg .b32 %r<8>;\n"
+		" mov.u32 %r1, 7;\n xor.b32 %r2, %r1, 1;\n add.s32 %r3, %r2, 1;\n shl.b32 %r4, %r3, 1;\n"
+		" exit;\n}\n";
+	const char *const ov[] = {"gpu.core.latency.int=10", logic, NULL};
+	build(ptx, 32, 1, ov);
+	run();
+	uint64_t cyc[8];
+	uint32_t pc[8];
+	cr_assert_eq(issues(0, cyc, pc, 8), 5);
+	for (int i = 0; i < 3; i++)
+		gap[i] = cyc[i + 1] - cyc[i];
+	check_classes_sum();
+	teardown();
+}
+
+Test(sm, latency_logic_times_logic_ops_and_0_leaves_them_at_int)
+{
+	uint64_t g[3];
+	/* mov -> xor and xor -> add wait a logic result (3), add -> shl an int one (10). */
+	logic_chain_gaps("gpu.core.latency.logic=3", g);
+	cr_assert(g[0] == 3 && g[1] == 3 && g[2] == 10, "gaps %lu %lu %lu", (unsigned long)g[0],
+		  (unsigned long)g[1], (unsigned long)g[2]);
+	logic_chain_gaps("gpu.core.latency.logic=0", g);
+	cr_assert(g[0] == 10 && g[1] == 10 && g[2] == 10, "gaps %lu %lu %lu", (unsigned long)g[0],
+		  (unsigned long)g[1], (unsigned long)g[2]);
+}
+
 /* gpu.core.latency.alu_pipeline adds operand collection and write-back to every ALU result:
  * int latency 4 + 6 -> the dependent adds issue 10 cycles apart; ctrl (a branch, an exit)
  * does not pay it: exit follows the last add by 1 cycle as without. */
