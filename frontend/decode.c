@@ -387,12 +387,24 @@ void fe_inst_classify(const struct fe_inst *in, struct wi_static *ws)
 			ws->lat_class = WI_LAT_FP64;
 		else if (flt || fe_type_is_float(in->type2))
 			ws->lat_class = WI_LAT_FP32;
+		else
+			ws->lat_class = WI_LAT_LOGIC;
 		break;
-	default:
+	case FE_OP_ADD: case FE_OP_SUB: case FE_OP_ADDC: case FE_OP_SUBC: case FE_OP_MIN: case FE_OP_MAX:
 		if (f64)
 			ws->lat_class = WI_LAT_FP64;
 		else if (flt || in->type == FE_T_F16X2)
 			ws->lat_class = WI_LAT_FP32;
+		break;
+	default:
+		/* The rest of the integer ops: GPGPU-Sim times them apart from add (its default
+		 * latency, cuda-sim.cc set_opcode_and_latency), so they have their own class. */
+		if (f64)
+			ws->lat_class = WI_LAT_FP64;
+		else if (flt || in->type == FE_T_F16X2)
+			ws->lat_class = WI_LAT_FP32;
+		else
+			ws->lat_class = WI_LAT_LOGIC;
 		break;
 	}
 }

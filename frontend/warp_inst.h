@@ -22,7 +22,9 @@ enum wi_unit { WI_UNIT_SP, WI_UNIT_SFU, WI_UNIT_LDST, WI_UNIT_NONE /* bra, bar, 
 enum wi_lat_class {
 	WI_LAT_INT, WI_LAT_FP32, WI_LAT_FP64, WI_LAT_MUL, WI_LAT_DIV, WI_LAT_SFU,
 	WI_LAT_SHARED, WI_LAT_CONST, WI_LAT_MEM /* global/local/tex: latency comes from memory/ */,
-	WI_LAT_CTRL, WI_LAT_COUNT
+	WI_LAT_CTRL,
+	WI_LAT_LOGIC /* integer logic, shift, compare, select, move, convert: int unless set apart */,
+	WI_LAT_COUNT
 };
 
 enum wi_space {

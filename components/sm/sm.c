@@ -126,6 +126,9 @@ static void register_stats(struct sm *sm, struct stats *st)
 		      "sm.%u.ibuf_flushes", id);
 	stats_counter(st, &c->mem_refusals, "refusals", "memory instructions refused by memory (retried)",
 		      "sm.%u.mem_refusals", id);
+	stats_counter(st, &c->wb_conflicts, "refusals",
+		      "SP/SFU issues refused as the unit's result slot was taken (gpu.core.units.writeback_slots)",
+		      "sm.%u.wb_conflicts", id);
 	stats_counter(st, &c->alu_busy_cycles, "cycles", "cycles with an SP/SFU instruction in flight (PAWS Fig 10)",
 		      "sm.%u.pipe.alu_busy_cycles", id);
 	stats_counter(st, &c->mem_busy_cycles, "cycles", "cycles with a memory instruction in flight (PAWS Fig 10)",
@@ -285,6 +288,8 @@ static int read_settings(struct sm *sm, const struct cfg *cfg, struct sim_error 
 	for (size_t i = 0; i < SIM_ARRAY_LEN(lat_keys); i++)
 		sm->lat[lat_keys[i].cls] = (uint32_t)cfg_int(cfg, lat_keys[i].key) +
 					   (lat_keys[i].cls == WI_LAT_CTRL ? 0 : alu_pipe);
+	uint32_t logic = (uint32_t)cfg_int(cfg, "gpu.core.latency.logic");
+	sm->lat[WI_LAT_LOGIC] = logic ? logic + alu_pipe : sm->lat[WI_LAT_INT];
 	sm->mem_pipe_cycles = (uint32_t)cfg_int(cfg, "gpu.core.latency.mem_pipeline");
 	/* Shared, constant/param and global accesses all go to memory/, which times them
 	 * (gpu.memory.shared.*, l1c.*) and releases their registers through done(). */
@@ -322,6 +327,8 @@ static int read_settings(struct sm *sm, const struct cfg *cfg, struct sim_error 
 	sm->ic_miss_cycles = (uint32_t)cfg_int(cfg, "gpu.core.icache.miss_latency_cycles");
 	sm->fetch_decode_cycles = (uint32_t)cfg_int(cfg, "gpu.core.fetch_decode_cycles");
 	sm->barrel = cfg_bool(cfg, "gpu.core.barrel");
+	sm->fetch_fallthrough = cfg_bool(cfg, "gpu.core.fetch_fallthrough");
+	sm->wb_slots = cfg_bool(cfg, "gpu.core.units.writeback_slots");
 	if (ic_size % (sm->ic_line_bytes * sm->ic_assoc))
 		return cfg_error(err, cfg, "gpu.core.icache.size_bytes",
 				 "%u bytes is not a whole number of sets of %u ways x %u-byte lines", ic_size,

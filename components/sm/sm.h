@@ -113,6 +113,7 @@ struct sm_counters {
 	uint64_t barriers_released, ctas_finished, warps_exited;
 	uint64_t fwd_events;                 /* stores and atomics issued, barrier arrivals */
 	uint64_t icache_hits, icache_misses, ibuf_flushes, mem_refusals;
+	uint64_t wb_conflicts;               /* issues refused: the unit's result slot was taken */
 	/* PAWS Sec V (Fig 10/11): cycles with at least one ALU (SP/SFU) / memory instruction in
 	 * flight, both at once, and the in-flight instruction-cycles (load = these / cycles). */
 	uint64_t alu_busy_cycles, mem_busy_cycles, alu_mem_overlap_cycles;

@@ -31,7 +31,18 @@ static const struct cfg_key_def sm_keys[] = {
 		    "cycles from an I-cache miss to the line's arrival"),
 	CFG_KEY_INT("gpu.core.fetch_decode_cycles", "cycles", 2, 1, 100,
 		    "cycles from fetching an instruction (I-cache hit) to its earliest issue"),
-	CFG_KEY_INT("gpu.core.latency.int", "cycles", 4, 1, 10000, "integer add/logic/compare/move"),
+	CFG_KEY_BOOL("gpu.core.fetch_fallthrough", false,
+		     "after a control transfer (taken branch, reconvergence switch) that leaves the warp's "
+		     "I-buffer empty, its next fetch reads the fall-through path, which is dropped when it "
+		     "reaches issue (fetch_decode_cycles later) before the target is fetched: GPGPU-Sim 4.2 "
+		     "sets a warp's next fetch PC at issue to the issued instruction's PC + size and only its "
+		     "scheduler finds the SIMT stack's PC differs (shader.cc issue_warp, scheduler_unit::cycle); "
+		     "false: the target is fetched at once"),
+	CFG_KEY_INT("gpu.core.latency.int", "cycles", 4, 1, 10000,
+		    "integer add/sub/min/max, and the other integer ops while latency.logic is 0"),
+	CFG_KEY_INT("gpu.core.latency.logic", "cycles", 0, 0, 10000,
+		    "integer logic, shift, compare, select, move and convert (0: latency.int); GPGPU-Sim 4.2 "
+		    "gives the opcodes its -ptx_opcode_latency_* options do not name latency 1"),
 	CFG_KEY_INT("gpu.core.latency.fp32", "cycles", 4, 1, 10000, "single-precision add/mul/fma"),
 	CFG_KEY_INT("gpu.core.latency.fp64", "cycles", 8, 1, 10000, "double precision"),
 	CFG_KEY_INT("gpu.core.latency.mul", "cycles", 5, 1, 10000, "integer multiply / mad"),
@@ -52,6 +63,11 @@ static const struct cfg_key_def sm_keys[] = {
 		    "lanes of an SFU unit (0: simt_width); must divide warp_size"),
 	CFG_KEY_INT("gpu.core.units.ldst_width", "lanes", 16, 0, WI_MAX_LANES,
 		    "lanes of an LD/ST unit (0: simt_width); must divide warp_size"),
+	CFG_KEY_BOOL("gpu.core.units.writeback_slots", false,
+		     "an SP or SFU unit takes an instruction only if no earlier one on it delivers its result "
+		     "in the same cycle (issue cycle + latency): GPGPU-Sim 4.2's per-unit `occupied` check "
+		     "(shader.h simd_function_unit::can_issue), which makes instructions of different "
+		     "latencies collide; false: a unit takes one every initiation interval"),
 	CFG_KEY_BOOL("gpu.core.barrel", false,
 		     "barrel processing (Narasiman Sec 2.1, 3.1.1): a warp issues its next instruction only "
 		     "after the previous one completed (ALU result written, memory data back, every sub-warp "

@@ -52,6 +52,8 @@ struct sm_warp {
 	uint16_t cta_slot;
 	uint8_t ib_head, ib_count;
 	bool ctrl_flush;                /* I-buffer emptied by a control transfer, not yet refilled+issued */
+	bool ft_fetch;                  /* gpu.core.fetch_fallthrough: the next fetch reads ft_pc (wrong path) */
+	bool wrong_path;                /* the I-buffer holds that wrong-path fetch, dropped when due */
 	uint8_t replay_sb;
 	struct warp_inst *replay;       /* executed memory instruction memory refused; retried as is */
 	uint64_t sb_block_until;        /* head blocked by the scoreboard before this cycle (cache);
@@ -66,6 +68,7 @@ struct sm_warp {
 	                                   (last completion + fetch_decode_cycles), with mem_pending 0 */
 	bool marked;
 	uint64_t mark_cycle;            /* barrier arrival / finish cycle in the current warp-phase */
+	uint32_t ft_pc;                 /* fall-through PC for ft_fetch */
 	struct sm_ibuf_entry ib[SM_MAX_IBUF];
 	struct sm_sb_entry sb[SM_SB_ENTRIES];
 };
@@ -86,6 +89,8 @@ struct sm_unit {
 	uint32_t count;
 	uint32_t ii_cycles;             /* initiation interval: ceil(warp_size / width) */
 	uint64_t next_free[SM_MAX_UNITS];
+	/* gpu.core.units.writeback_slots: bit i of wb_mask = a result due at wb_base + i */
+	uint64_t wb_mask[SM_MAX_UNITS], wb_base[SM_MAX_UNITS];
 };
 
 struct sm {
@@ -104,6 +109,8 @@ struct sm {
 	uint32_t ic_sets, ic_assoc, ic_line_bytes, ic_inst_bytes, ic_miss_cycles;
 	uint32_t fetch_decode_cycles;   /* fetch at t (hit) -> issuable at t + this */
 	bool barrel;                    /* gpu.core.barrel: one instruction per warp in the pipeline */
+	bool fetch_fallthrough;         /* gpu.core.fetch_fallthrough */
+	bool wb_slots;                  /* gpu.core.units.writeback_slots */
 	uint64_t *ic_tag;               /* [sets*assoc], UINT64_MAX = invalid */
 	uint64_t *ic_lru;               /* last use stamp */
 	uint64_t *ic_fill;              /* cycle the line's data arrives */

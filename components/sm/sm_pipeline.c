@@ -73,6 +73,23 @@ static int unit_free(const struct sm *sm, unsigned u, uint64_t now, uint64_t *fr
 	return -1;
 }
 
+/* gpu.core.units.writeback_slots: a free unit of class u whose result slot now + lat_cycles
+ * is not taken, or -1. Brings each free unit's slot mask to now. */
+static int unit_free_wb(struct sm *sm, unsigned u, uint64_t now, uint32_t lat_cycles)
+{
+	struct sm_unit *un = &sm->units[u];
+	for (uint32_t k = 0; k < un->count; k++) {
+		if (un->next_free[k] > now)
+			continue;
+		uint64_t d = now - un->wb_base[k];
+		un->wb_mask[k] = d >= 64 ? 0 : un->wb_mask[k] >> d;
+		un->wb_base[k] = now;
+		if (lat_cycles >= 64 || !(un->wb_mask[k] >> lat_cycles & 1))
+			return (int)k;
+	}
+	return -1;
+}
+
 static void sb_set_used(struct sm_warp *w, int i, bool used)
 {
 	w->sb[i].used = used;
@@ -169,6 +186,16 @@ static uint8_t warp_status(struct sm *sm, uint16_t slot, uint64_t now, uint64_t 
 	if (e->ready_cycle > now) {
 		*until = e->ready_cycle;
 		return w->ctrl_flush ? SM_WS_CONTROL : SM_WS_FETCH;
+	}
+	if (w->wrong_path) {
+		/* gpu.core.fetch_fallthrough: the fall-through fetch reached issue; drop it, so
+		 * this cycle's fetch stage may fetch the target. */
+		w->wrong_path = false;
+		w->ib_count = 0;
+		sm->views[slot].ibuf_count = 0;
+		sm->c.ibuf_flushes++;
+		sm_fetch_bit(sm, slot);
+		return SM_WS_CONTROL;
 	}
 	const struct wi_static *si = &sm->insts[e->pc];
 	uint64_t free_at = UINT64_MAX;
@@ -483,6 +510,13 @@ static bool issue_warp(struct sm *sm, uint16_t slot, uint64_t now)
 	int unit = -1;
 	if (si->unit != WI_UNIT_NONE && (unit = unit_free(sm, si->unit, now, &free_at)) < 0)
 		return false;
+	bool wb = sm->wb_slots && (si->unit == WI_UNIT_SP || si->unit == WI_UNIT_SFU);
+	if (wb && (unit = unit_free_wb(sm, si->unit, now, sm->lat[si->lat_class])) < 0) {
+		/* Refused with nothing changed; next cycle the slots have moved on. */
+		sm->c.wb_conflicts++;
+		sm->activity = true;
+		return false;
+	}
 	if (w->replay && !sm->lwm && sm->mem_refuse_now && sm->mem_refuse_now(sm->mem, w->replay, now)) {
 		/* Refused again before the scoreboard and counters are touched: the refusal below
 		 * without the bookkeeping it undoes (replay, replay_sb and the fetch bit hold). */
@@ -591,6 +625,8 @@ static bool issue_warp(struct sm *sm, uint16_t slot, uint64_t now)
 	sm_status_stale(sm, slot);
 	if (unit >= 0) {
 		sm->units[si->unit].next_free[unit] = now + sm->units[si->unit].ii_cycles;
+		if (wb && sm->lat[si->lat_class] < 64)
+			sm->units[si->unit].wb_mask[unit] |= 1ull << sm->lat[si->lat_class];
 		sm->unit_taken_cycle = now;
 		/* Every unit of the class busy next cycle: the warps ready for it turn structural. */
 		uint64_t free_at;
@@ -640,6 +676,9 @@ static bool issue_warp(struct sm *sm, uint16_t slot, uint64_t now)
 			w->ib_count = 0;
 			sm->c.ibuf_flushes++;
 			notify(sm, SCHED_EV_BRANCH, slot, w->cta_slot, npc, now);
+		} else if (!w->ib_count && sm->fetch_fallthrough && pc + 1 < sm->n_insts) {
+			w->ft_fetch = true;
+			w->ft_pc = pc + 1;
 		}
 	}
 	v->ibuf_count = w->ib_count;
@@ -843,6 +882,11 @@ static void fetch_warp(struct sm *sm, uint16_t slot, uint64_t now)
 	 * consecutive from the warp's PC (a control transfer flushes them). */
 	uint32_t kept = w->ib_count;
 	uint32_t pc0 = kept ? w->ib[(w->ib_head + kept - 1u) % sm->ibuf_entries].pc + 1u : fe_warp_pc(w->fw);
+	if (w->ft_fetch && !kept) {
+		pc0 = w->ft_pc;
+		w->wrong_path = true;
+	}
+	w->ft_fetch = false;
 	if (pc0 >= sm->n_insts) {
 		struct sim_error er;
 		sim_error_set(&er, SIM_ERR_PROGRAM, NULL, 0, 0, NULL,

@@ -240,6 +240,38 @@ Test(sm, dependent_alu_chain_issues_exactly_latency_apart)
 	teardown();
 }
 
+/* Dependent chain mov, xor (logic), add (int), shl (logic): the issue gaps with int 10 and the
+ * given latency.logic. */
+static void logic_chain_gaps(const char *logic, uint64_t gap[3])
+{
+	static const char ptx[] = PTX_HEAD
+		".visible .entry k()\n{\n .reg .b32 %r<8>;\n"
+		" mov.u32 %r1, 7;\n xor.b32 %r2, %r1, 1;\n add.s32 %r3, %r2, 1;\n shl.b32 %r4, %r3, 1;\n"
+		" exit;\n}\n";
+	const char *const ov[] = {"gpu.core.latency.int=10", logic, NULL};
+	build(ptx, 32, 1, ov);
+	run();
+	uint64_t cyc[8];
+	uint32_t pc[8];
+	cr_assert_eq(issues(0, cyc, pc, 8), 5);
+	for (int i = 0; i < 3; i++)
+		gap[i] = cyc[i + 1] - cyc[i];
+	check_classes_sum();
+	teardown();
+}
+
+Test(sm, latency_logic_times_logic_ops_and_0_leaves_them_at_int)
+{
+	uint64_t g[3];
+	/* mov -> xor and xor -> add wait a logic result (3), add -> shl an int one (10). */
+	logic_chain_gaps("gpu.core.latency.logic=3", g);
+	cr_assert(g[0] == 3 && g[1] == 3 && g[2] == 10, "gaps %lu %lu %lu", (unsigned long)g[0],
+		  (unsigned long)g[1], (unsigned long)g[2]);
+	logic_chain_gaps("gpu.core.latency.logic=0", g);
+	cr_assert(g[0] == 10 && g[1] == 10 && g[2] == 10, "gaps %lu %lu %lu", (unsigned long)g[0],
+		  (unsigned long)g[1], (unsigned long)g[2]);
+}
+
 /* gpu.core.latency.alu_pipeline adds operand collection and write-back to every ALU result:
  * int latency 4 + 6 -> the dependent adds issue 10 cycles apart; ctrl (a branch, an exit)
  * does not pay it: exit follows the last add by 1 cycle as without. */
@@ -595,6 +627,77 @@ Test(sm, a_taken_branch_costs_control_cycles_until_the_target_is_fetched)
 	cr_assert_eq(c.sched_cycles[SM_CYC_FETCH], 5);
 	check_classes_sum();
 	teardown();
+}
+
+Test(sm, fetch_fallthrough_fetches_the_wrong_path_behind_a_taken_branch_first)
+{
+	/* The loop above with gpu.core.fetch_fallthrough (GPGPU-Sim 4.2). The first taken bra is
+	 * the last I-buffer entry, so the next fetch reads the fall-through exit, dropped when it
+	 * is due; the second has exit behind it in the I-buffer, flushed at issue as before.
+	 * c0,1 fetch (miss, 0 cycles); c2 mov; c3 add (fetch pc2,3 -> ready 5); c4 fetch; c5 setp;
+	 * c6 bra taken (fetch pc4 -> 8); c7 CONTROL; c8 pc4 dropped, CONTROL (fetch pc1,2 -> 10);
+	 * c9 CONTROL; c10 add; c11 setp (fetch pc3,4 -> 13); c12 fetch; c13 bra taken, pc4 flushed
+	 * (fetch pc1,2 -> 15); c14 CONTROL; c15 add; c16 setp (fetch pc3,4 -> 18); c17 fetch;
+	 * c18 bra not taken; c19 exit. 20 cycles (18 without): issued 11, control 4, fetch 5;
+	 * 2 flushes; 7 fetches, the first a miss. */
+	static const char ptx[] = PTX_HEAD
+		".visible .entry k()\n{\n .reg .b32 %r<4>;\n .reg .pred %p<2>;\n"
+		" mov.u32 %r1, 0;\nLOOP:\n add.s32 %r1, %r1, 1;\n setp.lt.u32 %p1, %r1, 3;\n"
+		" @%p1 bra LOOP;\n exit;\n}\n";
+	const char *const ov[] = {"gpu.core.fetch_decode_cycles=2", "gpu.core.latency.int=1",
+				  "gpu.core.fetch_fallthrough=true", NULL};
+	build(ptx, 32, 1, ov);
+	run();
+	struct sm_counters c;
+	sm_get_counters(H.sm, &c);
+	cr_assert_eq(c.cycles, 20);
+	cr_assert_eq(c.sched_cycles[SM_CYC_ISSUED], 11);
+	cr_assert_eq(c.sched_cycles[SM_CYC_CONTROL], 4);
+	cr_assert_eq(c.sched_cycles[SM_CYC_FETCH], 5);
+	cr_assert_eq(c.ibuf_flushes, 2);
+	cr_assert_eq(c.icache_hits, 6);
+	cr_assert_eq(c.icache_misses, 1);
+	uint64_t cyc[16];
+	uint32_t pc[16];
+	cr_assert_eq(issues(0, cyc, pc, 16), 11);
+	cr_assert_eq(pc[4], 1);
+	cr_assert_eq(cyc[4], 10); /* the loop's second add: c8 without the fall-through fetch */
+	check_classes_sum();
+	teardown();
+}
+
+static const char wb_ptx[] = PTX_HEAD
+	".visible .entry k()\n{\n .reg .b32 %r<4>;\n"
+	" mov.u32 %r1, %tid.x;\n mul.lo.s32 %r2, %r1, 3;\n add.s32 %r3, %r1, 7;\n exit;\n}\n";
+
+/* Cycle of the add (pc 2) in wb_ptx, and the SM's write-back-slot refusals. */
+static uint64_t wb_add_cycle(const char *wb, uint64_t *conflicts)
+{
+	const char *const ov[] = {"gpu.core.latency.int=4", "gpu.core.latency.mul=5", wb, NULL};
+	build(wb_ptx, 32, 1, ov);
+	run();
+	uint64_t cyc[8];
+	uint32_t pc[8];
+	cr_assert_eq(issues(0, cyc, pc, 8), 4);
+	cr_assert_eq(pc[2], 2);
+	struct sm_counters c;
+	sm_get_counters(H.sm, &c);
+	*conflicts = c.wb_conflicts;
+	check_classes_sum();
+	teardown();
+	return cyc[2];
+}
+
+Test(sm, writeback_slots_delay_an_instruction_whose_result_would_collide)
+{
+	/* One SP unit (interval 1), fetch+decode 1, int 4, mul 5. c0 fetch pc0,1; c1 mov (r1 at
+	 * c5); c5 mul (result slot c10), fetch pc2,3 -> ready c6; c6 add would deliver at
+	 * c6 + 4 = c10 too: refused; c7 add (slot c11). Without the slots the add goes at c6. */
+	uint64_t n_on, n_off;
+	cr_assert_eq(wb_add_cycle("gpu.core.units.writeback_slots=true", &n_on), 7);
+	cr_assert_eq(n_on, 1);
+	cr_assert_eq(wb_add_cycle("gpu.core.units.writeback_slots=false", &n_off), 6);
+	cr_assert_eq(n_off, 0);
 }
 
 Test(sm, a_busy_unit_is_a_structural_stall)

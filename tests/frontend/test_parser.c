@@ -190,6 +190,29 @@ Test(parser, wi_static_describes_registers_and_memory)
 	fe_module_destroy(m);
 }
 
+Test(parser, integer_ops_other_than_add_sub_min_max_are_the_logic_latency_class)
+{
+	/* GPGPU-Sim 4.2 times add/sub/min/max by -ptx_opcode_latency_int and the rest of the
+	 * integer ops at its default latency: the logic class (float ops stay fp32). */
+	static const char ptx[] = HDR ".visible .entry k()\n{\n.reg .b32 %r<8>;\n.reg .f32 %f<3>;\n"
+		".reg .pred %p<3>;\n"
+		"add.s32 %r1, %r2, 1;\nsub.s32 %r1, %r2, 1;\nmin.s32 %r1, %r2, 1;\n"
+		"xor.b32 %r1, %r2, 1;\nshl.b32 %r1, %r2, 1;\nmov.u32 %r1, 3;\nsetp.lt.u32 %p1, %r2, 3;\n"
+		"cvt.u32.u16 %r1, %r2;\nselp.b32 %r1, %r2, %r3, %p1;\n"
+		"setp.lt.f32 %p2, %f1, %f2;\ncvt.rn.f32.s32 %f1, %r2;\nret;\n}\n";
+	struct fe_module *m = NULL;
+	struct sim_error err = {0};
+	cr_assert_eq(fe_module_parse_string("t.ptx", ptx, &m, &err), 0, "%s:%d: %s", err.file, err.line, err.msg);
+	struct fe_launch_info info;
+	cr_assert_eq(fe_kernel_info(m, "k", &info, &err), 0, "%s", err.msg);
+	const uint8_t want[] = {WI_LAT_INT, WI_LAT_INT, WI_LAT_INT, WI_LAT_LOGIC, WI_LAT_LOGIC,
+				WI_LAT_LOGIC, WI_LAT_LOGIC, WI_LAT_LOGIC, WI_LAT_LOGIC, WI_LAT_FP32, WI_LAT_FP32};
+	for (unsigned i = 0; i < sizeof want; i++)
+		cr_assert_eq(info.insts[i].lat_class, want[i], "pc %u (%s): class %u", i, info.insts[i].text,
+			     info.insts[i].lat_class);
+	fe_module_destroy(m);
+}
+
 Test(parser, memory_operand_must_be_an_address)
 {
 	expect_error(HDR ".visible .entry k()\n{\n.reg .b32 %r<3>;\n.reg .b64 %rd<2>;\nld.global.u32 %r1, %rd1;\nret;\n}\n",
