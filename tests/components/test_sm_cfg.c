@@ -78,12 +78,14 @@ Test(sm_cfg, m2090_is_paws_table_1)
 Test(sm_cfg, m2090_and_gtx480_share_the_fermi_pipeline)
 {
 	struct cfg *m = machine("m2090"), *g = machine("gtx480");
-	const char *const keys[] = {"gpu.core.latency.int", "gpu.core.latency.alu_pipeline",
+	const char *const keys[] = {"gpu.core.latency.int", "gpu.core.latency.logic", "gpu.core.latency.alu_pipeline",
 				    "gpu.core.latency.mem_pipeline"};
 	for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
 		cr_assert_eq(cfg_int(m, keys[i]), cfg_int(g, keys[i]), "%s", keys[i]);
 	/* a dependent add every 10 cycles, as GPGPU-Sim's 10.1 on both */
 	cr_assert_eq(cfg_int(m, "gpu.core.latency.int") + cfg_int(m, "gpu.core.latency.alu_pipeline"), 10);
+	cr_assert_eq(cfg_bool(m, "gpu.core.fetch_fallthrough"), cfg_bool(g, "gpu.core.fetch_fallthrough"));
+	cr_assert_eq(cfg_bool(m, "gpu.core.units.writeback_slots"), cfg_bool(g, "gpu.core.units.writeback_slots"));
 	cfg_destroy(m);
 	cfg_destroy(g);
 }
