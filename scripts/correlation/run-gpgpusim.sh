@@ -10,7 +10,9 @@
 #   APP, PTX      the program (nvcc -cudart shared) and the PTX of its kernels, served to
 #                 GPGPU-Sim by the stand-in cuobjdump
 # Environment: GPGPUSIM_CUDA, the stand-in CUDA folder (default GPGPUSIM_DIR/../fakecuda);
-# CUDA_HOME, the real toolkit (default /usr/local/cuda), for the ptxas wrapper.
+# CUDA_HOME, the real toolkit (default /usr/local/cuda), for the ptxas wrapper;
+# GPGPUSIM_STDOUT, a file to keep GPGPU-Sim's whole stdout in (DRAM, interconnect and stall
+# statistics for investigating a difference; not committed).
 set -euo pipefail
 [ $# -ge 6 ] || { echo "usage: $0 GPGPUSIM_DIR CONFIG_DIR POLICY APP PTX OUT.txt [ARGS...]" >&2; exit 2; }
 sim=$(realpath "$1"); cfg=$(realpath "$2"); pol=$3; app=$(realpath "$4"); ptx=$(realpath "$5")
@@ -38,8 +40,10 @@ set -eu
 export PATH=$fake/bin:$PATH
 start=$(date +%s)
 ( cd "$work" && nice -n 10 "$app" "$@" > "$work/stdout" 2>&1 ) || {
+	[ -z "${GPGPUSIM_STDOUT:-}" ] || cp "$work/stdout" "$GPGPUSIM_STDOUT"
 	echo "$0: $app failed; last lines:" >&2; tail -20 "$work/stdout" >&2; exit 1; }
 wall=$(( $(date +%s) - start ))
+[ -z "${GPGPUSIM_STDOUT:-}" ] || cp "$work/stdout" "$GPGPUSIM_STDOUT"
 grep -q "GPGPU-Sim" "$work/stdout" || { echo "$0: $app did not run on GPGPU-Sim (libcudart?)" >&2; exit 1; }
 mkdir -p "$(dirname "$out")"
 {
