@@ -315,6 +315,13 @@ static int read_settings(struct sm *sm, const struct cfg *cfg, struct sim_error 
 	 * becomes the large size (sm_lwm.c). */
 	if (sm_lwm_create(sm, cfg, err))
 		return err->code;
+	sm->shared_pipe = cfg_bool(cfg, "gpu.core.units.shared_pipeline");
+	if (sm->shared_pipe && (sm->lwm || sm->units[WI_UNIT_SFU].count != sm->units[WI_UNIT_SP].count ||
+				sm->units[WI_UNIT_LDST].count != sm->units[WI_UNIT_SP].count))
+		return cfg_error(err, cfg, "gpu.core.units.shared_pipeline",
+				 "needs gpu.core.units.sp, sfu and ldst equal and no large warps "
+				 "(sp %u, sfu %u, ldst %u)", sm->units[WI_UNIT_SP].count,
+				 sm->units[WI_UNIT_SFU].count, sm->units[WI_UNIT_LDST].count);
 	uint32_t ic_size = (uint32_t)cfg_int(cfg, "gpu.core.icache.size_bytes");
 	sm->ic_assoc = (uint32_t)cfg_int(cfg, "gpu.core.icache.assoc");
 	sm->ic_line_bytes = (uint32_t)cfg_int(cfg, "gpu.core.icache.line_bytes");

@@ -52,6 +52,11 @@ static const struct cfg_key_def sm_keys[] = {
 		    "lanes of an SFU unit (0: simt_width); must divide warp_size"),
 	CFG_KEY_INT("gpu.core.units.ldst_width", "lanes", 16, 0, WI_MAX_LANES,
 		    "lanes of an LD/ST unit (0: simt_width); must divide warp_size"),
+	CFG_KEY_BOOL("gpu.core.units.shared_pipeline", false,
+		     "the SP, SFU and LD/ST units of one index form a single pipeline: a warp instruction "
+		     "occupies all of them for its initiation interval, so an SM issues one warp instruction "
+		     "per interval whatever its unit (OWL Sec 2: every 4 cycles one ready warp enters the 8-wide "
+		     "SIMT pipeline); needs equal unit counts; false: each unit class takes its own"),
 	CFG_KEY_BOOL("gpu.core.barrel", false,
 		     "barrel processing (Narasiman Sec 2.1, 3.1.1): a warp issues its next instruction only "
 		     "after the previous one completed (ALU result written, memory data back, every sub-warp "

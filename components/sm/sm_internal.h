@@ -104,6 +104,7 @@ struct sm {
 	uint32_t ic_sets, ic_assoc, ic_line_bytes, ic_inst_bytes, ic_miss_cycles;
 	uint32_t fetch_decode_cycles;   /* fetch at t (hit) -> issuable at t + this */
 	bool barrel;                    /* gpu.core.barrel: one instruction per warp in the pipeline */
+	bool shared_pipe;               /* gpu.core.units.shared_pipeline: unit k of every class busy together */
 	uint64_t *ic_tag;               /* [sets*assoc], UINT64_MAX = invalid */
 	uint64_t *ic_lru;               /* last use stamp */
 	uint64_t *ic_fill;              /* cycle the line's data arrives */

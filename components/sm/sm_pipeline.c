@@ -65,9 +65,13 @@ static int unit_free(const struct sm *sm, unsigned u, uint64_t now, uint64_t *fr
 	const struct sm_unit *un = &sm->units[u];
 	uint64_t best = UINT64_MAX;
 	for (uint32_t k = 0; k < un->count; k++) {
-		if (un->next_free[k] <= now)
+		uint64_t t = un->next_free[k];
+		if (sm->shared_pipe) /* pipeline k: free when none of its units is busy */
+			for (unsigned q = 0; q < WI_UNIT_NONE; q++)
+				t = sm->units[q].next_free[k] > t ? sm->units[q].next_free[k] : t;
+		if (t <= now)
 			return (int)k;
-		best = min_u64(best, un->next_free[k]);
+		best = min_u64(best, t);
 	}
 	*free_at = best;
 	return -1;
@@ -592,10 +596,12 @@ static bool issue_warp(struct sm *sm, uint16_t slot, uint64_t now)
 	if (unit >= 0) {
 		sm->units[si->unit].next_free[unit] = now + sm->units[si->unit].ii_cycles;
 		sm->unit_taken_cycle = now;
-		/* Every unit of the class busy next cycle: the warps ready for it turn structural. */
+		/* Every unit of the class busy next cycle: the warps ready for it turn structural
+		 * (with a shared pipeline, those of every class). */
 		uint64_t free_at;
-		if (!sm->lazy_units && unit_free(sm, si->unit, now + 1, &free_at) < 0)
-			sm->unit_stale_mask |= sm->unit_ready_mask[si->unit];
+		for (unsigned q = 0; q < WI_UNIT_NONE; q++)
+			if ((q == si->unit || sm->shared_pipe) && !sm->lazy_units && unit_free(sm, q, now + 1, &free_at) < 0)
+				sm->unit_stale_mask |= sm->unit_ready_mask[q];
 	}
 	if (sm->barrel && !is_mem)
 		w->barrel_until = now + sm->lat[si->lat_class] + sm->fetch_decode_cycles;
