@@ -320,6 +320,13 @@ static int read_settings(struct sm *sm, const struct cfg *cfg, struct sim_error 
 	 * becomes the large size (sm_lwm.c). */
 	if (sm_lwm_create(sm, cfg, err))
 		return err->code;
+	sm->shared_pipe = cfg_bool(cfg, "gpu.core.units.shared_pipeline");
+	if (sm->shared_pipe && (sm->lwm || sm->units[WI_UNIT_SFU].count != sm->units[WI_UNIT_SP].count ||
+				sm->units[WI_UNIT_LDST].count != sm->units[WI_UNIT_SP].count))
+		return cfg_error(err, cfg, "gpu.core.units.shared_pipeline",
+				 "needs gpu.core.units.sp, sfu and ldst equal and no large warps "
+				 "(sp %u, sfu %u, ldst %u)", sm->units[WI_UNIT_SP].count,
+				 sm->units[WI_UNIT_SFU].count, sm->units[WI_UNIT_LDST].count);
 	uint32_t ic_size = (uint32_t)cfg_int(cfg, "gpu.core.icache.size_bytes");
 	sm->ic_assoc = (uint32_t)cfg_int(cfg, "gpu.core.icache.assoc");
 	sm->ic_line_bytes = (uint32_t)cfg_int(cfg, "gpu.core.icache.line_bytes");
@@ -329,6 +336,11 @@ static int read_settings(struct sm *sm, const struct cfg *cfg, struct sim_error 
 	sm->barrel = cfg_bool(cfg, "gpu.core.barrel");
 	sm->fetch_fallthrough = cfg_bool(cfg, "gpu.core.fetch_fallthrough");
 	sm->wb_slots = cfg_bool(cfg, "gpu.core.units.writeback_slots");
+	/* unit_free_wb picks among one class's units only; a shared pipeline's units are busy
+	 * together across classes (unit_free) */
+	if (sm->wb_slots && sm->shared_pipe)
+		return cfg_error(err, cfg, "gpu.core.units.writeback_slots",
+				 "cannot be combined with gpu.core.units.shared_pipeline");
 	if (ic_size % (sm->ic_line_bytes * sm->ic_assoc))
 		return cfg_error(err, cfg, "gpu.core.icache.size_bytes",
 				 "%u bytes is not a whole number of sets of %u ways x %u-byte lines", ic_size,

@@ -68,6 +68,11 @@ static const struct cfg_key_def sm_keys[] = {
 		     "in the same cycle (issue cycle + latency): GPGPU-Sim 4.2's per-unit `occupied` check "
 		     "(shader.h simd_function_unit::can_issue), which makes instructions of different "
 		     "latencies collide; false: a unit takes one every initiation interval"),
+	CFG_KEY_BOOL("gpu.core.units.shared_pipeline", false,
+		     "the SP, SFU and LD/ST units of one index form a single pipeline: a warp instruction "
+		     "occupies all of them for its initiation interval, so an SM issues one warp instruction "
+		     "per interval whatever its unit (OWL Sec 2: every 4 cycles one ready warp enters the 8-wide "
+		     "SIMT pipeline); needs equal unit counts; false: each unit class takes its own"),
 	CFG_KEY_BOOL("gpu.core.barrel", false,
 		     "barrel processing (Narasiman Sec 2.1, 3.1.1): a warp issues its next instruction only "
 		     "after the previous one completed (ALU result written, memory data back, every sub-warp "

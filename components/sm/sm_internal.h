@@ -111,6 +111,7 @@ struct sm {
 	bool barrel;                    /* gpu.core.barrel: one instruction per warp in the pipeline */
 	bool fetch_fallthrough;         /* gpu.core.fetch_fallthrough */
 	bool wb_slots;                  /* gpu.core.units.writeback_slots */
+	bool shared_pipe;               /* gpu.core.units.shared_pipeline: unit k of every class busy together */
 	uint64_t *ic_tag;               /* [sets*assoc], UINT64_MAX = invalid */
 	uint64_t *ic_lru;               /* last use stamp */
 	uint64_t *ic_fill;              /* cycle the line's data arrives */

@@ -60,14 +60,26 @@ void sm_account_skipped(struct sm *sm, uint64_t end)
 /* ---- units and scoreboard ---------------------------------------------------------- */
 
 /* Index of a free unit of class u at now, or -1; *free_at gets the earliest free cycle. */
+/* The unit class an instruction occupies. In a shared pipeline (gpu.core.units.shared_pipeline)
+ * branches, barriers and exits pass through it too (OWL Sec 2: every warp instruction enters
+ * the one SIMT pipeline), on the SP units; otherwise they take no unit. */
+static inline unsigned inst_unit(const struct sm *sm, const struct wi_static *si)
+{
+	return si->unit == WI_UNIT_NONE && sm->shared_pipe ? WI_UNIT_SP : si->unit;
+}
+
 static int unit_free(const struct sm *sm, unsigned u, uint64_t now, uint64_t *free_at)
 {
 	const struct sm_unit *un = &sm->units[u];
 	uint64_t best = UINT64_MAX;
 	for (uint32_t k = 0; k < un->count; k++) {
-		if (un->next_free[k] <= now)
+		uint64_t t = un->next_free[k];
+		if (sm->shared_pipe) /* pipeline k: free when none of its units is busy */
+			for (unsigned q = 0; q < WI_UNIT_NONE; q++)
+				t = sm->units[q].next_free[k] > t ? sm->units[q].next_free[k] : t;
+		if (t <= now)
 			return (int)k;
-		best = min_u64(best, un->next_free[k]);
+		best = min_u64(best, t);
 	}
 	*free_at = best;
 	return -1;
@@ -237,7 +249,7 @@ static uint8_t warp_status(struct sm *sm, uint16_t slot, uint64_t now, uint64_t 
 			return SM_WS_DATA;
 		}
 	}
-	if (check_unit && si->unit != WI_UNIT_NONE && unit_free(sm, si->unit, now, &free_at) < 0) {
+	if (check_unit && inst_unit(sm, si) != WI_UNIT_NONE && unit_free(sm, inst_unit(sm, si), now, &free_at) < 0) {
 		*until = free_at; /* units only get busier until then */
 		v->unit_busy = true; /* two-level policies let other groups use the free units */
 		return SM_WS_STRUCT;
@@ -286,7 +298,7 @@ static uint64_t status_refresh(struct sm *sm, uint16_t slot, uint64_t now)
 	sm_view_blocked_sync(sm, slot);
 	/* A ready warp stays ready until an event touches it or its unit class fills up
 	 * (issue_warp marks those due). */
-	uint8_t unit = st == SM_WS_READY ? sm->insts[w->ib[w->ib_head].pc].unit : WI_UNIT_NONE;
+	uint8_t unit = st == SM_WS_READY ? (uint8_t)inst_unit(sm, &sm->insts[w->ib[w->ib_head].pc]) : WI_UNIT_NONE;
 	if (st == SM_WS_READY)
 		until = UINT64_MAX;
 	sm_set_until(sm, slot, sm->lwm ? 0 : until);
@@ -508,7 +520,8 @@ static bool issue_warp(struct sm *sm, uint16_t slot, uint64_t now)
 	const struct wi_static *si = &sm->insts[e->pc];
 	uint64_t free_at;
 	int unit = -1;
-	if (si->unit != WI_UNIT_NONE && (unit = unit_free(sm, si->unit, now, &free_at)) < 0)
+	unsigned ucls = inst_unit(sm, si);
+	if (ucls != WI_UNIT_NONE && (unit = unit_free(sm, ucls, now, &free_at)) < 0)
 		return false;
 	bool wb = sm->wb_slots && (si->unit == WI_UNIT_SP || si->unit == WI_UNIT_SFU);
 	if (wb && (unit = unit_free_wb(sm, si->unit, now, sm->lat[si->lat_class])) < 0) {
@@ -624,14 +637,16 @@ static bool issue_warp(struct sm *sm, uint16_t slot, uint64_t now)
 	 * replay skips the scoreboard checks its instruction passed.) */
 	sm_status_stale(sm, slot);
 	if (unit >= 0) {
-		sm->units[si->unit].next_free[unit] = now + sm->units[si->unit].ii_cycles;
+		sm->units[ucls].next_free[unit] = now + sm->units[ucls].ii_cycles;
 		if (wb && sm->lat[si->lat_class] < 64)
 			sm->units[si->unit].wb_mask[unit] |= 1ull << sm->lat[si->lat_class];
 		sm->unit_taken_cycle = now;
-		/* Every unit of the class busy next cycle: the warps ready for it turn structural. */
+		/* Every unit of the class busy next cycle: the warps ready for it turn structural
+		 * (with a shared pipeline, those of every class). */
 		uint64_t free_at;
-		if (!sm->lazy_units && unit_free(sm, si->unit, now + 1, &free_at) < 0)
-			sm->unit_stale_mask |= sm->unit_ready_mask[si->unit];
+		for (unsigned q = 0; q < WI_UNIT_NONE; q++)
+			if ((q == ucls || sm->shared_pipe) && !sm->lazy_units && unit_free(sm, q, now + 1, &free_at) < 0)
+				sm->unit_stale_mask |= sm->unit_ready_mask[q];
 	}
 	if (sm->barrel && !is_mem)
 		w->barrel_until = now + sm->lat[si->lat_class] + sm->fetch_decode_cycles;

@@ -10,7 +10,9 @@
 #   APP, PTX      the program (nvcc -cudart shared) and the PTX of its kernels, served to
 #                 GPGPU-Sim by the stand-in cuobjdump
 # Environment: GPGPUSIM_CUDA, the stand-in CUDA folder (default GPGPUSIM_DIR/../fakecuda);
-# CUDA_HOME, the real toolkit (default /usr/local/cuda), for the ptxas wrapper.
+# CUDA_HOME, the real toolkit (default /usr/local/cuda), for the ptxas wrapper;
+# GPGPUSIM_STDOUT, a file to keep GPGPU-Sim's whole stdout in (DRAM, interconnect and stall
+# statistics for investigating a difference; not committed).
 set -euo pipefail
 [ $# -ge 6 ] || { echo "usage: $0 GPGPUSIM_DIR CONFIG_DIR POLICY APP PTX OUT.txt [ARGS...]" >&2; exit 2; }
 sim=$(realpath "$1"); cfg=$(realpath "$2"); pol=$3; app=$(realpath "$4"); ptx=$(realpath "$5")
@@ -38,13 +40,15 @@ set -eu
 export PATH=$fake/bin:$PATH
 start=$(date +%s)
 ( cd "$work" && nice -n 10 "$app" "$@" > "$work/stdout" 2>&1 ) || {
+	[ -z "${GPGPUSIM_STDOUT:-}" ] || cp "$work/stdout" "$GPGPUSIM_STDOUT"
 	echo "$0: $app failed; last lines:" >&2; tail -20 "$work/stdout" >&2; exit 1; }
 wall=$(( $(date +%s) - start ))
+[ -z "${GPGPUSIM_STDOUT:-}" ] || cp "$work/stdout" "$GPGPUSIM_STDOUT"
 grep -q "GPGPU-Sim" "$work/stdout" || { echo "$0: $app did not run on GPGPU-Sim (libcudart?)" >&2; exit 1; }
 mkdir -p "$(dirname "$out")"
 {
 	echo "# GPGPU-Sim raw statistics: $(basename "$app") $* policy $pol config $(basename "$cfg") wall ${wall}s"
-	grep -E '^(kernel_name|gpu_sim_cycle|gpu_sim_insn|gpu_ipc|gpu_tot_sim_cycle|gpu_tot_sim_insn|gpu_tot_ipc|gpgpu_simulation_time|gpgpu_simulation_rate|gpgpu_silicon_slowdown)|^[[:space:]]*(L1D_total_cache_(accesses|misses|miss_rate)|L2_total_cache_(accesses|misses|miss_rate))' "$work/stdout"
+	grep -E '^(GPGPU-Sim uArch: CTA/core|kernel_name|gpu_sim_cycle|gpu_sim_insn|gpu_ipc|gpu_tot_sim_cycle|gpu_tot_sim_insn|gpu_tot_ipc|gpgpu_simulation_time|gpgpu_simulation_rate|gpgpu_silicon_slowdown)|^[[:space:]]*(L1D_total_cache_(accesses|misses|miss_rate)|L2_total_cache_(accesses|misses|miss_rate))' "$work/stdout"
 	grep -E 'done$|PASS|FAIL' "$work/stdout" || true
 } > "$out"
 echo "$out: $(grep -E '^gpu_tot_sim_cycle' "$out" | tail -1) $(grep -E '^gpu_tot_sim_insn' "$out" | tail -1) (${wall}s)"

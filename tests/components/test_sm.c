@@ -346,6 +346,39 @@ Test(sm, independent_instructions_issue_at_the_initiation_interval)
 	teardown();
 }
 
+/* Independent SP (mov) and LD/ST (ld.param) instructions in turn, one warp. */
+static const char mixed_units_ptx[] = PTX_HEAD
+	".visible .entry k(.param .u64 p)\n{\n .reg .b32 %r<10>;\n .reg .b64 %rd<8>;\n"
+	" mov.u32 %r1, 1;\n ld.param.u64 %rd1, [p];\n mov.u32 %r2, 2;\n ld.param.u64 %rd2, [p];\n"
+	" mov.u32 %r3, 3;\n ld.param.u64 %rd3, [p];\n mov.u32 %r4, 4;\n exit;\n}\n";
+
+Test(sm, a_shared_pipeline_issues_one_warp_instruction_per_interval_whatever_the_unit)
+{
+	/* SIMT width 8 on SP and LD/ST: interval 4 each. With separate units a ld.param goes to
+	 * the LD/ST unit the cycle after a mov took the SP unit, so the gaps alternate 1, 3; as one
+	 * pipeline (OWL Sec 2: every 4 cycles one warp enters the 8-wide SIMT pipeline) every gap
+	 * is 4, whatever the unit, the exit's included (separate units: the exit takes none). */
+	const char *const sep[] = {"gpu.core.simt_width=8", "gpu.core.units.ldst_width=8", "gpu.core.latency.int=1",
+				   NULL};
+	build(mixed_units_ptx, 32, 1, sep);
+	run();
+	uint64_t cyc[16];
+	cr_assert_eq(issues(0, cyc, NULL, 16), 8);
+	for (int i = 1; i < 7; i++)
+		cr_assert_eq(cyc[i] - cyc[i - 1], i % 2 ? 1 : 3, "separate units, inst %d", i);
+	teardown();
+
+	const char *const one[] = {"gpu.core.simt_width=8", "gpu.core.units.ldst_width=8", "gpu.core.latency.int=1",
+				   "gpu.core.units.shared_pipeline=true", NULL};
+	build(mixed_units_ptx, 32, 1, one);
+	run();
+	cr_assert_eq(issues(0, cyc, NULL, 16), 8);
+	for (int i = 1; i < 8; i++) /* the exit too: every warp instruction passes the pipeline */
+		cr_assert_eq(cyc[i] - cyc[i - 1], 4, "shared pipeline, inst %d", i);
+	check_classes_sum();
+	teardown();
+}
+
 /* Most warp instructions at pcs [pc0, pc1] issued in any window of win consecutive cycles
  * (all warps). */
 static uint32_t max_issues_in_window(uint64_t win, uint32_t pc0, uint32_t pc1)

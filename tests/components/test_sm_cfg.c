@@ -118,3 +118,24 @@ Test(sm_cfg, icache_geometry_that_does_not_divide_is_refused_at_its_line)
 	sim_destroy(sim);
 	cfg_destroy(c);
 }
+
+Test(sm_cfg, a_shared_pipeline_with_unequal_unit_counts_is_refused_at_its_line)
+{
+	/* Pipeline k holds SP k, SFU k and LD/ST k: 2 SP units and 1 of the others have no pairing. */
+	struct sim_error err = {0};
+	struct cfg *c = load("gpu: {\n core: {\n  units: {\n   sp = 2; sfu = 1; ldst = 1;\n"
+			     "   shared_pipeline = true;\n  };\n };\n};\n", &err);
+	cr_assert_not_null(c, "%s", err.msg);
+	struct sim_config sc = {.seed = 1};
+	struct sim *sim = sim_create(&sc, &err);
+	struct sim_clock clk = {.name = "core", .freq_mhz = 1000};
+	cr_assert_eq(sim_clock_add(sim, &clk, &err), 0);
+	struct sm_hooks hk = {0};
+	cr_assert_null(sm_create_hooked(c, sim, NULL, 0, 1, &clk, NULL, 0, NULL, &hk, &err));
+	cr_assert_eq(err.code, SIM_ERR_CONFIG);
+	cr_assert_str_eq(err.setting, "gpu.core.units.shared_pipeline");
+	cr_assert_eq(err.line, 5);
+	cr_assert(strstr(err.msg, "sp 2, sfu 1, ldst 1") != NULL, "%s", err.msg);
+	sim_destroy(sim);
+	cfg_destroy(c);
+}
