@@ -99,11 +99,12 @@ Test(sm_cfg, out_of_range_setting_names_file_and_line)
 }
 
 
-Test(sm_cfg, icache_geometry_that_does_not_divide_is_refused_at_its_line)
+/* The config text loads, but creating an SM from it fails naming setting and line; the message
+ * contains msg_part (NULL: not checked). */
+static void assert_sm_refuses(const char *text, const char *setting, int line, const char *msg_part)
 {
-	/* 2000 bytes is not a whole number of 4-way x 128 B sets (512 B). */
 	struct sim_error err = {0};
-	struct cfg *c = load("gpu: {\n core: {\n  icache: {\n   size_bytes = 2000;\n  };\n };\n};\n", &err);
+	struct cfg *c = load(text, &err);
 	cr_assert_not_null(c, "%s", err.msg);
 	struct sim_config sc = {.seed = 1};
 	struct sim *sim = sim_create(&sc, &err);
@@ -112,30 +113,35 @@ Test(sm_cfg, icache_geometry_that_does_not_divide_is_refused_at_its_line)
 	struct sm_hooks hk = {0};
 	cr_assert_null(sm_create_hooked(c, sim, NULL, 0, 1, &clk, NULL, 0, NULL, &hk, &err));
 	cr_assert_eq(err.code, SIM_ERR_CONFIG);
-	cr_assert_str_eq(err.setting, "gpu.core.icache.size_bytes");
-	cr_assert_eq(err.line, 4);
+	cr_assert_str_eq(err.setting, setting);
+	cr_assert_eq(err.line, line, "line %d: %s", err.line, err.msg);
 	cr_assert(strstr(err.file, "t.cfg") != NULL, "%s", err.file);
+	if (msg_part)
+		cr_assert(strstr(err.msg, msg_part) != NULL, "%s", err.msg);
 	sim_destroy(sim);
 	cfg_destroy(c);
+}
+
+Test(sm_cfg, icache_geometry_that_does_not_divide_is_refused_at_its_line)
+{
+	/* 2000 bytes is not a whole number of 4-way x 128 B sets (512 B). */
+	assert_sm_refuses("gpu: {\n core: {\n  icache: {\n   size_bytes = 2000;\n  };\n };\n};\n",
+			  "gpu.core.icache.size_bytes", 4, NULL);
 }
 
 Test(sm_cfg, a_shared_pipeline_with_unequal_unit_counts_is_refused_at_its_line)
 {
 	/* Pipeline k holds SP k, SFU k and LD/ST k: 2 SP units and 1 of the others have no pairing. */
-	struct sim_error err = {0};
-	struct cfg *c = load("gpu: {\n core: {\n  units: {\n   sp = 2; sfu = 1; ldst = 1;\n"
-			     "   shared_pipeline = true;\n  };\n };\n};\n", &err);
-	cr_assert_not_null(c, "%s", err.msg);
-	struct sim_config sc = {.seed = 1};
-	struct sim *sim = sim_create(&sc, &err);
-	struct sim_clock clk = {.name = "core", .freq_mhz = 1000};
-	cr_assert_eq(sim_clock_add(sim, &clk, &err), 0);
-	struct sm_hooks hk = {0};
-	cr_assert_null(sm_create_hooked(c, sim, NULL, 0, 1, &clk, NULL, 0, NULL, &hk, &err));
-	cr_assert_eq(err.code, SIM_ERR_CONFIG);
-	cr_assert_str_eq(err.setting, "gpu.core.units.shared_pipeline");
-	cr_assert_eq(err.line, 5);
-	cr_assert(strstr(err.msg, "sp 2, sfu 1, ldst 1") != NULL, "%s", err.msg);
-	sim_destroy(sim);
-	cfg_destroy(c);
+	assert_sm_refuses("gpu: {\n core: {\n  units: {\n   sp = 2; sfu = 1; ldst = 1;\n"
+			  "   shared_pipeline = true;\n  };\n };\n};\n",
+			  "gpu.core.units.shared_pipeline", 5, "sp 2, sfu 1, ldst 1");
+}
+
+Test(sm_cfg, write_back_slots_in_a_shared_pipeline_are_refused_at_their_line)
+{
+	/* the write-back slot check picks among one class's units; a shared pipeline's are busy
+	 * together across classes */
+	assert_sm_refuses("gpu: {\n core: {\n  units: {\n   sp = 1; sfu = 1; ldst = 1;\n"
+			  "   shared_pipeline = true;\n   writeback_slots = true;\n  };\n };\n};\n",
+			  "gpu.core.units.writeback_slots", 6, "shared_pipeline");
 }
