@@ -171,6 +171,15 @@ END {
 		if (missing[m]) printf "%s: %d runs without both figures (left out)\n", m, missing[m]
 	}
 }'
+# GPGPU-Sim takes each kernel's register count from ptxas through a wrapper that can lose it under
+# load (scripts/correlation/doc-notes.md: owl28 harness), which changes CTAs per core: every run of a
+# kernel must report the same "CTA/core" (raw files from before that line was kept have none).
+for m in $machines; do
+	while read -r name _; do
+		ctas=$(cat $corr/gpgpusim/$m/$name-*.txt 2>/dev/null | sed -n 's/^GPGPU-Sim uArch: CTA\/core = \([0-9]*\).*/\1/p' | sort -u | tr '\n' ' ')
+		[ "$(echo $ctas | wc -w)" -gt 1 ] && echo "WARNING: $m $name: GPGPU-Sim runs disagree on CTAs per core ($ctas): a register count was lost; rerun them" >> "$tmp/table"
+	done < "$list"
+done
 cat "$tmp/table"
 if [ -n "$doc" ]; then
 	{
