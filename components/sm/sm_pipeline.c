@@ -641,12 +641,17 @@ static bool issue_warp(struct sm *sm, uint16_t slot, uint64_t now)
 		if (wb && sm->lat[si->lat_class] < 64)
 			sm->units[si->unit].wb_mask[unit] |= 1ull << sm->lat[si->lat_class];
 		sm->unit_taken_cycle = now;
-		/* Every unit of the class busy next cycle: the warps ready for it turn structural
-		 * (with a shared pipeline, those of every class). */
+		/* Every unit of the class busy next cycle: the warps ready for it turn structural.
+		 * In a shared pipeline unit_free gives the same answer for every class (pipeline k
+		 * is busy when any of its units is), so one check marks the warps of all classes. */
 		uint64_t free_at;
-		for (unsigned q = 0; q < WI_UNIT_NONE; q++)
-			if ((q == ucls || sm->shared_pipe) && !sm->lazy_units && unit_free(sm, q, now + 1, &free_at) < 0)
-				sm->unit_stale_mask |= sm->unit_ready_mask[q];
+		if (!sm->lazy_units && unit_free(sm, ucls, now + 1, &free_at) < 0) {
+			if (sm->shared_pipe)
+				for (unsigned q = 0; q < WI_UNIT_NONE; q++)
+					sm->unit_stale_mask |= sm->unit_ready_mask[q];
+			else
+				sm->unit_stale_mask |= sm->unit_ready_mask[ucls];
+		}
 	}
 	if (sm->barrel && !is_mem)
 		w->barrel_until = now + sm->lat[si->lat_class] + sm->fetch_decode_cycles;
