@@ -74,12 +74,12 @@ Test(workload_cxx, kernels_and_registers_by_cxx_name)
 
 Test(workload_cxx, an_unknown_cxx_name_is_refused_at_its_line)
 {
+	mkdir("/tmp/warpsim-test-cxx", 0777); /* before the writes: this test may run first */
 	write("/tmp/warpsim-test-cxx/k.ptx", ptx);
 	write("/tmp/warpsim-test-cxx/bad.cfg",
 	      "name = \"cxx\"; ptx = \"k.ptx\";\n"
 	      "regs_per_thread = ( { kernel = \"twice<float>\"; regs = 40; } );\n"
 	      "launches = ( { kernel = \"scale\"; grid = 1; block = 64; args = (0, 64, 2.0); } );\n");
-	mkdir("/tmp/warpsim-test-cxx", 0777);
 	struct sim_error err = {0};
 	cr_assert_null(workload_load("/tmp/warpsim-test-cxx/bad.cfg", &err));
 	char msg[1024];
