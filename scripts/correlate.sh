@@ -6,8 +6,11 @@
 #
 # usage: scripts/correlate.sh [--machine gtx480|owl28|all] [--policies "lrr gto"]
 #                             [--kernels "NAME ..."] [--warpsim PATH]
-#                             [--gpgpusim DIR [--force]] [-j N] [--doc FILE]
+#                             [--gpgpusim DIR [--force]] [-j N] [--doc FILE] [--owl28-native]
 #   --doc FILE writes the printed table into FILE (docs/correlation.md) with the command.
+#   owl28 runs warpsim with configs/owl-28.cfg and then scripts/correlation/owl28/warpsim-matched.cfg,
+#   the departures from OWL Table 1 that GPGPU-Sim 4.2 forced on its side (128 B lines, GTX480's
+#   pipeline at 325 MHz); --owl28-native compares owl-28 as shipped instead.
 #   Without --gpgpusim the GPGPU-Sim side is read from the committed raw statistics
 #   (scripts/correlation/gpgpusim/<machine>/<kernel>-<policy>.txt), so the table reruns without
 #   GPGPU-Sim. With --gpgpusim DIR (a built gpgpu-sim_distribution tree, see
@@ -18,6 +21,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 corr=scripts/correlation
 machine=gtx480 policies="lrr gto" only="" warpsim=build/warpsim gpgpusim="" force=0 jobs=2 doc=""
+owl28_cfg="configs/owl-28.cfg -c $corr/owl28/warpsim-matched.cfg"
 cmdline="scripts/correlate.sh $*"
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -29,7 +33,8 @@ while [ $# -gt 0 ]; do
 	--force) force=1; shift ;;
 	-j) jobs=$2; shift 2 ;;
 	--doc) doc=$2; shift 2 ;;
-	-h|--help) sed -n '3,16p' "$0"; exit 0 ;;
+	--owl28-native) owl28_cfg=configs/owl-28.cfg; shift ;;
+	-h|--help) sed -n '3,19p' "$0"; exit 0 ;;
 	*) echo "$0: unknown argument '$1' (try --help)" >&2; exit 2 ;;
 	esac
 done
@@ -40,8 +45,7 @@ done
 [ -x "$warpsim" ] || { echo "$0: $warpsim not built (scripts/build.sh release)" >&2; exit 2; }
 command -v jq >/dev/null || { echo "$0: needs jq" >&2; exit 2; }
 
-# warpsim machine file and GPGPU-Sim configuration folder of each machine.
-ws_config() { case "$1" in gtx480) echo configs/gtx480.cfg ;; owl28) echo configs/owl-28.cfg ;; esac; }
+# GPGPU-Sim configuration folder of each machine.
 gs_config() { case "$1" in gtx480) echo $corr/gpgpusim/gtx480-config ;; owl28) echo $corr/owl28 ;; esac; }
 
 # The kernel list, filtered by --kernels.
@@ -86,13 +90,14 @@ for m in $machines; do
 		done < "$list"
 	done
 done > "$tmp/runs"
-export warpsim tmp
+export warpsim tmp owl28_cfg
 ws_run() { # machine policy name workload size -> tmp/ws.<m>.<pol>.<name>: insts cycles l1d_miss l2_miss
 	local m=$1 pol=$2 name=$3 wl=$4 size=$5 d="$tmp/out.$1.$2.$3" cfg
-	case "$m" in gtx480) cfg=configs/gtx480.cfg ;; owl28) cfg=configs/owl-28.cfg ;; esac
+	case "$m" in gtx480) cfg=configs/gtx480.cfg ;; owl28) cfg=$owl28_cfg ;; esac
 	# GPGPU-Sim 4.2 fills the L2 with what cudaMemcpy copies (-gpgpu_perf_sim_memcpy 1 in both
 	# configurations): the same here, for the comparison only (the machines' own files leave it off).
-	if ! "$warpsim" run -c "$cfg" -w "$wl" --size "$size" -s gpu.core.scheduler.policy="$pol" \
+	# shellcheck disable=SC2086 (cfg may name a second file: "A -c B")
+	if ! "$warpsim" run -c $cfg -w "$wl" --size "$size" -s gpu.core.scheduler.policy="$pol" \
 		-s gpu.l2.fill_on_copy=true -o "$d" --quiet > "$d.log" 2>&1; then
 		echo "warpsim failed on $name $pol $m: $(tail -1 "$d.log")" >&2
 		echo "- - - -" > "$tmp/ws.$m.$pol.$name"
@@ -121,7 +126,7 @@ for m in $machines; do
 		fi
 		echo "$m $pol $name $group $(cat "$tmp/ws.$m.$pol.$name") $gs"
 	done < <(for pol in $policies; do awk -v p="$pol" '{print p, $1, $2}' "$list"; done)
-done | awk -v policies="$policies" > "$tmp/table" '
+done | awk -v policies="$policies" -v owl28cfg="${owl28_cfg//-c /+ }" > "$tmp/table" '
 function abs(x) { return x < 0 ? -x : x }
 function stats(key, label,   n, mx, my, sxx, syy, sxy, r, i) {
 	n = cnt[key]
@@ -142,7 +147,7 @@ function add(key, x, y, e) {
 	if (m == "owl28" && gc != "-") gc = 4 * gc
 	if (m != last) {
 		if (last != "") print ""
-		printf "== %s (warpsim %s vs GPGPU-Sim 4.2 %s)\n", m, (m == "gtx480" ? "configs/gtx480.cfg" : "configs/owl-28.cfg"), \
+		printf "== %s (warpsim %s vs GPGPU-Sim 4.2 %s)\n", m, (m == "gtx480" ? "configs/gtx480.cfg" : owl28cfg), \
 			(m == "gtx480" ? "SM2_GTX480" : "owl28/gpgpusim.config, cycles x4 to 1300 MHz")
 		printf "%-12s %-4s %12s %12s %-4s %9s %9s %7s %13s %13s\n", "kernel", "pol", "insts ws", "insts gs", "eq", "cyc ws", "cyc gs", "ws/gs", "L1D miss ws/gs", "L2 miss ws/gs"
 		last = m; machines[++nm] = m
@@ -176,7 +181,7 @@ END {
 # kernel must report the same "CTA/core" (raw files from before that line was kept have none).
 for m in $machines; do
 	while read -r name _; do
-		ctas=$(cat $corr/gpgpusim/$m/$name-*.txt 2>/dev/null | sed -n 's/^GPGPU-Sim uArch: CTA\/core = \([0-9]*\).*/\1/p' | sort -u | tr '\n' ' ')
+		ctas=$( (cat $corr/gpgpusim/$m/$name-*.txt 2>/dev/null || true) | sed -n 's/^GPGPU-Sim uArch: CTA\/core = \([0-9]*\).*/\1/p' | sort -u | tr '\n' ' ')
 		[ "$(echo $ctas | wc -w)" -gt 1 ] && echo "WARNING: $m $name: GPGPU-Sim runs disagree on CTAs per core ($ctas): a register count was lost; rerun them" >> "$tmp/table"
 	done < "$list"
 done
