@@ -117,6 +117,7 @@ struct cyc_router {
 	 * per output, and per crossbar input (input port i, VC v uses input i * Sin + v % Sin). */
 	uint8_t *out_sent;            /* [n_out] */
 	uint8_t *xin_sent;            /* [n_in * input_speedup] */
+	bool self_link;               /* a link joins this router to itself (see router_step) */
 };
 
 struct cyc_source {
@@ -501,6 +502,7 @@ static void router_step(struct noc_cyc *n, struct cyc_net *net, struct cyc_route
 	 * bid from its VCs active before the VA commit). Without the delay, SA follows the commit. */
 	const bool one_pass = n->b.p.vc_alloc_delay_cycles > 0;
 	bool any = false;
+	uint64_t multi = 0;           /* nonzero: some input port bid with two candidate VCs or more */
 
 	/* RC, then VA bids (input side picks one free output VC, output side picks one input). */
 	int n_touched = 0;
@@ -549,8 +551,10 @@ static void router_step(struct noc_cyc *n, struct cyc_net *net, struct cyc_route
 				}
 			}
 			uint64_t cand = ip->busy & ip->active & ~ip->sa_blocked;
-			if (one_pass && cand)
+			if (one_pass && cand) {
 				any |= sa_bid(n, r, i, cand, c, &wake);
+				multi |= cand & (cand - 1);
+			}
 		}
 	}
 	for (int k = 0; k < n_touched; k++) {
@@ -583,8 +587,10 @@ static void router_step(struct noc_cyc *n, struct cyc_net *net, struct cyc_route
 			for (uint64_t ports = r->in_busy[wi]; ports; ports &= ports - 1) {
 				int i = wi * 64 + __builtin_ctzll(ports);
 				uint64_t cand = r->in[i].busy & r->in[i].active & ~r->in[i].sa_blocked;
-				if (cand)
+				if (cand) {
 					any |= sa_bid(n, r, i, cand, c, &wake);
+					multi |= cand & (cand - 1);
+				}
 			}
 	r->next_c = routed || n_touched || any ? c + 1 : wake;
 	if (!any)
@@ -597,9 +603,17 @@ static void router_step(struct noc_cyc *n, struct cyc_net *net, struct cyc_route
 	 * takes beyond one a cycle waits in its output buffer (router_grant). */
 	if (!r->out_sent)
 		return;
+	/* With S = 1 a round after the first can grant only a VC of a port that bid with two
+	 * candidates or more in the round before: a port's lone candidate has either sent (its
+	 * crossbar input is used up), lost (the output it asked for granted another port), or
+	 * failed in sa_pick, and fails again (same cycle, and this router's grants move flits
+	 * and credits only to other routers unless a link loops back: self_link). VCs that won
+	 * VA this cycle wait vc_alloc_delay_cycles > 0 in one_pass mode, and were candidates
+	 * already otherwise. So such a round changes nothing and is skipped. */
 	const int S = n->b.p.internal_speedup, Sin = n->b.p.input_speedup;
-	for (int round = 1; round < S * Sin; round++) {
+	for (int round = 1; round < S * Sin && (multi || S > 1 || r->self_link); round++) {
 		any = false;
+		multi = 0;
 		for (int wi = 0; wi < in_words; wi++)
 			for (uint64_t ports = r->in_busy[wi]; ports; ports &= ports - 1) {
 				int i = wi * 64 + __builtin_ctzll(ports);
@@ -610,8 +624,10 @@ static void router_step(struct noc_cyc *n, struct cyc_net *net, struct cyc_route
 					if (r->xin_sent[i * Sin + v % Sin] >= S || r->out_sent[ip->vc[v].out_port] >= S)
 						cand &= ~(UINT64_C(1) << v);
 				}
-				if (cand)
+				if (cand) {
 					any |= sa_bid(n, r, i, cand, c, &wake);
+					multi |= cand & (cand - 1);
+				}
 			}
 		if (!any)
 			break;
@@ -976,6 +992,8 @@ static int build_net(struct noc_cyc *n, struct cyc_net *net, const struct topo *
 		ip->kind = PORT_LINK;
 		ip->src_router = t->links[l].src_router;
 		ip->src_out_port = net->link_out_port[l];
+		if (src == dst)
+			src->self_link = true;
 	}
 	for (int ri = 0; ri < t->n_routers; ri++) {
 		struct cyc_router *r = &net->r[ri];

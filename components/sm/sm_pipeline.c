@@ -1045,7 +1045,8 @@ uint64_t sm_tick(struct sim_component *comp, uint64_t now)
 	sm->refused = false;
 	sm->left_behind = false;
 	sm->tick_refusals = 0;
-	sm_account_skipped(sm, now);
+	if (now > sm->acct_next) /* cycles slept through since the last tick (most ticks follow one) */
+		sm_account_skipped(sm, now);
 
 	/* Warps whose last memory instructions completed leave now. */
 	if (sm->drain_ready) {
