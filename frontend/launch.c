@@ -194,6 +194,9 @@ void fe_launch_get_info(const struct fe_launch *l, struct fe_launch_info *out)
 	out->local_bytes_per_thread = l->k->local_bytes;
 	out->n_insts = l->k->n_insts;
 	out->insts = l->k->wi;
+	for (const struct fe_kernel *k = l->m->kernels; k < l->k; k++)
+		out->code_first_inst += k->n_insts;
+	out->code_module = l->m;
 }
 
 /* ---- CTAs and warps ------------------------------------------------------------------ */

@@ -114,6 +114,12 @@ struct fe_launch_info {
 	uint32_t local_bytes_per_thread;
 	uint32_t n_insts;             /* static instructions of the kernel */
 	const struct wi_static *insts;/* [n_insts] */
+	/* Where the kernel's code lies, for instruction caches that keep lines across launches:
+	 * its first instruction's index in its module's code (the kernels one after another, as a
+	 * loader places them), and the module (an identity, only compared: code of different
+	 * modules must not be taken for each other). */
+	uint64_t code_first_inst;
+	const void *code_module;
 };
 void fe_launch_get_info(const struct fe_launch *l, struct fe_launch_info *out);
 

@@ -39,6 +39,8 @@ struct mem_req {
 	uint32_t size_bytes;        /* bytes of data carried (line or sector) */
 	uint8_t kind;               /* enum mem_req_kind */
 	uint8_t is_reply;
+	uint8_t ifetch;             /* a READ of an instruction-cache line (mem_unit_ifetch): below
+	                               L1 a read like any other; its reply goes to the SM's fetch */
 	uint16_t src_sm;            /* issuing core, or UINT16_MAX for L2/MC-originated */
 	uint16_t channel;           /* memory channel / L2 slice */
 	uint16_t bank;
@@ -61,11 +63,14 @@ typedef void (*mem_done_fn)(void *sm_ctx, uint64_t token, uint64_t now_ps);
  * fixed-latency model): called at most once per instruction, before its done(), possibly from
  * inside mem_unit_try_issue (OWL Sec 2: a warp "blocked on a long latency memory operation"). */
 typedef void (*mem_missed_fn)(void *sm_ctx, uint64_t token, uint64_t now_ps);
+/* The instruction line at line_addr (from mem_unit_ifetch) arrived at now_ps. */
+typedef void (*mem_ifetch_done_fn)(void *sm_ctx, uint64_t line_addr, uint64_t now_ps);
 
 struct mem_unit_ports {
 	struct sim_component *sm;   /* woken when something completes */
 	mem_done_fn done;
 	mem_missed_fn missed;       /* optional (NULL: not reported) */
+	mem_ifetch_done_fn ifetch_done; /* needed for mem_unit_ifetch */
 	void *sm_ctx;
 	struct noc *noc;            /* NULL in perfect-l1 / fixed-latency modes; the unit maps an
 	                               address to its channel (memory/'s address map) and sends to
@@ -84,6 +89,13 @@ void mem_unit_destroy(struct mem_unit *m);
  * serialise. A refusal is a structural stall the SM counts. token comes back in done(). */
 bool mem_unit_try_issue(struct mem_unit *m, const struct warp_inst *wi, uint64_t token,
 			uint64_t now_cycle);
+/* Send a read of the instruction-cache line at line_addr (bytes long) below L1, as GPGPU-Sim's
+ * L1I misses go through the crossbar to the L2 and DRAM: no L1D, no MSHR of the unit; it takes
+ * a place in the miss queue like a data miss. ports->ifetch_done gets the arrival. Only with the
+ * NoC (the full and perfect-l2 models: mem_unit_has_ifetch). false: the miss queue is full,
+ * nothing sent; retry in a later cycle. */
+bool mem_unit_ifetch(struct mem_unit *m, uint64_t line_addr, uint32_t bytes, uint64_t now_cycle);
+bool mem_unit_has_ifetch(const struct mem_unit *m);
 /* Speed only: the refusals mem_unit_try_issue decides without looking at the instruction's
  * addresses (every in-flight slot used; shared banks still serialising; the L1 stage busy).
  * true: refused and counted exactly as mem_unit_try_issue would (the caller treats it as that

@@ -146,6 +146,7 @@ struct mem_unit {
 	uint64_t refuse_busy, refuse_slots, refuse_mshr, refuse_missq, refuse_shared;
 	uint64_t stall_mshr_cycles, stall_missq_cycles;
 	uint64_t sent[5];             /* by enum mem_req_kind */
+	uint64_t ifetch_sent, ifetch_lat_sum_cycles; /* instruction lines (also in sent[READ]) */
 	uint64_t inject_retry_cycles;
 	struct stat_avg reqs_per_inst;
 	struct stat_avg lat_total, lat_smq, lat_noc, lat_l2, lat_mcq, lat_dram, lat_store;
@@ -308,6 +309,7 @@ static struct mem_req *req_new(struct mem_unit *m, enum mem_req_kind kind, uint6
 	r->addr = line_addr;
 	r->size_bytes = bytes;
 	r->kind = (uint8_t)kind;
+	r->ifetch = 0;
 	r->src_sm = (uint16_t)m->sm_id;
 	r->channel = m->have_addrmap ? (uint16_t)mem_addr_channel(&m->amap, line_addr) : 0;
 	r->id = ((uint64_t)m->sm_id << 40) | m->next_req_id++;
@@ -580,6 +582,17 @@ static bool eject_step(struct mem_unit *m, uint64_t now, bool *filled)
 	noc_try_eject(n, m->ports.noc_node, NOC_CLASS_REPLY);
 	SIM_ASSERT(r->is_reply && r->src_sm == m->sm_id);
 	r->t_ps[MEM_T_DONE] = sim_clock_edge_ps(m->clk, now);
+	if (r->ifetch) {
+		/* An instruction line: nothing of the unit's caches or MSHRs changes. */
+		SIM_ASSERT(r->kind == MEM_REQ_READ);
+		m->ifetch_lat_sum_cycles += (uint64_t)(ps_to_cycles(m, span(r, MEM_T_ISSUE, MEM_T_DONE)) + 0.5);
+		m->ports.ifetch_done(m->ports.sm_ctx, r->addr, sim_now_ps(m->sim));
+		if (m->ports.sm)
+			sim_component_wake(m->ports.sm);
+		sim_pool_free(&m->req_pool, r);
+		m->reqs_live--;
+		return true;
+	}
 	switch (r->kind) {
 	case MEM_REQ_READ: {
 		struct mshr_entry *e = r->owner_ctx;
@@ -892,6 +905,22 @@ bool mem_unit_refuse_now(struct mem_unit *m, const struct warp_inst *wi, uint64_
 	return false;
 }
 
+bool mem_unit_has_ifetch(const struct mem_unit *m) { return m->ports.noc && m->ports.ifetch_done; }
+
+bool mem_unit_ifetch(struct mem_unit *m, uint64_t line_addr, uint32_t bytes, uint64_t now_cycle)
+{
+	SIM_ASSERT(mem_unit_has_ifetch(m));
+	if (!can_push(m, true, false))
+		return false;
+	struct mem_req *r = req_new(m, MEM_REQ_READ, line_addr, bytes, NULL, now_cycle);
+	r->ifetch = 1;
+	m->ifetch_sent++;
+	ring_push(m, r);
+	sim_component_wake_at_cycle(&m->comp, mu_next_need(m, now_cycle));
+	epoch_move(m); /* the miss queue filled by one: a data miss may now be refused */
+	return true;
+}
+
 uint64_t mem_unit_outstanding(const struct mem_unit *m)
 {
 	return m->slots_used + m->reqs_live;
@@ -986,7 +1015,9 @@ static void mu_stats(struct mem_unit *m, struct stats *st)
 	stats_counter(st, &m->refuse_slots, "cycles", "issue refused: max_inflight_insts reached", "sm.%u.mem.slot_full_stalls", id);
 	stats_counter(st, &m->stall_mshr_cycles, "cycles", "L1 stage blocked on a full MSHR", "sm.%u.mem.mshr_stall_cycles", id);
 	stats_counter(st, &m->stall_missq_cycles, "cycles", "L1 stage blocked on a full miss queue", "sm.%u.mem.missq_stall_cycles", id);
-	stats_counter(st, &m->sent[MEM_REQ_READ], "requests", "read requests sent below L1", "sm.%u.mem.reads_sent", id);
+	stats_counter(st, &m->sent[MEM_REQ_READ], "requests", "read requests sent below L1 (data and instruction lines)", "sm.%u.mem.reads_sent", id);
+	stats_counter(st, &m->ifetch_sent, "requests", "instruction-cache lines read below L1 (gpu.core.icache.miss_path memory)", "sm.%u.mem.ifetch_sent", id);
+	stats_counter(st, &m->ifetch_lat_sum_cycles, "cycles", "round trips of those reads, summed", "sm.%u.mem.ifetch_cycles", id);
 	stats_counter(st, &m->sent[MEM_REQ_WRITE], "requests", "write requests sent below L1", "sm.%u.mem.writes_sent", id);
 	stats_counter(st, &m->sent[MEM_REQ_ATOMIC], "requests", "atomic requests sent to L2", "sm.%u.mem.atomics_sent", id);
 	stats_counter(st, &m->sent[MEM_REQ_WRITEBACK], "requests", "dirty L1 lines written back", "sm.%u.mem.writebacks_sent", id);

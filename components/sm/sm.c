@@ -122,6 +122,9 @@ static void register_stats(struct sm *sm, struct stats *st)
 	stats_counter(st, &c->warps_exited, "warps", "warps exited", "sm.%u.warps_exited", id);
 	stats_counter(st, &c->icache_hits, "fetches", "I-cache hits", "sm.%u.icache.hits", id);
 	stats_counter(st, &c->icache_misses, "fetches", "I-cache misses", "sm.%u.icache.misses", id);
+	stats_counter(st, &c->icache_refusals, "cycles",
+		      "fetches refused: a miss found its set's ways all waiting or the miss queue full "
+		      "(icache.miss_path memory)", "sm.%u.icache.refusals", id);
 	stats_counter(st, &c->ibuf_flushes, "flushes", "I-buffers flushed by control transfers",
 		      "sm.%u.ibuf_flushes", id);
 	stats_counter(st, &c->mem_refusals, "refusals", "memory instructions refused by memory (retried)",
@@ -159,9 +162,15 @@ static void hook_kernel_begin(void *v, const struct fe_launch_info *in, uint64_t
 	sm->regs_per_thread = in->regs_per_thread;
 	sm->shared_per_cta = in->shared_bytes_per_cta;
 	sm->core.warps_per_cta = sm->warps_per_cta;
-	/* A new kernel's code: the old lines are stale (pc numbering restarts at 0). */
-	for (uint32_t i = 0; i < sm->ic_sets * sm->ic_assoc; i++)
-		sm->ic_tag[i] = UINT64_MAX;
+	/* The I-cache keeps its lines across launches, as GPGPU-Sim's L1I and real SMs do (a
+	 * relaunched kernel hits): lines are tagged by module-wide code address. Another module's
+	 * code would alias those addresses, so a change of module empties the cache. */
+	sm->ic_code_first_inst = in->code_first_inst;
+	if (in->code_module != sm->ic_code_module) {
+		for (uint32_t i = 0; i < sm->ic_sets * sm->ic_assoc; i++)
+			sm->ic_tag[i] = UINT64_MAX;
+		sm->ic_code_module = in->code_module;
+	}
 	sm->in_kernel = true;
 	sm->acct_next = now_cycle;
 	for (uint32_t s = 0; s < sm->n_sched; s++)
@@ -332,6 +341,7 @@ static int read_settings(struct sm *sm, const struct cfg *cfg, struct sim_error 
 	sm->ic_line_bytes = (uint32_t)cfg_int(cfg, "gpu.core.icache.line_bytes");
 	sm->ic_inst_bytes = (uint32_t)cfg_int(cfg, "gpu.core.icache.inst_bytes");
 	sm->ic_miss_cycles = (uint32_t)cfg_int(cfg, "gpu.core.icache.miss_latency_cycles");
+	sm->ic_mem = !strcmp(cfg_str(cfg, "gpu.core.icache.miss_path"), "memory");
 	sm->fetch_decode_cycles = (uint32_t)cfg_int(cfg, "gpu.core.fetch_decode_cycles");
 	sm->barrel = cfg_bool(cfg, "gpu.core.barrel");
 	sm->fetch_fallthrough = cfg_bool(cfg, "gpu.core.fetch_fallthrough");
@@ -452,11 +462,19 @@ struct sm *sm_create_hooked(const struct cfg *cfg, struct sim *sim, struct stats
 	SIM_ASSERT(h->mem_try_issue);
 	if (!h->mem_create) {
 		sm->mem = h->mem_ctx;
+		if (sm->ic_mem && h->mem_ifetch) /* a double that serves I-cache lines itself */
+			sm->mem_ifetch = h->mem_ifetch;
 	} else {
 		struct mem_unit_ports ports = {
 			.sm = &sm->comp, .done = sm_mem_done, .missed = sm_mem_missed, .sm_ctx = sm,
 			.noc = noc, .noc_node = noc_node,
 		};
+		/* icache.miss_path memory: only the full and perfect-l2 models reach the L2 through
+		 * the NoC (noc is NULL in the others, whose misses keep the fixed latency). */
+		if (sm->ic_mem && noc && h->mem_ifetch) {
+			ports.ifetch_done = sm_ifetch_done;
+			sm->mem_ifetch = h->mem_ifetch;
+		}
 		sm->mem_reports_misses = true;
 		sm->mem = h->mem_create(cfg, sim, st, core_id, core_clk, &ports, err);
 		if (!sm->mem)
@@ -678,6 +696,44 @@ void sm_mem_missed(void *v, uint64_t token, uint64_t now_ps)
 	w->miss_pending++;
 	w->sb_block_until = 0;
 	sm_status_stale(sm, slot);
+	if (sm->in_tick)
+		sm->activity = true;
+	else
+		sim_component_wake_at_cycle(&sm->comp, cyc);
+}
+
+void sm_ifetch_done(void *v, uint64_t line_addr, uint64_t now_ps)
+{
+	struct sm *sm = v;
+	uint64_t cyc = sim_clock_cycle_at_or_after(sm->comp.clk, now_ps);
+	if (!sm->in_tick)
+		sm_account_skipped(sm, cyc);
+	sm->quiet.valid = false; /* statuses change */
+	SIM_ASSERT(line_addr >= SM_CODE_BASE_ADDR);
+	uint64_t line = (line_addr - SM_CODE_BASE_ADDR) / sm->ic_line_bytes;
+	uint32_t set = (uint32_t)(line % sm->ic_sets);
+	for (uint32_t k = 0; k < sm->ic_assoc; k++) {
+		size_t i = (size_t)set * sm->ic_assoc + k;
+		if (sm->ic_tag[i] == line && sm->ic_fill[i] == SM_IC_PENDING)
+			sm->ic_fill[i] = cyc;
+	}
+	/* Every I-buffer entry fetched from the line (the missing fetch and hits on it since) is
+	 * decoded from now: fills are rare, so all warps are walked. */
+	uint64_t ready = cyc + sm->fetch_decode_cycles;
+	for (uint16_t slot = 0; slot < sm->max_warps; slot++) {
+		struct sm_warp *w = &sm->warps[slot];
+		bool touched = false;
+		for (uint32_t j = 0; j < w->ib_count; j++) {
+			struct sm_ibuf_entry *e = &w->ib[(w->ib_head + j) % sm->ibuf_entries];
+			if (e->ready_cycle == SM_IC_PENDING &&
+			    (sm->ic_code_first_inst + e->pc) * sm->ic_inst_bytes / sm->ic_line_bytes == line) {
+				e->ready_cycle = ready;
+				touched = true;
+			}
+		}
+		if (touched)
+			sm_status_stale(sm, slot);
+	}
 	if (sm->in_tick)
 		sm->activity = true;
 	else

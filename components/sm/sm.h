@@ -59,6 +59,10 @@ struct sm_hooks {
 	/* Optional, speed only (mem_unit_refuse_now): a retried instruction refused without the
 	 * SM's issue bookkeeping; true: refused (and counted) as mem_try_issue would. */
 	bool (*mem_refuse_now)(void *mem_ctx, const struct warp_inst *wi, uint64_t now_cycle);
+	/* Optional (gpu.core.icache.miss_path memory): send an I-cache line read below L1
+	 * (mem_unit_ifetch); the memory calls sm_ifetch_done when it arrives. Used only with
+	 * mem_create and a NoC; otherwise misses take icache.miss_latency_cycles. */
+	bool (*mem_ifetch)(void *mem_ctx, uint64_t line_addr, uint32_t bytes, uint64_t now_cycle);
 };
 struct sm *sm_create_hooked(const struct cfg *cfg, struct sim *sim, struct stats *st, uint32_t core_id,
 			    uint32_t n_cores, struct sim_clock *core_clk, struct noc *noc, int noc_node,
@@ -82,6 +86,8 @@ void sm_mem_done(void *sm, uint64_t token, uint64_t now_ps);
 /* mem_missed_fn for memory/: its data comes from below L1 (view.waiting_miss). A memory double
  * given without mem_create never calls it: every long-latency load then counts as missed. */
 void sm_mem_missed(void *sm, uint64_t token, uint64_t now_ps);
+/* mem_ifetch_done_fn for memory/: the I-cache line at line_addr arrived at now_ps. */
+void sm_ifetch_done(void *sm, uint64_t line_addr, uint64_t now_ps);
 /* First error raised inside a tick (a kernel fault from fe_warp_execute, a failed CTA launch):
  * the SM then requests the simulation to stop. NULL when none. */
 const struct sim_error *sm_error(const struct sm *sm);
@@ -112,7 +118,7 @@ struct sm_counters {
 	uint64_t rtru_phase_warp_cycles;     /* BAWS Eq 1 denominator N * maxT, summed */
 	uint64_t barriers_released, ctas_finished, warps_exited;
 	uint64_t fwd_events;                 /* stores and atomics issued, barrier arrivals */
-	uint64_t icache_hits, icache_misses, ibuf_flushes, mem_refusals;
+	uint64_t icache_hits, icache_misses, icache_refusals, ibuf_flushes, mem_refusals;
 	uint64_t wb_conflicts;               /* issues refused: the unit's result slot was taken */
 	/* PAWS Sec V (Fig 10/11): cycles with at least one ALU (SP/SFU) / memory instruction in
 	 * flight, both at once, and the in-flight instruction-cycles (load = these / cycles). */

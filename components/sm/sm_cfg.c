@@ -5,6 +5,8 @@
 
 /* Defaults follow a Fermi GTX480 SM as GPGPU-Sim models it (BAWS Table 1): 2 schedulers with a
  * 16-lane SP group each, 4 SFU lanes, 16 LD/ST lanes, 2 KB 4-way I-cache with 128 B lines. */
+static const char *const sm_ic_paths[] = {"fixed", "memory", NULL};
+
 static const struct cfg_key_def sm_keys[] = {
 	CFG_KEY_INT("gpu.core.count", "cores", 15, 1, 1024, "number of SMs"),
 	CFG_KEY_INT("gpu.core.clock_mhz", "MHz", 700, 1, 100000, "core clock"),
@@ -28,7 +30,12 @@ static const struct cfg_key_def sm_keys[] = {
 	CFG_KEY_INT("gpu.core.icache.inst_bytes", "bytes", 8, 1, 64,
 		    "bytes per instruction (PTX pc * this is the fetch address)"),
 	CFG_KEY_INT("gpu.core.icache.miss_latency_cycles", "cycles", 20, 0, 100000,
-		    "cycles from an I-cache miss to the line's arrival"),
+		    "cycles from an I-cache miss to the line's arrival (miss_path fixed, or a memory model "
+		    "without the NoC)"),
+	CFG_KEY_ENUM("gpu.core.icache.miss_path", "fixed", sm_ic_paths,
+		     "fixed: a miss takes miss_latency_cycles; memory: it reads the line through the NoC "
+		     "from the L2 (and DRAM on an L2 miss) like a data miss, as GPGPU-Sim's L1I does; code "
+		     "lies at 1 TiB, each kernel after the previous ones of its module"),
 	CFG_KEY_INT("gpu.core.fetch_decode_cycles", "cycles", 2, 1, 100,
 		    "cycles from fetching an instruction (I-cache hit) to its earliest issue"),
 	CFG_KEY_BOOL("gpu.core.fetch_fallthrough", false,

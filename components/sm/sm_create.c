@@ -17,6 +17,10 @@ static bool mem_try_issue(void *m, const struct warp_inst *wi, uint64_t token, u
 }
 
 static uint64_t mem_outstanding(const void *m) { return mem_unit_outstanding(m); }
+static bool mem_ifetch(void *m, uint64_t line_addr, uint32_t bytes, uint64_t now_cycle)
+{
+	return mem_unit_ifetch(m, line_addr, bytes, now_cycle);
+}
 static uint64_t mem_epoch(const void *m) { return mem_unit_epoch(m); }
 static bool mem_refusals_stable(const void *m, uint64_t now) { return mem_unit_refusals_stable(m, now); }
 static void mem_repeat_refusals(void *m) { mem_unit_repeat_refusals(m); }
@@ -37,6 +41,7 @@ const struct sm_hooks sm_real_hooks = {
 	.mem_refusals_stable = mem_refusals_stable,
 	.mem_repeat_refusals = mem_repeat_refusals,
 	.mem_refuse_now = mem_refuse_now,
+	.mem_ifetch = mem_ifetch,
 };
 
 struct sm *sm_create(const struct cfg *cfg, struct sim *sim, struct stats *st, uint32_t core_id,

@@ -44,6 +44,14 @@ struct sm_sb_entry {
 	bool missed;            /* memory reported its data comes from below L1 */
 };
 
+/* I-cache lines read through memory (icache.miss_path memory): the code of module-wide
+ * instruction i is at SM_CODE_BASE_ADDR + i * inst_bytes, far above every global allocation
+ * (frontend/memory.c allocates upward from FE_GLOBAL_BASE, 256 MiB), so code and data lines never
+ * share an L2 line. A pending line's fill cycle, and the ready cycle of I-buffer entries fetched
+ * from it, are SM_IC_PENDING until sm_ifetch_done. */
+#define SM_CODE_BASE_ADDR (1ull << 40)
+#define SM_IC_PENDING UINT64_MAX
+
 struct sm_warp {
 	/* Fields read by every cycle's status pass first (one cache line), the arrays after:
 	 * the pass visits every warp each cycle, and the 848-byte struct spread them over four. */
@@ -114,8 +122,13 @@ struct sm {
 	bool shared_pipe;               /* gpu.core.units.shared_pipeline: unit k of every class busy together */
 	uint64_t *ic_tag;               /* [sets*assoc], UINT64_MAX = invalid */
 	uint64_t *ic_lru;               /* last use stamp */
-	uint64_t *ic_fill;              /* cycle the line's data arrives */
+	uint64_t *ic_fill;              /* cycle the line's data arrives; SM_IC_PENDING: read from
+	                                   memory (miss_path memory), not back yet */
 	uint64_t ic_stamp;
+	uint64_t ic_code_first_inst;    /* the running kernel's first instruction in its module */
+	const void *ic_code_module;     /* whose code the cached lines hold (fe_launch_info) */
+	bool ic_mem;                    /* icache.miss_path memory, with a memory unit that has the path */
+	bool (*mem_ifetch)(void *mem_ctx, uint64_t line_addr, uint32_t bytes, uint64_t now_cycle);
 	/* policies and memory */
 	struct sched *issue, *fetch;
 	bool wrapped_sched;             /* issue/fetch built here from ops tables */

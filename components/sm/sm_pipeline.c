@@ -897,16 +897,12 @@ static uint8_t schedule(struct sm *sm, uint32_t s, uint64_t now)
 static void fetch_warp(struct sm *sm, uint16_t slot, uint64_t now)
 {
 	struct sm_warp *w = &sm->warps[slot];
-	sm_status_stale(sm, slot);
 	/* A partial fetch (SCHED_FETCH_PARTIAL) appends after the buffered instructions, which are
 	 * consecutive from the warp's PC (a control transfer flushes them). */
 	uint32_t kept = w->ib_count;
-	uint32_t pc0 = kept ? w->ib[(w->ib_head + kept - 1u) % sm->ibuf_entries].pc + 1u : fe_warp_pc(w->fw);
-	if (w->ft_fetch && !kept) {
-		pc0 = w->ft_pc;
-		w->wrong_path = true;
-	}
-	w->ft_fetch = false;
+	bool wrong = w->ft_fetch && !kept;
+	uint32_t pc0 = kept ? w->ib[(w->ib_head + kept - 1u) % sm->ibuf_entries].pc + 1u :
+		       wrong ? w->ft_pc : fe_warp_pc(w->fw);
 	if (pc0 >= sm->n_insts) {
 		struct sim_error er;
 		sim_error_set(&er, SIM_ERR_PROGRAM, NULL, 0, 0, NULL,
@@ -915,35 +911,54 @@ static void fetch_warp(struct sm *sm, uint16_t slot, uint64_t now)
 		sm_fail(sm, &er);
 		return;
 	}
-	uint64_t line = (uint64_t)pc0 * sm->ic_inst_bytes / sm->ic_line_bytes;
+	uint64_t line = (sm->ic_code_first_inst + pc0) * sm->ic_inst_bytes / sm->ic_line_bytes;
 	uint32_t set = (uint32_t)(line % sm->ic_sets);
 	uint64_t *tag = &sm->ic_tag[(size_t)set * sm->ic_assoc];
 	uint64_t *lru = &sm->ic_lru[(size_t)set * sm->ic_assoc];
 	uint64_t *fill = &sm->ic_fill[(size_t)set * sm->ic_assoc];
-	uint32_t way = UINT32_MAX, victim = 0;
+	/* The victim is the LRU way among those not waiting for memory (a pending line stays until
+	 * its data arrives). */
+	uint32_t way = UINT32_MAX, victim = UINT32_MAX;
 	for (uint32_t k = 0; k < sm->ic_assoc; k++) {
 		if (tag[k] == line) {
 			way = k;
 			break;
 		}
-		if (tag[k] == UINT64_MAX || (tag[victim] != UINT64_MAX && lru[k] < lru[victim]))
+		if (tag[k] != UINT64_MAX && fill[k] == SM_IC_PENDING)
+			continue;
+		if (victim == UINT32_MAX || tag[k] == UINT64_MAX ||
+		    (tag[victim] != UINT64_MAX && lru[k] < lru[victim]))
 			victim = k;
 	}
 	uint64_t arrive;
+	if (way == UINT32_MAX && sm->mem_ifetch) {
+		/* A miss read through memory: refused (every way of the set waiting, or the miss
+		 * queue full) it fetches nothing this cycle, and the fetch stage tries again. */
+		if (victim == UINT32_MAX ||
+		    !sm->mem_ifetch(sm->mem, SM_CODE_BASE_ADDR + line * sm->ic_line_bytes, sm->ic_line_bytes, now)) {
+			sm->c.icache_refusals++;
+			sm->activity = true;
+			return;
+		}
+	}
+	sm_status_stale(sm, slot);
+	if (wrong)
+		w->wrong_path = true;
+	w->ft_fetch = false;
 	if (way != UINT32_MAX) {
 		sm->c.icache_hits++;
 		arrive = fill[way] > now ? fill[way] : now; /* a line still being filled: wait for it */
 	} else {
 		sm->c.icache_misses++;
-		way = victim;
+		way = victim == UINT32_MAX ? 0 : victim;
 		tag[way] = line;
-		fill[way] = now + sm->ic_miss_cycles;
+		fill[way] = sm->mem_ifetch ? SM_IC_PENDING : now + sm->ic_miss_cycles;
 		arrive = fill[way];
 	}
 	lru[way] = ++sm->ic_stamp;
-	uint64_t ready = arrive + sm->fetch_decode_cycles;
+	uint64_t ready = arrive == SM_IC_PENDING ? SM_IC_PENDING : arrive + sm->fetch_decode_cycles;
 	uint32_t per_line = sm->ic_line_bytes / sm->ic_inst_bytes;
-	uint32_t last = (uint32_t)((line + 1) * per_line - 1);
+	uint32_t last = (uint32_t)((line + 1) * per_line - 1 - sm->ic_code_first_inst);
 	if (!kept)
 		w->ib_head = 0;
 	for (uint32_t k = 0; kept + k < sm->ibuf_entries; k++) {

@@ -826,6 +826,34 @@ Test(sm, icache_misses_delay_fetch_by_the_miss_latency)
 	teardown();
 }
 
+Test(sm, icache_keeps_a_kernels_lines_for_its_next_launch)
+{
+	/* The kernel of icache_misses_delay_fetch_by_the_miss_latency (3 lines of 32 B) launched
+	 * twice: the second launch finds its lines (GPGPU-Sim's L1I and real SMs keep them), so
+	 * its 5 fetches all hit. Before, the cache was emptied at every kernel start (6 misses). */
+	const char *const ov[] = {"gpu.core.icache.line_bytes=32", "gpu.core.icache.miss_latency_cycles=10",
+				  "gpu.core.latency.int=1", NULL};
+	build(indep_ptx, 32, 1, ov);
+	run();
+	struct sim_error err = {0};
+	uint32_t grid[3] = {1, 1, 1}, block[3] = {32, 1, 1};
+	uint64_t buf = 0;
+	uint32_t np = 0;
+	cr_assert_eq(fe_kernel_params(H.mod, "k", &np, &err), 0, "%s", err.msg);
+	struct fe_launch *l2 = fe_launch_create(H.mod, H.mem, "k", grid, block, 0, &buf, np ? sizeof buf : 0, 16, &err);
+	cr_assert_not_null(l2, "%s", err.msg);
+	uint64_t now = sim_clock_cycle_at_or_after(&H.clk, sim_now_ps(H.sim));
+	cr_assert_eq(cta_dispatcher_launch_kernel(H.d, l2, now, &err), 0, "%s", err.msg);
+	cr_assert_eq(sim_run(H.sim, SIM_NEVER, stderr, &err), SIM_STOP_QUIESCENT, "%s", err.msg);
+	cr_assert(cta_dispatcher_kernel_done(H.d));
+	struct sm_counters c;
+	sm_get_counters(H.sm, &c);
+	cr_assert_eq(c.icache_misses, 3);
+	cr_assert_eq(c.icache_hits, 2 + 5);
+	fe_launch_destroy(l2);
+	teardown();
+}
+
 /* A memory double: refuses the first `refuse` offers, then completes each accepted
  * instruction `lat` cycles after issue through an engine event. */
 static struct {
@@ -890,6 +918,108 @@ Test(sm, a_memory_refusal_is_a_structural_stall_and_the_instruction_is_retried_n
 	cr_assert_eq(issues(0, cyc, NULL, 4), 3);
 	cr_assert_eq(cyc[0], 4);
 	cr_assert_eq(cyc[1], 9);
+	check_classes_sum();
+	teardown();
+}
+
+/* An I-cache double (icache.miss_path memory): records each line read, refuses the first
+ * `refuse` of them, and delivers each accepted line `lat` cycles later. */
+#define IF_MAX 8
+static struct {
+	struct sim_event ev[IF_MAX];
+	uint64_t addr[IF_MAX], cycle[IF_MAX];
+	uint32_t bytes[IF_MAX];
+	int n, refuse, offers;
+	uint32_t lat;
+} IF;
+
+static void if_fire(struct sim *sim, struct sim_event *ev)
+{
+	int i = (int)(ev - IF.ev);
+	sm_ifetch_done(H.sm, IF.addr[i], sim_now_ps(sim));
+}
+static bool if_fetch(void *ctx, uint64_t line_addr, uint32_t bytes, uint64_t now)
+{
+	(void)ctx;
+	IF.offers++;
+	if (IF.refuse > 0) {
+		IF.refuse--;
+		return false;
+	}
+	cr_assert_lt(IF.n, IF_MAX);
+	int i = IF.n++;
+	IF.addr[i] = line_addr;
+	IF.bytes[i] = bytes;
+	IF.cycle[i] = now;
+	sim_event_init(&IF.ev[i], SIM_PRIO_DELIVERY, if_fire);
+	sim_event_schedule(H.sim, &IF.ev[i], sim_clock_edge_ps(&H.clk, now + IF.lat));
+	return true;
+}
+
+static void build_ifetch(const char *ptx, uint32_t threads, int refuse)
+{
+	memset(&M, 0, sizeof M);
+	memset(&IF, 0, sizeof IF);
+	IF.lat = 10;
+	IF.refuse = refuse;
+	sim_event_init(&M.ev, SIM_PRIO_DELIVERY, md_fire);
+	struct sm_hooks hk = {.issue_ops = &wrap_issue_ops, .fetch_ops = &wrap_fetch_ops,
+			      .mem_try_issue = md_issue, .mem_outstanding = md_out, .mem_ifetch = if_fetch};
+	const char *const ov[] = {"gpu.core.icache.line_bytes=32", "gpu.core.icache.miss_latency_cycles=0",
+				  "gpu.core.icache.miss_path=memory", "gpu.core.latency.int=1", NULL};
+	build_h(ptx, threads, 1, ov, 1, &hk);
+}
+
+Test(sm, icache_miss_through_memory_waits_for_the_line)
+{
+	/* The timeline of icache_misses_delay_fetch_by_the_miss_latency, with each line read
+	 * from memory and delivered 10 cycles after its request instead of a 10-cycle latency:
+	 * lines 0, 1, 2 (32 B, 4 instructions each) requested at c0, c14, c28 and delivered at
+	 * c10, c24, c38; issues at c11, c25, c39; 40 cycles. The module's only kernel starts at
+	 * instruction 0, so line k is at SM_CODE_BASE_ADDR + 32 k. */
+	build_ifetch(indep_ptx, 32, 0);
+	run();
+	struct sm_counters c;
+	sm_get_counters(H.sm, &c);
+	cr_assert_eq(c.cycles, 40);
+	cr_assert_eq(c.icache_misses, 3);
+	cr_assert_eq(c.icache_hits, 2);
+	cr_assert_eq(IF.n, 3);
+	for (int i = 0; i < 3; i++) {
+		cr_assert_eq(IF.addr[i], SM_CODE_BASE_ADDR + 32u * (uint64_t)i, "line %d", i);
+		cr_assert_eq(IF.bytes[i], 32);
+	}
+	cr_assert_eq(IF.cycle[0], 0);
+	cr_assert_eq(IF.cycle[1], 14);
+	cr_assert_eq(IF.cycle[2], 28);
+	uint64_t cyc[16];
+	cr_assert_eq(issues(0, cyc, NULL, 16), 9);
+	cr_assert_eq(cyc[0], 11);
+	cr_assert_eq(cyc[4], 25);
+	cr_assert_eq(cyc[8], 39);
+	check_classes_sum();
+	teardown();
+}
+
+Test(sm, icache_fetch_of_a_line_in_flight_waits_for_that_read_and_a_refused_read_is_retried)
+{
+	/* Two warps. c0: warp 0 misses line 0, its read refused (the miss queue full), nothing
+	 * fetched; c1: warp 0 again, read sent (delivery at c11); c2: warp 1 hits the line in
+	 * flight, no second read. Both are decoded at c12: warp 0 issues pc0 at c12, warp 1 at
+	 * c13 (one scheduler). */
+	build_ifetch(indep_ptx, 64, 1);
+	run();
+	struct sm_counters c;
+	sm_get_counters(H.sm, &c);
+	cr_assert_eq(c.icache_refusals, 1);
+	cr_assert_eq(IF.offers, 1 + 3);
+	cr_assert_eq(IF.n, 3);
+	cr_assert_eq(IF.cycle[0], 1);
+	uint64_t cyc0[16], cyc1[16];
+	cr_assert_eq(issues(0, cyc0, NULL, 16), 9);
+	cr_assert_eq(issues(1, cyc1, NULL, 16), 9);
+	cr_assert_eq(cyc0[0], 12);
+	cr_assert_eq(cyc1[0], 13);
 	check_classes_sum();
 	teardown();
 }

@@ -165,6 +165,19 @@ static struct harness H;
 
 static uint32_t n_missed;
 static uint64_t missed_token[MAX_DONE];
+static uint32_t n_ifetched;
+static uint64_t ifetch_addr[MAX_DONE], ifetch_ps[MAX_DONE];
+
+/* mem_ifetch_done_fn: the instruction lines delivered. */
+static void on_ifetch(void *ctx, uint64_t line_addr, uint64_t now_ps)
+{
+	(void)ctx;
+	if (n_ifetched < MAX_DONE) {
+		ifetch_addr[n_ifetched] = line_addr;
+		ifetch_ps[n_ifetched] = now_ps;
+	}
+	n_ifetched++;
+}
 
 /* mem_missed_fn: the tokens reported as getting their data from below L1. */
 static void on_missed(void *ctx, uint64_t token, uint64_t now_ps)
@@ -253,7 +266,8 @@ static void setup_text(const char *overrides, bool with_noc, const char *machine
 	cr_assert_eq(sim_component_add(H.sim, &H.timer, &err), 0);
 
 	n_missed = 0;
-	struct mem_unit_ports ports = {.done = on_done, .missed = on_missed, .sm_ctx = &H,
+	n_ifetched = 0;
+	struct mem_unit_ports ports = {.done = on_done, .missed = on_missed, .ifetch_done = on_ifetch, .sm_ctx = &H,
 				       .noc = with_noc ? &f->base : NULL, .noc_node = 0};
 	H.mu = mem_unit_create(H.cfg, H.sim, H.st, 0, &H.clk, &ports, &err);
 	cr_assert_not_null(H.mu, "%s", err.msg);
@@ -359,6 +373,57 @@ Test(mem_unit, miss_round_trip_then_hit_after_hit_latency_exactly)
 	cr_expect_float_eq(statd("sm.0.mem.lat.l2"), 20.0, 1e-9);
 	cr_expect_eq(stat("sm.0.mem.lat.hist.lt64"), 1); /* 41 cycles: the [32, 64) bucket */
 	cr_expect_eq(stat("sm.0.mem.lat.hist.lt32"), 0);
+}
+
+/* An instruction line read (gpu.core.icache.miss_path memory) takes a data miss's round trip
+ * (requested at 10: injected at 11, at the L2 at 21, reply at 41, ejected at 51), as a READ of
+ * its size to the channel of its address (the second channel for 2048), and changes no L1
+ * state: the same line read as data afterwards misses. */
+Test(mem_unit, an_instruction_line_read_is_a_read_below_l1_that_fills_nothing)
+{
+	cr_assert(mem_unit_has_ifetch(H.mu));
+	run_to(10);
+	cr_assert(mem_unit_ifetch(H.mu, 2048, 128, 10));
+	run_to(60);
+	cr_assert_eq(n_ifetched, 1);
+	cr_expect_eq(ifetch_addr[0], 2048);
+	cr_expect_eq(ifetch_ps[0], 51 * 1000);
+	cr_expect_eq(H.n_done, 0);
+	cr_expect_eq(H.fn.req_pkts[MEM_REQ_READ], 1);
+	cr_expect_eq(H.fn.req_bytes[MEM_REQ_READ], 8);
+	cr_expect_eq(H.fn.pk[0].dst, H.fn.core_node[0]); /* the reply came back to the core */
+	cr_expect_eq(stat("sm.0.mem.ifetch_sent"), 1);
+	cr_expect_eq(stat("sm.0.mem.ifetch_cycles"), 41);
+	cr_assert(mem_unit_try_issue(H.mu, inst(WI_MEM_LOAD, WI_SPACE_GLOBAL, 1, 2048, 4), 1, 60));
+	run_all();
+	cr_expect_eq(stat("sm.0.l1d.misses"), 1);
+	cr_expect_eq(stat("sm.0.l1d.hits"), 0);
+}
+
+/* Without the NoC (fixed-latency and perfect-l1 models) there is no path for them. */
+Test(mem_unit, no_instruction_line_path_without_the_noc)
+{
+	teardown();
+	setup_with("gpu.memory.model=fixed-latency", false);
+	cr_expect_not(mem_unit_has_ifetch(H.mu));
+}
+
+/* A full miss queue refuses an instruction line read as it refuses a data miss. */
+Test(mem_unit, an_instruction_line_read_waits_for_room_in_the_miss_queue)
+{
+	teardown();
+	setup_with("gpu.memory.mshr.entries=16", true);
+	H.fn.refuse = true;
+	for (uint64_t i = 0; i < 4; i++) {
+		run_to(10 + i);
+		cr_assert(mem_unit_try_issue(H.mu, inst(WI_MEM_LOAD, WI_SPACE_GLOBAL, 1, 0x10000 + i * 64, 4), i, 10 + i));
+	}
+	run_to(14);
+	cr_expect_not(mem_unit_ifetch(H.mu, 4096, 128, 14));
+	H.fn.refuse = false;
+	run_all();
+	cr_expect_eq(n_ifetched, 0);
+	cr_expect_eq(stat("sm.0.mem.ifetch_sent"), 0);
 }
 
 /* mem_missed_fn: a load that misses (token 1, reported in its issue cycle, once although both
