@@ -345,6 +345,20 @@ static double statd(const char *name)
 	return v;
 }
 
+/* Miss queue of 4 (16 MSHRs): with the NoC refusing, four misses at cycles 10..13 fill it;
+ * returns at cycle 14 with the queue full. */
+static void fill_miss_queue(void)
+{
+	teardown();
+	setup_with("gpu.memory.mshr.entries=16", true);
+	H.fn.refuse = true;
+	for (uint64_t i = 0; i < 4; i++) {
+		run_to(10 + i);
+		cr_assert(mem_unit_try_issue(H.mu, inst(WI_MEM_LOAD, WI_SPACE_GLOBAL, 1, 0x10000 + i * 64, 4), i, 10 + i));
+	}
+	run_to(14);
+}
+
 TestSuite(mem_unit, .init = setup, .fini = teardown);
 
 /* Miss issued at cycle 10: queued, injected at 11 (+1), at the L2 at 21 (+10), reply leaves
@@ -411,14 +425,7 @@ Test(mem_unit, no_instruction_line_path_without_the_noc)
 /* A full miss queue refuses an instruction line read as it refuses a data miss. */
 Test(mem_unit, an_instruction_line_read_waits_for_room_in_the_miss_queue)
 {
-	teardown();
-	setup_with("gpu.memory.mshr.entries=16", true);
-	H.fn.refuse = true;
-	for (uint64_t i = 0; i < 4; i++) {
-		run_to(10 + i);
-		cr_assert(mem_unit_try_issue(H.mu, inst(WI_MEM_LOAD, WI_SPACE_GLOBAL, 1, 0x10000 + i * 64, 4), i, 10 + i));
-	}
-	run_to(14);
+	fill_miss_queue();
 	cr_expect_not(mem_unit_ifetch(H.mu, 4096, 128, 14));
 	H.fn.refuse = false;
 	run_all();
@@ -512,14 +519,7 @@ Test(mem_unit, mshr_full_refuses_and_counts)
  * instruction is refused and counted as a miss-queue stall. */
 Test(mem_unit, miss_queue_full_refuses_and_counts)
 {
-	teardown();
-	setup_with("gpu.memory.mshr.entries=16", true);
-	H.fn.refuse = true;
-	for (uint64_t i = 0; i < 4; i++) {
-		run_to(10 + i);
-		cr_assert(mem_unit_try_issue(H.mu, inst(WI_MEM_LOAD, WI_SPACE_GLOBAL, 1, 0x10000 + i * 64, 4), i, 10 + i));
-	}
-	run_to(14);
+	fill_miss_queue();
 	cr_expect_not(mem_unit_try_issue(H.mu, inst(WI_MEM_LOAD, WI_SPACE_GLOBAL, 1, 0x20000, 4), 9, 14));
 	cr_expect_eq(stat("sm.0.mem.missq_full_stalls"), 1);
 	cr_expect_eq(stat("sm.0.mem.mshr_full_stalls"), 0);
