@@ -67,6 +67,8 @@ struct mem_unit {
 
 	struct cache cache[MU_NCACHES];
 	struct coal_cfg coal[MU_NCACHES];
+	struct coal_cfg coal_atomic;  /* gpu.memory.atomic_segment_bytes: atomics' segments */
+	bool atomic_seg;              /* atomics coalesce by coal_atomic, not the L1D line */
 	struct mshr mshr;
 	/* Which lines the MSHRs may hold: a count of valid entries per hash bucket of the line
 	 * address, and a bit per non-empty bucket. A line whose bucket is empty is in no entry,
@@ -178,6 +180,10 @@ static const struct cfg_key_def mu_keys[] = {
 	CFG_KEY_INT("gpu.memory.mshr.entries", "entries", 32, 1, 1024, "MSHR entries per core (OWL Table 1: 32)"),
 	CFG_KEY_INT("gpu.memory.mshr.merges_per_entry", "requests", 8, 1, 1024,
 		    "misses to one line an MSHR entry can hold (the first one included)"),
+	CFG_KEY_INT("gpu.memory.atomic_segment_bytes", "bytes", 0, 0, 4096,
+		    "0: a global atomic sends one request per L1D line its lanes touch; else one per segment "
+		    "of this size (power of two, at most the line), as GPGPU-Sim's atomic coalescing "
+		    "(memory_coalescing_arch_atomic: 32 B segments on Fermi, each an L2 access)"),
 	CFG_KEY_INT("gpu.memory.l1d.size_kb", "KiB", 32, 1, 65536, "L1 data cache capacity"),
 	CFG_KEY_INT("gpu.memory.l1d.assoc", "ways", 8, 1, 256, "L1 data cache associativity"),
 	CFG_KEY_INT("gpu.memory.l1d.line_bytes", "bytes", 64, 16, 4096, "L1D line = coalescing granularity (64 owl-28, 128 gtx480)"),
@@ -433,7 +439,9 @@ static enum st_result stage_access(struct mem_unit *m, const struct coal_req *cr
 		if (!can_push(m, true, false))
 			return ST_STALL_MISSQ;
 		cache_invalidate(c, line);
-		ring_push(m, req_new(m, MEM_REQ_ATOMIC, line, cr->lane_bytes, &m->slots[si], now));
+		/* (with atomic_segment_bytes, cr is a segment of the line: its own request) */
+		ring_push(m, req_new(m, MEM_REQ_ATOMIC, m->atomic_seg ? cr->line_addr : line, cr->lane_bytes,
+				     &m->slots[si], now));
 		note_miss(m, si, now);
 		return ST_DONE;
 	}
@@ -801,11 +809,14 @@ static __attribute__((noinline)) bool try_issue(struct mem_unit *m, const struct
 	}
 	SIM_ASSERT(!m->st.busy);
 	uint8_t cid = space_cache(si->space);
+	const struct coal_cfg *cc = si->mem_kind == WI_MEM_ATOMIC && m->atomic_seg ? &m->coal_atomic : &m->coal[cid];
 	struct mu_memo *mo = NULL;
 	bool hit = false;
 	if (wi->n_lanes <= MU_MEMO_LANES) {
 		mo = &m->memo[memo_index(token)];
-		if (mo->valid && mo->token == token && mo->cache_id == cid && mo->n_lanes == wi->n_lanes &&
+		/* (mem_kind too: an atomic's requests may be segments, a load's the same lanes' lines) */
+		if (mo->valid && mo->token == token && mo->cache_id == cid && mo->mem_kind == si->mem_kind &&
+		    mo->n_lanes == wi->n_lanes &&
 		    mo->access_bytes == wi->access_bytes && mo->mask == wi->mask[0] &&
 		    !memcmp(mo->addr, wi->addr, wi->n_lanes * sizeof *wi->addr)) {
 			hit = true;
@@ -821,11 +832,11 @@ static __attribute__((noinline)) bool try_issue(struct mem_unit *m, const struct
 			m->st.n = mo->n_reqs;
 			memcpy(m->st.reqs, mo->reqs, mo->n_reqs * sizeof *mo->reqs);
 		} else {
-			m->st.n = coal_run(&m->coal[cid], wi, m->st.reqs);
+			m->st.n = coal_run(cc, wi, m->st.reqs);
 			mo->valid = false;
 		}
 	} else {
-		m->st.n = coal_run(&m->coal[cid], wi, m->st.reqs);
+		m->st.n = coal_run(cc, wi, m->st.reqs);
 	}
 	m->st.next = 0;
 	m->st.cache_id = cid;
@@ -1081,6 +1092,17 @@ struct mem_unit *mem_unit_create(const struct cfg *cfg, struct sim *sim, struct 
 			goto fail;
 		if (m->cache[i].set_shift < m->mf_shift)
 			m->mf_shift = m->cache[i].set_shift;
+	}
+	uint32_t seg = (uint32_t)cfg_int(cfg, "gpu.memory.atomic_segment_bytes");
+	if (seg) {
+		if ((seg & (seg - 1)) || seg > m->coal[MU_L1D].line_bytes) {
+			cfg_error(err, cfg, "gpu.memory.atomic_segment_bytes",
+				  "%u bytes: must be a power of two no larger than the %u-byte L1D line", seg,
+				  m->coal[MU_L1D].line_bytes);
+			goto fail;
+		}
+		m->coal_atomic = (struct coal_cfg){.line_bytes = seg, .sector_bytes = 0};
+		m->atomic_seg = true;
 	}
 	struct mshr_cfg mc = {(uint32_t)cfg_int(cfg, "gpu.memory.mshr.entries"),
 			      (uint32_t)cfg_int(cfg, "gpu.memory.mshr.merges_per_entry")};

@@ -643,6 +643,48 @@ Test(mem_unit, atomic_completes_once_after_l2)
 	cr_expect_eq(stat("sm.0.mem.atomics_sent"), 2);
 }
 
+/* gpu.memory.atomic_segment_bytes = 32: the same 128 B of lanes (two 64 B lines) go as four
+ * 32 B segments, one per stage cycle (10..13): injected 11..14, at the L2 21..24, replies
+ * leave 41..44 and are ejected 51..54, so done at 54; each request carries 8 + 32 bytes. */
+Test(mem_unit, atomic_segments_send_one_request_per_32_bytes)
+{
+	teardown();
+	setup_with("gpu.memory.atomic_segment_bytes=32", true);
+	run_to(10);
+	cr_assert(mem_unit_try_issue(H.mu, inst(WI_MEM_ATOMIC, WI_SPACE_GLOBAL, 32, 0x6000, 4), 7, 10));
+	run_all();
+	cr_assert_eq(H.n_done, 1);
+	cr_expect_eq(H.done_ps[0], 54 * 1000);
+	cr_expect_eq(stat("sm.0.mem.atomics_sent"), 4);
+	cr_expect_eq(H.fn.req_pkts[MEM_REQ_ATOMIC], 4);
+	cr_expect_eq(H.fn.req_bytes[MEM_REQ_ATOMIC], 4 * (8 + 32));
+}
+
+Test(mem_unit, atomic_segment_size_must_divide_the_line)
+{
+	teardown();
+	const char *bad[] = {"gpu.memory.atomic_segment_bytes=48", "gpu.memory.atomic_segment_bytes=128"};
+	for (int i = 0; i < 2; i++) {
+		struct sim_error err = {0};
+		struct cfg *c = cfg_create();
+		cr_assert_eq(mem_unit_cfg_define(c, &err), 0);
+		cr_assert_eq(cfg_define(c, dram_keys, SIM_ARRAY_LEN(dram_keys), &err), 0);
+		cr_assert_eq(cfg_load_string(c, "test.cfg", base_cfg, &err), 0, "%s", err.msg);
+		cr_assert_eq(cfg_set_override(c, bad[i], &err), 0, "%s", err.msg);
+		cr_assert_eq(cfg_set_override(c, "gpu.memory.model=fixed-latency", &err), 0, "%s", err.msg);
+		struct sim_clock clk = {.name = "core", .freq_mhz = 1000};
+		struct sim_config sc = {.seed = 1};
+		struct sim *sim = sim_create(&sc, &err);
+		cr_assert_eq(sim_clock_add(sim, &clk, &err), 0);
+		struct mem_unit_ports ports = {.done = on_done, .sm_ctx = &H};
+		cr_expect_null(mem_unit_create(c, sim, NULL, 0, &clk, &ports, &err), "%s accepted", bad[i]);
+		cr_expect_str_eq(err.setting, "gpu.memory.atomic_segment_bytes", "%s: %s", err.setting, err.msg);
+		sim_destroy(sim);
+		cfg_destroy(c);
+	}
+	setup(); /* for the suite's fini */
+}
+
 /* .param/.const go through the constant cache (hit latency 3): miss at 10 -> 51, hit at 60 -> 63. */
 Test(mem_unit, param_loads_use_constant_cache)
 {
