@@ -287,6 +287,22 @@ int fe_sreg_from_name(const char *s, size_t n)
 	return -1;
 }
 
+/* GPGPU-Sim's initiation-interval group of an SP opcode (cuda-sim.cc set_opcode_and_latency:
+ * add/sub, min/max, mul (and mul24), mad/fma (and mad24), div/rem), by operand type. */
+static uint8_t fe_ii_class(enum fe_op op, bool f64, bool flt)
+{
+	int t = f64 ? WI_II_DP : flt ? WI_II_FP : WI_II_INT, o;
+	switch (op) {
+	case FE_OP_ADD: case FE_OP_SUB: case FE_OP_ADDC: case FE_OP_SUBC: o = WI_II_ADD; break;
+	case FE_OP_MIN: case FE_OP_MAX: o = WI_II_MAX; break;
+	case FE_OP_MUL: case FE_OP_MUL24: o = WI_II_MUL; break;
+	case FE_OP_MAD: case FE_OP_MAD24: case FE_OP_MADC: case FE_OP_FMA: o = WI_II_MAD; break;
+	case FE_OP_DIV: case FE_OP_REM: o = WI_II_DIV; break;
+	default: return WI_II_ONE;
+	}
+	return (uint8_t)WI_II_CLASS(t, o);
+}
+
 /* Fill the static description the timing model sees (unit, latency class, memory kind). */
 void fe_inst_classify(const struct fe_inst *in, struct wi_static *ws)
 {
@@ -300,6 +316,7 @@ void fe_inst_classify(const struct fe_inst *in, struct wi_static *ws)
 	ws->access_bytes = 0;
 	ws->vec = 1;
 	ws->flags = 0;
+	ws->ii_class = fe_ii_class(op, f64, flt || in->type == FE_T_F16X2);
 	switch (op) {
 	case FE_OP_MUL: case FE_OP_MAD: case FE_OP_MUL24: case FE_OP_MAD24: case FE_OP_MADC:
 	case FE_OP_FMA: case FE_OP_SAD: case FE_OP_DP4A:

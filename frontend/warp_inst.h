@@ -27,6 +27,15 @@ enum wi_lat_class {
 	WI_LAT_COUNT
 };
 
+/* Initiation-interval classes of SP instructions, GPGPU-Sim's opcode groups
+ * (-ptx_opcode_initiation_int/fp/dp: ADD, MAX, MUL, MAD, DIV, each for int, fp32 and fp64):
+ * WI_II_ONE is everything else (one issue slot). */
+enum wi_ii_op { WI_II_ADD, WI_II_MAX, WI_II_MUL, WI_II_MAD, WI_II_DIV, WI_II_OPS };
+enum wi_ii_type { WI_II_INT, WI_II_FP, WI_II_DP, WI_II_TYPES };
+#define WI_II_ONE 0
+#define WI_II_CLASS(type, op) (1 + (type) * WI_II_OPS + (op))
+#define WI_II_COUNT (1 + WI_II_TYPES * WI_II_OPS)
+
 enum wi_space {
 	WI_SPACE_NONE, WI_SPACE_GLOBAL, WI_SPACE_SHARED, WI_SPACE_LOCAL, WI_SPACE_CONST,
 	WI_SPACE_PARAM, WI_SPACE_TEX
@@ -50,6 +59,7 @@ struct wi_static {
 	uint16_t opcode;           /* front end's own opcode number (for names/stats) */
 	uint8_t unit;              /* enum wi_unit */
 	uint8_t lat_class;         /* enum wi_lat_class */
+	uint8_t ii_class;          /* WI_II_ONE or WI_II_CLASS(type, op) */
 	uint8_t space;             /* enum wi_space */
 	uint8_t mem_kind;          /* enum wi_mem_kind */
 	uint8_t access_bytes;      /* per thread per vector element: 1,2,4,8,16 */

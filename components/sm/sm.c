@@ -300,6 +300,18 @@ static int read_settings(struct sm *sm, const struct cfg *cfg, struct sim_error 
 	uint32_t logic = (uint32_t)cfg_int(cfg, "gpu.core.latency.logic");
 	sm->lat[WI_LAT_LOGIC] = logic ? logic + alu_pipe : sm->lat[WI_LAT_INT];
 	sm->mem_pipe_cycles = (uint32_t)cfg_int(cfg, "gpu.core.latency.mem_pipeline");
+	static const char *const ii_keys[WI_II_TYPES] = {"gpu.core.initiation.int", "gpu.core.initiation.fp",
+							 "gpu.core.initiation.dp"};
+	sm->ii_slots[WI_II_ONE] = 1;
+	for (int t = 0; t < WI_II_TYPES; t++) {
+		size_t n = 0;
+		const int64_t *v = cfg_int_list(cfg, ii_keys[t], &n);
+		if (n != WI_II_OPS)
+			return cfg_error(err, cfg, ii_keys[t], "%zu values: give %d (add/sub, min/max, mul, mad, div)",
+					 n, WI_II_OPS);
+		for (int o = 0; o < WI_II_OPS; o++)
+			sm->ii_slots[WI_II_CLASS(t, o)] = (uint32_t)v[o];
+	}
 	/* Shared, constant/param and global accesses all go to memory/, which times them
 	 * (gpu.memory.shared.*, l1c.*) and releases their registers through done(). */
 	sm->lat[WI_LAT_MEM] = sm->lat[WI_LAT_SHARED] = sm->lat[WI_LAT_CONST] = 1;

@@ -63,6 +63,14 @@ static const struct cfg_key_def sm_keys[] = {
 		    "in the LD/ST unit (GPGPU-Sim 4.2 GTX480: a shared-memory load chain takes 49 cycles a load against smem_latency 26 + ALU, so 15)"),
 	CFG_KEY_INT("gpu.core.latency.ctrl", "cycles", 1, 1, 10000,
 		    "branch/barrier/exit: cycles before a register they write is visible"),
+	CFG_KEY_INT_LIST("gpu.core.initiation.int", "issue slots", "1,1,1,1,1", 1, 1000,
+			 "integer add/sub, min/max, mul, mad, div/rem: how many of an SP unit's issue slots "
+			 "(warp / simt_width cycles each) one warp instruction takes, GPGPU-Sim's "
+			 "-ptx_opcode_initiation_int (GTX480: 1,2,2,1,8); large warps' sub-warps take one"),
+	CFG_KEY_INT_LIST("gpu.core.initiation.fp", "issue slots", "1,1,1,1,1", 1, 1000,
+			 "the same for f32 (GPGPU-Sim -ptx_opcode_initiation_fp, GTX480: 1,2,1,1,4)"),
+	CFG_KEY_INT_LIST("gpu.core.initiation.dp", "issue slots", "1,1,1,1,1", 1, 1000,
+			 "the same for f64 (GPGPU-Sim -ptx_opcode_initiation_dp, GTX480: 8,16,8,8,130)"),
 	CFG_KEY_INT("gpu.core.units.sp", "units", 2, 1, SM_MAX_UNITS, "SP units"),
 	CFG_KEY_INT("gpu.core.units.sfu", "units", 1, 1, SM_MAX_UNITS, "SFU units"),
 	CFG_KEY_INT("gpu.core.units.ldst", "units", 1, 1, SM_MAX_UNITS, "LD/ST units"),

@@ -112,6 +112,7 @@ struct sm {
 	uint32_t n_sched, ibuf_entries;
 	uint32_t lat[WI_LAT_COUNT];     /* cycles per latency class (SP/SFU ones with alu_pipeline) */
 	uint32_t mem_pipe_cycles;       /* gpu.core.latency.mem_pipeline: after a memory reply */
+	uint32_t ii_slots[WI_II_COUNT]; /* gpu.core.initiation.*: SP issue slots per ii class */
 	struct sm_unit units[SM_UNIT_CLASSES];
 	/* I-cache: sets x assoc tags, LRU stamps, fill cycles */
 	uint32_t ic_sets, ic_assoc, ic_line_bytes, ic_inst_bytes, ic_miss_cycles;

@@ -637,7 +637,8 @@ static bool issue_warp(struct sm *sm, uint16_t slot, uint64_t now)
 	 * replay skips the scoreboard checks its instruction passed.) */
 	sm_status_stale(sm, slot);
 	if (unit >= 0) {
-		sm->units[ucls].next_free[unit] = now + sm->units[ucls].ii_cycles;
+		sm->units[ucls].next_free[unit] =
+			now + sm->units[ucls].ii_cycles * (ucls == WI_UNIT_SP ? sm->ii_slots[si->ii_class] : 1u);
 		if (wb && sm->lat[si->lat_class] < 64)
 			sm->units[si->unit].wb_mask[unit] |= 1ull << sm->lat[si->lat_class];
 		sm->unit_taken_cycle = now;

@@ -798,6 +798,33 @@ Test(sm, same_configuration_gives_identical_stats)
 	free(b);
 }
 
+/* gpu.core.initiation.*: with one SP unit of simt_width 32 (a slot a cycle), integer mul takes 2
+ * slots and mad 1 (GTX480's 1,2,2,1,8). Four independent mul.lo.s32 then four mad.lo.s32 (latency
+ * int 1, fetch+decode 1, I-buffer 2): the muls issue at c1, c3, c5, c7, the first mad at c9 (the
+ * unit busy until then), the next mads one a cycle. Without the setting: c1..c8 back to back
+ * (apart from fetch). */
+Test(sm, initiation_intervals_hold_the_sp_unit_per_opcode_group)
+{
+	static const char ptx[] = PTX_HEAD
+		".visible .entry k()\n{\n .reg .b32 %r<20>;\n"
+		" mul.lo.s32 %r1, %r10, 3;\n mul.lo.s32 %r2, %r11, 3;\n mul.lo.s32 %r3, %r12, 3;\n"
+		" mul.lo.s32 %r4, %r13, 3;\n mad.lo.s32 %r5, %r10, 3, %r11;\n mad.lo.s32 %r6, %r11, 3, %r12;\n"
+		" mad.lo.s32 %r7, %r12, 3, %r13;\n mad.lo.s32 %r8, %r13, 3, %r10;\n exit;\n}\n";
+	const char *const ov[] = {"gpu.core.latency.int=1", "gpu.core.latency.mul=1",
+				  "gpu.core.initiation.int=1,2,2,1,8", NULL};
+	build(ptx, 32, 1, ov);
+	run();
+	uint64_t cyc[16];
+	cr_assert_eq(issues(0, cyc, NULL, 16), 9);
+	cr_assert_eq(cyc[0], 1);
+	for (int i = 1; i < 4; i++)
+		cr_assert_eq(cyc[i] - cyc[i - 1], 2, "mul %d", i);
+	cr_assert_eq(cyc[4], cyc[3] + 2, "the first mad waits for the last mul's second slot");
+	for (int i = 5; i < 8; i++)
+		cr_assert_eq(cyc[i] - cyc[i - 1], 1, "mad %d", i);
+	teardown();
+}
+
 /* ---- I-cache and memory refusals ---------------------------------------------------------- */
 
 Test(sm, icache_misses_delay_fetch_by_the_miss_latency)

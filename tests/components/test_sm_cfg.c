@@ -86,6 +86,19 @@ Test(sm_cfg, m2090_and_gtx480_share_the_fermi_pipeline)
 	cr_assert_eq(cfg_int(m, "gpu.core.latency.int") + cfg_int(m, "gpu.core.latency.alu_pipeline"), 10);
 	cr_assert_eq(cfg_bool(m, "gpu.core.fetch_fallthrough"), cfg_bool(g, "gpu.core.fetch_fallthrough"));
 	cr_assert_eq(cfg_bool(m, "gpu.core.units.writeback_slots"), cfg_bool(g, "gpu.core.units.writeback_slots"));
+	/* and their initiation intervals (-ptx_opcode_initiation_int/fp/dp of both files) */
+	const char *const lists[] = {"gpu.core.initiation.int", "gpu.core.initiation.fp", "gpu.core.initiation.dp"};
+	const int64_t want[3][5] = {{1, 2, 2, 1, 8}, {1, 2, 1, 1, 4}, {8, 16, 8, 8, 130}};
+	for (int i = 0; i < 3; i++) {
+		size_t nm = 0, ng = 0;
+		const int64_t *vm = cfg_int_list(m, lists[i], &nm), *vg = cfg_int_list(g, lists[i], &ng);
+		cr_assert_eq(nm, 5, "%s", lists[i]);
+		cr_assert_eq(ng, 5, "%s", lists[i]);
+		for (int k = 0; k < 5; k++) {
+			cr_assert_eq(vm[k], want[i][k], "m2090 %s[%d]", lists[i], k);
+			cr_assert_eq(vg[k], want[i][k], "gtx480 %s[%d]", lists[i], k);
+		}
+	}
 	cfg_destroy(m);
 	cfg_destroy(g);
 }
