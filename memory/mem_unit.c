@@ -591,12 +591,11 @@ static bool eject_step(struct mem_unit *m, uint64_t now, bool *filled)
 	SIM_ASSERT(r->is_reply && r->src_sm == m->sm_id);
 	r->t_ps[MEM_T_DONE] = sim_clock_edge_ps(m->clk, now);
 	if (r->ifetch) {
-		/* An instruction line: nothing of the unit's caches or MSHRs changes. */
+		/* An instruction line: nothing of the unit's caches or MSHRs changes; the SM's fetch
+		 * takes it (sm_ifetch_done wakes the SM). */
 		SIM_ASSERT(r->kind == MEM_REQ_READ);
 		m->ifetch_lat_sum_cycles += (uint64_t)(ps_to_cycles(m, span(r, MEM_T_ISSUE, MEM_T_DONE)) + 0.5);
 		m->ports.ifetch_done(m->ports.sm_ctx, r->addr, sim_now_ps(m->sim));
-		if (m->ports.sm)
-			sim_component_wake(m->ports.sm);
 		sim_pool_free(&m->req_pool, r);
 		m->reqs_live--;
 		return true;

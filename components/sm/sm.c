@@ -737,8 +737,7 @@ void sm_ifetch_done(void *v, uint64_t line_addr, uint64_t now_ps)
 		bool touched = false;
 		for (uint32_t j = 0; j < w->ib_count; j++) {
 			struct sm_ibuf_entry *e = &w->ib[(w->ib_head + j) % sm->ibuf_entries];
-			if (e->ready_cycle == SM_IC_PENDING &&
-			    (sm->ic_code_first_inst + e->pc) * sm->ic_inst_bytes / sm->ic_line_bytes == line) {
+			if (e->ready_cycle == SM_IC_PENDING && sm_ic_line(sm, e->pc) == line) {
 				e->ready_cycle = ready;
 				touched = true;
 			}

@@ -128,7 +128,7 @@ struct sm {
 	uint64_t ic_stamp;
 	uint64_t ic_code_first_inst;    /* the running kernel's first instruction in its module */
 	const void *ic_code_module;     /* whose code the cached lines hold (fe_launch_info) */
-	bool ic_mem;                    /* icache.miss_path memory, with a memory unit that has the path */
+	bool ic_mem;                    /* gpu.core.icache.miss_path is memory (used when mem_ifetch is set) */
 	bool (*mem_ifetch)(void *mem_ctx, uint64_t line_addr, uint32_t bytes, uint64_t now_cycle);
 	/* policies and memory */
 	struct sched *issue, *fetch;
@@ -283,6 +283,13 @@ static inline void sm_fetch_bit(struct sm *sm, uint16_t slot)
 		room = w->ib[(w->ib_head + w->ib_count - 1u) % sm->ibuf_entries].pc + 1u < sm->n_insts;
 	bool ok = room && !w->replay && sm->views[slot].valid;
 	sm->fetch_mask = (sm->fetch_mask & ~(1ull << slot)) | ((uint64_t)ok << slot);
+}
+
+/* The I-cache line holding the running kernel's instruction pc (module-wide code address /
+ * line size: the tag of fetch_warp and sm_ifetch_done). */
+static inline uint64_t sm_ic_line(const struct sm *sm, uint32_t pc)
+{
+	return (sm->ic_code_first_inst + pc) * sm->ic_inst_bytes / sm->ic_line_bytes;
 }
 
 /* sm_pipeline.c */

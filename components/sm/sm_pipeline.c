@@ -59,7 +59,6 @@ void sm_account_skipped(struct sm *sm, uint64_t end)
 
 /* ---- units and scoreboard ---------------------------------------------------------- */
 
-/* Index of a free unit of class u at now, or -1; *free_at gets the earliest free cycle. */
 /* The unit class an instruction occupies. In a shared pipeline (gpu.core.units.shared_pipeline)
  * branches, barriers and exits pass through it too (OWL Sec 2: every warp instruction enters
  * the one SIMT pipeline), on the SP units; otherwise they take no unit. */
@@ -68,6 +67,7 @@ static inline unsigned inst_unit(const struct sm *sm, const struct wi_static *si
 	return si->unit == WI_UNIT_NONE && sm->shared_pipe ? WI_UNIT_SP : si->unit;
 }
 
+/* Index of a free unit of class u at now, or -1; *free_at gets the earliest free cycle. */
 static int unit_free(const struct sm *sm, unsigned u, uint64_t now, uint64_t *free_at)
 {
 	const struct sm_unit *un = &sm->units[u];
@@ -86,20 +86,24 @@ static int unit_free(const struct sm *sm, unsigned u, uint64_t now, uint64_t *fr
 }
 
 /* gpu.core.units.writeback_slots: a free unit of class u whose result slot now + lat_cycles
- * is not taken, or -1. Brings each free unit's slot mask to now. */
+ * is not taken; -1 if every free unit's slot is taken, -2 if no unit is free. Brings each free
+ * unit's slot mask to now. (Never with a shared pipeline: sm.c refuses the pair, so a unit's
+ * own next_free says whether it is free.) */
 static int unit_free_wb(struct sm *sm, unsigned u, uint64_t now, uint32_t lat_cycles)
 {
 	struct sm_unit *un = &sm->units[u];
+	int r = -2;
 	for (uint32_t k = 0; k < un->count; k++) {
 		if (un->next_free[k] > now)
 			continue;
+		r = -1;
 		uint64_t d = now - un->wb_base[k];
 		un->wb_mask[k] = d >= 64 ? 0 : un->wb_mask[k] >> d;
 		un->wb_base[k] = now;
 		if (lat_cycles >= 64 || !(un->wb_mask[k] >> lat_cycles & 1))
 			return (int)k;
 	}
-	return -1;
+	return r;
 }
 
 static void sb_set_used(struct sm_warp *w, int i, bool used)
@@ -249,7 +253,8 @@ static uint8_t warp_status(struct sm *sm, uint16_t slot, uint64_t now, uint64_t 
 			return SM_WS_DATA;
 		}
 	}
-	if (check_unit && inst_unit(sm, si) != WI_UNIT_NONE && unit_free(sm, inst_unit(sm, si), now, &free_at) < 0) {
+	unsigned ucls = inst_unit(sm, si);
+	if (check_unit && ucls != WI_UNIT_NONE && unit_free(sm, ucls, now, &free_at) < 0) {
 		*until = free_at; /* units only get busier until then */
 		v->unit_busy = true; /* two-level policies let other groups use the free units */
 		return SM_WS_STRUCT;
@@ -521,13 +526,17 @@ static bool issue_warp(struct sm *sm, uint16_t slot, uint64_t now)
 	uint64_t free_at;
 	int unit = -1;
 	unsigned ucls = inst_unit(sm, si);
-	if (ucls != WI_UNIT_NONE && (unit = unit_free(sm, ucls, now, &free_at)) < 0)
-		return false;
 	bool wb = sm->wb_slots && (si->unit == WI_UNIT_SP || si->unit == WI_UNIT_SFU);
-	if (wb && (unit = unit_free_wb(sm, si->unit, now, sm->lat[si->lat_class])) < 0) {
-		/* Refused with nothing changed; next cycle the slots have moved on. */
-		sm->c.wb_conflicts++;
-		sm->activity = true;
+	if (wb) {
+		if ((unit = unit_free_wb(sm, ucls, now, sm->lat[si->lat_class])) == -2)
+			return false;
+		if (unit < 0) {
+			/* Refused with nothing changed; next cycle the slots have moved on. */
+			sm->c.wb_conflicts++;
+			sm->activity = true;
+			return false;
+		}
+	} else if (ucls != WI_UNIT_NONE && (unit = unit_free(sm, ucls, now, &free_at)) < 0) {
 		return false;
 	}
 	if (w->replay && !sm->lwm && sm->mem_refuse_now && sm->mem_refuse_now(sm->mem, w->replay, now)) {
@@ -912,7 +921,7 @@ static void fetch_warp(struct sm *sm, uint16_t slot, uint64_t now)
 		sm_fail(sm, &er);
 		return;
 	}
-	uint64_t line = (sm->ic_code_first_inst + pc0) * sm->ic_inst_bytes / sm->ic_line_bytes;
+	uint64_t line = sm_ic_line(sm, pc0);
 	uint32_t set = (uint32_t)(line % sm->ic_sets);
 	uint64_t *tag = &sm->ic_tag[(size_t)set * sm->ic_assoc];
 	uint64_t *lru = &sm->ic_lru[(size_t)set * sm->ic_assoc];
@@ -951,7 +960,8 @@ static void fetch_warp(struct sm *sm, uint16_t slot, uint64_t now)
 		arrive = fill[way] > now ? fill[way] : now; /* a line still being filled: wait for it */
 	} else {
 		sm->c.icache_misses++;
-		way = victim == UINT32_MAX ? 0 : victim;
+		SIM_ASSERT(victim != UINT32_MAX); /* only lines read from memory stay pending */
+		way = victim;
 		tag[way] = line;
 		fill[way] = sm->mem_ifetch ? SM_IC_PENDING : now + sm->ic_miss_cycles;
 		arrive = fill[way];
