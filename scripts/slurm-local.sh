@@ -26,6 +26,9 @@ done
 mkdir -p "$dir"/{state,spool,log}
 dir=$(cd "$dir" && pwd)
 host=$(hostname -s)
+# Slurm's daemons and clients look the node's name up; unresolved, they wait out their timeouts
+# (a chroot without /etc/hosts) instead of failing.
+getent hosts "$host" >/dev/null || fail "host name '$host' does not resolve (no /etc/hosts or DNS entry); Slurm needs it"
 cpus=$(nproc)
 mem=$(awk '/MemTotal/ {print int($2/1024*0.8)}' /proc/meminfo)
 
