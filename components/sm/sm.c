@@ -302,15 +302,24 @@ static int read_settings(struct sm *sm, const struct cfg *cfg, struct sim_error 
 	sm->mem_pipe_cycles = (uint32_t)cfg_int(cfg, "gpu.core.latency.mem_pipeline");
 	static const char *const ii_keys[WI_II_TYPES] = {"gpu.core.initiation.int", "gpu.core.initiation.fp",
 							 "gpu.core.initiation.dp"};
+	static const char *const op_lat_keys[WI_II_TYPES] = {"gpu.core.latency.ops.int", "gpu.core.latency.ops.fp",
+							     "gpu.core.latency.ops.dp"};
 	sm->ii_slots[WI_II_ONE] = 1;
+	sm->op_lat[WI_II_ONE] = 0;
 	for (int t = 0; t < WI_II_TYPES; t++) {
-		size_t n = 0;
+		size_t n = 0, nl = 0;
 		const int64_t *v = cfg_int_list(cfg, ii_keys[t], &n);
+		const int64_t *l = cfg_int_list(cfg, op_lat_keys[t], &nl);
 		if (n != WI_II_OPS)
 			return cfg_error(err, cfg, ii_keys[t], "%zu values: give %d (add/sub, min/max, mul, mad, div)",
 					 n, WI_II_OPS);
-		for (int o = 0; o < WI_II_OPS; o++)
+		if (nl != WI_II_OPS)
+			return cfg_error(err, cfg, op_lat_keys[t], "%zu values: give %d (add/sub, min/max, mul, mad, div)",
+					 nl, WI_II_OPS);
+		for (int o = 0; o < WI_II_OPS; o++) {
 			sm->ii_slots[WI_II_CLASS(t, o)] = (uint32_t)v[o];
+			sm->op_lat[WI_II_CLASS(t, o)] = l[o] ? (uint32_t)l[o] + alu_pipe : 0;
+		}
 	}
 	/* Shared, constant/param and global accesses all go to memory/, which times them
 	 * (gpu.memory.shared.*, l1c.*) and releases their registers through done(). */
@@ -358,11 +367,10 @@ static int read_settings(struct sm *sm, const struct cfg *cfg, struct sim_error 
 	sm->barrel = cfg_bool(cfg, "gpu.core.barrel");
 	sm->fetch_fallthrough = cfg_bool(cfg, "gpu.core.fetch_fallthrough");
 	sm->wb_slots = cfg_bool(cfg, "gpu.core.units.writeback_slots");
-	/* unit_free_wb picks among one class's units only; a shared pipeline's units are busy
-	 * together across classes (unit_free) */
-	if (sm->wb_slots && sm->shared_pipe)
-		return cfg_error(err, cfg, "gpu.core.units.writeback_slots",
-				 "cannot be combined with gpu.core.units.shared_pipeline");
+	/* A result slot lasts one SP initiation interval: one warp's results per slot (a cycle on
+	 * GTX480's 32-wide units, 4 on OWL's 8-wide pipeline, as GPGPU-Sim's owl28 at a quarter of
+	 * the clock). */
+	sm->wb_slot_cycles = sm->units[WI_UNIT_SP].ii_cycles;
 	if (ic_size % (sm->ic_line_bytes * sm->ic_assoc))
 		return cfg_error(err, cfg, "gpu.core.icache.size_bytes",
 				 "%u bytes is not a whole number of sets of %u ways x %u-byte lines", ic_size,

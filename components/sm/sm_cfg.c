@@ -63,6 +63,14 @@ static const struct cfg_key_def sm_keys[] = {
 		    "in the LD/ST unit (GPGPU-Sim 4.2 GTX480: a shared-memory load chain takes 49 cycles a load against smem_latency 26 + ALU, so 15)"),
 	CFG_KEY_INT("gpu.core.latency.ctrl", "cycles", 1, 1, 10000,
 		    "branch/barrier/exit: cycles before a register they write is visible"),
+	CFG_KEY_INT_LIST("gpu.core.latency.ops.int", "cycles", "0,0,0,0,0", 0, 10000,
+			 "integer add/sub, min/max, mul, mad, div/rem: result latency per opcode group, "
+			 "GPGPU-Sim's -ptx_opcode_latency_int (GTX480: 4,13,4,5,145); a non-zero value replaces "
+			 "the class latency above for that group (alu_pipeline still added), 0 keeps it"),
+	CFG_KEY_INT_LIST("gpu.core.latency.ops.fp", "cycles", "0,0,0,0,0", 0, 10000,
+			 "the same for f32 (GPGPU-Sim -ptx_opcode_latency_fp, GTX480: 4,13,4,5,39)"),
+	CFG_KEY_INT_LIST("gpu.core.latency.ops.dp", "cycles", "0,0,0,0,0", 0, 10000,
+			 "the same for f64 (GPGPU-Sim -ptx_opcode_latency_dp, GTX480: 8,19,8,8,330)"),
 	CFG_KEY_INT_LIST("gpu.core.initiation.int", "issue slots", "1,1,1,1,1", 1, 1000,
 			 "integer add/sub, min/max, mul, mad, div/rem: how many of an SP unit's issue slots "
 			 "(warp / simt_width cycles each) one warp instruction takes, GPGPU-Sim's "

@@ -97,7 +97,8 @@ struct sm_unit {
 	uint32_t count;
 	uint32_t ii_cycles;             /* initiation interval: ceil(warp_size / width) */
 	uint64_t next_free[SM_MAX_UNITS];
-	/* gpu.core.units.writeback_slots: bit i of wb_mask = a result due at wb_base + i */
+	/* gpu.core.units.writeback_slots: bit i of wb_mask = a result due in slot wb_base + i
+	 * (slots of sm->wb_slot_cycles) */
 	uint64_t wb_mask[SM_MAX_UNITS], wb_base[SM_MAX_UNITS];
 };
 
@@ -113,11 +114,13 @@ struct sm {
 	uint32_t lat[WI_LAT_COUNT];     /* cycles per latency class (SP/SFU ones with alu_pipeline) */
 	uint32_t mem_pipe_cycles;       /* gpu.core.latency.mem_pipeline: after a memory reply */
 	uint32_t ii_slots[WI_II_COUNT]; /* gpu.core.initiation.*: SP issue slots per ii class */
+	uint32_t op_lat[WI_II_COUNT];   /* gpu.core.latency.ops.*: per ii class, alu_pipeline in; 0: lat[] */
 	struct sm_unit units[SM_UNIT_CLASSES];
 	/* I-cache: sets x assoc tags, LRU stamps, fill cycles */
 	uint32_t ic_sets, ic_assoc, ic_line_bytes, ic_inst_bytes, ic_miss_cycles;
 	uint32_t fetch_decode_cycles;   /* fetch at t (hit) -> issuable at t + this */
 	bool barrel;                    /* gpu.core.barrel: one instruction per warp in the pipeline */
+	uint32_t wb_slot_cycles;        /* writeback_slots: a result slot (SP ii_cycles) */
 	bool fetch_fallthrough;         /* gpu.core.fetch_fallthrough */
 	bool wb_slots;                  /* gpu.core.units.writeback_slots */
 	bool shared_pipe;               /* gpu.core.units.shared_pipeline: unit k of every class busy together */
@@ -290,6 +293,14 @@ static inline void sm_fetch_bit(struct sm *sm, uint16_t slot)
 static inline uint64_t sm_ic_line(const struct sm *sm, uint32_t pc)
 {
 	return (sm->ic_code_first_inst + pc) * sm->ic_inst_bytes / sm->ic_line_bytes;
+}
+
+/* Cycles from issue until instruction si's result can be read: its opcode group's latency
+ * (gpu.core.latency.ops.*) where one is set, else its latency class's. */
+static inline uint32_t sm_result_cycles(const struct sm *sm, const struct wi_static *si)
+{
+	uint32_t l = sm->op_lat[si->ii_class];
+	return l ? l : sm->lat[si->lat_class];
 }
 
 /* sm_pipeline.c */

@@ -287,7 +287,7 @@ void sm_lwm_after_issue(struct sm *sm, uint16_t slot, uint64_t now)
 	q->slot = slot;
 	q->lanes = wi->n_lanes;
 	memcpy(q->guard, wi->mask, sizeof q->guard);
-	q->lat_cycles = sm->lat[si->lat_class];
+	q->lat_cycles = sm_result_cycles(sm, si);
 	q->sb_idx = -1;
 	/* The entry issue_warp just made: its registers are written when the last sub-warp is. */
 	struct sm_warp *w = &sm->warps[slot];

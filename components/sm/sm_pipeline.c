@@ -67,16 +67,24 @@ static inline unsigned inst_unit(const struct sm *sm, const struct wi_static *si
 	return si->unit == WI_UNIT_NONE && sm->shared_pipe ? WI_UNIT_SP : si->unit;
 }
 
+/* Cycle from which unit k of class u is free: in a shared pipeline, when none of pipeline k's
+ * units is busy. */
+static inline uint64_t unit_free_at(const struct sm *sm, unsigned u, uint32_t k)
+{
+	uint64_t t = sm->units[u].next_free[k];
+	if (sm->shared_pipe)
+		for (unsigned q = 0; q < WI_UNIT_NONE; q++)
+			t = sm->units[q].next_free[k] > t ? sm->units[q].next_free[k] : t;
+	return t;
+}
+
 /* Index of a free unit of class u at now, or -1; *free_at gets the earliest free cycle. */
 static int unit_free(const struct sm *sm, unsigned u, uint64_t now, uint64_t *free_at)
 {
 	const struct sm_unit *un = &sm->units[u];
 	uint64_t best = UINT64_MAX;
 	for (uint32_t k = 0; k < un->count; k++) {
-		uint64_t t = un->next_free[k];
-		if (sm->shared_pipe) /* pipeline k: free when none of its units is busy */
-			for (unsigned q = 0; q < WI_UNIT_NONE; q++)
-				t = sm->units[q].next_free[k] > t ? sm->units[q].next_free[k] : t;
+		uint64_t t = unit_free_at(sm, u, k);
 		if (t <= now)
 			return (int)k;
 		best = min_u64(best, t);
@@ -85,22 +93,30 @@ static int unit_free(const struct sm *sm, unsigned u, uint64_t now, uint64_t *fr
 	return -1;
 }
 
-/* gpu.core.units.writeback_slots: a free unit of class u whose result slot now + lat_cycles
- * is not taken; -1 if every free unit's slot is taken, -2 if no unit is free. Brings each free
- * unit's slot mask to now. (Never with a shared pipeline: sm.c refuses the pair, so a unit's
- * own next_free says whether it is free.) */
+/* gpu.core.units.writeback_slots: the result slot (of wb_slot_cycles, the SP unit's initiation
+ * interval) a result issued at now with latency lat_cycles lands in, relative to the unit's
+ * wb_base slot, which unit_free_wb has brought to now's. */
+static inline uint64_t wb_slot_bit(const struct sm *sm, uint64_t now, uint32_t lat_cycles)
+{
+	return (now + lat_cycles) / sm->wb_slot_cycles - now / sm->wb_slot_cycles;
+}
+
+/* gpu.core.units.writeback_slots: a free unit of class u whose result slot for lat_cycles is
+ * not taken; -1 if every free unit's slot is taken, -2 if no unit is free. Brings each free
+ * unit's slot mask to now. */
 static int unit_free_wb(struct sm *sm, unsigned u, uint64_t now, uint32_t lat_cycles)
 {
 	struct sm_unit *un = &sm->units[u];
 	int r = -2;
+	uint64_t slot = now / sm->wb_slot_cycles, bit = wb_slot_bit(sm, now, lat_cycles);
 	for (uint32_t k = 0; k < un->count; k++) {
-		if (un->next_free[k] > now)
+		if (unit_free_at(sm, u, k) > now)
 			continue;
 		r = -1;
-		uint64_t d = now - un->wb_base[k];
+		uint64_t d = slot - un->wb_base[k];
 		un->wb_mask[k] = d >= 64 ? 0 : un->wb_mask[k] >> d;
-		un->wb_base[k] = now;
-		if (lat_cycles >= 64 || !(un->wb_mask[k] >> lat_cycles & 1))
+		un->wb_base[k] = slot;
+		if (bit >= 64 || !(un->wb_mask[k] >> bit & 1))
 			return (int)k;
 	}
 	return r;
@@ -526,9 +542,10 @@ static bool issue_warp(struct sm *sm, uint16_t slot, uint64_t now)
 	uint64_t free_at;
 	int unit = -1;
 	unsigned ucls = inst_unit(sm, si);
+	uint32_t result_cycles = sm_result_cycles(sm, si);
 	bool wb = sm->wb_slots && (si->unit == WI_UNIT_SP || si->unit == WI_UNIT_SFU);
 	if (wb) {
-		if ((unit = unit_free_wb(sm, ucls, now, sm->lat[si->lat_class])) == -2)
+		if ((unit = unit_free_wb(sm, ucls, now, result_cycles)) == -2)
 			return false;
 		if (unit < 0) {
 			/* Refused with nothing changed; next cycle the slots have moved on. */
@@ -637,7 +654,7 @@ static bool issue_warp(struct sm *sm, uint16_t slot, uint64_t now)
 		se->long_lat = false;
 		se->missed = false;
 		se->wi = NULL;
-		se->release_cycle = now + sm->lat[si->lat_class];
+		se->release_cycle = now + result_cycles;
 		se->n_dst = si->n_dst;
 		memcpy(se->dst, si->dst, sizeof se->dst);
 		w->sb_used++;
@@ -648,8 +665,9 @@ static bool issue_warp(struct sm *sm, uint16_t slot, uint64_t now)
 	if (unit >= 0) {
 		sm->units[ucls].next_free[unit] =
 			now + sm->units[ucls].ii_cycles * (ucls == WI_UNIT_SP ? sm->ii_slots[si->ii_class] : 1u);
-		if (wb && sm->lat[si->lat_class] < 64)
-			sm->units[si->unit].wb_mask[unit] |= 1ull << sm->lat[si->lat_class];
+		uint64_t bit = wb ? wb_slot_bit(sm, now, result_cycles) : 64;
+		if (bit < 64)
+			sm->units[si->unit].wb_mask[unit] |= 1ull << bit;
 		sm->unit_taken_cycle = now;
 		/* Every unit of the class busy next cycle: the warps ready for it turn structural.
 		 * In a shared pipeline unit_free gives the same answer for every class (pipeline k
@@ -664,10 +682,10 @@ static bool issue_warp(struct sm *sm, uint16_t slot, uint64_t now)
 		}
 	}
 	if (sm->barrel && !is_mem)
-		w->barrel_until = now + sm->lat[si->lat_class] + sm->fetch_decode_cycles;
+		w->barrel_until = now + result_cycles + sm->fetch_decode_cycles;
 	if (si->unit == WI_UNIT_SP || si->unit == WI_UNIT_SFU) {
-		uint64_t end = now + sm->lat[si->lat_class];
-		sm->c.alu_inflight_inst_cycles += sm->lat[si->lat_class];
+		uint64_t end = now + result_cycles;
+		sm->c.alu_inflight_inst_cycles += result_cycles;
 		if (end > sm->alu_busy_until)
 			sm->alu_busy_until = end;
 	}

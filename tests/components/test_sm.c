@@ -240,6 +240,21 @@ Test(sm, dependent_alu_chain_issues_exactly_latency_apart)
 	teardown();
 }
 
+/* Issue gaps between the first n + 1 instructions of a one-warp kernel of n + 2 instructions (a
+ * dependent chain, then exit) under the overrides ov. */
+static void chain_gaps(const char *ptx, const char *const *ov, uint64_t *gap, int n)
+{
+	build(ptx, 32, 1, ov);
+	run();
+	uint64_t cyc[8];
+	uint32_t pc[8];
+	cr_assert_eq(issues(0, cyc, pc, 8), (uint32_t)n + 2);
+	for (int i = 0; i < n; i++)
+		gap[i] = cyc[i + 1] - cyc[i];
+	check_classes_sum();
+	teardown();
+}
+
 /* Dependent chain mov, xor (logic), add (int), shl (logic): the issue gaps with int 10 and the
  * given latency.logic. */
 static void logic_chain_gaps(const char *logic, uint64_t gap[3])
@@ -249,15 +264,7 @@ static void logic_chain_gaps(const char *logic, uint64_t gap[3])
 		" mov.u32 %r1, 7;\n xor.b32 %r2, %r1, 1;\n add.s32 %r3, %r2, 1;\n shl.b32 %r4, %r3, 1;\n"
 		" exit;\n}\n";
 	const char *const ov[] = {"gpu.core.latency.int=10", logic, NULL};
-	build(ptx, 32, 1, ov);
-	run();
-	uint64_t cyc[8];
-	uint32_t pc[8];
-	cr_assert_eq(issues(0, cyc, pc, 8), 5);
-	for (int i = 0; i < 3; i++)
-		gap[i] = cyc[i + 1] - cyc[i];
-	check_classes_sum();
-	teardown();
+	chain_gaps(ptx, ov, gap, 3);
 }
 
 Test(sm, latency_logic_times_logic_ops_and_0_leaves_them_at_int)
@@ -703,11 +710,17 @@ static const char wb_ptx[] = PTX_HEAD
 	".visible .entry k()\n{\n .reg .b32 %r<4>;\n"
 	" mov.u32 %r1, %tid.x;\n mul.lo.s32 %r2, %r1, 3;\n add.s32 %r3, %r1, 7;\n exit;\n}\n";
 
-/* Cycle of the add (pc 2) in wb_ptx, and the SM's write-back-slot refusals. */
-static uint64_t wb_add_cycle(const char *wb, uint64_t *conflicts)
+/* Cycle of the add (pc 2) in wb_ptx, and the SM's write-back-slot refusals; *mul gets the
+ * mul's. owl_pipe: OWL's 8-wide pipeline shared by every unit (one warp instruction per 4
+ * cycles) and mul 7; else one SP unit of interval 1 and mul 5. int 4 on both. */
+static uint64_t wb_add_cycle(bool owl_pipe, const char *wb, uint64_t *conflicts, uint64_t *mul)
 {
-	const char *const ov[] = {"gpu.core.latency.int=4", "gpu.core.latency.mul=5", wb, NULL};
-	build(wb_ptx, 32, 1, ov);
+	const char *const one_unit[] = {"gpu.core.latency.int=4", "gpu.core.latency.mul=5", wb, NULL};
+	const char *const owl[] = {"gpu.core.simt_width=8", "gpu.core.units.ldst_width=8",
+				   "gpu.core.units.sfu_width=8", "gpu.core.units.sp=1",
+				   "gpu.core.units.shared_pipeline=true", "gpu.core.latency.int=4",
+				   "gpu.core.latency.mul=7", wb, NULL};
+	build(wb_ptx, 32, 1, owl_pipe ? owl : one_unit);
 	run();
 	uint64_t cyc[8];
 	uint32_t pc[8];
@@ -716,6 +729,7 @@ static uint64_t wb_add_cycle(const char *wb, uint64_t *conflicts)
 	struct sm_counters c;
 	sm_get_counters(H.sm, &c);
 	*conflicts = c.wb_conflicts;
+	*mul = cyc[1];
 	check_classes_sum();
 	teardown();
 	return cyc[2];
@@ -726,10 +740,11 @@ Test(sm, writeback_slots_delay_an_instruction_whose_result_would_collide)
 	/* One SP unit (interval 1), fetch+decode 1, int 4, mul 5. c0 fetch pc0,1; c1 mov (r1 at
 	 * c5); c5 mul (result slot c10), fetch pc2,3 -> ready c6; c6 add would deliver at
 	 * c6 + 4 = c10 too: refused; c7 add (slot c11). Without the slots the add goes at c6. */
-	uint64_t n_on, n_off;
-	cr_assert_eq(wb_add_cycle("gpu.core.units.writeback_slots=true", &n_on), 7);
+	uint64_t n_on, n_off, mul;
+	cr_assert_eq(wb_add_cycle(false, "gpu.core.units.writeback_slots=true", &n_on, &mul), 7);
+	cr_assert_eq(mul, 5);
 	cr_assert_eq(n_on, 1);
-	cr_assert_eq(wb_add_cycle("gpu.core.units.writeback_slots=false", &n_off), 6);
+	cr_assert_eq(wb_add_cycle(false, "gpu.core.units.writeback_slots=false", &n_off, &mul), 6);
 	cr_assert_eq(n_off, 0);
 }
 
@@ -796,6 +811,47 @@ Test(sm, same_configuration_gives_identical_stats)
 	cr_assert(strstr(a, "\"sm.0.ctas_finished\"") != NULL);
 	free(a);
 	free(b);
+}
+
+/* OWL's 8-wide pipeline with write-back slots: a slot is the pipeline's 4 cycles (GPGPU-Sim's
+ * owl28 runs the core at a quarter of the clock, so its `occupied` check compares 325 MHz
+ * cycles). int 4, mul 7, fetch+decode 1: c1 mov (r1 at c5); c5 mul (result c12, slot 3); the
+ * add, free to go at c9, would deliver at c13: slot 3 too, refused at c9, c10, c11 (c14, c15
+ * still slot 3); c12 add (c16, slot 4). Exact cycles (12 against 13) would not collide. Without
+ * the slots: c9. */
+Test(sm, writeback_slots_of_a_shared_pipeline_last_its_interval)
+{
+	uint64_t n_on, n_off, mul;
+	cr_assert_eq(wb_add_cycle(true, "gpu.core.units.writeback_slots=true", &n_on, &mul), 12);
+	cr_assert_eq(mul, 5);
+	cr_assert_eq(n_on, 3);
+	cr_assert_eq(wb_add_cycle(true, "gpu.core.units.writeback_slots=false", &n_off, &mul), 9);
+	cr_assert_eq(n_off, 0);
+}
+
+/* gpu.core.latency.ops.*: GPGPU-Sim's per-group latencies over the classes. Chain mov, min,
+ * add, mul, add (each reads the one before) with int 4, mul 5 and ops.int 6,13,3,5,145: mov ->
+ * min 4 (mov is in no group: its class, int), min -> add 13, add -> mul 6, mul -> add 3. All
+ * zero: the classes, 4, 4, 4, 5. */
+static void ops_chain_gaps(const char *ops, uint64_t gap[4])
+{
+	static const char ptx[] = PTX_HEAD
+		".visible .entry k()\n{\n .reg .b32 %r<8>;\n"
+		" mov.u32 %r1, 7;\n min.s32 %r2, %r1, 9;\n add.s32 %r3, %r2, 1;\n mul.lo.s32 %r4, %r3, 3;\n"
+		" add.s32 %r5, %r4, 1;\n exit;\n}\n";
+	const char *const ov[] = {"gpu.core.latency.int=4", "gpu.core.latency.mul=5", ops, NULL};
+	chain_gaps(ptx, ov, gap, 4);
+}
+
+Test(sm, latency_ops_time_each_opcode_group_over_its_class)
+{
+	uint64_t g[4];
+	ops_chain_gaps("gpu.core.latency.ops.int=6,13,3,5,145", g);
+	cr_assert(g[0] == 4 && g[1] == 13 && g[2] == 6 && g[3] == 3, "gaps %lu %lu %lu %lu",
+		  (unsigned long)g[0], (unsigned long)g[1], (unsigned long)g[2], (unsigned long)g[3]);
+	ops_chain_gaps("gpu.core.latency.ops.int=0,0,0,0,0", g);
+	cr_assert(g[0] == 4 && g[1] == 4 && g[2] == 4 && g[3] == 5, "gaps %lu %lu %lu %lu",
+		  (unsigned long)g[0], (unsigned long)g[1], (unsigned long)g[2], (unsigned long)g[3]);
 }
 
 /* gpu.core.initiation.*: with one SP unit of simt_width 32 (a slot a cycle), integer mul takes 2

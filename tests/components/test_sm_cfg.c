@@ -86,10 +86,13 @@ Test(sm_cfg, m2090_and_gtx480_share_the_fermi_pipeline)
 	cr_assert_eq(cfg_int(m, "gpu.core.latency.int") + cfg_int(m, "gpu.core.latency.alu_pipeline"), 10);
 	cr_assert_eq(cfg_bool(m, "gpu.core.fetch_fallthrough"), cfg_bool(g, "gpu.core.fetch_fallthrough"));
 	cr_assert_eq(cfg_bool(m, "gpu.core.units.writeback_slots"), cfg_bool(g, "gpu.core.units.writeback_slots"));
-	/* and their initiation intervals (-ptx_opcode_initiation_int/fp/dp of both files) */
-	const char *const lists[] = {"gpu.core.initiation.int", "gpu.core.initiation.fp", "gpu.core.initiation.dp"};
-	const int64_t want[3][5] = {{1, 2, 2, 1, 8}, {1, 2, 1, 1, 4}, {8, 16, 8, 8, 130}};
-	for (int i = 0; i < 3; i++) {
+	/* and their initiation intervals and per-group latencies (-ptx_opcode_initiation_int/fp/dp,
+	 * -ptx_opcode_latency_int/fp/dp of both files) */
+	const char *const lists[] = {"gpu.core.initiation.int", "gpu.core.initiation.fp", "gpu.core.initiation.dp",
+				     "gpu.core.latency.ops.int", "gpu.core.latency.ops.fp", "gpu.core.latency.ops.dp"};
+	const int64_t want[6][5] = {{1, 2, 2, 1, 8}, {1, 2, 1, 1, 4}, {8, 16, 8, 8, 130},
+				    {4, 13, 4, 5, 145}, {4, 13, 4, 5, 39}, {8, 19, 8, 8, 330}};
+	for (int i = 0; i < 6; i++) {
 		size_t nm = 0, ng = 0;
 		const int64_t *vm = cfg_int_list(m, lists[i], &nm), *vg = cfg_int_list(g, lists[i], &ng);
 		cr_assert_eq(nm, 5, "%s", lists[i]);
@@ -150,11 +153,10 @@ Test(sm_cfg, a_shared_pipeline_with_unequal_unit_counts_is_refused_at_its_line)
 			  "gpu.core.units.shared_pipeline", 5, "sp 2, sfu 1, ldst 1");
 }
 
-Test(sm_cfg, write_back_slots_in_a_shared_pipeline_are_refused_at_their_line)
+Test(sm_cfg, a_latency_ops_list_of_the_wrong_length_is_refused_at_its_line)
 {
-	/* the write-back slot check picks among one class's units; a shared pipeline's are busy
-	 * together across classes */
-	assert_sm_refuses("gpu: {\n core: {\n  units: {\n   sp = 1; sfu = 1; ldst = 1;\n"
-			  "   shared_pipeline = true;\n   writeback_slots = true;\n  };\n };\n};\n",
-			  "gpu.core.units.writeback_slots", 6, "shared_pipeline");
+	/* one value per opcode group: add/sub, min/max, mul, mad, div */
+	assert_sm_refuses("gpu: {\n core: {\n  latency: {\n   ops: {\n    fp = [4, 13, 4];\n   };\n"
+			  "  };\n };\n};\n",
+			  "gpu.core.latency.ops.fp", 5, "give 5");
 }
