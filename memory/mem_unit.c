@@ -182,8 +182,9 @@ static const struct cfg_key_def mu_keys[] = {
 		    "misses to one line an MSHR entry can hold (the first one included)"),
 	CFG_KEY_INT("gpu.memory.atomic_segment_bytes", "bytes", 0, 0, 4096,
 		    "0: a global atomic sends one request per L1D line its lanes touch; else one per segment "
-		    "of this size (power of two, at most the line), as GPGPU-Sim's atomic coalescing "
-		    "(memory_coalescing_arch_atomic: 32 B segments on Fermi, each an L2 access)"),
+		    "of this size (power of two, at most the line) carrying the whole segment both ways, as "
+		    "GPGPU-Sim's atomic coalescing (memory_coalescing_arch_atomic: 32 B segments on Fermi, "
+		    "each an L2 access and 8 + 32 bytes on the interconnect)"),
 	CFG_KEY_INT("gpu.memory.l1d.size_kb", "KiB", 32, 1, 65536, "L1 data cache capacity"),
 	CFG_KEY_INT("gpu.memory.l1d.assoc", "ways", 8, 1, 256, "L1 data cache associativity"),
 	CFG_KEY_INT("gpu.memory.l1d.line_bytes", "bytes", 64, 16, 4096, "L1D line = coalescing granularity (64 owl-28, 128 gtx480)"),
@@ -439,9 +440,11 @@ static enum st_result stage_access(struct mem_unit *m, const struct coal_req *cr
 		if (!can_push(m, true, false))
 			return ST_STALL_MISSQ;
 		cache_invalidate(c, line);
-		/* (with atomic_segment_bytes, cr is a segment of the line: its own request) */
-		ring_push(m, req_new(m, MEM_REQ_ATOMIC, m->atomic_seg ? cr->line_addr : line, cr->lane_bytes,
-				     &m->slots[si], now));
+		/* With atomic_segment_bytes, cr is a segment of the line: its own request, carrying
+		 * the whole segment both ways as GPGPU-Sim's (its mem_fetch data size is the
+		 * segment's, whatever lanes are active); else the active lanes' bytes. */
+		ring_push(m, req_new(m, MEM_REQ_ATOMIC, m->atomic_seg ? cr->line_addr : line,
+				     m->atomic_seg ? m->coal_atomic.line_bytes : cr->lane_bytes, &m->slots[si], now));
 		note_miss(m, si, now);
 		return ST_DONE;
 	}
