@@ -281,6 +281,7 @@ static int read_settings(struct sm *sm, const struct cfg *cfg, struct sim_error 
 	sm->registers = (uint32_t)cfg_int(cfg, "gpu.core.registers");
 	sm->shared_bytes = (uint32_t)cfg_int(cfg, "gpu.core.shared_kb") * 1024u;
 	sm->n_sched = (uint32_t)cfg_int(cfg, "gpu.core.n_schedulers");
+	sm->sched_rotating = !strcmp(cfg_str(cfg, "gpu.core.scheduler_order"), "rotating");
 	sm->ibuf_entries = (uint32_t)cfg_int(cfg, "gpu.core.ibuf_entries");
 	if (sm->n_sched > sm->max_warps)
 		return cfg_error(err, cfg, "gpu.core.n_schedulers", "%u schedulers exceed the %u warp slots",

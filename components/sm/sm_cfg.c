@@ -6,6 +6,7 @@
 /* Defaults follow a Fermi GTX480 SM as GPGPU-Sim models it (BAWS Table 1): 2 schedulers with a
  * 16-lane SP group each, 4 SFU lanes, 16 LD/ST lanes, 2 KB 4-way I-cache with 128 B lines. */
 static const char *const sm_ic_paths[] = {"fixed", "memory", NULL};
+static const char *const sm_sched_orders[] = {"fixed", "rotating", NULL};
 
 static const struct cfg_key_def sm_keys[] = {
 	CFG_KEY_INT("gpu.core.count", "cores", 15, 1, 1024, "number of SMs"),
@@ -23,6 +24,11 @@ static const struct cfg_key_def sm_keys[] = {
 	CFG_KEY_INT("gpu.core.shared_kb", "KB", 48, 0, 1024, "shared memory per SM"),
 	CFG_KEY_INT("gpu.core.n_schedulers", "schedulers", 2, 1, SM_MAX_SCHED,
 		    "issue schedulers; warp w belongs to scheduler w mod n"),
+	CFG_KEY_ENUM("gpu.core.scheduler_order", "fixed", sm_sched_orders,
+		     "which scheduler picks first each cycle, and so wins a unit two of them want (the "
+		     "LD/ST unit, the SFU): fixed, scheduler 0 then 1...; rotating, scheduler (cycle mod "
+		     "n) first, as GPGPU-Sim 4.2 (shader.cc issue(), Issue_Prio; its 3.x ran them in "
+		     "fixed order)"),
 	CFG_KEY_INT("gpu.core.ibuf_entries", "instructions", 2, 1, SM_MAX_IBUF, "I-buffer slots per warp"),
 	CFG_KEY_INT("gpu.core.icache.size_bytes", "bytes", 2048, 64, 1 << 20, "instruction cache size"),
 	CFG_KEY_INT("gpu.core.icache.assoc", "ways", 4, 1, 64, "instruction cache associativity"),

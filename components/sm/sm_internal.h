@@ -111,6 +111,7 @@ struct sm {
 	/* settings */
 	uint32_t warp_size, max_warps, max_threads, max_ctas, registers, shared_bytes;
 	uint32_t n_sched, ibuf_entries;
+	bool sched_rotating;            /* gpu.core.scheduler_order: scheduler (cycle % n) picks first */
 	uint32_t lat[WI_LAT_COUNT];     /* cycles per latency class (SP/SFU ones with alu_pipeline) */
 	uint32_t mem_pipe_cycles;       /* gpu.core.latency.mem_pipeline: after a memory reply */
 	uint32_t ii_slots[WI_II_COUNT]; /* gpu.core.initiation.*: SP issue slots per ii class */

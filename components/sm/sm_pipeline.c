@@ -1158,7 +1158,11 @@ uint64_t sm_tick(struct sim_component *comp, uint64_t now)
 
 	bool issued = false;
 	uint8_t cls[SM_MAX_SCHED];
-	for (uint32_t s = 0; s < sm->n_sched; s++) {
+	/* The first scheduler wins a unit another one also wants this cycle. Rotating by the cycle
+	 * (not by a counter) keeps the order the same whether or not the SM slept before now. */
+	uint32_t first = sm->sched_rotating ? (uint32_t)(now % sm->n_sched) : 0;
+	for (uint32_t i = 0; i < sm->n_sched; i++) {
+		uint32_t s = first + i < sm->n_sched ? first + i : first + i - sm->n_sched;
 		cls[s] = schedule(sm, s, now);
 		issued |= cls[s] == SM_CYC_ISSUED;
 		sm->sched_cyc[s][cls[s]]++;

@@ -787,6 +787,42 @@ Test(sm, two_schedulers_issue_in_the_same_cycle)
 	teardown();
 }
 
+/* Issue cycles of warps 0 (scheduler 0) and 1 (scheduler 1) of indep_ptx with one SP unit
+ * (both schedulers want it every cycle) under gpu.core.scheduler_order = order. */
+static void one_unit_two_schedulers(const char *order, uint64_t c0[16], uint64_t c1[16])
+{
+	const char *const ov[] = {"gpu.core.n_schedulers=2", "gpu.core.units.sp=1", "gpu.core.latency.int=1",
+				  order, NULL};
+	build(indep_ptx, 64, 1, ov);
+	run();
+	cr_assert_eq(issues(0, c0, NULL, 16), 9);
+	cr_assert_eq(issues(1, c1, NULL, 16), 9);
+	check_classes_sum();
+	teardown();
+}
+
+/* One SP unit, interval 1, fetch+decode 1: warp 0 is ready from c1, warp 1 from c2; each has 8
+ * movs and an exit (no unit). Fixed order: scheduler 0 takes the unit every cycle, so warp 0's
+ * movs go at c1..c8 (exit c9) and warp 1 waits until c9 (movs c9..c16, exit c17). Rotating
+ * (scheduler cycle % 2 first): c1 warp 0 (warp 1 not ready), then even cycles warp 0 and odd
+ * ones warp 1: warp 0 at c2, 4, ..., 14 and its exit at c15 beside warp 1's mov; warp 1 at c3,
+ * 5, ..., 15, c16 alone, exit c17. */
+Test(sm, scheduler_order_decides_who_takes_a_unit_both_want)
+{
+	uint64_t c0[16], c1[16];
+	one_unit_two_schedulers("gpu.core.scheduler_order=fixed", c0, c1);
+	for (int i = 0; i < 9; i++) {
+		cr_assert_eq(c0[i], (uint64_t)(1 + i), "fixed, warp 0 inst %d", i);
+		cr_assert_eq(c1[i], (uint64_t)(9 + i), "fixed, warp 1 inst %d", i);
+	}
+	one_unit_two_schedulers("gpu.core.scheduler_order=rotating", c0, c1);
+	const uint64_t w0[9] = {1, 2, 4, 6, 8, 10, 12, 14, 15}, w1[9] = {3, 5, 7, 9, 11, 13, 15, 16, 17};
+	for (int i = 0; i < 9; i++) {
+		cr_assert_eq(c0[i], w0[i], "rotating, warp 0 inst %d at %lu", i, (unsigned long)c0[i]);
+		cr_assert_eq(c1[i], w1[i], "rotating, warp 1 inst %d at %lu", i, (unsigned long)c1[i]);
+	}
+}
+
 static char *run_to_json(void)
 {
 	const char *const ov[] = {"gpu.core.max_ctas=2", "gpu.core.latency.int=3", NULL};

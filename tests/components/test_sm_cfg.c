@@ -86,6 +86,8 @@ Test(sm_cfg, m2090_and_gtx480_share_the_fermi_pipeline)
 	cr_assert_eq(cfg_int(m, "gpu.core.latency.int") + cfg_int(m, "gpu.core.latency.alu_pipeline"), 10);
 	cr_assert_eq(cfg_bool(m, "gpu.core.fetch_fallthrough"), cfg_bool(g, "gpu.core.fetch_fallthrough"));
 	cr_assert_eq(cfg_bool(m, "gpu.core.units.writeback_slots"), cfg_bool(g, "gpu.core.units.writeback_slots"));
+	cr_assert_str_eq(cfg_str(m, "gpu.core.scheduler_order"), "rotating"); /* 4.2's Issue_Prio */
+	cr_assert_str_eq(cfg_str(g, "gpu.core.scheduler_order"), "rotating");
 	/* and their initiation intervals and per-group latencies (-ptx_opcode_initiation_int/fp/dp,
 	 * -ptx_opcode_latency_int/fp/dp of both files) */
 	const char *const lists[] = {"gpu.core.initiation.int", "gpu.core.initiation.fp", "gpu.core.initiation.dp",
