@@ -145,6 +145,7 @@ struct mem_unit {
 	uint64_t insts[4];            /* by enum wi_mem_kind (index 0 = shared) */
 	uint64_t shared_insts, shared_conflict_cycles;
 	uint64_t line_accesses;
+	uint64_t pending_hits[MU_NCACHES]; /* misses merged into the line's pending MSHR entry */
 	uint64_t refuse_busy, refuse_slots, refuse_mshr, refuse_missq, refuse_shared;
 	uint64_t stall_mshr_cycles, stall_missq_cycles;
 	uint64_t sent[5];             /* by enum mem_req_kind */
@@ -485,6 +486,7 @@ static enum st_result stage_access(struct mem_unit *m, const struct coal_req *cr
 			return ST_STALL_MSHR;
 		cache_lookup(c, line, false, cr->sectors);
 		mshr_merge(&m->mshr, e, si);
+		m->pending_hits[m->st.cache_id]++;
 		note_miss(m, si, now);
 		return ST_DONE;
 	}
@@ -1007,6 +1009,11 @@ static void mu_stats(struct mem_unit *m, struct stats *st)
 		char prefix[48];
 		snprintf(prefix, sizeof prefix, "sm.%u.%s", id, mu_cache_names[i]);
 		cache_stats_register(&m->cache[i], st, prefix);
+		/* GPGPU-Sim's "pending hits" (HIT_RESERVED): it does not count them as misses, we do
+		 * (misses - pending_hits is its miss count). */
+		stats_counter(st, &m->pending_hits[i], "accesses",
+			      "read misses to a line already being fetched (merged into its MSHR entry; counted in misses)",
+			      "%s.pending_hits", prefix);
 	}
 	stats_counter(st, &m->insts[WI_MEM_LOAD], "instructions", "global/local/const/tex loads accepted", "sm.%u.mem.loads", id);
 	stats_counter(st, &m->insts[WI_MEM_STORE], "instructions", "global/local stores accepted", "sm.%u.mem.stores", id);

@@ -103,10 +103,15 @@ ws_run() { # machine policy name workload size -> tmp/ws.<m>.<pol>.<name>: insts
 		echo "- - - -" > "$tmp/ws.$m.$pol.$name"
 		return 0
 	fi
+	# L1D misses as GPGPU-Sim counts them: a miss to a line already being fetched is its
+	# HIT_RESERVED ("pending hit"), not a miss; ours counts it in misses and in pending_hits.
 	jq -r '.total as $t
+	  | ([$t | to_entries[] | select(.key | test("^sm\\.[0-9]+\\.l1d\\.accesses$")) | .value] | add) as $l1a
+	  | ([$t | to_entries[] | select(.key | test("^sm\\.[0-9]+\\.l1d\\.misses$")) | .value] | add) as $l1m
+	  | ([$t | to_entries[] | select(.key | test("^sm\\.[0-9]+\\.l1d\\.pending_hits$")) | .value] | add) as $l1p
 	  | ([$t | to_entries[] | select(.key | test("^l2\\.[0-9]+\\.misses$")) | .value] | add) as $l2m
 	  | ([$t | to_entries[] | select(.key | test("^l2\\.[0-9]+\\.accesses$")) | .value] | add) as $l2a
-	  | "\($t["gpu.thread_insts"]) \($t["gpu.cycles"]) \(1 - $t["gpu.l1d.hit_rate"]) \(if $l2a > 0 then $l2m / $l2a else 0 end)"' \
+	  | "\($t["gpu.thread_insts"]) \($t["gpu.cycles"]) \(if $l1a > 0 then ($l1m - $l1p) / $l1a else 0 end) \(if $l2a > 0 then $l2m / $l2a else 0 end)"' \
 		"$d/stats.json" > "$tmp/ws.$m.$pol.$name"
 }
 export -f ws_run
@@ -193,7 +198,9 @@ if [ -n "$doc" ]; then
 		echo "Printed by \`${cmdline% --doc *}\` (warpsim $(git rev-parse --short HEAD 2>/dev/null || echo '?'),"
 		echo "$(date -u +%Y-%m-%d)); the GPGPU-Sim side is the raw statistics committed under"
 		echo "scripts/correlation/gpgpusim/ (see scripts/correlation/README.md). ws: warpsim, gs: GPGPU-Sim;"
-		echo "eq: thread instructions equal; ws/gs: cycle ratio; MAE: mean of |ws - gs| / gs over the runs."
+		echo "eq: thread instructions equal; ws/gs: cycle ratio; MAE: mean of |ws - gs| / gs over the runs;"
+		echo "L1D miss: misses over accesses as GPGPU-Sim counts them (a miss to a line already being"
+		echo "fetched is its pending hit, not a miss: ours less sm.*.l1d.pending_hits)."
 		echo
 		echo '```'
 		cat "$tmp/table"

@@ -491,6 +491,9 @@ Test(mem_unit, mshr_merging_sends_one_miss_for_two_requests)
 	cr_expect_eq(H.fn.req_pkts[MEM_REQ_READ], 1);
 	cr_expect_eq(stat("sm.0.mshr.merges"), 1);
 	cr_expect_eq(stat("sm.0.mem.reads_sent"), 1);
+	/* both are misses; the second is GPGPU-Sim's pending hit (HIT_RESERVED) */
+	cr_expect_eq(stat("sm.0.l1d.misses"), 2);
+	cr_expect_eq(stat("sm.0.l1d.pending_hits"), 1);
 }
 
 /* 4 MSHR entries: four single-line misses at 10..13 fill them; a fifth new line is refused
