@@ -222,6 +222,13 @@ struct sm {
 		uint8_t cls[SM_MAX_SCHED];
 	} quiet;
 	uint64_t quiet_repeats;                /* cycles counted by quiet_repeat (tests) */
+	/* Pipeline sleep (speed only; sm_pipeline.c: pipe_busy_until). The SM sleeps to the
+	 * cycle its shared pipeline frees where full ticking would have ticked from pipe_next on
+	 * only to refresh statuses in structural cycles. An event calling into the SM first makes
+	 * those ticks, up to its cycle (sm_pipe_wake), so it finds the SM as full ticking would. */
+	bool pipe_sleep;
+	uint64_t pipe_next;                    /* full ticking's next tick */
+	uint64_t pipe_sleeps;                  /* sleeps begun (tests) */
 	struct sim_error err;
 	bool failed;
 	uint64_t alu_busy_until;        /* first cycle with no ALU instruction in flight */
@@ -298,5 +305,14 @@ uint64_t sm_tick(struct sim_component *comp, uint64_t cycle);
 void sm_account_skipped(struct sm *sm, uint64_t end_cycle);
 void sm_fail(struct sm *sm, const struct sim_error *err);
 void sm_update_view_pc(struct sm *sm, uint16_t slot);
+/* Before an event at `cycle` from the SM's memory unit (which ticks after the SM in a cycle,
+ * being added after it) changes anything: the ticks a pipeline sleep left out up to and
+ * including `cycle`. Then sm->acct_next is the first cycle the SM may tick. */
+void sm_pipe_catch_up(struct sm *sm, uint64_t cycle);
+static inline void sm_pipe_wake(struct sm *sm, uint64_t cycle)
+{
+	if (sm->pipe_sleep)
+		sm_pipe_catch_up(sm, cycle);
+}
 
 #endif
