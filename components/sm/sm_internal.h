@@ -114,6 +114,8 @@ struct sm {
 	uint32_t mem_pipe_cycles;       /* gpu.core.latency.mem_pipeline: after a memory reply */
 	uint32_t ii_slots[WI_II_COUNT]; /* gpu.core.initiation.*: SP issue slots per ii class */
 	struct sm_unit units[SM_UNIT_CLASSES];
+	uint64_t pipe_free[SM_MAX_UNITS];      /* latest next_free[k] of any class (sm_unit_take):
+	                                          with shared_pipe, when pipeline k frees */
 	/* I-cache: sets x assoc tags, LRU stamps, fill cycles */
 	uint32_t ic_sets, ic_assoc, ic_line_bytes, ic_inst_bytes, ic_miss_cycles;
 	uint32_t fetch_decode_cycles;   /* fetch at t (hit) -> issuable at t + this */
@@ -290,6 +292,15 @@ static inline void sm_fetch_bit(struct sm *sm, uint16_t slot)
 		room = w->ib[(w->ib_head + w->ib_count - 1u) % sm->ibuf_entries].pc + 1u < sm->n_insts;
 	bool ok = room && !w->replay && sm->views[slot].valid;
 	sm->fetch_mask = (sm->fetch_mask & ~(1ull << slot)) | ((uint64_t)ok << slot);
+}
+
+/* Unit k of class cls takes an instruction, busy until `until`. A unit is taken free, so its
+ * next_free never decreases, and pipe_free[k] stays the latest of the classes' next_free[k]. */
+static inline void sm_unit_take(struct sm *sm, unsigned cls, uint32_t k, uint64_t until)
+{
+	sm->units[cls].next_free[k] = until;
+	if (until > sm->pipe_free[k])
+		sm->pipe_free[k] = until;
 }
 
 /* The I-cache line holding the running kernel's instruction pc (module-wide code address /

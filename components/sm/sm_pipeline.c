@@ -73,10 +73,8 @@ static int unit_free(const struct sm *sm, unsigned u, uint64_t now, uint64_t *fr
 	const struct sm_unit *un = &sm->units[u];
 	uint64_t best = UINT64_MAX;
 	for (uint32_t k = 0; k < un->count; k++) {
-		uint64_t t = un->next_free[k];
-		if (sm->shared_pipe) /* pipeline k: free when none of its units is busy */
-			for (unsigned q = 0; q < WI_UNIT_NONE; q++)
-				t = sm->units[q].next_free[k] > t ? sm->units[q].next_free[k] : t;
+		/* pipeline k: free when none of its units is busy */
+		uint64_t t = sm->shared_pipe ? sm->pipe_free[k] : un->next_free[k];
 		if (t <= now)
 			return (int)k;
 		best = min_u64(best, t);
@@ -704,8 +702,8 @@ static bool issue_warp(struct sm *sm, uint16_t slot, uint64_t now)
 	 * replay skips the scoreboard checks its instruction passed.) */
 	sm_status_stale(sm, slot);
 	if (unit >= 0) {
-		sm->units[ucls].next_free[unit] =
-			now + sm->units[ucls].ii_cycles * (ucls == WI_UNIT_SP ? sm->ii_slots[si->ii_class] : 1u);
+		sm_unit_take(sm, ucls, (uint32_t)unit,
+			     now + sm->units[ucls].ii_cycles * (ucls == WI_UNIT_SP ? sm->ii_slots[si->ii_class] : 1u));
 		if (wb && sm->lat[si->lat_class] < 64)
 			sm->units[si->unit].wb_mask[unit] |= 1ull << sm->lat[si->lat_class];
 		sm->unit_taken_cycle = now;
