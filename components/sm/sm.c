@@ -771,6 +771,12 @@ void sm_get_counters(const struct sm *sm, struct sm_counters *out)
 	*out = sm->c;
 }
 
+void sm_sync_counters(struct sm *sm, uint64_t cycle)
+{
+	sm_pipe_ticks_before(sm, cycle);
+	sm_account_skipped(sm, cycle);
+}
+
 void sm_fail(struct sm *sm, const struct sim_error *err)
 {
 	if (!sm->failed) {

@@ -320,6 +320,8 @@ void sm_update_view_pc(struct sm *sm, uint16_t slot);
  * being added after it) changes anything: the ticks a pipeline sleep left out up to and
  * including `cycle`. Then sm->acct_next is the first cycle the SM may tick. */
 void sm_pipe_catch_up(struct sm *sm, uint64_t cycle);
+/* The ticks a pipeline sleep left out before cycle `end`, the sleep going on (sm_sync_counters). */
+void sm_pipe_ticks_before(struct sm *sm, uint64_t end);
 static inline void sm_pipe_wake(struct sm *sm, uint64_t cycle)
 {
 	if (sm->pipe_sleep)

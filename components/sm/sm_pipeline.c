@@ -1143,16 +1143,23 @@ static uint64_t pipe_busy_until(const struct sm *sm, uint64_t now)
 	return first == last ? first : 0;
 }
 
-void sm_pipe_catch_up(struct sm *sm, uint64_t cycle)
+void sm_pipe_ticks_before(struct sm *sm, uint64_t end)
 {
-	sm->pipe_sleep = false;
+	if (!sm->pipe_sleep)
+		return;
 	/* Each such tick: its cycle counted with the sleep classes (structural, as it would have
 	 * classified it) and a status pass; it would have slept to what the pass returns. */
-	for (uint64_t t = sm->pipe_next; t <= cycle; t = sm->pipe_next) {
+	for (uint64_t t = sm->pipe_next; t < end; t = sm->pipe_next) {
 		sm_account_skipped(sm, t + 1);
 		sm->pipe_next = status_pass(sm, t);
 		SIM_ASSERT(sm->pipe_next > t);
 	}
+}
+
+void sm_pipe_catch_up(struct sm *sm, uint64_t cycle)
+{
+	sm_pipe_ticks_before(sm, cycle + 1);
+	sm->pipe_sleep = false;
 }
 
 uint64_t sm_tick(struct sim_component *comp, uint64_t now)
