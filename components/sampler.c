@@ -181,6 +181,11 @@ static double ratio(uint64_t num, uint64_t den) { return den ? (double)num / (do
 
 void sampler_take(struct sampler *s, uint64_t end_cycle)
 {
+	/* Taken after every tick of its instant (SIM_PRIO_STATS): the SMs that ticked at
+	 * end_cycle counted it; those asleep count it too, with the cycles they slept through
+	 * (sm_sync_counters), so a row does not depend on how long an SM sleeps. */
+	for (uint32_t i = 0; i < s->n_cores; i++)
+		sm_sync_counters(s->sms[i], end_cycle + 1);
 	if (end_cycle < s->last_cycle)
 		end_cycle = s->last_cycle;
 	uint64_t cyc = end_cycle - s->last_cycle;

@@ -194,6 +194,7 @@ static void hook_kernel_end(void *v, uint64_t now_cycle)
 	struct sm *sm = v;
 	/* Cycles up to and including now_cycle belong to the kernel (the finishing SM classified
 	 * now_cycle in its tick; the others were asleep through it). */
+	SIM_ASSERT(!sm->pipe_sleep); /* its warps, READY in a pipeline sleep, have all finished */
 	sm_account_skipped(sm, now_cycle + 1);
 	sm->in_kernel = false;
 	sm->quiet.valid = false;
@@ -577,6 +578,8 @@ int sm_launch_cta(struct sm *sm, struct fe_launch *l, uint32_t cta_id, uint64_t 
 {
 	struct fe_launch_info in;
 	sm->quiet.valid = false; /* a new CTA's warps change what the next cycle does */
+	/* The dispatcher launches at kernel start or from the SM's own tick (finish_ctas). */
+	SIM_ASSERT(!sm->pipe_sleep);
 	fe_launch_get_info(l, &in);
 	if (!sm->in_kernel || in.insts != sm->insts)
 		return sim_error_set(err, SIM_ERR_FAULT, NULL, 0, 0, NULL,
@@ -661,11 +664,13 @@ void sm_mem_done(void *v, uint64_t token, uint64_t now_ps)
 	struct sm_warp *w = &sm->warps[slot];
 	struct sm_sb_entry *e = &w->sb[idx];
 	SIM_ASSERT(e->used && e->mem && e->release_cycle == UINT64_MAX);
-	sm_status_stale(sm, slot); /* its scoreboard and pending count change */
 	uint64_t cyc = sim_clock_cycle_at_or_after(sm->comp.clk, now_ps);
 	/* Close the sleep interval with the state that held during it (memory in flight). */
-	if (!sm->in_tick)
+	if (!sm->in_tick) {
+		sm_pipe_wake(sm, cyc);
 		sm_account_skipped(sm, cyc);
+	}
+	sm_status_stale(sm, slot); /* its scoreboard and pending count change */
 	SIM_ASSERT(sm->mem_inflight > 0);
 	sm->mem_inflight--;
 	sm->c.mem_inflight_inst_cycles += cyc - e->issue_cycle;
@@ -711,8 +716,10 @@ void sm_mem_missed(void *v, uint64_t token, uint64_t now_ps)
 		return;
 	sm->quiet.valid = false; /* the warp's view changes (waiting_miss) */
 	uint64_t cyc = sim_clock_cycle_at_or_after(sm->comp.clk, now_ps);
-	if (!sm->in_tick)
+	if (!sm->in_tick) {
+		sm_pipe_wake(sm, cyc);
 		sm_account_skipped(sm, cyc); /* the memory-block class may change from here */
+	}
 	e->missed = true;
 	w->miss_pending++;
 	w->sb_block_until = 0;
@@ -727,8 +734,10 @@ void sm_ifetch_done(void *v, uint64_t line_addr, uint64_t now_ps)
 {
 	struct sm *sm = v;
 	uint64_t cyc = sim_clock_cycle_at_or_after(sm->comp.clk, now_ps);
-	if (!sm->in_tick)
+	if (!sm->in_tick) {
+		sm_pipe_wake(sm, cyc);
 		sm_account_skipped(sm, cyc);
+	}
 	sm->quiet.valid = false; /* statuses change */
 	SIM_ASSERT(line_addr >= SM_CODE_BASE_ADDR);
 	uint64_t line = (line_addr - SM_CODE_BASE_ADDR) / sm->ic_line_bytes;
@@ -769,6 +778,12 @@ uint32_t sm_schedulers(const struct sm *sm) { return sm->n_sched; }
 void sm_get_counters(const struct sm *sm, struct sm_counters *out)
 {
 	*out = sm->c;
+}
+
+void sm_sync_counters(struct sm *sm, uint64_t cycle)
+{
+	sm_pipe_ticks_before(sm, cycle);
+	sm_account_skipped(sm, cycle);
 }
 
 void sm_fail(struct sm *sm, const struct sim_error *err)

@@ -126,6 +126,10 @@ struct sm_counters {
 	uint64_t alu_inflight_inst_cycles, mem_inflight_inst_cycles;
 };
 void sm_get_counters(const struct sm *sm, struct sm_counters *out);
+/* Counts the cycles before `cycle` that the SM slept through, with the classes they hold, so
+ * that its counters cover every cycle before it however long it sleeps (the time series:
+ * components/sampler.c). Changes no total and nothing the simulation does. */
+void sm_sync_counters(struct sm *sm, uint64_t cycle);
 /* sim.check with the kernel finished and the simulation quiet: no CTA, warp, scoreboard entry,
  * barrier count or memory instruction left. 0 or SIM_ERR_FAULT naming the leak. */
 int sm_check_kernel_end(const struct sm *sm, struct sim_error *err);

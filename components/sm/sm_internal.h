@@ -117,6 +117,8 @@ struct sm {
 	uint32_t ii_slots[WI_II_COUNT]; /* gpu.core.initiation.*: SP issue slots per ii class */
 	uint32_t op_lat[WI_II_COUNT];   /* gpu.core.latency.ops.*: per ii class, alu_pipeline in; 0: lat[] */
 	struct sm_unit units[SM_UNIT_CLASSES];
+	uint64_t pipe_free[SM_MAX_UNITS];      /* latest next_free[k] of any class (sm_unit_take):
+	                                          with shared_pipe, when pipeline k frees */
 	/* I-cache: sets x assoc tags, LRU stamps, fill cycles */
 	uint32_t ic_sets, ic_assoc, ic_line_bytes, ic_inst_bytes, ic_miss_cycles;
 	uint32_t fetch_decode_cycles;   /* fetch at t (hit) -> issuable at t + this */
@@ -226,6 +228,13 @@ struct sm {
 		uint8_t cls[SM_MAX_SCHED];
 	} quiet;
 	uint64_t quiet_repeats;                /* cycles counted by quiet_repeat (tests) */
+	/* Pipeline sleep (speed only; sm_pipeline.c: pipe_busy_until). The SM sleeps to the
+	 * cycle its shared pipeline frees where full ticking would have ticked from pipe_next on
+	 * only to refresh statuses in structural cycles. An event calling into the SM first makes
+	 * those ticks, up to its cycle (sm_pipe_wake), so it finds the SM as full ticking would. */
+	bool pipe_sleep;
+	uint64_t pipe_next;                    /* full ticking's next tick */
+	uint64_t pipe_sleeps;                  /* sleeps begun (tests) */
 	struct sim_error err;
 	bool failed;
 	uint64_t alu_busy_until;        /* first cycle with no ALU instruction in flight */
@@ -289,6 +298,15 @@ static inline void sm_fetch_bit(struct sm *sm, uint16_t slot)
 	sm->fetch_mask = (sm->fetch_mask & ~(1ull << slot)) | ((uint64_t)ok << slot);
 }
 
+/* Unit k of class cls takes an instruction, busy until `until`. A unit is taken free, so its
+ * next_free never decreases, and pipe_free[k] stays the latest of the classes' next_free[k]. */
+static inline void sm_unit_take(struct sm *sm, unsigned cls, uint32_t k, uint64_t until)
+{
+	sm->units[cls].next_free[k] = until;
+	if (until > sm->pipe_free[k])
+		sm->pipe_free[k] = until;
+}
+
 /* The I-cache line holding the running kernel's instruction pc (module-wide code address /
  * line size: the tag of fetch_warp and sm_ifetch_done). */
 static inline uint64_t sm_ic_line(const struct sm *sm, uint32_t pc)
@@ -310,5 +328,16 @@ uint64_t sm_tick(struct sim_component *comp, uint64_t cycle);
 void sm_account_skipped(struct sm *sm, uint64_t end_cycle);
 void sm_fail(struct sm *sm, const struct sim_error *err);
 void sm_update_view_pc(struct sm *sm, uint16_t slot);
+/* Before an event at `cycle` from the SM's memory unit (which ticks after the SM in a cycle,
+ * being added after it) changes anything: the ticks a pipeline sleep left out up to and
+ * including `cycle`. Then sm->acct_next is the first cycle the SM may tick. */
+void sm_pipe_catch_up(struct sm *sm, uint64_t cycle);
+/* The ticks a pipeline sleep left out before cycle `end`, the sleep going on (sm_sync_counters). */
+void sm_pipe_ticks_before(struct sm *sm, uint64_t end);
+static inline void sm_pipe_wake(struct sm *sm, uint64_t cycle)
+{
+	if (sm->pipe_sleep)
+		sm_pipe_catch_up(sm, cycle);
+}
 
 #endif

@@ -344,7 +344,7 @@ int sm_lwm_continue(struct sm *sm, uint32_t s, uint64_t now)
 	L->sub_warps++;
 	L->lanes[lane_bucket(L->width, n)]++;
 	if (unit >= 0)
-		sm->units[q->unit].next_free[unit] = now + sm->units[q->unit].ii_cycles;
+		sm_unit_take(sm, q->unit, (uint32_t)unit, now + sm->units[q->unit].ii_cycles);
 	bool left = false;
 	for (uint32_t i = 0; i < WI_MASK_WORDS && !left; i++)
 		left = q->rem[i] != 0;

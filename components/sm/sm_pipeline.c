@@ -68,14 +68,10 @@ static inline unsigned inst_unit(const struct sm *sm, const struct wi_static *si
 }
 
 /* Cycle from which unit k of class u is free: in a shared pipeline, when none of pipeline k's
- * units is busy. */
+ * units is busy (pipe_free, kept by sm_unit_take). */
 static inline uint64_t unit_free_at(const struct sm *sm, unsigned u, uint32_t k)
 {
-	uint64_t t = sm->units[u].next_free[k];
-	if (sm->shared_pipe)
-		for (unsigned q = 0; q < WI_UNIT_NONE; q++)
-			t = sm->units[q].next_free[k] > t ? sm->units[q].next_free[k] : t;
-	return t;
+	return sm->shared_pipe ? sm->pipe_free[k] : sm->units[u].next_free[k];
 }
 
 /* Index of a free unit of class u at now, or -1; *free_at gets the earliest free cycle. */
@@ -146,8 +142,8 @@ static void sb_free_visible(struct sm_warp *w, uint64_t now)
 /* RAW/WAW check of si against the warp's pending writes; frees entries whose writes are
  * visible. Returns 0 if si may issue, else the cycle before which it may not (UINT64_MAX: a
  * memory reply). A full scoreboard blocks too. */
-static uint64_t sb_check(struct sm_warp *w, const struct wi_static *si, uint64_t now, bool *long_lat,
-			 bool *missed)
+static inline __attribute__((always_inline)) uint64_t sb_check(struct sm_warp *w, const struct wi_static *si,
+								 uint64_t now, bool *long_lat, bool *missed)
 {
 	uint64_t until = 0, earliest = UINT64_MAX;
 	*long_lat = *missed = false;
@@ -193,7 +189,8 @@ static int sb_alloc(struct sm_warp *w, uint64_t now)
  * touches the warp (struct sm: wst_until); it is also the cycle the SM must wake for this warp
  * (UINT64_MAX: only an event changes it). READY gives 0: recomputed every cycle, as another
  * warp's issue may take the unit. */
-static uint8_t warp_status(struct sm *sm, uint16_t slot, uint64_t now, uint64_t *until, bool check_unit)
+static inline __attribute__((always_inline)) uint8_t warp_status(struct sm *sm, uint16_t slot, uint64_t now,
+								 uint64_t *until, bool check_unit)
 {
 	struct sm_warp *w = &sm->warps[slot];
 	struct sched_warp_view *v = &sm->views[slot];
@@ -311,7 +308,7 @@ static void status_count(struct sm *sm, uint16_t slot, int d)
 
 /* Recompute the warp's status; returns the cycle it holds until (kept in wst_until, except
  * under LWM, whose sub-warp bookkeeping refreshes every warp every cycle). */
-static uint64_t status_refresh(struct sm *sm, uint16_t slot, uint64_t now)
+static inline __attribute__((always_inline)) uint64_t status_refresh(struct sm *sm, uint16_t slot, uint64_t now)
 {
 	const struct sm_warp *w = &sm->warps[slot];
 	uint64_t until;
@@ -389,6 +386,63 @@ static void unit_views(struct sm *sm)
 		sm->views[slot].unit_busy = true;
 	}
 	sm->view_busy_mask = busy;
+}
+
+/* The status pass: statuses for every resident warp, before anyone issues (a warp released
+ * by a barrier or a unit freed by this cycle's issue changes nothing until the next cycle).
+ * Returns the cycle the SM must wake for a status to change (SIM_NEVER: only an event).
+ * Inlined, with status_refresh, warp_status and sb_check, into both its callers, the tick
+ * and sm_pipe_catch_up: called, it cost the tick about 25 instructions more. */
+static inline __attribute__((always_inline)) uint64_t status_pass(struct sm *sm, uint64_t now)
+{
+	/* Only the statuses due (ready, touched by an event, or timed out) are recomputed; the
+	 * rest and the per-scheduler aggregates stay as they are (struct sm: status cache). One
+	 * walk over the live warps with a status that expires: the due ones, and the earliest time
+	 * a cached status expires (the wake, completed below with what the refreshes return). */
+	uint64_t due = 0, wake = SIM_NEVER;
+	if (sm->lwm || sm->next_due_dirty || now >= sm->next_due) {
+		for (uint64_t m = sm->live_mask & sm->timed_mask; m; m &= m - 1) {
+			uint32_t slot = (uint32_t)__builtin_ctzll(m);
+			uint64_t u = sm->wst_until[slot];
+			if (u <= now)
+				due |= 1ull << slot;
+			else if (u < wake)
+				wake = u;
+		}
+	} else {
+		due = sm->stale_mask & sm->live_mask; /* each at wst_until 0 */
+		wake = sm->next_due;
+	}
+	sm->stale_mask = 0;
+	/* Ready warps whose unit class filled up (issue_warp) and nothing else touched: only the
+	 * unit check of warp_status can change its answer. */
+	for (uint64_t m = sm->unit_stale_mask & ~due & sm->counted_mask; m; m &= m - 1)
+		wake = min_u64(wake, status_unit_recheck(sm, (uint16_t)__builtin_ctzll(m), now));
+	sm->unit_stale_mask = 0;
+	for (; due; due &= due - 1) {
+		uint64_t u = status_refresh(sm, (uint16_t)__builtin_ctzll(due), now);
+		wake = u > now && u < wake ? u : wake;
+	}
+	sm->next_due = wake;
+	sm->next_due_dirty = false;
+	if (sm->lazy_units) {
+		/* Ready warps stay READY while their unit is busy (struct sm: lazy_units): the
+		 * structural ones are those whose class has no free unit now; they wake the SM
+		 * when the first unit frees, as STRUCT statuses would. */
+		sm->units_free_at_pass = 1u << WI_UNIT_NONE;
+		for (unsigned u = 0; u < SM_UNIT_CLASSES; u++) {
+			uint64_t free_at;
+			if (!sm->unit_ready_mask[u])
+				continue;
+			if (unit_free(sm, u, now, &free_at) >= 0)
+				sm->units_free_at_pass |= (uint8_t)(1u << u);
+			else
+				wake = min_u64(wake, free_at);
+		}
+		if (sm->exact_unit_views)
+			unit_views(sm);
+	}
+	return wake;
 }
 
 /* ---- barriers, exit, CTA completion -------------------------------------------------- */
@@ -663,8 +717,8 @@ static bool issue_warp(struct sm *sm, uint16_t slot, uint64_t now)
 	 * replay skips the scoreboard checks its instruction passed.) */
 	sm_status_stale(sm, slot);
 	if (unit >= 0) {
-		sm->units[ucls].next_free[unit] =
-			now + sm->units[ucls].ii_cycles * (ucls == WI_UNIT_SP ? sm->ii_slots[si->ii_class] : 1u);
+		sm_unit_take(sm, ucls, (uint32_t)unit,
+			     now + sm->units[ucls].ii_cycles * (ucls == WI_UNIT_SP ? sm->ii_slots[si->ii_class] : 1u));
 		uint64_t bit = wb ? wb_slot_bit(sm, now, result_cycles) : 64;
 		if (bit < 64)
 			sm->units[si->unit].wb_mask[unit] |= 1ull << bit;
@@ -1073,11 +1127,65 @@ static bool quiet_cycle(const struct sm *sm, bool issued, uint64_t now)
 	return !sm->tick_refusals || sm->mem_refusals_stable(sm->mem, now);
 }
 
+/* Pipeline sleep (speed only; struct sm: pipe_sleep). In a shared pipeline every instruction
+ * needs one of its units, so while none is free nothing issues. With no fetch to make, and in
+ * every scheduler a READY warp whose cached status no event has touched since the pass (READY
+ * holds until an event, and events wake the SM), each cycle until then is a structural stall,
+ * the class closest to issue, whatever the other warps' statuses do: full ticking would tick
+ * in them only to refresh statuses (the tick after an issue or fetch, the cycle a fetched
+ * instruction is decoded). The tick at the free cycle refreshes them as well (a status
+ * computed later than due is the one the chain of refreshes would hold). Needs a pure policy
+ * (no ranking without an issue), no wrong-path drop in the pass (fetch_fallthrough), no LWM,
+ * nothing to retry, drain or finish, and every unit class freeing at the same cycle (so full
+ * ticking wakes then too: a ready warp's class). Returns that cycle, or 0. */
+static uint64_t pipe_busy_until(const struct sm *sm, uint64_t now)
+{
+	if (!sm->shared_pipe || sm->lwm || sm->fetch_fallthrough || sm->fetch_mask || sm->refused ||
+	    sm->left_behind || sm->drain_ready || sm->finish_ready || !(sm->issue->ops->rank_flags & SCHED_RANK_PURE))
+		return 0;
+	for (uint32_t s = 0; s < sm->n_sched; s++)
+		if (!(sm->ready_mask[s] & ~sm->stale_mask))
+			return 0;
+	uint64_t first = UINT64_MAX, last = 0;
+	for (unsigned u = 0; u < SM_UNIT_CLASSES; u++) {
+		uint64_t free_at;
+		if (!sm->units[u].count)
+			continue;
+		if (unit_free(sm, u, now + 1, &free_at) >= 0)
+			return 0;
+		first = min_u64(first, free_at);
+		last = free_at > last ? free_at : last;
+	}
+	return first == last ? first : 0;
+}
+
+void sm_pipe_ticks_before(struct sm *sm, uint64_t end)
+{
+	if (!sm->pipe_sleep)
+		return;
+	/* Each such tick: its cycle counted with the sleep classes (structural, as it would have
+	 * classified it) and a status pass; it would have slept to what the pass returns. */
+	for (uint64_t t = sm->pipe_next; t < end; t = sm->pipe_next) {
+		sm_account_skipped(sm, t + 1);
+		sm->pipe_next = status_pass(sm, t);
+		SIM_ASSERT(sm->pipe_next > t);
+	}
+}
+
+void sm_pipe_catch_up(struct sm *sm, uint64_t cycle)
+{
+	sm_pipe_ticks_before(sm, cycle + 1);
+	sm->pipe_sleep = false;
+}
+
 uint64_t sm_tick(struct sim_component *comp, uint64_t now)
 {
 	struct sm *sm = (struct sm *)comp;
+	sm->pipe_sleep = false; /* this tick refreshes what the ones left out would have */
 	if (!sm->in_kernel || sm->failed)
 		return SIM_NEVER;
+	if (now < sm->acct_next) /* an event's cycle, which sm_pipe_catch_up found full ticking ticked */
+		return sm->acct_next;
 	if (sm->quiet.valid && now < sm->quiet.until && sm->acct_next == now &&
 	    sm->mem_epoch(sm->mem) == sm->quiet.mem_epoch) {
 		quiet_repeat(sm, now);
@@ -1104,56 +1212,7 @@ uint64_t sm_tick(struct sim_component *comp, uint64_t now)
 		}
 	}
 
-	/* Statuses for every resident warp, before anyone issues: a warp released by a barrier
-	 * or a unit freed by this cycle's issue changes nothing until the next cycle. Only the
-	 * statuses due (ready, touched by an event, or timed out) are recomputed; the rest and the
-	 * per-scheduler aggregates stay as they are (struct sm: status cache). */
-	/* One walk over the live warps with a status that expires: the due ones, and the earliest
-	 * time a cached status expires (the wake, completed below with what the refreshes
-	 * return). */
-	uint64_t due = 0, wake = SIM_NEVER;
-	if (sm->lwm || sm->next_due_dirty || now >= sm->next_due) {
-		for (uint64_t m = sm->live_mask & sm->timed_mask; m; m &= m - 1) {
-			uint32_t slot = (uint32_t)__builtin_ctzll(m);
-			uint64_t u = sm->wst_until[slot];
-			if (u <= now)
-				due |= 1ull << slot;
-			else if (u < wake)
-				wake = u;
-		}
-	} else {
-		due = sm->stale_mask & sm->live_mask; /* each at wst_until 0 */
-		wake = sm->next_due;
-	}
-	sm->stale_mask = 0;
-	/* Ready warps whose unit class filled up (issue_warp) and nothing else touched: only the
-	 * unit check of warp_status can change its answer. */
-	for (uint64_t m = sm->unit_stale_mask & ~due & sm->counted_mask; m; m &= m - 1)
-		wake = min_u64(wake, status_unit_recheck(sm, (uint16_t)__builtin_ctzll(m), now));
-	sm->unit_stale_mask = 0;
-	for (; due; due &= due - 1) {
-		uint64_t u = status_refresh(sm, (uint16_t)__builtin_ctzll(due), now);
-		wake = u > now && u < wake ? u : wake;
-	}
-	sm->next_due = wake;
-	sm->next_due_dirty = false;
-	if (sm->lazy_units) {
-		/* Ready warps stay READY while their unit is busy (struct sm: lazy_units): the
-		 * structural ones are those whose class has no free unit now; they wake the SM
-		 * when the first unit frees, as STRUCT statuses would. */
-		sm->units_free_at_pass = 1u << WI_UNIT_NONE;
-		for (unsigned u = 0; u < SM_UNIT_CLASSES; u++) {
-			uint64_t free_at;
-			if (!sm->unit_ready_mask[u])
-				continue;
-			if (unit_free(sm, u, now, &free_at) >= 0)
-				sm->units_free_at_pass |= (uint8_t)(1u << u);
-			else
-				wake = min_u64(wake, free_at);
-		}
-		if (sm->exact_unit_views)
-			unit_views(sm);
-	}
+	uint64_t wake = status_pass(sm, now);
 	uint32_t n_other = sm->n_other_wait, n_mem = sm->n_mem_wait;
 
 	bool issued = false;
@@ -1212,8 +1271,17 @@ uint64_t sm_tick(struct sim_component *comp, uint64_t now)
 		sm->quiet.memblock = memblock;
 		memcpy(sm->quiet.cls, cls, sm->n_sched * sizeof *cls);
 	}
-	if (sm->activity || sm->refused || sm->left_behind)
-		return now + 1;
-	SIM_ASSERT(wake > now);
-	return wake;
+	uint64_t next = sm->activity || sm->refused || sm->left_behind ? now + 1 : wake;
+	uint64_t busy_until = pipe_busy_until(sm, now);
+	if (busy_until > next) {
+		for (uint32_t s = 0; s < sm->n_sched; s++)
+			sm->sleep_class[s] = SM_CYC_STRUCTURAL;
+		sm->sleep_memblock = false; /* the READY warps are not memory stalls */
+		sm->pipe_sleep = true;
+		sm->pipe_next = next;
+		sm->pipe_sleeps++;
+		return busy_until;
+	}
+	SIM_ASSERT(next > now);
+	return next;
 }

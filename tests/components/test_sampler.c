@@ -92,6 +92,24 @@ Test(sampler, sampling_changes_nothing_and_intervals_sum_to_the_totals, .timeout
 		if (csv_num(t, r, kc) == csv_num(t, r - 1, kc))
 			cr_expect_eq(csv_num(t, r, s0), csv_num(t, r - 1, s1), "row %d", r);
 	}
+	/* Inside a launch a row counts every SM's cycles, those it slept through included
+	 * (sm_sync_counters): its classes add up to 28 SMs x 1 scheduler x its cycles. (A
+	 * launch's first row holds one cycle more, its last one fewer: a row ends after the
+	 * ticks of its end cycle.) */
+	int ccol[sizeof cls / sizeof cls[0]];
+	for (size_t k = 0; k < sizeof cls / sizeof cls[0]; k++) {
+		char c[64];
+		snprintf(c, sizeof c, "sched.%s", cls[k]);
+		ccol[k] = csv_col(t, c);
+	}
+	for (int r = 1; r + 1 < t->n_rows; r++) {
+		if (csv_num(t, r - 1, kc) != csv_num(t, r, kc) || csv_num(t, r + 1, kc) != csv_num(t, r, kc))
+			continue;
+		double sum = 0;
+		for (size_t k = 0; k < sizeof cls / sizeof cls[0]; k++)
+			sum += csv_num(t, r, ccol[k]);
+		cr_expect_eq(sum, 28.0 * csv_num(t, r, csv_col(t, "cycles")), "row %d", r);
+	}
 	/* IPC per SM adds up to the total IPC of a row */
 	int ipc = csv_col(t, "ipc"), sm0 = csv_col(t, "ipc.sm0");
 	for (int r = 0; r < t->n_rows; r++) {

@@ -1231,6 +1231,63 @@ Test(sm, pure_policy_shortcuts_change_no_stat)
 	cr_assert_eq(sm_wrap_mask_errors, 0, "core.blocked_mask out of step with the views");
 }
 
+/* Pipeline sleeps (struct sm: pipe_sleep): in a shared SIMT-8 pipeline (an instruction every
+ * 4 cycles, OWL's baseline) the SM sleeps from an issue to the cycle the pipeline frees while
+ * other warps wait READY; the stores' and loads' replies that come in between (fixed latency
+ * `lat`, one or two in flight) make the ticks it left out first. Against the same policy ticked
+ * in full (the wrapper is not pure): the same stats. */
+static char *pipe_run_to_json(const char *policy, bool shortcuts, uint32_t lat, uint64_t *pipe_sleeps)
+{
+	char pol[64], fixed[64];
+	snprintf(pol, sizeof pol, "gpu.core.scheduler.policy=%s", policy);
+	snprintf(fixed, sizeof fixed, "gpu.memory.fixed_latency_cycles=%u", lat);
+	const char *const ov[] = {"gpu.core.max_ctas=2", "gpu.memory.max_inflight_insts=2", "gpu.core.simt_width=8",
+				  "gpu.core.units.ldst_width=8", "gpu.core.units.shared_pipeline=true",
+				  "gpu.core.fetch_decode_cycles=2", pol, fixed, NULL};
+	static const char ptx[] = PTX_HEAD
+		".visible .entry k(.param .u64 p)\n{\n .reg .b32 %r<24>;\n .reg .b64 %rd<6>;\n"
+		" ld.param.u64 %rd1, [p];\n mov.u32 %r1, %tid.x;\n mul.wide.u32 %rd2, %r1, 4;\n"
+		" add.s64 %rd3, %rd1, %rd2;\n st.global.u32 [%rd3], %r1;\n"
+		" add.s32 %r2, %r1, 1;\n add.s32 %r3, %r1, 2;\n add.s32 %r4, %r1, 3;\n add.s32 %r5, %r1, 4;\n"
+		" add.s32 %r6, %r2, %r3;\n add.s32 %r7, %r4, %r5;\n add.s32 %r8, %r1, 5;\n add.s32 %r9, %r1, 6;\n"
+		" ld.global.u32 %r10, [%rd3];\n"
+		" add.s32 %r11, %r6, %r7;\n add.s32 %r12, %r8, %r9;\n add.s32 %r13, %r1, 7;\n add.s32 %r14, %r1, 8;\n"
+		" add.s32 %r15, %r11, %r12;\n add.s32 %r16, %r13, %r14;\n add.s32 %r17, %r15, %r16;\n"
+		" add.s32 %r18, %r17, %r10;\n st.global.u32 [%rd3], %r18;\n"
+		" add.s32 %r19, %r1, 9;\n add.s32 %r20, %r1, 10;\n add.s32 %r21, %r19, %r20;\n exit;\n}\n";
+	struct sm_hooks hk = sm_real_hooks;
+	if (!shortcuts) {
+		hk.issue_ops = &wrap_issue_ops; /* declares no SCHED_RANK_* flag */
+		hk.fetch_ops = &wrap_fetch_ops;
+		hk.mem_refuse_now = NULL;
+	}
+	build_h(ptx, 256, 6, ov, 1, &hk);
+	run();
+	*pipe_sleeps = H.sm->pipe_sleeps;
+	char *js = stats_to_json_string(H.st);
+	teardown();
+	return js;
+}
+
+Test(sm, pipeline_sleeps_change_no_stat)
+{
+	static const char *const policies[] = {"lrr", "gto", "owl-blp", "mwf-lrr"};
+	static const uint32_t lats[] = {30, 37, 101};
+	for (size_t i = 0; i < sizeof policies / sizeof policies[0]; i++)
+		for (size_t j = 0; j < sizeof lats / sizeof lats[0]; j++) {
+			uint64_t sleeps = 0, none = 0;
+			char *a = pipe_run_to_json(policies[i], true, lats[j], &sleeps);
+			char *b = pipe_run_to_json(policies[i], false, lats[j], &none);
+			cr_assert_not_null(a);
+			cr_assert_not_null(b);
+			cr_assert_str_eq(a, b, "%s, latency %u: stats differ with pipeline sleeps", policies[i], lats[j]);
+			cr_assert_eq(none, 0, "%s: a policy that is not pure never sleeps so", policies[i]);
+			cr_assert_gt(sleeps, 100, "%s: only %llu pipeline sleeps", policies[i], (unsigned long long)sleeps);
+			free(a);
+			free(b);
+		}
+}
+
 Test(sm, membar_waits_for_the_warps_outstanding_stores)
 {
 	/* fixed-latency memory, 100 cycles. c0 fetch; c1 ld.param (done 101); c101 st.global
