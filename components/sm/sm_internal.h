@@ -322,7 +322,16 @@ static inline uint32_t sm_result_cycles(const struct sm *sm, const struct wi_sta
 	return l ? l : sm->lat[si->lat_class];
 }
 
+/* sm_issue.c: scheduler s's cycle at now: issues at most one warp instruction, returns the
+ * scheduler's cycle class (enum sm_cyc). */
+uint8_t sm_schedule(struct sm *sm, uint32_t s, uint64_t now);
 /* sm_pipeline.c */
+/* Release CTA slot cs's barrier if every live warp has arrived (finished warps count as
+ * arrived); the released warps issue from the next cycle. */
+void sm_barrier_check(struct sm *sm, uint16_t cs, uint64_t now);
+/* Warp slot executed its last instruction at now: it stops fetching and leaves its CTA's live
+ * count. */
+void sm_warp_finish(struct sm *sm, uint16_t slot, uint64_t now);
 uint64_t sm_tick(struct sim_component *comp, uint64_t cycle);
 /* Account [sm->acct_next, end) with the sleep classes. */
 void sm_account_skipped(struct sm *sm, uint64_t end_cycle);

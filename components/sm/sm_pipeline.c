@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* The SM's cycle: drain finished warps, compute each warp's status, let every scheduler issue
- * (policy order, functional execution at issue), fetch into one warp's I-buffer, finish CTAs.
- * Stages run back to front (issue before fetch), so an instruction fetched at cycle t is seen by
- * issue at t + fetch_decode_cycles at the earliest. No allocation here except the warp_inst pool. */
+ * (sm_issue.c), fetch into one warp's I-buffer, finish CTAs; barriers and warp exits. Stages
+ * run back to front (issue before fetch), so an instruction fetched at cycle t is seen by issue
+ * at t + fetch_decode_cycles at the earliest. No allocation on this path except the warp_inst
+ * pool (sm_issue.c). */
 #include "sm_internal.h"
 #include "sm_lwm.h"
+#include "sm_units.h"
 
 #include <string.h>
 
@@ -22,15 +24,6 @@ _Static_assert(SM_CYC_ISSUED < SM_CYC_STRUCTURAL && SM_CYC_STRUCTURAL < SM_CYC_D
 		       SM_CYC_EXIT < SM_CYC_NO_WARP,
 	       "cycle classes in order of closeness to issue");
 
-static inline uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
-
-static void notify(struct sm *sm, enum sched_event_kind k, uint16_t slot, uint16_t cta_slot, uint64_t arg,
-		   uint64_t now)
-{
-	struct sched_event ev = {.kind = k, .warp_id = slot, .cta_slot = cta_slot, .arg = arg, .cycle = now};
-	sched_notify(sm->issue, &ev);
-	sched_notify(sm->fetch, &ev);
-}
 
 void sm_account_skipped(struct sm *sm, uint64_t end)
 {
@@ -56,132 +49,6 @@ void sm_account_skipped(struct sm *sm, uint64_t end)
 	}
 	sm->acct_next = end;
 }
-
-/* ---- units and scoreboard ---------------------------------------------------------- */
-
-/* The unit class an instruction occupies. In a shared pipeline (gpu.core.units.shared_pipeline)
- * branches, barriers and exits pass through it too (OWL Sec 2: every warp instruction enters
- * the one SIMT pipeline), on the SP units; otherwise they take no unit. */
-static inline unsigned inst_unit(const struct sm *sm, const struct wi_static *si)
-{
-	return si->unit == WI_UNIT_NONE && sm->shared_pipe ? WI_UNIT_SP : si->unit;
-}
-
-/* Cycle from which unit k of class u is free: in a shared pipeline, when none of pipeline k's
- * units is busy (pipe_free, kept by sm_unit_take). */
-static inline uint64_t unit_free_at(const struct sm *sm, unsigned u, uint32_t k)
-{
-	return sm->shared_pipe ? sm->pipe_free[k] : sm->units[u].next_free[k];
-}
-
-/* Index of a free unit of class u at now, or -1; *free_at gets the earliest free cycle. */
-static int unit_free(const struct sm *sm, unsigned u, uint64_t now, uint64_t *free_at)
-{
-	const struct sm_unit *un = &sm->units[u];
-	uint64_t best = UINT64_MAX;
-	for (uint32_t k = 0; k < un->count; k++) {
-		uint64_t t = unit_free_at(sm, u, k);
-		if (t <= now)
-			return (int)k;
-		best = min_u64(best, t);
-	}
-	*free_at = best;
-	return -1;
-}
-
-/* gpu.core.units.writeback_slots: the result slot (of wb_slot_cycles, the SP unit's initiation
- * interval) a result issued at now with latency lat_cycles lands in, relative to the unit's
- * wb_base slot, which unit_free_wb has brought to now's. */
-static inline uint64_t wb_slot_bit(const struct sm *sm, uint64_t now, uint32_t lat_cycles)
-{
-	return (now + lat_cycles) / sm->wb_slot_cycles - now / sm->wb_slot_cycles;
-}
-
-/* gpu.core.units.writeback_slots: a free unit of class u whose result slot for lat_cycles is
- * not taken; -1 if every free unit's slot is taken, -2 if no unit is free. Brings each free
- * unit's slot mask to now. */
-static int unit_free_wb(struct sm *sm, unsigned u, uint64_t now, uint32_t lat_cycles)
-{
-	struct sm_unit *un = &sm->units[u];
-	int r = -2;
-	uint64_t slot = now / sm->wb_slot_cycles, bit = wb_slot_bit(sm, now, lat_cycles);
-	for (uint32_t k = 0; k < un->count; k++) {
-		if (unit_free_at(sm, u, k) > now)
-			continue;
-		r = -1;
-		uint64_t d = slot - un->wb_base[k];
-		un->wb_mask[k] = d >= 64 ? 0 : un->wb_mask[k] >> d;
-		un->wb_base[k] = slot;
-		if (bit >= 64 || !(un->wb_mask[k] >> bit & 1))
-			return (int)k;
-	}
-	return r;
-}
-
-static void sb_set_used(struct sm_warp *w, int i, bool used)
-{
-	w->sb[i].used = used;
-	if (used)
-		w->sb_mask |= (uint16_t)(1u << i);
-	else
-		w->sb_mask &= (uint16_t)~(1u << i);
-}
-
-/* Free the entries whose writes are visible by now. */
-static void sb_free_visible(struct sm_warp *w, uint64_t now)
-{
-	for (uint32_t m = w->sb_mask; m; m &= m - 1) {
-		uint32_t i = (uint32_t)__builtin_ctz(m);
-		if (w->sb[i].release_cycle <= now) {
-			sb_set_used(w, (int)i, false);
-			w->sb_used--;
-		}
-	}
-}
-
-/* RAW/WAW check of si against the warp's pending writes; frees entries whose writes are
- * visible. Returns 0 if si may issue, else the cycle before which it may not (UINT64_MAX: a
- * memory reply). A full scoreboard blocks too. */
-static inline __attribute__((always_inline)) uint64_t sb_check(struct sm_warp *w, const struct wi_static *si,
-								 uint64_t now, bool *long_lat, bool *missed)
-{
-	uint64_t until = 0, earliest = UINT64_MAX;
-	*long_lat = *missed = false;
-	sb_free_visible(w, now);
-	for (uint32_t m = w->sb_mask; m; m &= m - 1) {
-		const struct sm_sb_entry *e = &w->sb[__builtin_ctz(m)];
-		earliest = min_u64(earliest, e->release_cycle);
-		for (uint32_t d = 0; d < e->n_dst; d++) {
-			bool hit = false;
-			for (uint32_t r = 0; r < si->n_src && !hit; r++)
-				hit = si->src[r] == e->dst[d];
-			for (uint32_t r = 0; r < si->n_dst && !hit; r++)
-				hit = si->dst[r] == e->dst[d];
-			if (hit) {
-				if (e->release_cycle > until)
-					until = e->release_cycle;
-				if (e->release_cycle == UINT64_MAX && e->long_lat)
-					*long_lat = true;
-				if (e->release_cycle == UINT64_MAX && e->missed)
-					*missed = true;
-			}
-		}
-	}
-	if (!until && w->sb_used >= SM_SB_ENTRIES)
-		until = earliest;
-	return until;
-}
-
-/* The lowest free entry, or -1. Entries whose writes are visible by now are freed first, as
- * the status pass's sb_check would have done this cycle had it run for this warp (a cached
- * status skips it): the entry chosen does not depend on the status cache. */
-static int sb_alloc(struct sm_warp *w, uint64_t now)
-{
-	sb_free_visible(w, now);
-	uint32_t free_mask = ~(uint32_t)w->sb_mask & ((1u << SM_SB_ENTRIES) - 1);
-	return free_mask ? __builtin_ctz(free_mask) : -1;
-}
-
 
 /* ---- statuses -------------------------------------------------------------------------- */
 
@@ -470,7 +337,7 @@ static void rtru_phase_end(struct sm *sm, struct sm_cta *cta, uint64_t now)
 
 /* A barrier releases when every live warp of the CTA has arrived; warps that finished count
  * as arrived (they will never arrive). Released warps issue from the next cycle. */
-static void barrier_check(struct sm *sm, uint16_t cs, uint64_t now)
+void sm_barrier_check(struct sm *sm, uint16_t cs, uint64_t now)
 {
 	struct sm_cta *cta = &sm->ctas[cs];
 	if (cta->n_at_barrier == 0 || cta->n_at_barrier < cta->n_live)
@@ -487,7 +354,7 @@ static void barrier_check(struct sm *sm, uint16_t cs, uint64_t now)
 	}
 	cta->n_at_barrier = 0;
 	sm->c.barriers_released++;
-	notify(sm, SCHED_EV_BARRIER_RELEASE, 0, cs, cta->cta_id, now);
+	sm_notify(sm, SCHED_EV_BARRIER_RELEASE, 0, cs, cta->cta_id, now);
 }
 
 static void warp_exit(struct sm *sm, uint16_t slot)
@@ -504,7 +371,7 @@ static void warp_exit(struct sm *sm, uint16_t slot)
 }
 
 /* The warp executed its last instruction (functionally done) at now. */
-static void warp_finish(struct sm *sm, uint16_t slot, uint64_t now)
+void sm_warp_finish(struct sm *sm, uint16_t slot, uint64_t now)
 {
 	struct sm_warp *w = &sm->warps[slot];
 	struct sm_cta *cta = &sm->ctas[w->cta_slot];
@@ -519,13 +386,13 @@ static void warp_finish(struct sm *sm, uint16_t slot, uint64_t now)
 	sm->views[slot].ibuf_count = 0;
 	sm->fetch_mask &= ~(1ull << slot);
 	sm->c.warps_exited++;
-	notify(sm, SCHED_EV_WARP_EXIT, slot, w->cta_slot, 0, now);
+	sm_notify(sm, SCHED_EV_WARP_EXIT, slot, w->cta_slot, 0, now);
 	/* Outstanding stores/loads must complete before its resources can go (GPGPU-Sim does the same). */
 	if (w->mem_pending)
 		w->state = SM_W_DRAINING;
 	else
 		warp_exit(sm, slot);
-	barrier_check(sm, w->cta_slot, now);
+	sm_barrier_check(sm, w->cta_slot, now);
 }
 
 static void remove_from_sched(struct sm *sm, uint16_t slot)
@@ -574,404 +441,13 @@ static void finish_ctas(struct sm *sm, uint64_t now)
 		sm->n_resident_warps -= cta->n_warps;
 		sm->c.ctas_finished++;
 		sm->activity = true;
-		notify(sm, SCHED_EV_CTA_FINISH, 0, cs, cta_id, now);
+		sm_notify(sm, SCHED_EV_CTA_FINISH, 0, cs, cta_id, now);
 		if (sm->disp) {
 			struct sim_error e = {0};
 			if (cta_dispatcher_cta_finished(sm->disp, sm->id, cta_id, now, &e))
 				sm_fail(sm, &e);
 		}
 	}
-}
-
-/* ---- issue ------------------------------------------------------------------------------ */
-
-/* Issue the head instruction of a READY warp. false: a unit went to another scheduler this
- * cycle, or memory refused (the instruction stays executed and is retried as is). */
-static bool issue_warp(struct sm *sm, uint16_t slot, uint64_t now)
-{
-	struct sm_warp *w = &sm->warps[slot];
-	struct sched_warp_view *v = &sm->views[slot];
-	const struct sm_ibuf_entry *e = &w->ib[w->ib_head];
-	const struct wi_static *si = &sm->insts[e->pc];
-	uint64_t free_at;
-	int unit = -1;
-	unsigned ucls = inst_unit(sm, si);
-	uint32_t result_cycles = sm_result_cycles(sm, si);
-	bool wb = sm->wb_slots && (si->unit == WI_UNIT_SP || si->unit == WI_UNIT_SFU);
-	if (wb) {
-		if ((unit = unit_free_wb(sm, ucls, now, result_cycles)) == -2)
-			return false;
-		if (unit < 0) {
-			/* Refused with nothing changed; next cycle the slots have moved on. */
-			sm->c.wb_conflicts++;
-			sm->activity = true;
-			return false;
-		}
-	} else if (ucls != WI_UNIT_NONE && (unit = unit_free(sm, ucls, now, &free_at)) < 0) {
-		return false;
-	}
-	if (w->replay && !sm->lwm && sm->mem_refuse_now && sm->mem_refuse_now(sm->mem, w->replay, now)) {
-		/* Refused again before the scoreboard and counters are touched: the refusal below
-		 * without the bookkeeping it undoes (replay, replay_sb and the fetch bit hold). */
-		sm->c.mem_refusals++;
-		sm->refused = true;
-		sm->tick_refusals++;
-		return false;
-	}
-	struct warp_inst *wi;
-	int idx = -1;
-	bool is_mem = si->mem_kind != WI_MEM_NONE;
-	if (w->replay) {
-		wi = w->replay;
-		idx = w->replay_sb;
-	} else {
-		if (is_mem) {
-			idx = sb_alloc(w, now);
-			SIM_ASSERT(idx >= 0); /* sb_check blocked a full scoreboard */
-			wi = sim_pool_alloc(&sm->wi_pool);
-			if (!wi) {
-				struct sim_error er;
-				sim_error_set(&er, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory (warp_inst pool)");
-				sm_fail(sm, &er);
-				return false;
-			}
-			wi->addr = (uint64_t *)(wi + 1);
-		} else {
-			wi = sm->scratch;
-		}
-		SIM_ASSERT(fe_warp_pc(w->fw) == e->pc);
-		if (sm->lwm)
-			sm_lwm_before_execute(sm, slot);
-		struct sim_error er; /* not zeroed whole: 900 bytes per instruction; set on failure */
-		er.code = 0;
-		er.file[0] = er.setting[0] = er.msg[0] = '\0';
-		er.line = er.column = 0;
-		if (fe_warp_execute(w->fw, wi, &er)) {
-			if (is_mem)
-				sim_pool_free(&sm->wi_pool, wi);
-			sm_fail(sm, &er);
-			return false;
-		}
-	}
-	bool long_lat = (si->flags & WI_F_LONG_LAT) != 0;
-	if (is_mem) {
-		struct sm_sb_entry *se = &w->sb[idx];
-		sb_set_used(w, idx, true);
-		se->mem = true;
-		se->long_lat = long_lat;
-		/* Without miss reports from memory, every long-latency load counts as missed; else
-		 * sm_mem_missed sets it (possibly from inside the try_issue below). */
-		se->missed = long_lat && !sm->mem_reports_misses;
-		w->miss_pending += se->missed;
-		se->release_cycle = UINT64_MAX;
-		se->issue_cycle = now;
-		se->wi = wi;
-		se->n_dst = si->n_dst;
-		memcpy(se->dst, si->dst, sizeof se->dst);
-		w->sb_used++;
-		w->mem_pending++;
-		sm->mem_inflight++; /* before try_issue: done() may come from inside it */
-		if (long_lat)
-			v->long_lat_pending++;
-		uint64_t token = ((uint64_t)slot << 8) | (uint64_t)idx;
-		/* LWM: the instruction goes to memory as one part per sub-warp (sm_lwm.c). */
-		bool ok = sm->lwm ? sm_lwm_mem_issue(sm, slot, (uint8_t)idx, wi, token, now)
-				  : sm->mem_try_issue(sm->mem, wi, token, now);
-		if (!ok) {
-			sb_set_used(w, idx, false);
-			se->wi = NULL;
-			w->miss_pending -= se->missed;
-			se->missed = false;
-			w->sb_used--;
-			w->mem_pending--;
-			sm->mem_inflight--;
-			if (long_lat)
-				v->long_lat_pending--;
-			w->replay = wi;
-			w->replay_sb = (uint8_t)idx;
-			sm->fetch_mask &= ~(1ull << slot); /* a replay is not fetched for */
-			sm->c.mem_refusals++;
-			sm->refused = true; /* retried next cycle */
-			sm->tick_refusals++;
-			return false;
-		}
-		w->replay = NULL;
-		sm->c.fwd_events += si->mem_kind != WI_MEM_LOAD; /* stores, atomics */
-		if (long_lat)
-			notify(sm, SCHED_EV_LONG_LAT_ISSUE, slot, w->cta_slot, 0, now);
-	} else if (si->n_dst) {
-		idx = sb_alloc(w, now);
-		SIM_ASSERT(idx >= 0);
-		struct sm_sb_entry *se = &w->sb[idx];
-		sb_set_used(w, idx, true);
-		se->mem = false;
-		se->long_lat = false;
-		se->missed = false;
-		se->wi = NULL;
-		se->release_cycle = now + result_cycles;
-		se->n_dst = si->n_dst;
-		memcpy(se->dst, si->dst, sizeof se->dst);
-		w->sb_used++;
-	}
-	/* Issued: the warp's status changes. (A refused warp's stays as it was: READY, as the
-	 * replay skips the scoreboard checks its instruction passed.) */
-	sm_status_stale(sm, slot);
-	if (unit >= 0) {
-		sm_unit_take(sm, ucls, (uint32_t)unit,
-			     now + sm->units[ucls].ii_cycles * (ucls == WI_UNIT_SP ? sm->ii_slots[si->ii_class] : 1u));
-		uint64_t bit = wb ? wb_slot_bit(sm, now, result_cycles) : 64;
-		if (bit < 64)
-			sm->units[si->unit].wb_mask[unit] |= 1ull << bit;
-		sm->unit_taken_cycle = now;
-		/* Every unit of the class busy next cycle: the warps ready for it turn structural.
-		 * In a shared pipeline unit_free gives the same answer for every class (pipeline k
-		 * is busy when any of its units is), so one check marks the warps of all classes. */
-		uint64_t free_at;
-		if (!sm->lazy_units && unit_free(sm, ucls, now + 1, &free_at) < 0) {
-			if (sm->shared_pipe)
-				for (unsigned q = 0; q < WI_UNIT_NONE; q++)
-					sm->unit_stale_mask |= sm->unit_ready_mask[q];
-			else
-				sm->unit_stale_mask |= sm->unit_ready_mask[ucls];
-		}
-	}
-	if (sm->barrel && !is_mem)
-		w->barrel_until = now + result_cycles + sm->fetch_decode_cycles;
-	if (si->unit == WI_UNIT_SP || si->unit == WI_UNIT_SFU) {
-		uint64_t end = now + result_cycles;
-		sm->c.alu_inflight_inst_cycles += result_cycles;
-		if (end > sm->alu_busy_until)
-			sm->alu_busy_until = end;
-	}
-
-	uint32_t pc = e->pc;
-	sm->c.warp_insts++;
-	sm->c.thread_insts += wi->n_active;
-	v->insts_issued++;
-	v->progress += wi->n_active;
-	notify(sm, SCHED_EV_WARP_ISSUE, slot, w->cta_slot, wi->n_active, now);
-	w->ib_head = (uint8_t)((w->ib_head + 1) % sm->ibuf_entries);
-	w->ib_count--;
-	w->ctrl_flush = false;
-	w->sb_block_until = 0;
-	sm->activity = true;
-	if (fe_warp_done(w->fw)) {
-		warp_finish(sm, slot, now);
-		return true;
-	}
-	if (si->flags & WI_F_BARRIER) {
-		struct sm_cta *cta = &sm->ctas[w->cta_slot];
-		w->state = SM_W_BARRIER;
-		v->at_barrier = true;
-		sm_view_blocked_sync(sm, slot);
-		w->mark_cycle = now;
-		w->marked = true;
-		cta->n_at_barrier++;
-		sm->c.fwd_events++;
-		notify(sm, SCHED_EV_BARRIER_ARRIVE, slot, w->cta_slot, cta->cta_id, now);
-	}
-	uint32_t npc = fe_warp_pc(w->fw);
-	if (npc != pc + 1) {
-		/* Taken branch or reconvergence switch: what was fetched behind it is wrong-path. */
-		w->ctrl_flush = true;
-		if (w->ib_count && w->ib[w->ib_head].pc != npc) {
-			w->ib_count = 0;
-			sm->c.ibuf_flushes++;
-			notify(sm, SCHED_EV_BRANCH, slot, w->cta_slot, npc, now);
-		} else if (!w->ib_count && sm->fetch_fallthrough && pc + 1 < sm->n_insts) {
-			w->ft_fetch = true;
-			w->ft_pc = pc + 1;
-		}
-	}
-	v->ibuf_count = w->ib_count;
-	sm_fetch_bit(sm, slot);
-	sm_update_view_pc(sm, slot);
-	if (w->state == SM_W_BARRIER)
-		barrier_check(sm, w->cta_slot, now);
-	return true;
-}
-
-/* One scheduler's cycle: rank its live warps, issue the first that can go, classify. */
-/* issue_warp, and LWM's bookkeeping after a large warp's sub-warp issued. */
-static bool issue_one(struct sm *sm, uint16_t slot, uint64_t now)
-{
-	if (!issue_warp(sm, slot, now))
-		return false;
-	if (sm->lwm)
-		sm_lwm_after_issue(sm, slot, now);
-	return true;
-}
-
-/* Issue the first of list[0..n) that can go: by ascending key[warp] (ties to the earlier
- * entry, as the policy's stable sort would order them) when key is given, else in list
- * order. Nearly always the first choice issues, so it is found by one scan; only when it
- * fails (memory refusals) are the rest sorted. */
-static bool issue_first(struct sm *sm, const uint16_t *list, uint32_t n, const uint64_t *key, uint64_t now)
-{
-	if (n == 0 || sm->failed)
-		return false;
-	if (!key) {
-		for (uint32_t t = 0; t < n && !sm->failed; t++)
-			if (issue_one(sm, list[t], now))
-				return true;
-		return false;
-	}
-	uint32_t b = 0;
-	for (uint32_t i = 1; i < n; i++)
-		if (key[list[i]] < key[list[b]])
-			b = i;
-	if (issue_one(sm, list[b], now))
-		return true;
-	/* The others by (key, position): insertion sort, stable. */
-	uint16_t rest[SCHED_MAX_WARPS];
-	uint32_t m = 0;
-	for (uint32_t i = 0; i < n; i++) {
-		if (i == b)
-			continue;
-		uint32_t j = m++;
-		while (j > 0 && key[rest[j - 1]] > key[list[i]]) {
-			rest[j] = rest[j - 1];
-			j--;
-		}
-		rest[j] = list[i];
-	}
-	for (uint32_t t = 0; t < m && !sm->failed; t++)
-		if (issue_one(sm, rest[t], now))
-			return true;
-	return false;
-}
-
-static uint8_t schedule(struct sm *sm, uint32_t s, uint64_t now)
-{
-	if (sm->lwm) {
-		/* A large warp being split into sub-warps keeps this scheduler (barrel processing). */
-		int c = sm_lwm_continue(sm, s, now);
-		if (c >= 0)
-			return (uint8_t)c;
-	}
-	/* The class closest to issue over all the scheduler's warps (enum order is rank order). */
-	uint8_t best = SM_CYC_NO_WARP;
-	for (uint8_t k = SM_CYC_STRUCTURAL; k < SM_CYC_NO_WARP; k++)
-		if (sm->cls_count[s][k]) {
-			best = k;
-			break;
-		}
-	/* A pure policy's order only decides which ready warp goes first: with none it is not
-	 * needed, and a per-warp-key policy orders the ready warps alone as in the whole ranking
-	 * (policy.h SCHED_RANK_*), whatever their input order. */
-	uint8_t rf = sm->issue->ops->rank_flags;
-	uint64_t rm = sm->ready_mask[s];
-	/* Ready at the status pass: with lazy_units, only warps whose unit was free then. */
-	uint64_t not_pass = 0, not_now = 0;
-	if ((rf & SCHED_RANK_PURE) && rm) {
-		uint8_t pass_ok = sm->lazy_units ? sm->units_free_at_pass : 0xff;
-		/* A warp whose unit class another scheduler filled this cycle would fail issue_warp's
-		 * unit check (no side effect): leave it out of the ranking. */
-		uint8_t unit_ok = 0xff; /* bit per enum wi_unit: a unit is free now */
-		if (sm->unit_taken_cycle == now && !sm->lwm) {
-			/* The pass saw these units free: only this cycle's issues took any. */
-			unit_ok = 1u << WI_UNIT_NONE;
-			for (unsigned u = 0; u < SM_UNIT_CLASSES; u++) {
-				uint64_t free_at;
-				if (unit_free(sm, u, now, &free_at) >= 0)
-					unit_ok |= (uint8_t)(1u << u);
-			}
-		}
-		/* Whole unit classes at a time: the warps of a class not free at the pass, and of
-		 * one not free now. */
-		for (unsigned u = 0; u < SM_UNIT_CLASSES; u++) {
-			if (!(pass_ok & (1u << u)))
-				not_pass |= sm->unit_ready_mask[u];
-			else if (!(unit_ok & (1u << u)))
-				not_now |= sm->unit_ready_mask[u];
-		}
-	}
-	bool subset = (rf & SCHED_RANK_ANY_SUBSET) && sm->issue->ops->keys;
-	if ((rf & SCHED_RANK_PURE) && (!(rm & ~not_pass) || (rf & SCHED_RANK_NO_LIMIT) || subset)) {
-		uint16_t ready[SCHED_MAX_WARPS];
-		uint32_t n_ready = 0;
-		bool any_ready = (rm & ~not_pass) != 0;
-		rm &= ~(not_pass | not_now);
-		if (rm && ((rf & SCHED_RANK_NO_LIMIT) || subset) && sm->issue->ops->first && !sm->failed) {
-			/* The policy's first choice without ranking the others (policy.h: first). */
-			uint16_t f = sm->issue->ops->first(sm->issue, s, rm);
-			if (f == UINT16_MAX)
-				rm = 0; /* its issue limit lets none of them go */
-			else if (issue_one(sm, f, now))
-				return SM_CYC_ISSUED;
-			else
-				rm &= ~(1ull << f);
-		}
-		for (; rm; rm &= rm - 1)
-			ready[n_ready++] = (uint16_t)__builtin_ctzll(rm);
-		uint64_t key[SCHED_MAX_WARPS];
-		const uint64_t *order_key = NULL;
-		if (n_ready > 0 && subset && !(rf & SCHED_RANK_NO_LIMIT)) {
-			/* Keys and bound as in the whole ranking (ANY_SUBSET): the ready warps it lets
-			 * issue. */
-			uint64_t bound = sm->issue->ops->keys(sm->issue, s, ready, n_ready, key);
-			uint32_t k = 0;
-			for (uint32_t i = 0; i < n_ready; i++)
-				if (key[ready[i]] < bound)
-					ready[k++] = ready[i];
-			n_ready = k;
-			order_key = key;
-		} else if (n_ready > 1 && sm->issue->ops->keys) {
-			sm->issue->ops->keys(sm->issue, s, ready, n_ready, key);
-			order_key = key;
-		} else if (n_ready > 1) {
-			sm->issue->rank_issuable = 0;
-			sched_rank(sm->issue, s, now, ready, n_ready);
-		}
-		if (issue_first(sm, ready, n_ready, order_key, now))
-			return SM_CYC_ISSUED;
-		if (any_ready)
-			sm->left_behind = true;
-		return best;
-	}
-	uint32_t n = 0;
-	for (uint32_t i = 0; i < sm->n_sched_warps[s]; i++) {
-		uint16_t slot = sm->sched_warps[s][i];
-		if (sm->views[slot].valid)
-			sm->rank_buf[n++] = slot;
-	}
-	if (n == 0)
-		return best;
-	if ((rf & SCHED_RANK_PURE) && sm->issue->ops->keys) {
-		/* The ranking as keys (policy.h): the ready warps it lets issue, smallest key first,
-		 * without sorting the rest. */
-		uint64_t key[SCHED_MAX_WARPS];
-		uint64_t bound = sm->issue->ops->keys(sm->issue, s, sm->rank_buf, n, key);
-		uint16_t cand[SCHED_MAX_WARPS];
-		uint32_t n_cand = 0, below = 0;
-		for (uint32_t i = 0; i < n; i++)
-			below += key[sm->rank_buf[i]] < bound;
-		if (below == 0)
-			bound = UINT64_MAX; /* rank_issuable 0: no limit */
-		uint64_t ok = rm & ~(not_pass | not_now);
-		for (uint32_t i = 0; i < n; i++) {
-			uint16_t slot = sm->rank_buf[i];
-			if ((ok >> slot & 1) && key[slot] < bound)
-				cand[n_cand++] = slot;
-		}
-		if (issue_first(sm, cand, n_cand, key, now))
-			return SM_CYC_ISSUED;
-		if (rm & ~not_pass)
-			sm->left_behind = true;
-		return best;
-	}
-	sm->issue->rank_issuable = 0;
-	sched_rank(sm->issue, s, now, sm->rank_buf, n);
-	/* Two-level policies may confine issue to the head of their order (policy.h). */
-	uint32_t lim = sm->issue->rank_issuable && sm->issue->rank_issuable < n ? sm->issue->rank_issuable : n;
-	for (uint32_t i = 0; i < lim && !sm->failed; i++)
-		if (sm->wstatus[sm->rank_buf[i]] == SM_WS_READY && issue_one(sm, sm->rank_buf[i], now))
-			return SM_CYC_ISSUED;
-	/* A ready warp left behind (unit taken, memory refusal, outside rank_issuable) tries again
-	 * next cycle: no sleeping past it. */
-	if (sm->ready_mask[s])
-		sm->left_behind = true;
-	return best;
 }
 
 /* ---- fetch ------------------------------------------------------------------------------ */
@@ -1056,7 +532,7 @@ static void fetch_warp(struct sm *sm, uint16_t slot, uint64_t now)
 	sm->views[slot].ibuf_count = w->ib_count;
 	sm_fetch_bit(sm, slot);
 	sm->activity = true;
-	notify(sm, SCHED_EV_FETCH, slot, w->cta_slot, pc0, now);
+	sm_notify(sm, SCHED_EV_FETCH, slot, w->cta_slot, pc0, now);
 }
 
 /* BAWS Sec 2.2: a warp may fetch only when its I-buffer holds no valid instruction. One warp
@@ -1222,7 +698,7 @@ uint64_t sm_tick(struct sim_component *comp, uint64_t now)
 	uint32_t first = sm->sched_rotating ? (uint32_t)(now % sm->n_sched) : 0;
 	for (uint32_t i = 0; i < sm->n_sched; i++) {
 		uint32_t s = first + i < sm->n_sched ? first + i : first + i - sm->n_sched;
-		cls[s] = schedule(sm, s, now);
+		cls[s] = sm_schedule(sm, s, now);
 		issued |= cls[s] == SM_CYC_ISSUED;
 		sm->sched_cyc[s][cls[s]]++;
 		sm->c.sched_cycles[cls[s]]++;
