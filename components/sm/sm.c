@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* SM build and bookkeeping: settings, stats, policies and memory wiring, CTA launch, kernel
- * begin/end hooks for the dispatcher, memory completions. The per-cycle work is sm_pipeline.c. */
+ * begin/end hooks for the dispatcher, memory completions. The per-cycle work is sm_pipeline.c
+ * and sm_issue.c. */
 #include "sm_internal.h"
 #include "sm_lwm.h"
 

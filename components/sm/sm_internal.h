@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Private state of an SM, shared by sm.c (build, launch, stats) and sm_pipeline.c (the tick). */
+/* Private state of an SM, shared by sm.c (build, launch, stats), sm_pipeline.c (the tick) and
+ * sm_issue.c (issue). */
 #ifndef WARPSIM_SM_INTERNAL_H
 #define WARPSIM_SM_INTERNAL_H
 

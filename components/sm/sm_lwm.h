@@ -56,7 +56,7 @@ int sm_lwm_register_stats(struct sm *sm, struct stats *st);
  * SIMD width (the dispatcher then counts the same threads). */
 uint32_t sm_lwm_kernel_warp_size(const struct sm *sm, uint32_t threads_per_cta);
 
-/* Pipeline hooks (sm_pipeline.c, sm.c). */
+/* Pipeline hooks (sm_issue.c, sm.c). */
 /* issue_warp is about to execute slot's instruction: keep its active mask before the guard
  * predicate (sub-warps form in decode, before predicates are read: Sec 3.1.1, Fig 5). */
 void sm_lwm_before_execute(struct sm *sm, uint16_t slot);
