@@ -94,9 +94,10 @@ static const struct cfg_key_def sm_keys[] = {
 		    "lanes of an LD/ST unit (0: simt_width); must divide warp_size"),
 	CFG_KEY_BOOL("gpu.core.units.writeback_slots", false,
 		     "an SP or SFU unit takes an instruction only if no earlier one on it delivers its result "
-		     "in the same cycle (issue cycle + latency): GPGPU-Sim 4.2's per-unit `occupied` check "
-		     "(shader.h simd_function_unit::can_issue), which makes instructions of different "
-		     "latencies collide; false: a unit takes one every initiation interval"),
+		     "in the same slot (issue cycle + latency; a slot lasts the SP unit's initiation interval, "
+		     "1 cycle at simt_width = warp_size, 4 on OWL's 8-wide pipeline): GPGPU-Sim 4.2's per-unit "
+		     "`occupied` check (shader.h simd_function_unit::can_issue), which makes instructions of "
+		     "different latencies collide; false: a unit takes one every initiation interval"),
 	CFG_KEY_BOOL("gpu.core.units.shared_pipeline", false,
 		     "the SP, SFU and LD/ST units of one index form a single pipeline: a warp instruction "
 		     "occupies all of them for its initiation interval, so an SM issues one warp instruction "
