@@ -1183,6 +1183,28 @@ Test(sm, repeating_refused_cycles_by_counting_changes_no_stat)
 	free(b);
 }
 
+/* One 256-thread-CTA kernel of ctas CTAs under ov, to stats JSON (the caller frees it); without
+ * shortcuts the policies are wrapped (pure as far as the SM can tell: no SCHED_RANK_* flag) and
+ * the memory refusal shortcut is off, so every cycle is ticked in full. *pipe_sleeps (if not
+ * NULL) gets the SM's pipeline sleeps. */
+static char *hooked_run_to_json(const char *ptx, uint32_t ctas, const char *const *ov, bool shortcuts,
+				uint64_t *pipe_sleeps)
+{
+	struct sm_hooks hk = sm_real_hooks;
+	if (!shortcuts) {
+		hk.issue_ops = &wrap_issue_ops; /* declares no SCHED_RANK_* flag */
+		hk.fetch_ops = &wrap_fetch_ops;
+		hk.mem_refuse_now = NULL;
+	}
+	build_h(ptx, 256, ctas, ov, 1, &hk);
+	run();
+	if (pipe_sleeps)
+		*pipe_sleeps = H.sm->pipe_sleeps;
+	char *js = stats_to_json_string(H.st);
+	teardown();
+	return js;
+}
+
 /* The shortcuts the SM takes for a pure policy (policy.h SCHED_RANK_*: no rank call without a
  * ready warp, ranking only the ready warps, READY kept while a unit is busy, quiet cycles)
  * against the same policy behind a wrapper that declares none of it, so every cycle is done
@@ -1202,17 +1224,7 @@ static char *policy_run_to_json(const char *policy, bool shortcuts)
 		" mul.lo.u32 %r3, %r3, 3;\n add.s32 %r3, %r3, 7;\n xor.b32 %r3, %r3, %r1;\nSKIP:\n"
 		" add.s32 %r5, %r3, 1;\n add.s32 %r6, %r1, 2;\n add.s32 %r7, %r5, %r6;\n"
 		" bar.sync 0;\n st.global.u32 [%rd3], %r7;\n exit;\n}\n";
-	struct sm_hooks hk = sm_real_hooks;
-	if (!shortcuts) {
-		hk.issue_ops = &wrap_issue_ops; /* declares no SCHED_RANK_* flag */
-		hk.fetch_ops = &wrap_fetch_ops;
-		hk.mem_refuse_now = NULL;
-	}
-	build_h(ptx, 256, 4, ov, 1, &hk);
-	run();
-	char *js = stats_to_json_string(H.st);
-	teardown();
-	return js;
+	return hooked_run_to_json(ptx, 4, ov, shortcuts, NULL);
 }
 
 Test(sm, pure_policy_shortcuts_change_no_stat)
@@ -1255,18 +1267,7 @@ static char *pipe_run_to_json(const char *policy, bool shortcuts, uint32_t lat, 
 		" add.s32 %r15, %r11, %r12;\n add.s32 %r16, %r13, %r14;\n add.s32 %r17, %r15, %r16;\n"
 		" add.s32 %r18, %r17, %r10;\n st.global.u32 [%rd3], %r18;\n"
 		" add.s32 %r19, %r1, 9;\n add.s32 %r20, %r1, 10;\n add.s32 %r21, %r19, %r20;\n exit;\n}\n";
-	struct sm_hooks hk = sm_real_hooks;
-	if (!shortcuts) {
-		hk.issue_ops = &wrap_issue_ops; /* declares no SCHED_RANK_* flag */
-		hk.fetch_ops = &wrap_fetch_ops;
-		hk.mem_refuse_now = NULL;
-	}
-	build_h(ptx, 256, 6, ov, 1, &hk);
-	run();
-	*pipe_sleeps = H.sm->pipe_sleeps;
-	char *js = stats_to_json_string(H.st);
-	teardown();
-	return js;
+	return hooked_run_to_json(ptx, 6, ov, shortcuts, pipe_sleeps);
 }
 
 Test(sm, pipeline_sleeps_change_no_stat)
