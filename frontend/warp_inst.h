@@ -27,9 +27,10 @@ enum wi_lat_class {
 	WI_LAT_COUNT
 };
 
-/* Initiation-interval classes of SP instructions, GPGPU-Sim's opcode groups
- * (-ptx_opcode_initiation_int/fp/dp: ADD, MAX, MUL, MAD, DIV, each for int, fp32 and fp64):
- * WI_II_ONE is everything else (one issue slot). */
+/* Opcode groups of SP instructions, GPGPU-Sim's (-ptx_opcode_initiation_* and
+ * -ptx_opcode_latency_* int/fp/dp: ADD, MAX, MUL, MAD, DIV, each for int, fp32 and fp64): the
+ * SM times each group's initiation interval and, where set, its latency apart. WI_II_ONE is
+ * everything else (one issue slot, the latency class's latency). */
 enum wi_ii_op { WI_II_ADD, WI_II_MAX, WI_II_MUL, WI_II_MAD, WI_II_DIV, WI_II_OPS };
 enum wi_ii_type { WI_II_INT, WI_II_FP, WI_II_DP, WI_II_TYPES };
 #define WI_II_ONE 0

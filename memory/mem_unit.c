@@ -67,8 +67,8 @@ struct mem_unit {
 
 	struct cache cache[MU_NCACHES];
 	struct coal_cfg coal[MU_NCACHES];
-	struct coal_cfg coal_atomic;  /* gpu.memory.atomic_segment_bytes: atomics' segments */
-	bool atomic_seg;              /* atomics coalesce by coal_atomic, not the L1D line */
+	struct coal_cfg coal_atomic;  /* gpu.memory.atomic_segment_bytes: atomics' segments (line_bytes
+	                                 0: atomics coalesce by the L1D line) */
 	struct mshr mshr;
 	/* Which lines the MSHRs may hold: a count of valid entries per hash bucket of the line
 	 * address, and a bit per non-empty bucket. A line whose bucket is empty is in no entry,
@@ -444,8 +444,9 @@ static enum st_result stage_access(struct mem_unit *m, const struct coal_req *cr
 		/* With atomic_segment_bytes, cr is a segment of the line: its own request, carrying
 		 * the whole segment both ways as GPGPU-Sim's (its mem_fetch data size is the
 		 * segment's, whatever lanes are active); else the active lanes' bytes. */
-		ring_push(m, req_new(m, MEM_REQ_ATOMIC, m->atomic_seg ? cr->line_addr : line,
-				     m->atomic_seg ? m->coal_atomic.line_bytes : cr->lane_bytes, &m->slots[si], now));
+		uint32_t seg = m->coal_atomic.line_bytes;
+		ring_push(m, req_new(m, MEM_REQ_ATOMIC, seg ? cr->line_addr : line, seg ? seg : cr->lane_bytes,
+				     &m->slots[si], now));
 		note_miss(m, si, now);
 		return ST_DONE;
 	}
@@ -813,7 +814,8 @@ static __attribute__((noinline)) bool try_issue(struct mem_unit *m, const struct
 	}
 	SIM_ASSERT(!m->st.busy);
 	uint8_t cid = space_cache(si->space);
-	const struct coal_cfg *cc = si->mem_kind == WI_MEM_ATOMIC && m->atomic_seg ? &m->coal_atomic : &m->coal[cid];
+	const struct coal_cfg *cc =
+		si->mem_kind == WI_MEM_ATOMIC && m->coal_atomic.line_bytes ? &m->coal_atomic : &m->coal[cid];
 	struct mu_memo *mo = NULL;
 	bool hit = false;
 	if (wi->n_lanes <= MU_MEMO_LANES) {
@@ -1111,7 +1113,6 @@ struct mem_unit *mem_unit_create(const struct cfg *cfg, struct sim *sim, struct 
 			goto fail;
 		}
 		m->coal_atomic = (struct coal_cfg){.line_bytes = seg, .sector_bytes = 0};
-		m->atomic_seg = true;
 	}
 	struct mshr_cfg mc = {(uint32_t)cfg_int(cfg, "gpu.memory.mshr.entries"),
 			      (uint32_t)cfg_int(cfg, "gpu.memory.mshr.merges_per_entry")};

@@ -178,9 +178,7 @@ static void hook_kernel_begin(void *v, const struct fe_launch_info *in, uint64_t
 		sm->sleep_class[s] = SM_CYC_NO_WARP;
 	sm->sleep_nowarp = true;
 	sm->sleep_memblock = false;
-	struct sched_event ev = {.kind = SCHED_EV_KERNEL_START, .cycle = now_cycle};
-	sched_notify(sm->issue, &ev);
-	sched_notify(sm->fetch, &ev);
+	sm_notify(sm, SCHED_EV_KERNEL_START, 0, 0, 0, now_cycle);
 }
 
 static int hook_launch(void *v, struct fe_launch *l, uint32_t cta_id, uint64_t seq, uint64_t now_cycle,
@@ -642,9 +640,7 @@ int sm_launch_cta(struct sm *sm, struct fe_launch *l, uint32_t cta_id, uint64_t 
 	sm->n_resident_ctas++;
 	sm->n_resident_warps += nw;
 	sm->n_live_warps += nw;
-	struct sched_event ev = {.kind = SCHED_EV_CTA_LAUNCH, .cta_slot = (uint16_t)cs, .arg = cta_id, .cycle = now};
-	sched_notify(sm->issue, &ev);
-	sched_notify(sm->fetch, &ev);
+	sm_notify(sm, SCHED_EV_CTA_LAUNCH, 0, (uint16_t)cs, cta_id, now);
 	if (sm->in_tick)
 		sm->activity = true;
 	else
@@ -653,6 +649,26 @@ int sm_launch_cta(struct sm *sm, struct fe_launch *l, uint32_t cta_id, uint64_t 
 }
 
 /* ---- memory completions -------------------------------------------------------------- */
+
+/* A memory event at cycle cyc, before it changes anything: outside a tick, the cycles the SM
+ * slept through up to it are counted with the state that held then (a pipeline sleep's
+ * left-out ticks first). */
+static void event_begin(struct sm *sm, uint64_t cyc)
+{
+	if (sm->in_tick)
+		return;
+	sm_pipe_wake(sm, cyc);
+	sm_account_skipped(sm, cyc);
+}
+
+/* After it: inside a tick the tick goes on (activity), else the SM ticks at cyc. */
+static void event_end(struct sm *sm, uint64_t cyc)
+{
+	if (sm->in_tick)
+		sm->activity = true;
+	else
+		sim_component_wake_at_cycle(&sm->comp, cyc);
+}
 
 void sm_mem_done(void *v, uint64_t token, uint64_t now_ps)
 {
@@ -666,11 +682,7 @@ void sm_mem_done(void *v, uint64_t token, uint64_t now_ps)
 	struct sm_sb_entry *e = &w->sb[idx];
 	SIM_ASSERT(e->used && e->mem && e->release_cycle == UINT64_MAX);
 	uint64_t cyc = sim_clock_cycle_at_or_after(sm->comp.clk, now_ps);
-	/* Close the sleep interval with the state that held during it (memory in flight). */
-	if (!sm->in_tick) {
-		sm_pipe_wake(sm, cyc);
-		sm_account_skipped(sm, cyc);
-	}
+	event_begin(sm, cyc); /* the sleep before it held memory in flight */
 	sm_status_stale(sm, slot); /* its scoreboard and pending count change */
 	SIM_ASSERT(sm->mem_inflight > 0);
 	sm->mem_inflight--;
@@ -691,15 +703,9 @@ void sm_mem_done(void *v, uint64_t token, uint64_t now_ps)
 		sm->drain_ready = true;
 	if (e->long_lat) {
 		sm->views[slot].long_lat_pending--;
-		struct sched_event ev = {.kind = SCHED_EV_LONG_LAT_DONE, .warp_id = (uint16_t)slot,
-					 .cta_slot = w->cta_slot, .cycle = cyc};
-		sched_notify(sm->issue, &ev);
-		sched_notify(sm->fetch, &ev);
+		sm_notify(sm, SCHED_EV_LONG_LAT_DONE, (uint16_t)slot, w->cta_slot, 0, cyc);
 	}
-	if (sm->in_tick)
-		sm->activity = true;
-	else
-		sim_component_wake_at_cycle(&sm->comp, cyc);
+	event_end(sm, cyc);
 }
 
 void sm_mem_missed(void *v, uint64_t token, uint64_t now_ps)
@@ -717,28 +723,19 @@ void sm_mem_missed(void *v, uint64_t token, uint64_t now_ps)
 		return;
 	sm->quiet.valid = false; /* the warp's view changes (waiting_miss) */
 	uint64_t cyc = sim_clock_cycle_at_or_after(sm->comp.clk, now_ps);
-	if (!sm->in_tick) {
-		sm_pipe_wake(sm, cyc);
-		sm_account_skipped(sm, cyc); /* the memory-block class may change from here */
-	}
+	event_begin(sm, cyc); /* the memory-block class may change from here */
 	e->missed = true;
 	w->miss_pending++;
 	w->sb_block_until = 0;
 	sm_status_stale(sm, slot);
-	if (sm->in_tick)
-		sm->activity = true;
-	else
-		sim_component_wake_at_cycle(&sm->comp, cyc);
+	event_end(sm, cyc);
 }
 
 void sm_ifetch_done(void *v, uint64_t line_addr, uint64_t now_ps)
 {
 	struct sm *sm = v;
 	uint64_t cyc = sim_clock_cycle_at_or_after(sm->comp.clk, now_ps);
-	if (!sm->in_tick) {
-		sm_pipe_wake(sm, cyc);
-		sm_account_skipped(sm, cyc);
-	}
+	event_begin(sm, cyc);
 	sm->quiet.valid = false; /* statuses change */
 	SIM_ASSERT(line_addr >= SM_CODE_BASE_ADDR);
 	uint64_t line = (line_addr - SM_CODE_BASE_ADDR) / sm->ic_line_bytes;
@@ -764,10 +761,7 @@ void sm_ifetch_done(void *v, uint64_t line_addr, uint64_t now_ps)
 		if (touched)
 			sm_status_stale(sm, slot);
 	}
-	if (sm->in_tick)
-		sm->activity = true;
-	else
-		sim_component_wake_at_cycle(&sm->comp, cyc);
+	event_end(sm, cyc);
 }
 
 /* ---- accessors ----------------------------------------------------------------------- */

@@ -299,6 +299,15 @@ static inline void sm_fetch_bit(struct sm *sm, uint16_t slot)
 	sm->fetch_mask = (sm->fetch_mask & ~(1ull << slot)) | ((uint64_t)ok << slot);
 }
 
+/* Tell both policies (issue and fetch) of an event of warp slot / CTA slot at now. */
+static inline void sm_notify(struct sm *sm, enum sched_event_kind k, uint16_t slot, uint16_t cta_slot, uint64_t arg,
+			     uint64_t now)
+{
+	struct sched_event ev = {.kind = k, .warp_id = slot, .cta_slot = cta_slot, .arg = arg, .cycle = now};
+	sched_notify(sm->issue, &ev);
+	sched_notify(sm->fetch, &ev);
+}
+
 /* Unit k of class cls takes an instruction, busy until `until`. A unit is taken free, so its
  * next_free never decreases, and pipe_free[k] stays the latest of the classes' next_free[k]. */
 static inline void sm_unit_take(struct sm *sm, unsigned cls, uint32_t k, uint64_t until)

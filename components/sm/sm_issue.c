@@ -22,9 +22,9 @@ static bool issue_warp(struct sm *sm, uint16_t slot, uint64_t now)
 	int unit = -1;
 	unsigned ucls = inst_unit(sm, si);
 	uint32_t result_cycles = sm_result_cycles(sm, si);
-	bool wb = sm->wb_slots && (si->unit == WI_UNIT_SP || si->unit == WI_UNIT_SFU);
-	if (wb) {
-		if ((unit = unit_free_wb(sm, ucls, now, result_cycles)) == -2)
+	uint64_t wb_bit = 64; /* the result slot to mark (64: none) */
+	if (sm->wb_slots && (si->unit == WI_UNIT_SP || si->unit == WI_UNIT_SFU)) {
+		if ((unit = unit_free_wb(sm, ucls, now, result_cycles, &wb_bit)) == -2)
 			return false;
 		if (unit < 0) {
 			/* Refused with nothing changed; next cycle the slots have moved on. */
@@ -144,9 +144,8 @@ static bool issue_warp(struct sm *sm, uint16_t slot, uint64_t now)
 	if (unit >= 0) {
 		sm_unit_take(sm, ucls, (uint32_t)unit,
 			     now + sm->units[ucls].ii_cycles * (ucls == WI_UNIT_SP ? sm->ii_slots[si->ii_class] : 1u));
-		uint64_t bit = wb ? wb_slot_bit(sm, now, result_cycles) : 64;
-		if (bit < 64)
-			sm->units[si->unit].wb_mask[unit] |= 1ull << bit;
+		if (wb_bit < 64)
+			sm->units[ucls].wb_mask[unit] |= 1ull << wb_bit;
 		sm->unit_taken_cycle = now;
 		/* Every unit of the class busy next cycle: the warps ready for it turn structural.
 		 * In a shared pipeline unit_free gives the same answer for every class (pipeline k

@@ -1,22 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* Units and the scoreboard: the inline helpers the issue stage (sm_issue.c) and the status
- * stage (sm_pipeline.c) share, with the scheduler notification both send. Internal to
- * components/sm. */
+ * stage (sm_pipeline.c) share. Internal to components/sm. */
 #ifndef WS_SM_UNITS_H
 #define WS_SM_UNITS_H
 
 #include "sm_internal.h"
 
 static inline uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
-
-/* Tell both policies (issue and fetch) of an event of warp slot / CTA slot at now. */
-static inline void sm_notify(struct sm *sm, enum sched_event_kind k, uint16_t slot, uint16_t cta_slot, uint64_t arg,
-			     uint64_t now)
-{
-	struct sched_event ev = {.kind = k, .warp_id = slot, .cta_slot = cta_slot, .arg = arg, .cycle = now};
-	sched_notify(sm->issue, &ev);
-	sched_notify(sm->fetch, &ev);
-}
 
 /* ---- units and scoreboard ---------------------------------------------------------- */
 
@@ -50,22 +40,16 @@ static inline int unit_free(const struct sm *sm, unsigned u, uint64_t now, uint6
 	return -1;
 }
 
-/* gpu.core.units.writeback_slots: the result slot (of wb_slot_cycles, the SP unit's initiation
- * interval) a result issued at now with latency lat_cycles lands in, relative to the unit's
- * wb_base slot, which unit_free_wb has brought to now's. */
-static inline uint64_t wb_slot_bit(const struct sm *sm, uint64_t now, uint32_t lat_cycles)
-{
-	return (now + lat_cycles) / sm->wb_slot_cycles - now / sm->wb_slot_cycles;
-}
-
 /* gpu.core.units.writeback_slots: a free unit of class u whose result slot for lat_cycles is
  * not taken; -1 if every free unit's slot is taken, -2 if no unit is free. Brings each free
- * unit's slot mask to now. */
-static inline int unit_free_wb(struct sm *sm, unsigned u, uint64_t now, uint32_t lat_cycles)
+ * unit's slot mask to now. *bit gets the slot a result issued now lands in, relative to now's
+ * (slots of wb_slot_cycles, the SP unit's initiation interval): the bit of wb_mask to set. */
+static inline int unit_free_wb(struct sm *sm, unsigned u, uint64_t now, uint32_t lat_cycles, uint64_t *bit)
 {
 	struct sm_unit *un = &sm->units[u];
 	int r = -2;
-	uint64_t slot = now / sm->wb_slot_cycles, bit = wb_slot_bit(sm, now, lat_cycles);
+	uint64_t slot = now / sm->wb_slot_cycles;
+	*bit = (now + lat_cycles) / sm->wb_slot_cycles - slot;
 	for (uint32_t k = 0; k < un->count; k++) {
 		if (unit_free_at(sm, u, k) > now)
 			continue;
@@ -73,7 +57,7 @@ static inline int unit_free_wb(struct sm *sm, unsigned u, uint64_t now, uint32_t
 		uint64_t d = slot - un->wb_base[k];
 		un->wb_mask[k] = d >= 64 ? 0 : un->wb_mask[k] >> d;
 		un->wb_base[k] = slot;
-		if (bit >= 64 || !(un->wb_mask[k] >> bit & 1))
+		if (*bit >= 64 || !(un->wb_mask[k] >> *bit & 1))
 			return (int)k;
 	}
 	return r;

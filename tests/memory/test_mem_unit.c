@@ -666,20 +666,21 @@ Test(mem_unit, atomic_segments_send_one_request_per_32_bytes)
 /* What an atomic request carries: 3 lanes of 4 B in one 32 B segment. By lines, the active
  * lanes' 12 bytes (8 + 12); by segments, the whole segment as GPGPU-Sim's mem_fetch (its data
  * size is the segment's whatever the mask, both ways): 8 + 32. */
-Test(mem_unit, an_atomic_segment_request_carries_the_whole_segment)
+static void three_lane_atomic_sends_one_request_of(uint64_t bytes)
 {
 	run_to(10);
 	cr_assert(mem_unit_try_issue(H.mu, inst(WI_MEM_ATOMIC, WI_SPACE_GLOBAL, 3, 0x6000, 4), 7, 10));
 	run_all();
 	cr_expect_eq(H.fn.req_pkts[MEM_REQ_ATOMIC], 1);
-	cr_expect_eq(H.fn.req_bytes[MEM_REQ_ATOMIC], 8 + 12);
+	cr_expect_eq(H.fn.req_bytes[MEM_REQ_ATOMIC], bytes);
+}
+
+Test(mem_unit, an_atomic_segment_request_carries_the_whole_segment)
+{
+	three_lane_atomic_sends_one_request_of(8 + 12);
 	teardown();
 	setup_with("gpu.memory.atomic_segment_bytes=32", true);
-	run_to(10);
-	cr_assert(mem_unit_try_issue(H.mu, inst(WI_MEM_ATOMIC, WI_SPACE_GLOBAL, 3, 0x6000, 4), 7, 10));
-	run_all();
-	cr_expect_eq(H.fn.req_pkts[MEM_REQ_ATOMIC], 1);
-	cr_expect_eq(H.fn.req_bytes[MEM_REQ_ATOMIC], 8 + 32);
+	three_lane_atomic_sends_one_request_of(8 + 32);
 }
 
 Test(mem_unit, atomic_segment_size_must_divide_the_line)
