@@ -368,10 +368,6 @@ static int read_settings(struct sm *sm, const struct cfg *cfg, struct sim_error 
 	sm->barrel = cfg_bool(cfg, "gpu.core.barrel");
 	sm->fetch_fallthrough = cfg_bool(cfg, "gpu.core.fetch_fallthrough");
 	sm->wb_slots = cfg_bool(cfg, "gpu.core.units.writeback_slots");
-	/* A result slot lasts one SP initiation interval: one warp's results per slot (a cycle on
-	 * GTX480's 32-wide units, 4 on OWL's 8-wide pipeline, as GPGPU-Sim's owl28 at a quarter of
-	 * the clock). */
-	sm->wb_slot_cycles = sm->units[WI_UNIT_SP].ii_cycles;
 	if (ic_size % (sm->ic_line_bytes * sm->ic_assoc))
 		return cfg_error(err, cfg, "gpu.core.icache.size_bytes",
 				 "%u bytes is not a whole number of sets of %u ways x %u-byte lines", ic_size,

@@ -99,7 +99,7 @@ struct sm_unit {
 	uint32_t ii_cycles;             /* initiation interval: ceil(warp_size / width) */
 	uint64_t next_free[SM_MAX_UNITS];
 	/* gpu.core.units.writeback_slots: bit i of wb_mask = a result due in slot wb_base + i
-	 * (slots of sm->wb_slot_cycles) */
+	 * (a slot lasts the SP unit's initiation interval: unit_free_wb) */
 	uint64_t wb_mask[SM_MAX_UNITS], wb_base[SM_MAX_UNITS];
 };
 
@@ -124,7 +124,6 @@ struct sm {
 	uint32_t ic_sets, ic_assoc, ic_line_bytes, ic_inst_bytes, ic_miss_cycles;
 	uint32_t fetch_decode_cycles;   /* fetch at t (hit) -> issuable at t + this */
 	bool barrel;                    /* gpu.core.barrel: one instruction per warp in the pipeline */
-	uint32_t wb_slot_cycles;        /* writeback_slots: a result slot (SP ii_cycles) */
 	bool fetch_fallthrough;         /* gpu.core.fetch_fallthrough */
 	bool wb_slots;                  /* gpu.core.units.writeback_slots */
 	bool shared_pipe;               /* gpu.core.units.shared_pipeline: unit k of every class busy together */

@@ -42,14 +42,17 @@ static inline int unit_free(const struct sm *sm, unsigned u, uint64_t now, uint6
 
 /* gpu.core.units.writeback_slots: a free unit of class u whose result slot for lat_cycles is
  * not taken; -1 if every free unit's slot is taken, -2 if no unit is free. Brings each free
- * unit's slot mask to now. *bit gets the slot a result issued now lands in, relative to now's
- * (slots of wb_slot_cycles, the SP unit's initiation interval): the bit of wb_mask to set. */
+ * unit's slot mask to now. *bit gets the slot a result issued now lands in, relative to now's:
+ * the bit of wb_mask to set. A slot lasts the SP unit's initiation interval, one warp's results
+ * (a cycle on GTX480's 32-wide units, 4 on OWL's 8-wide pipeline, as GPGPU-Sim's owl28 at a
+ * quarter of the clock). */
 static inline int unit_free_wb(struct sm *sm, unsigned u, uint64_t now, uint32_t lat_cycles, uint64_t *bit)
 {
 	struct sm_unit *un = &sm->units[u];
+	uint32_t slot_cycles = sm->units[WI_UNIT_SP].ii_cycles;
 	int r = -2;
-	uint64_t slot = now / sm->wb_slot_cycles;
-	*bit = (now + lat_cycles) / sm->wb_slot_cycles - slot;
+	uint64_t slot = now / slot_cycles;
+	*bit = (now + lat_cycles) / slot_cycles - slot;
 	for (uint32_t k = 0; k < un->count; k++) {
 		if (unit_free_at(sm, u, k) > now)
 			continue;
