@@ -3,6 +3,8 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -107,6 +109,19 @@ const char *cli_long(const struct cli_opts *o, const char *name)
 		    (o->long_names[i][n] == '\0' || o->long_names[i][n] == '='))
 			return o->long_values[i];
 	return NULL;
+}
+
+int cli_parse_u64(const char *flag, const char *s, uint64_t min, uint64_t max, uint64_t *out, struct sim_error *err)
+{
+	char *end = NULL;
+	errno = 0;
+	unsigned long long v = s ? strtoull(s, &end, 10) : 0;
+	/* strtoull takes "-1" as 2^64 - 1 and skips leading blanks: both refused */
+	if (!s || !*s || errno || *end || s[0] == '-' || s[0] == '+' || s[0] == ' ' || v < min || v > max)
+		return sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, flag,
+				     "expects an integer in %" PRIu64 "..%" PRIu64 ", got '%s'", min, max, s ? s : "");
+	*out = v;
+	return 0;
 }
 
 int cli_build_cfg(const struct cli_opts *o, struct cfg **out, struct sim_error *err)

@@ -40,6 +40,10 @@ int cli_parse(int argc, char **argv, const char *allowed, const char *const *lon
 /* Value of a long option, or NULL. Flags given without value read as "1". */
 const char *cli_long(const struct cli_opts *o, const char *name);
 
+/* An option's decimal value in [min, max] into *out; otherwise SIM_ERR_USAGE naming flag (a
+ * missing value, s NULL, included). */
+int cli_parse_u64(const char *flag, const char *s, uint64_t min, uint64_t max, uint64_t *out, struct sim_error *err);
+
 /* Build the configuration: every module's schema, each -c file in order, then every -s. */
 int cli_build_cfg(const struct cli_opts *o, struct cfg **out, struct sim_error *err);
 

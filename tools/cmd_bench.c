@@ -12,6 +12,7 @@
 
 #include "../engine/sim.h"
 #include "bench.h"
+#include "cli.h"
 #include "commands.h"
 
 #define BENCH_COMPONENTS 64
@@ -195,18 +196,6 @@ out:
 	return rc;
 }
 
-static int bench_parse_u64(const char *flag, const char *s, uint64_t min, uint64_t *out, struct sim_error *err)
-{
-	char *end;
-	errno = 0;
-	unsigned long long v = s ? strtoull(s, &end, 10) : 0;
-	if (!s || errno || *end || s[0] == '-' || v < min)
-		return sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, flag,
-				     "needs an integer >= %" PRIu64 ", got '%s'", min, s ? s : "");
-	*out = v;
-	return 0;
-}
-
 static void bench_usage(FILE *out)
 {
 	fprintf(out, "usage: warpsim bench engine [--json] [--events N] [--seed N]\n"
@@ -234,8 +223,8 @@ int cmd_bench(int argc, char **argv, struct sim_error *err)
 		} else if (!strcmp(a, "--json")) {
 			json = true;
 		} else if (!strcmp(a, "--events") || !strcmp(a, "--seed")) {
-			int rc = bench_parse_u64(a, i + 1 < argc ? argv[i + 1] : NULL, a[2] == 'e' ? 1 : 0,
-						 a[2] == 'e' ? &n_events : &seed, err);
+			int rc = cli_parse_u64(a, i + 1 < argc ? argv[i + 1] : NULL, a[2] == 'e' ? 1 : 0, UINT64_MAX,
+					       a[2] == 'e' ? &n_events : &seed, err);
 			if (rc)
 				return rc;
 			i++;

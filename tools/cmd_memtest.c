@@ -22,17 +22,6 @@ static void usage(void)
 	       "  --write-percent: that share are line writes (L2 write-allocate; DRAM sees write-backs)\n");
 }
 
-static int parse_u64(const char *flag, const char *s, uint64_t lo, uint64_t *out, struct sim_error *err)
-{
-	char *end = NULL;
-	unsigned long long v = strtoull(s, &end, 10);
-	if (!*s || *end || v < lo)
-		return sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, flag,
-				     "expects an integer >= %llu, got \"%s\"", (unsigned long long)lo, s);
-	*out = v;
-	return 0;
-}
-
 int cmd_memtest(int argc, char **argv, struct sim_error *err)
 {
 	static const char *const with_value[] = {"--pattern", "--requests", "--outstanding", "--seed", "--write-percent", NULL};
@@ -62,23 +51,19 @@ int cmd_memtest(int argc, char **argv, struct sim_error *err)
 	const char *v;
 	uint64_t x;
 	if ((v = cli_long(&o, "--requests"))) {
-		if ((rc = parse_u64("--requests", v, 1, &mo.requests, err)))
+		if ((rc = cli_parse_u64("--requests", v, 1, UINT64_MAX, &mo.requests, err)))
 			return rc;
 	}
 	if ((v = cli_long(&o, "--outstanding"))) {
-		if ((rc = parse_u64("--outstanding", v, 1, &x, err)))
+		if ((rc = cli_parse_u64("--outstanding", v, 1, 1u << 20, &x, err)))
 			return rc;
-		if (x > 1u << 20)
-			return sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, "--outstanding", "at most 1048576");
 		mo.outstanding = (uint32_t)x;
 	}
-	if ((v = cli_long(&o, "--seed")) && (rc = parse_u64("--seed", v, 0, &mo.seed, err)))
+	if ((v = cli_long(&o, "--seed")) && (rc = cli_parse_u64("--seed", v, 0, UINT64_MAX, &mo.seed, err)))
 		return rc;
 	if ((v = cli_long(&o, "--write-percent"))) {
-		if ((rc = parse_u64("--write-percent", v, 0, &x, err)))
+		if ((rc = cli_parse_u64("--write-percent", v, 0, 100, &x, err)))
 			return rc;
-		if (x > 100)
-			return sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, "--write-percent", "at most 100");
 		mo.write_percent = (uint32_t)x;
 	}
 

@@ -152,19 +152,16 @@ int cmd_run(int argc, char **argv, struct sim_error *err)
 	struct progress_dev pdev;
 	uint64_t sample_cycles = 0;
 	if (cli_long(&o, "--sample")) {
-		const char *v = cli_long(&o, "--sample");
-		char *end;
-		unsigned long long n = strtoull(v, &end, 10);
-		if (*end || end == v || *v == '-' || n < 1 || n > (1ull << 40))
-			return sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, "--sample",
-					     "expected core cycles per sample, 1..2^40, got '%s'", v);
+		/* core cycles per sample */
+		int prc = cli_parse_u64("--sample", cli_long(&o, "--sample"), 1, 1ull << 40, &sample_cycles, err);
+		if (prc)
+			return prc;
 		if (!o.outdir)
 			return sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, "--sample",
 					     "writes OUTDIR/samples.csv: give -o OUTDIR");
 		if (functional)
 			return sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, "--sample",
 					     "needs the timing model (not --functional)");
-		sample_cycles = n;
 	}
 	FILE *samples = NULL;
 	char samples_tmp[PATH_MAX] = "";
