@@ -73,6 +73,11 @@ Test(workload_small, blackjack) { run_small("workloads/blackjack/blackjack.cfg",
 Test(workload_small, bucketsort) { run_small("workloads/bucketsort/bucketsort.cfg", 2, 9, 2112); }
 /* (128+63)/64 = 2 CTAs of 64 = 128 threads. */
 Test(workload_small, viterbi) { run_small("workloads/viterbi/viterbi.cfg", 1, 2, 128); }
+/* The large-warp study's launches in CTAs of 256: 1024/256 = 4 CTAs; (128+255)/256 = 1 CTA of
+ * 256 (its last 128 threads exit at once); scatter 4096/256 = 16 CTAs + sort 256 buckets in 1 CTA. */
+Test(workload_small, blackjack256) { run_small("workloads/blackjack/blackjack256.cfg", 1, 4, 1024); }
+Test(workload_small, viterbi256) { run_small("workloads/viterbi/viterbi256.cfg", 1, 1, 256); }
+Test(workload_small, bucketsort1k) { run_small("workloads/bucketsort/bucketsort1k.cfg", 2, 17, 4352); }
 
 /* 64 x 64: 4 x 4 CTAs of 16 x 16 = 4096 threads; the result is checked against refs.c. */
 Test(workload_small, transpose_naive) { run_small("workloads/transpose/naive.cfg", 1, 16, 4096); }
@@ -191,10 +196,14 @@ Test(workload, every_large_size_loads)
 					    "hotspot", "bitonic", "longcompute", "shortphases",
 					    "blackjack", "bucketsort", "viterbi", "sad", "pvc", "ssc",
 					    "cfd", "kmn", "scp", "fwtg", "iix", "spmvell", "fft",
-					    "srad2", "stencil", "divwalk", "ctawork"};
+					    "srad2", "stencil", "divwalk", "ctawork", "blackjack/blackjack256",
+					    "viterbi/viterbi256", "bucketsort/bucketsort1k"};
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
 		char path[128];
-		snprintf(path, sizeof path, "workloads/%s/%s.cfg", names[i], names[i]);
+		if (strchr(names[i], '/')) /* a second workload file beside a kernel */
+			snprintf(path, sizeof path, "workloads/%s.cfg", names[i]);
+		else
+			snprintf(path, sizeof path, "workloads/%s/%s.cfg", names[i], names[i]);
 		struct sim_error err = {0};
 		struct workload *w = workload_load_size(path, "large", &err);
 		cr_expect_not_null(w, "%s", fmt_err(&err));

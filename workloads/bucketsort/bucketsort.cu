@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Bucket sort: scatter keys into fixed-capacity buckets (binary search over splitters in
 // constant memory, slot by global atomic), then one thread insertion-sorts each bucket; both
-// steps have data-dependent trip counts.
-#define BK_MAX_BUCKETS 256
+// steps have data-dependent trip counts. Up to 1024 buckets (bucketsort1k.cfg).
+#define BK_MAX_BUCKETS 1024
 __constant__ unsigned splitters[BK_MAX_BUCKETS]; /* exclusive upper bounds, ascending */
 
 extern "C" __global__ void bucket_scatter(const unsigned *keys, int n, int nb, int cap,
