@@ -15,15 +15,15 @@ set title 'divwalk'
 set ylabel 'share of scheduler cycles'
 set xrange [-0.6:3.6]
 plot for [c=8:1:-1] 'stalls.dat' index 0 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
-set title 'blackjack'
+set title 'blackjack256'
 set ylabel ''
 set xrange [-0.6:3.6]
 plot for [c=8:1:-1] 'stalls.dat' index 1 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
-set title 'bucketsort'
+set title 'bucketsort1k'
 set ylabel ''
 set xrange [-0.6:3.6]
 plot for [c=8:1:-1] 'stalls.dat' index 2 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
-set title 'viterbi'
+set title 'viterbi256'
 set ylabel ''
 set xrange [-0.6:3.6]
 plot for [c=8:1:-1] 'stalls.dat' index 3 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
@@ -97,15 +97,15 @@ set title 'divwalk'
 set ylabel 'share of scheduler cycles'
 set xrange [-0.6:3.6]
 plot for [c=8:1:-1] 'stalls.dat' index 0 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
-set title 'blackjack'
+set title 'blackjack256'
 set ylabel ''
 set xrange [-0.6:3.6]
 plot for [c=8:1:-1] 'stalls.dat' index 1 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
-set title 'bucketsort'
+set title 'bucketsort1k'
 set ylabel ''
 set xrange [-0.6:3.6]
 plot for [c=8:1:-1] 'stalls.dat' index 2 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
-set title 'viterbi'
+set title 'viterbi256'
 set ylabel ''
 set xrange [-0.6:3.6]
 plot for [c=8:1:-1] 'stalls.dat' index 3 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
