@@ -18,6 +18,7 @@
 struct axes {
 	const char *cfg[REP_MAX];
 	int n_cfg;
+	const char *at;             /* the config whose runs the tables read (one section per config) */
 	const char *wl[REP_MAX];
 	int n_wl;
 	const char *var[REP_MAX];
@@ -35,11 +36,11 @@ static int index_of(const char **v, int *n, const char *s, bool add)
 	return (*n)++;
 }
 
-/* Row of (workload, variant) for the first config in the table; -1 if missing. */
-static int find_row(const struct csv_table *t, const char *wl, const char *var)
+/* Row of (workload, variant) on config a->at; -1 if missing. */
+static int find_row(const struct csv_table *t, const struct axes *a, const char *wl, const char *var)
 {
 	for (int r = 0; r < t->n_rows; r++)
-		if (!strcmp(t->cell[r][1], wl) && !strcmp(t->cell[r][2], var))
+		if (!strcmp(t->cell[r][0], a->at) && !strcmp(t->cell[r][1], wl) && !strcmp(t->cell[r][2], var))
 			return r;
 	return -1;
 }
@@ -51,7 +52,7 @@ static double mean_over_workloads(const struct csv_table *t, const struct axes *
 	double sum = 0;
 	int n = 0;
 	for (int w = 0; w < a->n_wl; w++) {
-		int r = find_row(t, a->wl[w], var);
+		int r = find_row(t, a, a->wl[w], var);
 		double x = r >= 0 ? csv_num(t, r, col) : NAN;
 		if (isfinite(x)) {
 			sum += x;
@@ -203,12 +204,10 @@ static void axes_load(const char *dir, const struct csv_table *t, const char *ba
 	}
 }
 
-/* " on owl-28 (size medium)": the machines and, when every run has the same, the size. */
+/* " on owl-28 (size medium)": the machine and, when every run has the same, the size. */
 static void where_of(const struct csv_table *t, const struct axes *a, char *out, size_t n)
 {
-	size_t off = (size_t)snprintf(out, n, " on");
-	for (int c = 0; c < a->n_cfg && off < n; c++)
-		off += (size_t)snprintf(out + off, n - off, "%s%s", c ? ", " : " ", a->cfg[c]);
+	size_t off = (size_t)snprintf(out, n, " on %s", a->at);
 	int sz = csv_col(t, "prov.size");
 	const char *size = sz >= 0 && t->n_rows ? t->cell[0][sz] : NULL;
 	for (int r = 1; size && r < t->n_rows; r++)
@@ -242,31 +241,36 @@ static void no_data_caption(FILE *md, const double *val, int n_rows, const struc
 		fprintf(md, ".\n\n");
 }
 
-/* missing: filled with the runs the speedup table lacks ("vecadd/lrr, ..."), "" if none. */
-static int write_report(const char *dir, const struct csv_table *t, const char *base, FILE *md,
-			char *missing, size_t missing_n, struct sim_error *err)
+/* Names of one config's figures: the quantity's stem, and with several configs in the sweep,
+ * "_<config>" after it so that each machine keeps its own files. */
+static const char *fig_name(char *buf, size_t n, const char *stem, const struct axes *a)
 {
-	size_t miss_off = 0;
-	int n_missing = 0;
-	missing[0] = '\0';
-	struct axes a;
-	axes_load(dir, t, base, &a);
-	if (index_of(a.var, &a.n_var, base, false) < 0)
-		return sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, "--baseline",
-				     "baseline variant '%s' is not in the results", base);
+	if (a->n_cfg > 1)
+		snprintf(buf, n, "%s_%s", stem, a->at);
+	else
+		snprintf(buf, n, "%s", stem);
+	return buf;
+}
+
+/* The speedup, memory-system and scheduler-cycle sections and the CTA timeline of the runs on
+ * config a->at (the whole report when the sweep has one config). missing, *miss_off and
+ * *n_missing collect the runs the speedup table lacks; val is scratch. */
+static int config_sections(const char *dir, const struct csv_table *t, const char *base, const struct axes *ap,
+			   FILE *md, const char *plots, double *val, char *missing, size_t missing_n,
+			   size_t *miss_off_p, int *n_missing_p, struct sim_error *err)
+{
+	const struct axes a = *ap;
+	size_t miss_off = *miss_off_p, miss_start = *miss_off_p;
+	int n_missing = *n_missing_p, n_missing_start = *n_missing_p;
+	int rc = 0;
 	int ipc = csv_col(t, "gpu.ipc");
-	char plots[PATH_MAX + 16], where[512], title[768], ylabel[256];
-	snprintf(plots, sizeof plots, "%s/plots", dir);
-	int rc = cli_mkdirs(plots, err);
-	if (rc)
-		return rc;
+	char where[512], title[768], ylabel[256], fname[256];
 	where_of(t, &a, where, sizeof where);
+	if (a.n_cfg > 1)
+		fprintf(md, "# %s\n\n", a.at);
 	const char *rows[REP_MAX + 1];
 	for (int w = 0; w < a.n_wl; w++)
 		rows[w] = a.wl[w];
-	double *val = malloc(sizeof(double) * (REP_MAX + 1) * REP_MAX * 8);
-	if (!val)
-		return sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory");
 	bool drawn;
 
 	/* 1. speedup over the baseline, per workload and variant, with the geometric mean */
@@ -280,11 +284,11 @@ static int write_report(const char *dir, const struct csv_table *t, const char *
 	double logsum[REP_MAX] = {0};
 	int cnt[REP_MAX] = {0};
 	for (int w = 0; w < a.n_wl; w++) {
-		int rb = find_row(t, a.wl[w], base);
+		int rb = find_row(t, &a, a.wl[w], base);
 		double b = rb >= 0 ? csv_num(t, rb, ipc) : NAN;
 		fprintf(md, "| %s |", a.wl[w]);
 		for (int v = 0; v < a.n_var; v++) {
-			int r = find_row(t, a.wl[w], a.var[v]);
+			int r = find_row(t, &a, a.wl[w], a.var[v]);
 			double s = r >= 0 ? csv_num(t, r, ipc) / b : NAN;
 			val[w * a.n_var + v] = NAN;
 			/* a run without a result (or without the baseline's) is said to be missing,
@@ -292,8 +296,11 @@ static int write_report(const char *dir, const struct csv_table *t, const char *
 			int gone = r < 0 || !isfinite(csv_num(t, r, ipc)) ? r : rb < 0 || !isfinite(b) ? rb : 0;
 			if (r < 0 || rb < 0 || !isfinite(s)) {
 				const char *who = gone == r ? a.var[v] : base;
-				char item[160];
-				snprintf(item, sizeof item, "%s/%s", a.wl[w], who);
+				char item[256];
+				if (a.n_cfg > 1)
+					snprintf(item, sizeof item, "%s/%s/%s", a.at, a.wl[w], who);
+				else
+					snprintf(item, sizeof item, "%s/%s", a.wl[w], who);
 				if (!strstr(missing, item) && miss_off < missing_n) {
 					miss_off += (size_t)snprintf(missing + miss_off, missing_n - miss_off, "%s%s",
 								     n_missing ? ", " : "", item);
@@ -319,18 +326,21 @@ static int write_report(const char *dir, const struct csv_table *t, const char *
 		val[a.n_wl * a.n_var + v] = g;
 	}
 	fprintf(md, "\n\n");
-	if (n_missing)
+	if (n_missing > n_missing_start) {
+		int n_here = n_missing - n_missing_start;
+		const char *here = missing + miss_start + (n_missing_start ? 2 : 0); /* past ", " */
 		fprintf(md, "**Incomplete**: %d run%s missing (%s); each geomean is over the workloads "
 			    "that have both the run and the baseline.\n\n",
-			n_missing, n_missing == 1 ? " is" : "s are", missing);
+			n_here, n_here == 1 ? " is" : "s are", here);
+	}
 	snprintf(title, sizeof title, "IPC speedup over %s%s", base, where);
 	snprintf(ylabel, sizeof ylabel, "speedup over %s (IPC / IPC of %s)", base, base);
-	struct rep_bars bars = {.name = "speedup", .title = title, .ylabel = ylabel, .rows = rows,
+	struct rep_bars bars = {.name = fig_name(fname, sizeof fname, "speedup", &a), .title = title, .ylabel = ylabel, .rows = rows,
 				.n_rows = a.n_wl + 1, .series = a.var, .n_series = a.n_var, .val = val, .ref_y = 1.0};
 	if ((rc = rep_bars_plot(plots, &bars, &drawn, err)))
 		goto out;
 	if (drawn) {
-		fprintf(md, "![speedup over %s](plots/speedup.svg)\n\n", base);
+		fprintf(md, "![speedup over %s](plots/%s.svg)\n\n", base, fname);
 		cut_caption(md, &bars);
 	}
 
@@ -366,19 +376,19 @@ static int write_report(const char *dir, const struct csv_table *t, const char *
 		int col = csv_col(t, mem_figs[k].col);
 		for (int w = 0; w < a.n_wl; w++)
 			for (int v = 0; v < a.n_var; v++) {
-				int r = find_row(t, a.wl[w], a.var[v]);
+				int r = find_row(t, &a, a.wl[w], a.var[v]);
 				val[w * a.n_var + v] = r >= 0 ? csv_num(t, r, col) : NAN;
 			}
 		for (int v = 0; v < a.n_var; v++)
 			val[a.n_wl * a.n_var + v] = mean_over_workloads(t, &a, a.var[v], col);
 		snprintf(title, sizeof title, "%s%s", mem_figs[k].what, where);
-		struct rep_bars mb = {.name = mem_figs[k].name, .title = title, .ylabel = mem_figs[k].ylabel,
+		struct rep_bars mb = {.name = fig_name(fname, sizeof fname, mem_figs[k].name, &a), .title = title, .ylabel = mem_figs[k].ylabel,
 				      .rows = rows, .n_rows = a.n_wl + 1, .series = a.var, .n_series = a.n_var,
 				      .val = val, .ymax = mem_figs[k].ymax};
 		if ((rc = rep_bars_plot(plots, &mb, &drawn, err)))
 			goto out;
 		if (drawn) {
-			fprintf(md, "![%s](plots/%s.svg)\n\n", mem_figs[k].what, mem_figs[k].name);
+			fprintf(md, "![%s](plots/%s.svg)\n\n", mem_figs[k].what, fname);
 			cut_caption(md, &mb);
 			no_data_caption(md, val, a.n_wl + 1, &a);
 		}
@@ -402,7 +412,7 @@ static int write_report(const char *dir, const struct csv_table *t, const char *
 			snprintf(col, sizeof col, "gpu.stall.%s_frac", stall_classes[k]);
 			int c = csv_col(t, col);
 			for (int w = 0; w < a.n_wl; w++) {
-				int r = find_row(t, a.wl[w], a.var[v]);
+				int r = find_row(t, &a, a.wl[w], a.var[v]);
 				val[(w * a.n_var + v) * n_cls + k] = r >= 0 ? csv_num(t, r, c) : NAN;
 			}
 			double mean = mean_over_workloads(t, &a, a.var[v], c);
@@ -414,13 +424,13 @@ static int write_report(const char *dir, const struct csv_table *t, const char *
 	fprintf(md, "\n");
 	rows[a.n_wl] = "mean over workloads";
 	snprintf(title, sizeof title, "Scheduler cycles by class%s", where);
-	struct rep_stack st = {.name = "stalls", .title = title, .ylabel = "share of scheduler cycles",
+	struct rep_stack st = {.name = fig_name(fname, sizeof fname, "stalls", &a), .title = title, .ylabel = "share of scheduler cycles",
 			       .groups = rows, .n_groups = a.n_wl + 1, .series = a.var, .n_series = a.n_var,
 			       .classes = stall_classes, .n_classes = n_cls, .share = val};
 	if ((rc = rep_stack_plot(plots, &st, &drawn, err)))
 		goto out;
 	if (drawn)
-		fprintf(md, "![scheduler cycles by class, per workload](plots/stalls.svg)\n\n");
+		fprintf(md, "![scheduler cycles by class, per workload](plots/%s.svg)\n\n", fname);
 
 	/* 4. CTA timeline per SM (PRO Fig 2) of the baseline's run of the first workload, or else
 	 * of the first run (in the report's order) that wrote one */
@@ -428,7 +438,7 @@ static int write_report(const char *dir, const struct csv_table *t, const char *
 		const char *wl = i < 0 ? a.wl[0] : a.wl[i / a.n_var], *var = i < 0 ? base : a.var[i % a.n_var];
 		int r = -1;
 		for (int k = 0; k < t->n_rows && r < 0; k++)
-			if (!strcmp(t->cell[k][0], a.cfg[0]) && !strcmp(t->cell[k][1], wl) &&
+			if (!strcmp(t->cell[k][0], a.at) && !strcmp(t->cell[k][1], wl) &&
 			    !strcmp(t->cell[k][2], var))
 				r = k;
 		char rel[PATH_MAX * 2];
@@ -438,16 +448,51 @@ static int write_report(const char *dir, const struct csv_table *t, const char *
 		int slots;
 		snprintf(title, sizeof title, "CTA timeline: %s / %s on %s (one row per CTA slot; colour: kernel)",
 			 wl, var, t->cell[r][0]);
-		if ((rc = rep_timeline_plot(plots, "cta_timeline", rel, title, &slots, &drawn, err)))
+		fig_name(fname, sizeof fname, "cta_timeline", &a);
+		if ((rc = rep_timeline_plot(plots, fname, rel, title, &slots, &drawn, err)))
 			goto out;
 		if (!drawn)
 			continue;
-		fprintf(md, "## CTA timeline (%s, %s on %s)\n\n![CTA timeline](plots/cta_timeline.svg)\n\n"
+		fprintf(md, "## CTA timeline (%s, %s on %s)\n\n![CTA timeline](plots/%s.svg)\n\n"
 			    "Each SM has %d row%s, one per CTA slot (a CTA takes the lowest slot free when it "
 			    "starts); colours alternate by kernel.\n\n",
-			wl, var, t->cell[r][0], slots, slots == 1 ? "" : "s");
+			wl, var, t->cell[r][0], fname, slots, slots == 1 ? "" : "s");
 		break;
 	}
+out:
+	*miss_off_p = miss_off;
+	*n_missing_p = n_missing;
+	return rc;
+}
+
+/* missing: filled with the runs the speedup tables lack ("vecadd/lrr, ...", with the config
+ * first when the sweep has several), "" if none. */
+static int write_report(const char *dir, const struct csv_table *t, const char *base, FILE *md,
+			char *missing, size_t missing_n, struct sim_error *err)
+{
+	size_t miss_off = 0;
+	int n_missing = 0;
+	missing[0] = '\0';
+	struct axes a;
+	axes_load(dir, t, base, &a);
+	if (index_of(a.var, &a.n_var, base, false) < 0)
+		return sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, "--baseline",
+				     "baseline variant '%s' is not in the results", base);
+	char plots[PATH_MAX + 16], title[768];
+	snprintf(plots, sizeof plots, "%s/plots", dir);
+	int rc = cli_mkdirs(plots, err);
+	if (rc)
+		return rc;
+	double *val = malloc(sizeof(double) * (REP_MAX + 1) * REP_MAX * 8);
+	if (!val)
+		return sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory");
+	/* Each machine its own tables and figures: a speedup is over the baseline on the same one. */
+	for (int c = 0; c < a.n_cfg && !rc; c++) {
+		a.at = a.cfg[c];
+		rc = config_sections(dir, t, base, &a, md, plots, val, missing, missing_n, &miss_off, &n_missing, err);
+	}
+	if (rc)
+		goto out;
 
 	/* 5. time series of every run made with --sample (a spec's overrides cannot ask for it:
 	 * rerun a row with --sample N into its own directory) */

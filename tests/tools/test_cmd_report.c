@@ -2,7 +2,8 @@
 /* Tests for `warpsim report` (tools/cmd_report.c): a run made with --sample gets its IPC heat
  * map and DRAM figures; a sweep's figures put the baseline first, then the spec's order, name
  * the baseline and the machine, cut an outlier, draw the baseline's CTA timeline of the first
- * workload one row per CTA slot, and each has a PNG beside its SVG. */
+ * workload one row per CTA slot, and each has a PNG beside its SVG; a sweep over two machines
+ * gets each machine's own tables and figures, each speedup over the baseline on that machine. */
 #include <criterion/criterion.h>
 #include <dirent.h>
 #include <stdio.h>
@@ -143,6 +144,43 @@ Test(cmd_report, a_sweep_report_puts_the_baseline_first_and_cuts_an_outlier, .ti
 	}
 	closedir(d);
 	cr_expect_eq(n_svg, 6);
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	cr_assert_eq(sh(cmd), 0);
+}
+
+Test(cmd_report, a_sweep_over_two_machines_reports_each_on_its_own, .timeout = 120)
+{
+	const char *bin = getenv("WARPSIM_BIN");
+	cr_assert_not_null(bin);
+	char dir[] = "/tmp/ws_rep_XXXXXX", cmd[1024], p[1024], buf[16384];
+	cr_assert_not_null(mkdtemp(dir));
+	/* IPC over lrr: on m1 tl 12/10 = 1.2 (vecadd), 5/4 = 1.25 (saxpy); on m2 tl 9/10 = 0.9 and
+	 * 6/8 = 0.75; geomeans sqrt(1.5) = 1.22474 and sqrt(0.675) = 0.821584. The sorted table
+	 * has m1's rows first; the spec listed m2 first. */
+	write_file(dir, "results.csv",
+		   "config,workload,variant,gpu.ipc,gpu.dram.blp,gpu.dram.rbl,gpu.l1d.hit_rate,gpu.stall.issued_frac\n"
+		   "m1,saxpy,lrr,4,2,0.5,0.1,0.5\nm1,saxpy,tl,5,2,0.5,0.1,0.5\n"
+		   "m1,vecadd,lrr,10,2,0.5,0.1,0.5\nm1,vecadd,tl,12,2,0.5,0.1,0.5\n"
+		   "m2,saxpy,lrr,8,3,0.5,0.1,0.5\nm2,saxpy,tl,6,3,0.5,0.1,0.5\n"
+		   "m2,vecadd,lrr,10,3,0.5,0.1,0.5\nm2,vecadd,tl,9,3,0.5,0.1,0.5\n");
+	write_file(dir, "sweep_order.txt", "config m2\nconfig m1\nworkload vecadd\nworkload saxpy\n"
+					   "variant lrr\nvariant tl\n");
+	snprintf(cmd, sizeof cmd, "%s report %s >/dev/null", bin, dir);
+	cr_assert_eq(sh(cmd), 0);
+	snprintf(p, sizeof p, "%s/plots", dir);
+	read_file(p, "speedup_m1.dat", buf, sizeof buf);
+	cr_expect(strstr(buf, "# row lrr tl\nvecadd 1 1.2\nsaxpy 1 1.25\ngeomean 1 1.22474\n"), "%s", buf);
+	read_file(p, "speedup_m2.dat", buf, sizeof buf);
+	cr_expect(strstr(buf, "# row lrr tl\nvecadd 1 0.9\nsaxpy 1 0.75\ngeomean 1 0.821584\n"), "%s", buf);
+	read_file(p, "dram_blp_m2.dat", buf, sizeof buf);
+	cr_expect(strstr(buf, "vecadd 3 3\n"), "%s", buf);
+	read_file(dir, "report.md", buf, sizeof buf);
+	const char *m2 = strstr(buf, "# m2\n"), *m1 = strstr(buf, "# m1\n");
+	cr_expect(m2 && m1 && m2 < m1, "machines in the spec's order: %s", buf);
+	cr_expect(strstr(buf, "## IPC speedup over lrr on m2\n"), "%s", buf);
+	cr_expect(strstr(buf, "| **geomean** | **1.000** | **0.822** |"), "%s", buf);
+	cr_expect(strstr(buf, "| **geomean** | **1.000** | **1.225** |"), "%s", buf);
+	cr_expect(strstr(buf, "](plots/speedup_m1.svg)"), "%s", buf);
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
 	cr_assert_eq(sh(cmd), 0);
 }
