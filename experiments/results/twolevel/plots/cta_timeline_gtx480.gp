@@ -1,5 +1,5 @@
 set terminal svg size 1100,700 dynamic noenhanced font 'Sans,12' background '#ffffff'
-set output 'cta_timeline.svg'
+set output 'cta_timeline_gtx480.svg'
 set title 'CTA timeline: vecadd / lrr on gtx480 (one row per CTA slot; colour: kernel)'
 set xlabel 'time (core cycles)'
 set ylabel 'SM (one row per CTA slot)'
@@ -31,9 +31,9 @@ set linetype 105 lc rgb '#cc79a7'
 set linetype 106 lc rgb '#56b4e9'
 set linetype 107 lc rgb '#f0e442'
 set linetype 108 lc rgb '#332288'
-plot 'cta_timeline.dat' using (($4+$5)/2):3:(($5-$4)/2):(0.42):(101 + int($6) % 1) with boxxyerror fs solid 0.9 noborder lc variable
+plot 'cta_timeline_gtx480.dat' using (($4+$5)/2):3:(($5-$4)/2):(0.42):(101 + int($6) % 1) with boxxyerror fs solid 0.9 noborder lc variable
 set terminal pngcairo size 1100,700 noenhanced font 'Sans,10' background '#ffffff'
-set output 'cta_timeline.png'
+set output 'cta_timeline_gtx480.png'
 set title 'CTA timeline: vecadd / lrr on gtx480 (one row per CTA slot; colour: kernel)'
 set xlabel 'time (core cycles)'
 set ylabel 'SM (one row per CTA slot)'
@@ -65,4 +65,4 @@ set linetype 105 lc rgb '#cc79a7'
 set linetype 106 lc rgb '#56b4e9'
 set linetype 107 lc rgb '#f0e442'
 set linetype 108 lc rgb '#332288'
-plot 'cta_timeline.dat' using (($4+$5)/2):3:(($5-$4)/2):(0.42):(101 + int($6) % 1) with boxxyerror fs solid 0.9 noborder lc variable
+plot 'cta_timeline_gtx480.dat' using (($4+$5)/2):3:(($5-$4)/2):(0.42):(101 + int($6) % 1) with boxxyerror fs solid 0.9 noborder lc variable

@@ -1,5 +1,5 @@
 set terminal svg size 1336,1420 dynamic noenhanced font 'Sans,12' background '#ffffff'
-set output 'stalls.svg'
+set output 'stalls_gtx480.svg'
 set datafile missing 'NaN'
 set style fill solid 0.9 border rgb '#303030'
 set boxwidth 0.7 relative
@@ -14,51 +14,51 @@ set multiplot layout 4,4 title 'Scheduler cycles by class on gtx480 (size medium
 set title 'vecadd'
 set ylabel 'share of scheduler cycles'
 set xrange [-0.6:6.6]
-plot for [c=8:1:-1] 'stalls.dat' index 0 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
+plot for [c=8:1:-1] 'stalls_gtx480.dat' index 0 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
 set title 'matmul'
 set ylabel ''
 set xrange [-0.6:6.6]
-plot for [c=8:1:-1] 'stalls.dat' index 1 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
+plot for [c=8:1:-1] 'stalls_gtx480.dat' index 1 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
 set title 'spmv'
 set ylabel ''
 set xrange [-0.6:6.6]
-plot for [c=8:1:-1] 'stalls.dat' index 2 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
+plot for [c=8:1:-1] 'stalls_gtx480.dat' index 2 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
 set title 'kmeans'
 set ylabel ''
 set xrange [-0.6:6.6]
-plot for [c=8:1:-1] 'stalls.dat' index 3 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
+plot for [c=8:1:-1] 'stalls_gtx480.dat' index 3 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
 set title 'blackjack'
 set ylabel 'share of scheduler cycles'
 set xrange [-0.6:6.6]
-plot for [c=8:1:-1] 'stalls.dat' index 4 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
+plot for [c=8:1:-1] 'stalls_gtx480.dat' index 4 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
 set title 'hotspot'
 set ylabel ''
 set xrange [-0.6:6.6]
-plot for [c=8:1:-1] 'stalls.dat' index 5 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
+plot for [c=8:1:-1] 'stalls_gtx480.dat' index 5 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
 set title 'srad2'
 set ylabel ''
 set xrange [-0.6:6.6]
-plot for [c=8:1:-1] 'stalls.dat' index 6 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
+plot for [c=8:1:-1] 'stalls_gtx480.dat' index 6 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
 set title 'stencil'
 set ylabel ''
 set xrange [-0.6:6.6]
-plot for [c=8:1:-1] 'stalls.dat' index 7 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
+plot for [c=8:1:-1] 'stalls_gtx480.dat' index 7 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
 set title 'short'
 set ylabel 'share of scheduler cycles'
 set xrange [-0.6:6.6]
-plot for [c=8:1:-1] 'stalls.dat' index 8 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
+plot for [c=8:1:-1] 'stalls_gtx480.dat' index 8 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
 set title 'long'
 set ylabel ''
 set xrange [-0.6:6.6]
-plot for [c=8:1:-1] 'stalls.dat' index 9 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
+plot for [c=8:1:-1] 'stalls_gtx480.dat' index 9 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
 set title 'divwalk'
 set ylabel ''
 set xrange [-0.6:6.6]
-plot for [c=8:1:-1] 'stalls.dat' index 10 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
+plot for [c=8:1:-1] 'stalls_gtx480.dat' index 10 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
 set title 'mean over workloads'
 set ylabel ''
 set xrange [-0.6:6.6]
-plot for [c=8:1:-1] 'stalls.dat' index 11 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
+plot for [c=8:1:-1] 'stalls_gtx480.dat' index 11 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
 unset title
 unset ylabel
 unset border
@@ -73,7 +73,7 @@ set border
 set tics
 set grid ytics
 set terminal pngcairo size 1336,1420 noenhanced font 'Sans,10' background '#ffffff'
-set output 'stalls.png'
+set output 'stalls_gtx480.png'
 set datafile missing 'NaN'
 set style fill solid 0.9 border rgb '#303030'
 set boxwidth 0.7 relative
@@ -88,51 +88,51 @@ set multiplot layout 4,4 title 'Scheduler cycles by class on gtx480 (size medium
 set title 'vecadd'
 set ylabel 'share of scheduler cycles'
 set xrange [-0.6:6.6]
-plot for [c=8:1:-1] 'stalls.dat' index 0 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
+plot for [c=8:1:-1] 'stalls_gtx480.dat' index 0 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
 set title 'matmul'
 set ylabel ''
 set xrange [-0.6:6.6]
-plot for [c=8:1:-1] 'stalls.dat' index 1 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
+plot for [c=8:1:-1] 'stalls_gtx480.dat' index 1 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
 set title 'spmv'
 set ylabel ''
 set xrange [-0.6:6.6]
-plot for [c=8:1:-1] 'stalls.dat' index 2 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
+plot for [c=8:1:-1] 'stalls_gtx480.dat' index 2 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
 set title 'kmeans'
 set ylabel ''
 set xrange [-0.6:6.6]
-plot for [c=8:1:-1] 'stalls.dat' index 3 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
+plot for [c=8:1:-1] 'stalls_gtx480.dat' index 3 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
 set title 'blackjack'
 set ylabel 'share of scheduler cycles'
 set xrange [-0.6:6.6]
-plot for [c=8:1:-1] 'stalls.dat' index 4 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
+plot for [c=8:1:-1] 'stalls_gtx480.dat' index 4 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
 set title 'hotspot'
 set ylabel ''
 set xrange [-0.6:6.6]
-plot for [c=8:1:-1] 'stalls.dat' index 5 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
+plot for [c=8:1:-1] 'stalls_gtx480.dat' index 5 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
 set title 'srad2'
 set ylabel ''
 set xrange [-0.6:6.6]
-plot for [c=8:1:-1] 'stalls.dat' index 6 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
+plot for [c=8:1:-1] 'stalls_gtx480.dat' index 6 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
 set title 'stencil'
 set ylabel ''
 set xrange [-0.6:6.6]
-plot for [c=8:1:-1] 'stalls.dat' index 7 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
+plot for [c=8:1:-1] 'stalls_gtx480.dat' index 7 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
 set title 'short'
 set ylabel 'share of scheduler cycles'
 set xrange [-0.6:6.6]
-plot for [c=8:1:-1] 'stalls.dat' index 8 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
+plot for [c=8:1:-1] 'stalls_gtx480.dat' index 8 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
 set title 'long'
 set ylabel ''
 set xrange [-0.6:6.6]
-plot for [c=8:1:-1] 'stalls.dat' index 9 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
+plot for [c=8:1:-1] 'stalls_gtx480.dat' index 9 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
 set title 'divwalk'
 set ylabel ''
 set xrange [-0.6:6.6]
-plot for [c=8:1:-1] 'stalls.dat' index 10 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
+plot for [c=8:1:-1] 'stalls_gtx480.dat' index 10 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
 set title 'mean over workloads'
 set ylabel ''
 set xrange [-0.6:6.6]
-plot for [c=8:1:-1] 'stalls.dat' index 11 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
+plot for [c=8:1:-1] 'stalls_gtx480.dat' index 11 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
 unset title
 unset ylabel
 unset border

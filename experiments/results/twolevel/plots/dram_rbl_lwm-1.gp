@@ -1,0 +1,46 @@
+set terminal svg size 1388,480 dynamic noenhanced font 'Sans,12' background '#ffffff'
+set output 'dram_rbl_lwm-1.svg'
+set title 'DRAM row-buffer locality on lwm-1 (size medium)'
+set ylabel 'row-buffer hit rate (fraction of DRAM accesses)'
+set datafile missing 'NaN'
+set boxwidth 0.114286 absolute
+set xrange [-0.6:11.6]
+set xtics rotate by -30 nomirror
+set grid ytics
+set key outside right top
+unset arrow
+set yrange [0:1]
+set ytics 0,0.2,1
+set arrow 2 from 10.5, graph 0 to 10.5, graph 1 nohead dt 3 lc rgb '#808080'
+CLIP = 0
+cut(y) = y
+plot 'dram_rbl_lwm-1.dat' using ($0-0.342857):(cut(column(2))):xtic(1) with boxes lc rgb '#6e6e6e' fs solid 0.9 border rgb '#303030' title 'lrr', \
+  'dram_rbl_lwm-1.dat' using ($0-0.228571):(cut(column(3))) with boxes lc rgb '#0072b2' fs solid 0.9 border rgb '#303030' title 'tl-1', \
+  'dram_rbl_lwm-1.dat' using ($0-0.114286):(cut(column(4))) with boxes lc rgb '#e69f00' fs solid 0.9 border rgb '#303030' title 'tl-2', \
+  'dram_rbl_lwm-1.dat' using ($0+0.000000):(cut(column(5))) with boxes lc rgb '#009e73' fs solid 0.9 border rgb '#303030' title 'tl-4', \
+  'dram_rbl_lwm-1.dat' using ($0+0.114286):(cut(column(6))) with boxes lc rgb '#d55e00' fs solid 0.9 border rgb '#303030' title 'tl-8', \
+  'dram_rbl_lwm-1.dat' using ($0+0.228571):(cut(column(7))) with boxes lc rgb '#cc79a7' fs solid 0.9 border rgb '#303030' title 'tl-16', \
+  'dram_rbl_lwm-1.dat' using ($0+0.342857):(cut(column(8))) with boxes lc rgb '#56b4e9' fs solid 0.9 border rgb '#303030' title 'tl-32'
+set terminal pngcairo size 1388,480 noenhanced font 'Sans,10' background '#ffffff'
+set output 'dram_rbl_lwm-1.png'
+set title 'DRAM row-buffer locality on lwm-1 (size medium)'
+set ylabel 'row-buffer hit rate (fraction of DRAM accesses)'
+set datafile missing 'NaN'
+set boxwidth 0.114286 absolute
+set xrange [-0.6:11.6]
+set xtics rotate by -30 nomirror
+set grid ytics
+set key outside right top
+unset arrow
+set yrange [0:1]
+set ytics 0,0.2,1
+set arrow 2 from 10.5, graph 0 to 10.5, graph 1 nohead dt 3 lc rgb '#808080'
+CLIP = 0
+cut(y) = y
+plot 'dram_rbl_lwm-1.dat' using ($0-0.342857):(cut(column(2))):xtic(1) with boxes lc rgb '#6e6e6e' fs solid 0.9 border rgb '#303030' title 'lrr', \
+  'dram_rbl_lwm-1.dat' using ($0-0.228571):(cut(column(3))) with boxes lc rgb '#0072b2' fs solid 0.9 border rgb '#303030' title 'tl-1', \
+  'dram_rbl_lwm-1.dat' using ($0-0.114286):(cut(column(4))) with boxes lc rgb '#e69f00' fs solid 0.9 border rgb '#303030' title 'tl-2', \
+  'dram_rbl_lwm-1.dat' using ($0+0.000000):(cut(column(5))) with boxes lc rgb '#009e73' fs solid 0.9 border rgb '#303030' title 'tl-4', \
+  'dram_rbl_lwm-1.dat' using ($0+0.114286):(cut(column(6))) with boxes lc rgb '#d55e00' fs solid 0.9 border rgb '#303030' title 'tl-8', \
+  'dram_rbl_lwm-1.dat' using ($0+0.228571):(cut(column(7))) with boxes lc rgb '#cc79a7' fs solid 0.9 border rgb '#303030' title 'tl-16', \
+  'dram_rbl_lwm-1.dat' using ($0+0.342857):(cut(column(8))) with boxes lc rgb '#56b4e9' fs solid 0.9 border rgb '#303030' title 'tl-32'
