@@ -77,6 +77,7 @@ Test(workload_small, viterbi) { run_small("workloads/viterbi/viterbi.cfg", 1, 2,
  * 256 (its last 128 threads exit at once); scatter 4096/256 = 16 CTAs + sort 256 buckets in 1 CTA (in shared memory). */
 Test(workload_small, blackjack256) { run_small("workloads/blackjack/blackjack256.cfg", 1, 4, 1024); }
 Test(workload_small, viterbi256) { run_small("workloads/viterbi/viterbi256.cfg", 1, 1, 256); }
+Test(workload_small, viterbi_priv) { run_small("workloads/viterbi/viterbi_priv.cfg", 1, 1, 256); }
 Test(workload_small, bucketsort1k) { run_small("workloads/bucketsort/bucketsort1k.cfg", 2, 17, 4352); }
 
 /* 64 x 64: 4 x 4 CTAs of 16 x 16 = 4096 threads; the result is checked against refs.c. */
@@ -197,7 +198,7 @@ Test(workload, every_large_size_loads)
 					    "blackjack", "bucketsort", "viterbi", "sad", "pvc", "ssc",
 					    "cfd", "kmn", "scp", "fwtg", "iix", "spmvell", "fft",
 					    "srad2", "stencil", "divwalk", "ctawork", "blackjack/blackjack256",
-					    "viterbi/viterbi256", "bucketsort/bucketsort1k"};
+					    "viterbi/viterbi256", "viterbi/viterbi_priv", "bucketsort/bucketsort1k"};
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
 		char path[128];
 		if (strchr(names[i], '/')) /* a second workload file beside a kernel */

@@ -23,7 +23,7 @@ set title 'bucketsort1k'
 set ylabel ''
 set xrange [-0.6:3.6]
 plot for [c=8:1:-1] 'stalls.dat' index 2 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
-set title 'viterbi256'
+set title 'viterbi_priv'
 set ylabel ''
 set xrange [-0.6:3.6]
 plot for [c=8:1:-1] 'stalls.dat' index 3 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
@@ -105,7 +105,7 @@ set title 'bucketsort1k'
 set ylabel ''
 set xrange [-0.6:3.6]
 plot for [c=8:1:-1] 'stalls.dat' index 2 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
-set title 'viterbi256'
+set title 'viterbi_priv'
 set ylabel ''
 set xrange [-0.6:3.6]
 plot for [c=8:1:-1] 'stalls.dat' index 3 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
