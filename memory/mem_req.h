@@ -101,6 +101,11 @@ bool mem_unit_has_ifetch(const struct mem_unit *m);
  * true: refused and counted exactly as mem_unit_try_issue would (the caller treats it as that
  * call's false); false: nothing done, call mem_unit_try_issue. */
 bool mem_unit_refuse_now(struct mem_unit *m, const struct warp_inst *wi, uint64_t now_cycle);
+/* Whether an instruction accepted earlier still holds the unit's access stage at now_cycle:
+ * the L1 stage's further line passes (a divergent access, or one stalled on a full MSHR or miss
+ * queue), or shared-memory banks still serialising a conflict. An in-order back end
+ * (gpu.core.inorder_backend) issues nothing while it does. */
+bool mem_unit_stage_busy(const struct mem_unit *m, uint64_t now_cycle);
 /* Requests in flight (for quiescence / watchdog). */
 uint64_t mem_unit_outstanding(const struct mem_unit *m);
 /* Repeating refusals (speed only, results unchanged). The state epoch changes whenever a

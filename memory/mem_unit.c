@@ -922,6 +922,11 @@ bool mem_unit_refuse_now(struct mem_unit *m, const struct warp_inst *wi, uint64_
 	return false;
 }
 
+bool mem_unit_stage_busy(const struct mem_unit *m, uint64_t now_cycle)
+{
+	return now_cycle < m->shm_free_cycle || (m->model != MU_FIXED && m->st.busy);
+}
+
 bool mem_unit_has_ifetch(const struct mem_unit *m) { return m->ports.noc && m->ports.ifetch_done; }
 
 bool mem_unit_ifetch(struct mem_unit *m, uint64_t line_addr, uint32_t bytes, uint64_t now_cycle)

@@ -366,6 +366,7 @@ static int read_settings(struct sm *sm, const struct cfg *cfg, struct sim_error 
 	sm->ic_mem = !strcmp(cfg_str(cfg, "gpu.core.icache.miss_path"), "memory");
 	sm->fetch_decode_cycles = (uint32_t)cfg_int(cfg, "gpu.core.fetch_decode_cycles");
 	sm->barrel = cfg_bool(cfg, "gpu.core.barrel");
+	sm->inorder_backend = cfg_bool(cfg, "gpu.core.inorder_backend");
 	sm->fetch_fallthrough = cfg_bool(cfg, "gpu.core.fetch_fallthrough");
 	sm->wb_slots = cfg_bool(cfg, "gpu.core.units.writeback_slots");
 	if (ic_size % (sm->ic_line_bytes * sm->ic_assoc))
@@ -476,6 +477,7 @@ struct sm *sm_create_hooked(const struct cfg *cfg, struct sim *sim, struct stats
 	sm->mem_refusals_stable = h->mem_refusals_stable;
 	sm->mem_repeat_refusals = h->mem_repeat_refusals;
 	sm->mem_refuse_now = h->mem_refuse_now;
+	sm->mem_stage_busy = h->mem_stage_busy;
 	SIM_ASSERT(h->mem_try_issue);
 	if (!h->mem_create) {
 		sm->mem = h->mem_ctx;

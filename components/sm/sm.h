@@ -59,6 +59,9 @@ struct sm_hooks {
 	/* Optional, speed only (mem_unit_refuse_now): a retried instruction refused without the
 	 * SM's issue bookkeeping; true: refused (and counted) as mem_try_issue would. */
 	bool (*mem_refuse_now)(void *mem_ctx, const struct warp_inst *wi, uint64_t now_cycle);
+	/* Needed by gpu.core.inorder_backend (mem_unit_stage_busy): an earlier memory instruction
+	 * still holds the memory access stage at now_cycle. NULL: it never does. */
+	bool (*mem_stage_busy)(const void *mem_ctx, uint64_t now_cycle);
 	/* Optional (gpu.core.icache.miss_path memory): send an I-cache line read below L1
 	 * (mem_unit_ifetch); the memory calls sm_ifetch_done when it arrives. Used only with
 	 * mem_create and a NoC; otherwise misses take icache.miss_latency_cycles. */

@@ -108,6 +108,12 @@ static const struct cfg_key_def sm_keys[] = {
 		     "after the previous one completed (ALU result written, memory data back, every sub-warp "
 		     "of a large warp) and was fetched and decoded again (fetch_decode_cycles after that); "
 		     "false: a warp keeps several independent instructions in flight (scoreboard)"),
+	CFG_KEY_BOOL("gpu.core.inorder_backend", false,
+		     "one in-order back end (Narasiman Table 1: \"in order, 5 stages\"): while an earlier memory "
+		     "instruction still holds the memory stage (a divergent access's further line passes, a "
+		     "miss waiting for an MSHR or the miss queue, shared-memory bank conflicts), no "
+		     "instruction of any unit issues, as everything behind it in the pipeline waits; false: "
+		     "the SP, SFU and LD/ST units issue independently, so ALU work overlaps those passes"),
 	CFG_KEY_INT("gpu.core.large_warp_size", "threads", 0, 0, WI_MAX_LANES,
 		    "large warp microarchitecture (Narasiman Sec 3.1): threads per large warp; 0 = off, else a "
 		    "multiple of warp_size (then the SIMD width of a sub-warp) up to max_threads. Large warps "

@@ -28,6 +28,7 @@ static bool mem_refuse_now(void *m, const struct warp_inst *wi, uint64_t now)
 {
 	return mem_unit_refuse_now(m, wi, now);
 }
+static bool mem_stage_busy(const void *m, uint64_t now) { return mem_unit_stage_busy(m, now); }
 
 const struct sm_hooks sm_real_hooks = {
 	.issue_create = sched_issue_create,
@@ -41,6 +42,7 @@ const struct sm_hooks sm_real_hooks = {
 	.mem_refusals_stable = mem_refusals_stable,
 	.mem_repeat_refusals = mem_repeat_refusals,
 	.mem_refuse_now = mem_refuse_now,
+	.mem_stage_busy = mem_stage_busy,
 	.mem_ifetch = mem_ifetch,
 };
 

@@ -124,6 +124,8 @@ struct sm {
 	uint32_t ic_sets, ic_assoc, ic_line_bytes, ic_inst_bytes, ic_miss_cycles;
 	uint32_t fetch_decode_cycles;   /* fetch at t (hit) -> issuable at t + this */
 	bool barrel;                    /* gpu.core.barrel: one instruction per warp in the pipeline */
+	bool inorder_backend;           /* gpu.core.inorder_backend: nothing issues while an earlier
+	                                   memory instruction holds the memory stage */
 	bool fetch_fallthrough;         /* gpu.core.fetch_fallthrough */
 	bool wb_slots;                  /* gpu.core.units.writeback_slots */
 	bool shared_pipe;               /* gpu.core.units.shared_pipeline: unit k of every class busy together */
@@ -151,6 +153,7 @@ struct sm {
 	bool (*mem_refusals_stable)(const void *mem, uint64_t now_cycle);
 	void (*mem_repeat_refusals)(void *mem);
 	bool (*mem_refuse_now)(void *mem, const struct warp_inst *wi, uint64_t now_cycle);
+	bool (*mem_stage_busy)(const void *mem, uint64_t now_cycle);
 	struct sim_pool wi_pool;        /* warp_inst + addr[warp_size] for memory instructions */
 	struct warp_inst *scratch;      /* ALU/control instructions: nothing keeps them */
 	/* kernel */
@@ -334,6 +337,9 @@ static inline uint32_t sm_result_cycles(const struct sm *sm, const struct wi_sta
 /* sm_issue.c: scheduler s's cycle at now: issues at most one warp instruction, returns the
  * scheduler's cycle class (enum sm_cyc). */
 uint8_t sm_schedule(struct sm *sm, uint32_t s, uint64_t now);
+/* Scheduler s's cycle class when nothing may issue (gpu.core.inorder_backend, the memory stage
+ * held): structural for a ready warp or a large warp being split, else its warps' closest. */
+uint8_t sm_schedule_blocked(const struct sm *sm, uint32_t s);
 /* sm_pipeline.c */
 /* Release CTA slot cs's barrier if every live warp has arrived (finished warps count as
  * arrived); the released warps issue from the next cycle. */

@@ -265,6 +265,21 @@ static bool issue_first(struct sm *sm, const uint16_t *list, uint32_t n, const u
 	return false;
 }
 
+/* The class closest to issue over all of scheduler s's warps (enum order is rank order; a
+ * READY warp counts as structural). */
+static uint8_t closest_class(const struct sm *sm, uint32_t s)
+{
+	for (uint8_t k = SM_CYC_STRUCTURAL; k < SM_CYC_NO_WARP; k++)
+		if (sm->cls_count[s][k])
+			return k;
+	return SM_CYC_NO_WARP;
+}
+
+uint8_t sm_schedule_blocked(const struct sm *sm, uint32_t s)
+{
+	return sm->lwm && sm_lwm_splitting(sm, s) ? SM_CYC_STRUCTURAL : closest_class(sm, s);
+}
+
 uint8_t sm_schedule(struct sm *sm, uint32_t s, uint64_t now)
 {
 	if (sm->lwm) {
@@ -273,13 +288,7 @@ uint8_t sm_schedule(struct sm *sm, uint32_t s, uint64_t now)
 		if (c >= 0)
 			return (uint8_t)c;
 	}
-	/* The class closest to issue over all the scheduler's warps (enum order is rank order). */
-	uint8_t best = SM_CYC_NO_WARP;
-	for (uint8_t k = SM_CYC_STRUCTURAL; k < SM_CYC_NO_WARP; k++)
-		if (sm->cls_count[s][k]) {
-			best = k;
-			break;
-		}
+	uint8_t best = closest_class(sm, s);
 	/* A pure policy's order only decides which ready warp goes first: with none it is not
 	 * needed, and a per-warp-key policy orders the ready warps alone as in the whole ranking
 	 * (policy.h SCHED_RANK_*), whatever their input order. */

@@ -301,6 +301,11 @@ void sm_lwm_after_issue(struct sm *sm, uint16_t slot, uint64_t now)
 	}
 }
 
+bool sm_lwm_splitting(const struct sm *sm, uint32_t s)
+{
+	return sm->lwm->seq[s].busy;
+}
+
 int sm_lwm_continue(struct sm *sm, uint32_t s, uint64_t now)
 {
 	struct sm_lwm *L = sm->lwm;

@@ -63,6 +63,8 @@ void sm_lwm_before_execute(struct sm *sm, uint16_t slot);
 /* Scheduler s is sub-warping: issue its next sub-warp; returns the cycle class (ISSUED or
  * STRUCTURAL), or -1 when s is free to rank its warps. */
 int sm_lwm_continue(struct sm *sm, uint32_t s, uint64_t now);
+/* Whether scheduler s is part-way through splitting a large warp into sub-warps. */
+bool sm_lwm_splitting(const struct sm *sm, uint32_t s);
 /* After issue_warp issued a non-memory large-warp instruction (executed into sm->scratch). */
 void sm_lwm_after_issue(struct sm *sm, uint16_t slot, uint64_t now);
 /* Memory instruction of slot (scoreboard entry idx): send its first sub-warp; false = refused. */

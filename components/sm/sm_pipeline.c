@@ -693,12 +693,17 @@ uint64_t sm_tick(struct sim_component *comp, uint64_t now)
 
 	bool issued = false;
 	uint8_t cls[SM_MAX_SCHED];
+	/* gpu.core.inorder_backend: an earlier memory instruction holding the memory stage holds
+	 * every instruction behind it. Retried each cycle (refused): the stage frees in the memory
+	 * unit's own ticks, which do not wake the SM. */
+	bool blocked = sm->inorder_backend && sm->mem_stage_busy && sm->mem_stage_busy(sm->mem, now);
+	sm->refused |= blocked;
 	/* The first scheduler wins a unit another one also wants this cycle. Rotating by the cycle
 	 * (not by a counter) keeps the order the same whether or not the SM slept before now. */
 	uint32_t first = sm->sched_rotating ? (uint32_t)(now % sm->n_sched) : 0;
 	for (uint32_t i = 0; i < sm->n_sched; i++) {
 		uint32_t s = first + i < sm->n_sched ? first + i : first + i - sm->n_sched;
-		cls[s] = sm_schedule(sm, s, now);
+		cls[s] = blocked ? sm_schedule_blocked(sm, s) : sm_schedule(sm, s, now);
 		issued |= cls[s] == SM_CYC_ISSUED;
 		sm->sched_cyc[s][cls[s]]++;
 		sm->c.sched_cycles[cls[s]]++;
@@ -739,7 +744,7 @@ uint64_t sm_tick(struct sim_component *comp, uint64_t now)
 
 	if (sm->failed || !sm->in_kernel)
 		return SIM_NEVER;
-	if (quiet_cycle(sm, issued, now)) {
+	if (!blocked && quiet_cycle(sm, issued, now)) {
 		sm->quiet.valid = true;
 		sm->quiet.until = wake;
 		sm->quiet.mem_epoch = sm->mem_epoch(sm->mem);

@@ -981,6 +981,7 @@ static struct {
 	int refuse, offers;
 	uint32_t lat;
 	bool busy;
+	uint32_t stage_cycles; /* md_issue_staged: cycles the stage stays held after an accept */
 } M;
 
 static void md_fire(struct sim *sim, struct sim_event *ev)
@@ -1039,6 +1040,67 @@ Test(sm, a_memory_refusal_is_a_structural_stall_and_the_instruction_is_retried_n
 	cr_assert_eq(cyc[1], 9);
 	check_classes_sum();
 	teardown();
+}
+
+/* gpu.core.inorder_backend: the memory double accepts the load and then holds its stage for
+ * M.stage_cycles more cycles; an in-order back end issues nothing during them. */
+static uint64_t md_stage_from, md_stage_until;
+static bool md_issue_staged(void *ctx, const struct warp_inst *wi, uint64_t token, uint64_t now)
+{
+	if (!md_issue(ctx, wi, token, now))
+		return false;
+	md_stage_from = now + 1;
+	md_stage_until = now + 1 + M.stage_cycles;
+	return true;
+}
+static bool md_stage_busy(const void *ctx, uint64_t now)
+{
+	(void)ctx;
+	return now >= md_stage_from && now < md_stage_until;
+}
+
+static void inorder_run(bool inorder, uint64_t cyc[8], struct sm_counters *c)
+{
+	/* the load, three movs independent of it, the add that reads it, exit */
+	static const char ptx[] = PTX_HEAD
+		".visible .entry k(.param .u32 p)\n{\n .reg .b32 %r<8>;\n"
+		" ld.param.u32 %r1, [p];\n mov.u32 %r2, 2;\n mov.u32 %r3, 3;\n mov.u32 %r4, 4;\n"
+		" add.s32 %r5, %r1, 1;\n exit;\n}\n";
+	const char *const ov[] = {inorder ? "gpu.core.inorder_backend=true" : "gpu.core.inorder_backend=false", NULL};
+	memset(&M, 0, sizeof M);
+	M.lat = 12;
+	M.stage_cycles = 3;
+	md_stage_from = md_stage_until = 0;
+	sim_event_init(&M.ev, SIM_PRIO_DELIVERY, md_fire);
+	struct sm_hooks hk = {.issue_ops = &wrap_issue_ops, .fetch_ops = &wrap_fetch_ops,
+			      .mem_try_issue = md_issue_staged, .mem_outstanding = md_out,
+			      .mem_stage_busy = md_stage_busy};
+	build_h(ptx, 32, 1, ov, 1, &hk);
+	run();
+	cr_assert_eq(issues(0, cyc, NULL, 8), 6);
+	sm_get_counters(H.sm, c);
+	check_classes_sum();
+	teardown();
+}
+
+Test(sm, an_inorder_backend_issues_nothing_while_the_memory_stage_is_held)
+{
+	/* Separate units: ld c1 (stage held c2-c4), movs c2, c3, c4 beside the passes, the add
+	 * when the load is back (c1 + 12 = c13), exit c14. In order: the movs wait for the stage,
+	 * c5, c6, c7, three more structural cycles; the add still at c13. */
+	uint64_t cyc[8];
+	struct sm_counters c0, c1;
+	inorder_run(false, cyc, &c0);
+	static const uint64_t want0[6] = {1, 2, 3, 4, 13, 14};
+	for (int i = 0; i < 6; i++)
+		cr_expect_eq(cyc[i], want0[i], "separate units, inst %d at %llu", i, (unsigned long long)cyc[i]);
+	inorder_run(true, cyc, &c1);
+	static const uint64_t want1[6] = {1, 5, 6, 7, 13, 14};
+	for (int i = 0; i < 6; i++)
+		cr_expect_eq(cyc[i], want1[i], "in order, inst %d at %llu", i, (unsigned long long)cyc[i]);
+	cr_expect_eq(c1.cycles, c0.cycles);
+	cr_expect_eq(c1.sched_cycles[SM_CYC_STRUCTURAL], c0.sched_cycles[SM_CYC_STRUCTURAL] + 3);
+	cr_expect_eq(c1.sched_cycles[SM_CYC_DATA], c0.sched_cycles[SM_CYC_DATA] - 3);
 }
 
 /* An I-cache double (icache.miss_path memory): records each line read, refuses the first
