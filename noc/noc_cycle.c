@@ -114,7 +114,9 @@ struct cyc_router {
 	uint64_t *in_va_blocked;      /* [(n_in + 63) / 64]: input ports with va_blocked VCs */
 	uint64_t *sa_req;             /* scratch [(n_out + 63) / 64]: outputs requested in SA */
 	/* With a speedup (noc_params.internal_speedup, input_speedup > 1), this cycle's grants:
-	 * per output, and per crossbar input (input port i, VC v uses input i * Sin + v % Sin). */
+	 * per output, and per crossbar input (input port i, VC v uses input i * Sin + v % Sin).
+	 * Only a later SA round of the same cycle reads them, so a round's grants are counted
+	 * only when another round follows (router_step), and they are all zero between steps. */
 	uint8_t *out_sent;            /* [n_out] */
 	uint8_t *xin_sent;            /* [n_in * input_speedup] */
 	bool self_link;               /* a link joins this router to itself (see router_step) */
@@ -398,8 +400,8 @@ static void va_unblock(struct cyc_router *r, int o)
 }
 
 /* Output port o grants the input port that won it in SA: that input's chosen VC sends its
- * head flit. */
-static void router_grant(struct noc_cyc *n, struct cyc_net *net, struct cyc_router *r, int o, uint64_t c)
+ * head flit. count: another SA round follows in this cycle (it reads out_sent/xin_sent). */
+static void router_grant(struct noc_cyc *n, struct cyc_net *net, struct cyc_router *r, int o, uint64_t c, bool count)
 {
 	const int V = n->V, depth = n->b.p.vc_buffer_flits;
 	int i = r->sa_best[o];
@@ -450,7 +452,7 @@ static void router_grant(struct noc_cyc *n, struct cyc_net *net, struct cyc_rout
 	op->link_free = t + 1;
 	op->flits++;
 	n->b.moves++;
-	if (r->out_sent) {
+	if (count) {
 		r->out_sent[o]++;
 		r->xin_sent[i * n->b.p.input_speedup + v % n->b.p.input_speedup]++;
 	}
@@ -473,13 +475,13 @@ static void router_grant(struct noc_cyc *n, struct cyc_net *net, struct cyc_rout
 
 /* Every output port that an input won in this SA round grants it. Grants in output order:
  * ejections add to the latency sums in this order. */
-static void router_grants(struct noc_cyc *n, struct cyc_net *net, struct cyc_router *r, uint64_t c)
+static void router_grants(struct noc_cyc *n, struct cyc_net *net, struct cyc_router *r, uint64_t c, bool count)
 {
 	for (int wo = 0; wo < (r->n_out + 63) / 64; wo++) {
 		uint64_t outs = r->sa_req[wo];
 		r->sa_req[wo] = 0;
 		for (; outs; outs &= outs - 1)
-			router_grant(n, net, r, wo * 64 + __builtin_ctzll(outs), c);
+			router_grant(n, net, r, wo * 64 + __builtin_ctzll(outs), c, count);
 	}
 }
 
@@ -595,23 +597,29 @@ static void router_step(struct noc_cyc *n, struct cyc_net *net, struct cyc_route
 	r->next_c = routed || n_touched || any ? c + 1 : wake;
 	if (!any)
 		return;
-	router_grants(n, net, r, c);
 	/* Speedup: further switch allocation rounds in the same cycle (BookSim's internal_speedup
 	 * S steps the router S times a cycle; its input_speedup Sin gives each input port Sin
 	 * crossbar inputs, VC v on input v % Sin). A round lets each crossbar input send one more
 	 * flit, up to S a cycle, and each output take one more, up to S a cycle; what an output
-	 * takes beyond one a cycle waits in its output buffer (router_grant). */
-	if (!r->out_sent)
-		return;
-	/* With S = 1 a round after the first can grant only a VC of a port that bid with two
+	 * takes beyond one a cycle waits in its output buffer (router_grant).
+	 * With S = 1 a round after the first can grant only a VC of a port that bid with two
 	 * candidates or more in the round before: a port's lone candidate has either sent (its
 	 * crossbar input is used up), lost (the output it asked for granted another port), or
 	 * failed in sa_pick, and fails again (same cycle, and this router's grants move flits
 	 * and credits only to other routers unless a link loops back: self_link). VCs that won
 	 * VA this cycle wait vc_alloc_delay_cycles > 0 in one_pass mode, and were candidates
-	 * already otherwise. So such a round changes nothing and is skipped. */
+	 * already otherwise. So such a round changes nothing and is skipped. Whether the next
+	 * round runs is known from this round's bids, before its grants: they are counted in
+	 * out_sent/xin_sent only then, and the counts are cleared after the last counted round. */
 	const int S = n->b.p.internal_speedup, Sin = n->b.p.input_speedup;
-	for (int round = 1; round < S * Sin && (multi || S > 1 || r->self_link); round++) {
+	const bool speedup = r->out_sent != NULL;
+	bool counted = false;
+	for (int round = 1;; round++) {
+		bool next = speedup && round < S * Sin && (multi || S > 1 || r->self_link);
+		router_grants(n, net, r, c, next);
+		if (!next)
+			break;
+		counted = true;
 		any = false;
 		multi = 0;
 		for (int wi = 0; wi < in_words; wi++)
@@ -631,10 +639,11 @@ static void router_step(struct noc_cyc *n, struct cyc_net *net, struct cyc_route
 			}
 		if (!any)
 			break;
-		router_grants(n, net, r, c);
 	}
-	memset(r->out_sent, 0, (size_t)r->n_out);
-	memset(r->xin_sent, 0, (size_t)(r->n_in * Sin));
+	if (counted) {
+		memset(r->out_sent, 0, (size_t)r->n_out);
+		memset(r->xin_sent, 0, (size_t)(r->n_in * Sin));
+	}
 }
 
 /* ---- sources ------------------------------------------------------------------------ */
