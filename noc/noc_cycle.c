@@ -40,7 +40,9 @@ struct cyc_out_port {
 	int dst_router, dst_in_port;  /* PORT_LINK */
 	int node;                     /* PORT_NODE */
 	int link;                     /* topology link id, -1 for ejection */
-	uint32_t latency_cycles;
+	/* sw_alloc + st delay + the channel's latency: a flit granted in cycle c is readable
+	 * downstream from c + grant_delay (unless it waits for the channel, link_free). */
+	uint32_t grant_delay;
 	int n_vc;
 	struct cyc_out_vc *vc;
 	uint32_t *va_rr;              /* [n_vc] round-robin pointer over inputs */
@@ -145,6 +147,8 @@ struct cyc_ejq {
 
 struct cyc_net {
 	int n_cls, cls_base;          /* message classes carried; global class of local 0 */
+	int per_link;                 /* VCs of a (message class, route VC class) on a link: V / (n_cls * K) */
+	int per_node;                 /* VCs of a message class at an ejection port: V / n_cls */
 	struct cyc_router *r;
 	struct cyc_source *src;       /* [n_nodes] */
 	int *link_out_port;           /* [n_links] */
@@ -193,6 +197,18 @@ static inline uint64_t min_u64(uint64_t a, uint64_t b)
 	return a < b ? a : b;
 }
 
+/* Port bit sets (64 ports a word). The index is unsigned: a signed one costs a sign fix-up
+ * for every / and %. */
+static inline void bitset_add(uint64_t *set, unsigned k)
+{
+	set[k / 64] |= UINT64_C(1) << (k % 64);
+}
+
+static inline void bitset_del(uint64_t *set, unsigned k)
+{
+	set[k / 64] &= ~(UINT64_C(1) << (k % 64));
+}
+
 static inline void router_wake(struct cyc_router *r, uint64_t c)
 {
 	if (c < r->next_c)
@@ -231,7 +247,7 @@ static inline void ivc_push(struct cyc_router *r, int port, int vc, int depth, s
 	if (!v->count++)
 		v->head_ready = f.ready;
 	ip->busy |= UINT64_C(1) << vc;
-	r->in_busy[port / 64] |= UINT64_C(1) << (port % 64);
+	bitset_add(r->in_busy, (unsigned)port);
 	r->flits++;
 	router_wake(r, f.ready);
 }
@@ -282,14 +298,14 @@ static void router_route(struct noc_cyc *n, struct cyc_net *net, struct cyc_in_v
 	if (p->hop < len) {
 		int link = topo_route_links(t, p->src, p->dst)[p->hop];
 		int k = topo_route_vcs(t, p->src, p->dst)[p->hop];
-		int per = n->V / (net->n_cls * n->K);
+		int per = net->per_link;
 		iv->out_port = (int16_t)net->link_out_port[link];
 		iv->vc_lo = (uint8_t)((local * n->K + k) * per);
 		iv->vc_hi = (uint8_t)(iv->vc_lo + per);
 		iv->ejq = -1;
 		p->hop++;
 	} else {
-		int per = n->V / net->n_cls; /* ejection: any VC of the message class */
+		int per = net->per_node; /* ejection: any VC of the message class */
 		iv->out_port = (int16_t)net->node_out_port[p->dst];
 		iv->vc_lo = (uint8_t)(local * per);
 		iv->vc_hi = (uint8_t)(iv->vc_lo + per);
@@ -371,7 +387,7 @@ static inline __attribute__((always_inline)) bool sa_bid(struct noc_cyc *n, stru
 	int32_t cur = r->sa_best[opi];
 	if (cur < 0) {
 		r->sa_best[opi] = i;
-		r->sa_req[opi / 64] |= UINT64_C(1) << (opi % 64);
+		bitset_add(r->sa_req, (unsigned)opi);
 	} else {
 		/* Round robin from sa_rr: ports bid in increasing order, so a later bid wins only
 		 * by being the first at or after the pointer. */
@@ -395,7 +411,7 @@ static void va_unblock(struct cyc_router *r, int o)
 					ip->va_blocked &= ~(UINT64_C(1) << v);
 			}
 			if (!ip->va_blocked)
-				r->in_va_blocked[wi] &= ~(UINT64_C(1) << (i % 64));
+				bitset_del(r->in_va_blocked, (unsigned)i);
 		}
 }
 
@@ -422,7 +438,7 @@ static void router_grant(struct noc_cyc *n, struct cyc_net *net, struct cyc_rout
 	} else {
 		ip->busy &= ~(UINT64_C(1) << v);
 		if (!ip->busy)
-			r->in_busy[i / 64] &= ~(UINT64_C(1) << (i % 64));
+			bitset_del(r->in_busy, (unsigned)i);
 	}
 	r->flits--;
 	n->flits_in_routers--;
@@ -446,7 +462,7 @@ static void router_grant(struct noc_cyc *n, struct cyc_net *net, struct cyc_rout
 		ovc_credit_later(&net->src[ip->node].vc[v], cr);
 	}
 
-	uint64_t t = c + (uint64_t)n->b.p.sw_alloc_delay_cycles + (uint64_t)n->b.p.st_delay_cycles + op->latency_cycles;
+	uint64_t t = c + op->grant_delay;
 	if (t < op->link_free)
 		t = op->link_free;
 	op->link_free = t + 1;
@@ -534,7 +550,7 @@ static void router_step(struct noc_cyc *n, struct cyc_net *net, struct cyc_route
 				uint64_t avail = op->free_vcs & iv->vc_mask;
 				if (!avail) {
 					ip->va_blocked |= UINT64_C(1) << v;
-					r->in_va_blocked[wi] |= UINT64_C(1) << (i % 64);
+					bitset_add(r->in_va_blocked, (unsigned)i);
 					continue;
 				}
 				uint64_t from = avail & (~UINT64_C(0) << (iv->vc_lo + op->next_off));
@@ -651,7 +667,7 @@ static void router_step(struct noc_cyc *n, struct cyc_net *net, struct cyc_route
 static void source_step(struct noc_cyc *n, struct cyc_net *net, int node, uint64_t c)
 {
 	struct cyc_source *s = &net->src[node];
-	int per = n->V / (net->n_cls * n->K);
+	int per = net->per_link;
 	for (int k = 0; k < net->n_cls; k++) {
 		int m = (int)((s->rr + (uint32_t)k) % (uint32_t)net->n_cls);
 		if (!s->q_count[m])
@@ -972,7 +988,7 @@ static int build_net(struct noc_cyc *n, struct cyc_net *net, const struct topo *
 		op->kind = PORT_NODE;
 		op->node = node;
 		op->link = -1;
-		op->latency_cycles = n->b.p.inject_latency_cycles;
+		op->grant_delay = (uint32_t)(n->b.p.sw_alloc_delay_cycles + n->b.p.st_delay_cycles) + n->b.p.inject_latency_cycles;
 		op->n_vc = V; /* only the first n_cls are used: one ejection VC per class */
 		s->vc = zalloc(n, (size_t)V, sizeof *s->vc);
 		if (!s->vc)
@@ -995,7 +1011,7 @@ static int build_net(struct noc_cyc *n, struct cyc_net *net, const struct topo *
 		op->dst_router = t->links[l].dst_router;
 		op->dst_in_port = in_port_of_link[l];
 		op->link = l;
-		op->latency_cycles = t->links[l].latency_cycles;
+		op->grant_delay = (uint32_t)(n->b.p.sw_alloc_delay_cycles + n->b.p.st_delay_cycles) + t->links[l].latency_cycles;
 		op->n_vc = V;
 		struct cyc_in_port *ip = &dst->in[in_port_of_link[l]];
 		ip->kind = PORT_LINK;
@@ -1012,7 +1028,7 @@ static int build_net(struct noc_cyc *n, struct cyc_net *net, const struct topo *
 			op->va_rr = zalloc(n, (size_t)V, sizeof *op->va_rr);
 			if (!op->vc || !op->va_rr)
 				return -1;
-			op->span = (uint32_t)(op->kind == PORT_NODE ? V / net->n_cls : V / (net->n_cls * n->K));
+			op->span = (uint32_t)(op->kind == PORT_NODE ? net->per_node : net->per_link);
 			op->free_vcs = V >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << V) - 1;
 			for (int v = 0; v < V; v++) {
 				int credits = op->kind == PORT_NODE ? n->b.p.eject_queue_flits : depth;
@@ -1047,6 +1063,8 @@ struct noc_base *noc_cycle_new(const struct noc_params *p, const struct topo *t,
 	}
 	for (int k = 0; k < n->n_nets; k++) {
 		n->net[k].n_cls = cls_per_net;
+		n->net[k].per_link = p->vcs / (cls_per_net * n->K);
+		n->net[k].per_node = p->vcs / cls_per_net;
 		n->net[k].cls_base = k;
 		if (build_net(n, &n->net[k], t))
 			goto nomem_n;
