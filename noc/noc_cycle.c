@@ -122,6 +122,10 @@ struct cyc_router {
 	uint8_t *out_sent;            /* [n_out] */
 	uint8_t *xin_sent;            /* [n_in * input_speedup] */
 	bool self_link;               /* a link joins this router to itself (see router_step) */
+	/* Fixed at build, read every step. */
+	int in_words, out_words;      /* (n_in + 63) / 64, (n_out + 63) / 64: words of the bit sets */
+	int sa_rounds;                /* SA rounds a cycle: internal_speedup * input_speedup, 1 without */
+	bool sa_rounds_always;        /* a later round may grant without a two-candidate bid: S > 1 or self_link */
 };
 
 struct cyc_source {
@@ -401,7 +405,7 @@ static inline __attribute__((always_inline)) bool sa_bid(struct noc_cyc *n, stru
 /* A VC of output port o was freed: heads that found none free there may bid again. */
 static void va_unblock(struct cyc_router *r, int o)
 {
-	for (int wi = 0; wi < (r->n_in + 63) / 64; wi++)
+	for (int wi = 0; wi < r->in_words; wi++)
 		for (uint64_t ports = r->in_va_blocked[wi]; ports; ports &= ports - 1) {
 			int i = wi * 64 + __builtin_ctzll(ports);
 			struct cyc_in_port *ip = &r->in[i];
@@ -493,7 +497,7 @@ static void router_grant(struct noc_cyc *n, struct cyc_net *net, struct cyc_rout
  * ejections add to the latency sums in this order. */
 static void router_grants(struct noc_cyc *n, struct cyc_net *net, struct cyc_router *r, uint64_t c, bool count)
 {
-	for (int wo = 0; wo < (r->n_out + 63) / 64; wo++) {
+	for (int wo = 0; wo < r->out_words; wo++) {
 		uint64_t outs = r->sa_req[wo];
 		r->sa_req[wo] = 0;
 		for (; outs; outs &= outs - 1)
@@ -511,7 +515,7 @@ static void router_step(struct noc_cyc *n, struct cyc_net *net, struct cyc_route
 {
 	const int V = n->V;
 	const uint32_t n_inputs = (uint32_t)(r->n_in * V);
-	const int in_words = (r->n_in + 63) / 64;
+	const int in_words = r->in_words;
 	uint64_t wake = UINT64_MAX;
 	bool routed = false;
 
@@ -628,10 +632,9 @@ static void router_step(struct noc_cyc *n, struct cyc_net *net, struct cyc_route
 	 * round runs is known from this round's bids, before its grants: they are counted in
 	 * out_sent/xin_sent only then, and the counts are cleared after the last counted round. */
 	const int S = n->b.p.internal_speedup, Sin = n->b.p.input_speedup;
-	const bool speedup = r->out_sent != NULL;
 	bool counted = false;
 	for (int round = 1;; round++) {
-		bool next = speedup && round < S * Sin && (multi || S > 1 || r->self_link);
+		bool next = round < r->sa_rounds && (multi || r->sa_rounds_always);
 		router_grants(n, net, r, c, next);
 		if (!next)
 			break;
@@ -733,8 +736,7 @@ static void cyc_step(struct noc_base *b, uint64_t c)
 	for (int k = 0; k < n->n_nets; k++) {
 		struct cyc_net *net = &n->net[k];
 		if (n->flits_in_routers)
-			for (int ri = 0; ri < b->topo->n_routers; ri++) {
-				struct cyc_router *r = &net->r[ri];
+			for (struct cyc_router *r = net->r, *end = r + b->topo->n_routers; r != end; r++) {
 				if (!r->flits)
 					continue;
 				/* Counted here, not in router_step: a router not due this cycle
@@ -1022,6 +1024,10 @@ static int build_net(struct noc_cyc *n, struct cyc_net *net, const struct topo *
 	}
 	for (int ri = 0; ri < t->n_routers; ri++) {
 		struct cyc_router *r = &net->r[ri];
+		r->in_words = (r->n_in + 63) / 64;
+		r->out_words = (r->n_out + 63) / 64;
+		r->sa_rounds = r->out_sent ? n->b.p.internal_speedup * n->b.p.input_speedup : 1;
+		r->sa_rounds_always = n->b.p.internal_speedup > 1 || r->self_link;
 		for (int o = 0; o < r->n_out; o++) {
 			struct cyc_out_port *op = &r->out[o];
 			op->vc = zalloc(n, (size_t)V, sizeof *op->vc);
