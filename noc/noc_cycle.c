@@ -38,6 +38,7 @@ struct cyc_out_vc {
 struct cyc_out_port {
 	int kind;                     /* PORT_LINK or PORT_NODE (ejection) */
 	int dst_router, dst_in_port;  /* PORT_LINK */
+	struct cyc_router *dst;       /* PORT_LINK: &net->r[dst_router] */
 	int node;                     /* PORT_NODE */
 	int link;                     /* topology link id, -1 for ejection */
 	/* sw_alloc + st delay + the channel's latency: a flit granted in cycle c is readable
@@ -83,6 +84,10 @@ struct cyc_in_port {
 	int kind;                     /* PORT_LINK or PORT_NODE (injection) */
 	int src_router, src_out_port; /* PORT_LINK */
 	int node;                     /* PORT_NODE */
+	/* Where a freed slot's credit goes: the VCs of the upstream output port (PORT_LINK) or of
+	 * the node's injection channel (PORT_NODE), and for a link the router that owns them. */
+	struct cyc_out_vc *up_vc;     /* [V] */
+	struct cyc_router *up;        /* PORT_LINK: &net->r[src_router]; NULL for PORT_NODE */
 	struct cyc_in_vc *vc;
 	uint64_t busy;                /* bit v: vc[v] holds flits (V <= 64); the scans visit only these */
 	uint64_t active;              /* bit v: vc[v] is VC_ACTIVE (SA looks at these, VA at the rest) */
@@ -421,7 +426,7 @@ static void va_unblock(struct cyc_router *r, int o)
 
 /* Output port o grants the input port that won it in SA: that input's chosen VC sends its
  * head flit. count: another SA round follows in this cycle (it reads out_sent/xin_sent). */
-static void router_grant(struct noc_cyc *n, struct cyc_net *net, struct cyc_router *r, int o, uint64_t c, bool count)
+static void router_grant(struct noc_cyc *n, struct cyc_router *r, int o, uint64_t c, bool count)
 {
 	const int V = n->V, depth = n->b.p.vc_buffer_flits;
 	int i = r->sa_best[o];
@@ -455,15 +460,12 @@ static void router_grant(struct noc_cyc *n, struct cyc_net *net, struct cyc_rout
 
 	/* The freed slot's credit goes back upstream. */
 	uint64_t cr = c + (uint64_t)n->b.p.credit_delay_cycles;
-	if (ip->kind == PORT_LINK) {
-		struct cyc_router *u = &net->r[ip->src_router];
-		struct cyc_out_vc *uo = &u->out[ip->src_out_port].vc[v];
-		ovc_credit_later(uo, cr);
+	struct cyc_out_vc *uo = &ip->up_vc[v];
+	ovc_credit_later(uo, cr);
+	if (ip->up) { /* a source's VCs: no owner port, and sources are not woken */
 		if (uo->owner >= 0)
-			u->in[uo->own_port].sa_blocked &= ~(UINT64_C(1) << uo->own_vc);
-		router_wake(u, cr);
-	} else {
-		ovc_credit_later(&net->src[ip->node].vc[v], cr);
+			ip->up->in[uo->own_port].sa_blocked &= ~(UINT64_C(1) << uo->own_vc);
+		router_wake(ip->up, cr);
 	}
 
 	uint64_t t = c + op->grant_delay;
@@ -477,9 +479,8 @@ static void router_grant(struct noc_cyc *n, struct cyc_net *net, struct cyc_rout
 		r->xin_sent[i * n->b.p.input_speedup + v % n->b.p.input_speedup]++;
 	}
 	if (op->kind == PORT_LINK) {
-		struct cyc_router *d = &net->r[op->dst_router];
 		f.ready = t;
-		ivc_push(d, op->dst_in_port, iv->out_vc, depth, f);
+		ivc_push(op->dst, op->dst_in_port, iv->out_vc, depth, f);
 		n->flits_in_routers++;
 	} else {
 		eject_arrive(n, op->node, f.pkt, f.seq, t);
@@ -495,13 +496,13 @@ static void router_grant(struct noc_cyc *n, struct cyc_net *net, struct cyc_rout
 
 /* Every output port that an input won in this SA round grants it. Grants in output order:
  * ejections add to the latency sums in this order. */
-static void router_grants(struct noc_cyc *n, struct cyc_net *net, struct cyc_router *r, uint64_t c, bool count)
+static void router_grants(struct noc_cyc *n, struct cyc_router *r, uint64_t c, bool count)
 {
 	for (int wo = 0; wo < r->out_words; wo++) {
 		uint64_t outs = r->sa_req[wo];
 		r->sa_req[wo] = 0;
 		for (; outs; outs &= outs - 1)
-			router_grant(n, net, r, wo * 64 + __builtin_ctzll(outs), c, count);
+			router_grant(n, r, wo * 64 + __builtin_ctzll(outs), c, count);
 	}
 }
 
@@ -635,7 +636,7 @@ static void router_step(struct noc_cyc *n, struct cyc_net *net, struct cyc_route
 	bool counted = false;
 	for (int round = 1;; round++) {
 		bool next = round < r->sa_rounds && (multi || r->sa_rounds_always);
-		router_grants(n, net, r, c, next);
+		router_grants(n, r, c, next);
 		if (!next)
 			break;
 		counted = true;
@@ -1042,6 +1043,20 @@ static int build_net(struct noc_cyc *n, struct cyc_net *net, const struct topo *
 					return -1;
 			}
 		}
+	}
+	/* Neighbour pointers, now that every port's VCs exist. */
+	for (int node = 0; node < t->n_nodes; node++) {
+		struct cyc_source *s = &net->src[node];
+		net->r[s->router].in[s->in_port].up_vc = s->vc;
+	}
+	for (int l = 0; l < t->n_links; l++) {
+		struct cyc_router *src = &net->r[t->links[l].src_router];
+		struct cyc_router *dst = &net->r[t->links[l].dst_router];
+		struct cyc_out_port *op = &src->out[net->link_out_port[l]];
+		struct cyc_in_port *ip = &dst->in[in_port_of_link[l]];
+		op->dst = dst;
+		ip->up = src;
+		ip->up_vc = op->vc;
 	}
 	return 0;
 }
