@@ -22,7 +22,10 @@ struct cyc_pkt {
 	void *payload;
 	int32_t src, dst;
 	uint16_t flits, hop;          /* hop: links already routed by the head */
+	uint16_t route_len;           /* topo_route_len(src, dst), looked up once at injection */
 	uint8_t cls;                  /* enum noc_class */
+	const int32_t *route_link;    /* topo_route_links(src, dst) */
+	const uint8_t *route_vc;      /* topo_route_vcs(src, dst) */
 	uint64_t enq_cycle, inject_cycle, head_arr_cycle;
 	uint32_t next_free;
 };
@@ -158,6 +161,7 @@ struct cyc_net {
 	int n_cls, cls_base;          /* message classes carried; global class of local 0 */
 	int per_link;                 /* VCs of a (message class, route VC class) on a link: V / (n_cls * K) */
 	int per_node;                 /* VCs of a message class at an ejection port: V / n_cls */
+	uint64_t link_vcs, node_vcs;  /* per_link, per_node low bits set: a head's VC range at vc_lo 0 */
 	struct cyc_router *r;
 	struct cyc_source *src;       /* [n_nodes] */
 	int *link_out_port;           /* [n_links] */
@@ -300,17 +304,16 @@ static void eject_arrive(struct noc_cyc *n, int node, uint32_t pi, uint16_t seq,
 static void router_route(struct noc_cyc *n, struct cyc_net *net, struct cyc_in_vc *iv, uint64_t c)
 {
 	struct cyc_pkt *p = &n->pkt[iv->buf[iv->head].pkt];
-	const struct topo *t = n->b.topo;
 	SIM_ASSERT(iv->buf[iv->head].seq == 0);
-	int len = topo_route_len(t, p->src, p->dst);
 	int local = n->n_nets == 2 ? 0 : p->cls;
-	if (p->hop < len) {
-		int link = topo_route_links(t, p->src, p->dst)[p->hop];
-		int k = topo_route_vcs(t, p->src, p->dst)[p->hop];
+	if (p->hop < p->route_len) {
+		int link = p->route_link[p->hop];
+		int k = p->route_vc[p->hop];
 		int per = net->per_link;
 		iv->out_port = (int16_t)net->link_out_port[link];
 		iv->vc_lo = (uint8_t)((local * n->K + k) * per);
 		iv->vc_hi = (uint8_t)(iv->vc_lo + per);
+		iv->vc_mask = net->link_vcs << iv->vc_lo;
 		iv->ejq = -1;
 		p->hop++;
 	} else {
@@ -318,10 +321,9 @@ static void router_route(struct noc_cyc *n, struct cyc_net *net, struct cyc_in_v
 		iv->out_port = (int16_t)net->node_out_port[p->dst];
 		iv->vc_lo = (uint8_t)(local * per);
 		iv->vc_hi = (uint8_t)(iv->vc_lo + per);
+		iv->vc_mask = net->node_vcs << iv->vc_lo;
 		iv->ejq = p->dst * NOC_NUM_CLASSES + p->cls;
 	}
-	int span = iv->vc_hi - iv->vc_lo;
-	iv->vc_mask = (span >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << span) - 1) << iv->vc_lo;
 	iv->state = VC_VA;
 	iv->stage_ready = c + (uint64_t)n->b.p.routing_delay_cycles;
 }
@@ -784,6 +786,9 @@ static bool cyc_try_inject(struct noc *pub, int src, int dst, enum noc_class cls
 	p->dst = dst;
 	p->cls = (uint8_t)cls;
 	p->flits = (uint16_t)flits;
+	p->route_len = (uint16_t)topo_route_len(n->b.topo, src, dst);
+	p->route_link = topo_route_links(n->b.topo, src, dst);
+	p->route_vc = topo_route_vcs(n->b.topo, src, dst);
 	p->enq_cycle = now;
 	s->q[m][(s->q_head[m] + s->q_count[m]) % n->b.p.inject_queue_packets] = pi;
 	s->q_count[m]++;
@@ -1086,6 +1091,8 @@ struct noc_base *noc_cycle_new(const struct noc_params *p, const struct topo *t,
 		n->net[k].n_cls = cls_per_net;
 		n->net[k].per_link = p->vcs / (cls_per_net * n->K);
 		n->net[k].per_node = p->vcs / cls_per_net;
+		n->net[k].link_vcs = n->net[k].per_link >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << n->net[k].per_link) - 1;
+		n->net[k].node_vcs = n->net[k].per_node >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << n->net[k].per_node) - 1;
 		n->net[k].cls_base = k;
 		if (build_net(n, &n->net[k], t))
 			goto nomem_n;
