@@ -22,7 +22,10 @@ struct cyc_pkt {
 	void *payload;
 	int32_t src, dst;
 	uint16_t flits, hop;          /* hop: links already routed by the head */
+	uint16_t route_len;           /* topo_route_len(src, dst), looked up once at injection */
 	uint8_t cls;                  /* enum noc_class */
+	const int32_t *route_link;    /* topo_route_links(src, dst) */
+	const uint8_t *route_vc;      /* topo_route_vcs(src, dst) */
 	uint64_t enq_cycle, inject_cycle, head_arr_cycle;
 	uint32_t next_free;
 };
@@ -38,9 +41,12 @@ struct cyc_out_vc {
 struct cyc_out_port {
 	int kind;                     /* PORT_LINK or PORT_NODE (ejection) */
 	int dst_router, dst_in_port;  /* PORT_LINK */
+	struct cyc_router *dst;       /* PORT_LINK: &net->r[dst_router] */
 	int node;                     /* PORT_NODE */
 	int link;                     /* topology link id, -1 for ejection */
-	uint32_t latency_cycles;
+	/* sw_alloc + st delay + the channel's latency: a flit granted in cycle c is readable
+	 * downstream from c + grant_delay (unless it waits for the channel, link_free). */
+	uint32_t grant_delay;
 	int n_vc;
 	struct cyc_out_vc *vc;
 	uint32_t *va_rr;              /* [n_vc] round-robin pointer over inputs */
@@ -81,6 +87,10 @@ struct cyc_in_port {
 	int kind;                     /* PORT_LINK or PORT_NODE (injection) */
 	int src_router, src_out_port; /* PORT_LINK */
 	int node;                     /* PORT_NODE */
+	/* Where a freed slot's credit goes: the VCs of the upstream output port (PORT_LINK) or of
+	 * the node's injection channel (PORT_NODE), and for a link the router that owns them. */
+	struct cyc_out_vc *up_vc;     /* [V] */
+	struct cyc_router *up;        /* PORT_LINK: &net->r[src_router]; NULL for PORT_NODE */
 	struct cyc_in_vc *vc;
 	uint64_t busy;                /* bit v: vc[v] holds flits (V <= 64); the scans visit only these */
 	uint64_t active;              /* bit v: vc[v] is VC_ACTIVE (SA looks at these, VA at the rest) */
@@ -114,10 +124,16 @@ struct cyc_router {
 	uint64_t *in_va_blocked;      /* [(n_in + 63) / 64]: input ports with va_blocked VCs */
 	uint64_t *sa_req;             /* scratch [(n_out + 63) / 64]: outputs requested in SA */
 	/* With a speedup (noc_params.internal_speedup, input_speedup > 1), this cycle's grants:
-	 * per output, and per crossbar input (input port i, VC v uses input i * Sin + v % Sin). */
+	 * per output, and per crossbar input (input port i, VC v uses input i * Sin + v % Sin).
+	 * Only a later SA round of the same cycle reads them, so a round's grants are counted
+	 * only when another round follows (router_step), and they are all zero between steps. */
 	uint8_t *out_sent;            /* [n_out] */
 	uint8_t *xin_sent;            /* [n_in * input_speedup] */
 	bool self_link;               /* a link joins this router to itself (see router_step) */
+	/* Fixed at build, read every step. */
+	int in_words, out_words;      /* (n_in + 63) / 64, (n_out + 63) / 64: words of the bit sets */
+	int sa_rounds;                /* SA rounds a cycle: internal_speedup * input_speedup, 1 without */
+	bool sa_rounds_always;        /* a later round may grant without a two-candidate bid: S > 1 or self_link */
 };
 
 struct cyc_source {
@@ -143,6 +159,9 @@ struct cyc_ejq {
 
 struct cyc_net {
 	int n_cls, cls_base;          /* message classes carried; global class of local 0 */
+	int per_link;                 /* VCs of a (message class, route VC class) on a link: V / (n_cls * K) */
+	int per_node;                 /* VCs of a message class at an ejection port: V / n_cls */
+	uint64_t link_vcs, node_vcs;  /* per_link, per_node low bits set: a head's VC range at vc_lo 0 */
 	struct cyc_router *r;
 	struct cyc_source *src;       /* [n_nodes] */
 	int *link_out_port;           /* [n_links] */
@@ -191,6 +210,18 @@ static inline uint64_t min_u64(uint64_t a, uint64_t b)
 	return a < b ? a : b;
 }
 
+/* Port bit sets (64 ports a word). The index is unsigned: a signed one costs a sign fix-up
+ * for every / and %. */
+static inline void bitset_add(uint64_t *set, unsigned k)
+{
+	set[k / 64] |= UINT64_C(1) << (k % 64);
+}
+
+static inline void bitset_del(uint64_t *set, unsigned k)
+{
+	set[k / 64] &= ~(UINT64_C(1) << (k % 64));
+}
+
 static inline void router_wake(struct cyc_router *r, uint64_t c)
 {
 	if (c < r->next_c)
@@ -229,7 +260,7 @@ static inline void ivc_push(struct cyc_router *r, int port, int vc, int depth, s
 	if (!v->count++)
 		v->head_ready = f.ready;
 	ip->busy |= UINT64_C(1) << vc;
-	r->in_busy[port / 64] |= UINT64_C(1) << (port % 64);
+	bitset_add(r->in_busy, (unsigned)port);
 	r->flits++;
 	router_wake(r, f.ready);
 }
@@ -273,28 +304,26 @@ static void eject_arrive(struct noc_cyc *n, int node, uint32_t pi, uint16_t seq,
 static void router_route(struct noc_cyc *n, struct cyc_net *net, struct cyc_in_vc *iv, uint64_t c)
 {
 	struct cyc_pkt *p = &n->pkt[iv->buf[iv->head].pkt];
-	const struct topo *t = n->b.topo;
 	SIM_ASSERT(iv->buf[iv->head].seq == 0);
-	int len = topo_route_len(t, p->src, p->dst);
 	int local = n->n_nets == 2 ? 0 : p->cls;
-	if (p->hop < len) {
-		int link = topo_route_links(t, p->src, p->dst)[p->hop];
-		int k = topo_route_vcs(t, p->src, p->dst)[p->hop];
-		int per = n->V / (net->n_cls * n->K);
+	if (p->hop < p->route_len) {
+		int link = p->route_link[p->hop];
+		int k = p->route_vc[p->hop];
+		int per = net->per_link;
 		iv->out_port = (int16_t)net->link_out_port[link];
 		iv->vc_lo = (uint8_t)((local * n->K + k) * per);
 		iv->vc_hi = (uint8_t)(iv->vc_lo + per);
+		iv->vc_mask = net->link_vcs << iv->vc_lo;
 		iv->ejq = -1;
 		p->hop++;
 	} else {
-		int per = n->V / net->n_cls; /* ejection: any VC of the message class */
+		int per = net->per_node; /* ejection: any VC of the message class */
 		iv->out_port = (int16_t)net->node_out_port[p->dst];
 		iv->vc_lo = (uint8_t)(local * per);
 		iv->vc_hi = (uint8_t)(iv->vc_lo + per);
+		iv->vc_mask = net->node_vcs << iv->vc_lo;
 		iv->ejq = p->dst * NOC_NUM_CLASSES + p->cls;
 	}
-	int span = iv->vc_hi - iv->vc_lo;
-	iv->vc_mask = (span >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << span) - 1) << iv->vc_lo;
 	iv->state = VC_VA;
 	iv->stage_ready = c + (uint64_t)n->b.p.routing_delay_cycles;
 }
@@ -369,7 +398,7 @@ static inline __attribute__((always_inline)) bool sa_bid(struct noc_cyc *n, stru
 	int32_t cur = r->sa_best[opi];
 	if (cur < 0) {
 		r->sa_best[opi] = i;
-		r->sa_req[opi / 64] |= UINT64_C(1) << (opi % 64);
+		bitset_add(r->sa_req, (unsigned)opi);
 	} else {
 		/* Round robin from sa_rr: ports bid in increasing order, so a later bid wins only
 		 * by being the first at or after the pointer. */
@@ -383,7 +412,7 @@ static inline __attribute__((always_inline)) bool sa_bid(struct noc_cyc *n, stru
 /* A VC of output port o was freed: heads that found none free there may bid again. */
 static void va_unblock(struct cyc_router *r, int o)
 {
-	for (int wi = 0; wi < (r->n_in + 63) / 64; wi++)
+	for (int wi = 0; wi < r->in_words; wi++)
 		for (uint64_t ports = r->in_va_blocked[wi]; ports; ports &= ports - 1) {
 			int i = wi * 64 + __builtin_ctzll(ports);
 			struct cyc_in_port *ip = &r->in[i];
@@ -393,13 +422,13 @@ static void va_unblock(struct cyc_router *r, int o)
 					ip->va_blocked &= ~(UINT64_C(1) << v);
 			}
 			if (!ip->va_blocked)
-				r->in_va_blocked[wi] &= ~(UINT64_C(1) << (i % 64));
+				bitset_del(r->in_va_blocked, (unsigned)i);
 		}
 }
 
 /* Output port o grants the input port that won it in SA: that input's chosen VC sends its
- * head flit. */
-static void router_grant(struct noc_cyc *n, struct cyc_net *net, struct cyc_router *r, int o, uint64_t c)
+ * head flit. count: another SA round follows in this cycle (it reads out_sent/xin_sent). */
+static void router_grant(struct noc_cyc *n, struct cyc_router *r, int o, uint64_t c, bool count)
 {
 	const int V = n->V, depth = n->b.p.vc_buffer_flits;
 	int i = r->sa_best[o];
@@ -420,7 +449,7 @@ static void router_grant(struct noc_cyc *n, struct cyc_net *net, struct cyc_rout
 	} else {
 		ip->busy &= ~(UINT64_C(1) << v);
 		if (!ip->busy)
-			r->in_busy[i / 64] &= ~(UINT64_C(1) << (i % 64));
+			bitset_del(r->in_busy, (unsigned)i);
 	}
 	r->flits--;
 	n->flits_in_routers--;
@@ -433,31 +462,27 @@ static void router_grant(struct noc_cyc *n, struct cyc_net *net, struct cyc_rout
 
 	/* The freed slot's credit goes back upstream. */
 	uint64_t cr = c + (uint64_t)n->b.p.credit_delay_cycles;
-	if (ip->kind == PORT_LINK) {
-		struct cyc_router *u = &net->r[ip->src_router];
-		struct cyc_out_vc *uo = &u->out[ip->src_out_port].vc[v];
-		ovc_credit_later(uo, cr);
+	struct cyc_out_vc *uo = &ip->up_vc[v];
+	ovc_credit_later(uo, cr);
+	if (ip->up) { /* a source's VCs: no owner port, and sources are not woken */
 		if (uo->owner >= 0)
-			u->in[uo->own_port].sa_blocked &= ~(UINT64_C(1) << uo->own_vc);
-		router_wake(u, cr);
-	} else {
-		ovc_credit_later(&net->src[ip->node].vc[v], cr);
+			ip->up->in[uo->own_port].sa_blocked &= ~(UINT64_C(1) << uo->own_vc);
+		router_wake(ip->up, cr);
 	}
 
-	uint64_t t = c + (uint64_t)n->b.p.sw_alloc_delay_cycles + (uint64_t)n->b.p.st_delay_cycles + op->latency_cycles;
+	uint64_t t = c + op->grant_delay;
 	if (t < op->link_free)
 		t = op->link_free;
 	op->link_free = t + 1;
 	op->flits++;
 	n->b.moves++;
-	if (r->out_sent) {
+	if (count) {
 		r->out_sent[o]++;
 		r->xin_sent[i * n->b.p.input_speedup + v % n->b.p.input_speedup]++;
 	}
 	if (op->kind == PORT_LINK) {
-		struct cyc_router *d = &net->r[op->dst_router];
 		f.ready = t;
-		ivc_push(d, op->dst_in_port, iv->out_vc, depth, f);
+		ivc_push(op->dst, op->dst_in_port, iv->out_vc, depth, f);
 		n->flits_in_routers++;
 	} else {
 		eject_arrive(n, op->node, f.pkt, f.seq, t);
@@ -473,13 +498,13 @@ static void router_grant(struct noc_cyc *n, struct cyc_net *net, struct cyc_rout
 
 /* Every output port that an input won in this SA round grants it. Grants in output order:
  * ejections add to the latency sums in this order. */
-static void router_grants(struct noc_cyc *n, struct cyc_net *net, struct cyc_router *r, uint64_t c)
+static void router_grants(struct noc_cyc *n, struct cyc_router *r, uint64_t c, bool count)
 {
-	for (int wo = 0; wo < (r->n_out + 63) / 64; wo++) {
+	for (int wo = 0; wo < r->out_words; wo++) {
 		uint64_t outs = r->sa_req[wo];
 		r->sa_req[wo] = 0;
 		for (; outs; outs &= outs - 1)
-			router_grant(n, net, r, wo * 64 + __builtin_ctzll(outs), c);
+			router_grant(n, r, wo * 64 + __builtin_ctzll(outs), c, count);
 	}
 }
 
@@ -493,7 +518,7 @@ static void router_step(struct noc_cyc *n, struct cyc_net *net, struct cyc_route
 {
 	const int V = n->V;
 	const uint32_t n_inputs = (uint32_t)(r->n_in * V);
-	const int in_words = (r->n_in + 63) / 64;
+	const int in_words = r->in_words;
 	uint64_t wake = UINT64_MAX;
 	bool routed = false;
 
@@ -532,7 +557,7 @@ static void router_step(struct noc_cyc *n, struct cyc_net *net, struct cyc_route
 				uint64_t avail = op->free_vcs & iv->vc_mask;
 				if (!avail) {
 					ip->va_blocked |= UINT64_C(1) << v;
-					r->in_va_blocked[wi] |= UINT64_C(1) << (i % 64);
+					bitset_add(r->in_va_blocked, (unsigned)i);
 					continue;
 				}
 				uint64_t from = avail & (~UINT64_C(0) << (iv->vc_lo + op->next_off));
@@ -595,23 +620,28 @@ static void router_step(struct noc_cyc *n, struct cyc_net *net, struct cyc_route
 	r->next_c = routed || n_touched || any ? c + 1 : wake;
 	if (!any)
 		return;
-	router_grants(n, net, r, c);
 	/* Speedup: further switch allocation rounds in the same cycle (BookSim's internal_speedup
 	 * S steps the router S times a cycle; its input_speedup Sin gives each input port Sin
 	 * crossbar inputs, VC v on input v % Sin). A round lets each crossbar input send one more
 	 * flit, up to S a cycle, and each output take one more, up to S a cycle; what an output
-	 * takes beyond one a cycle waits in its output buffer (router_grant). */
-	if (!r->out_sent)
-		return;
-	/* With S = 1 a round after the first can grant only a VC of a port that bid with two
+	 * takes beyond one a cycle waits in its output buffer (router_grant).
+	 * With S = 1 a round after the first can grant only a VC of a port that bid with two
 	 * candidates or more in the round before: a port's lone candidate has either sent (its
 	 * crossbar input is used up), lost (the output it asked for granted another port), or
 	 * failed in sa_pick, and fails again (same cycle, and this router's grants move flits
 	 * and credits only to other routers unless a link loops back: self_link). VCs that won
 	 * VA this cycle wait vc_alloc_delay_cycles > 0 in one_pass mode, and were candidates
-	 * already otherwise. So such a round changes nothing and is skipped. */
+	 * already otherwise. So such a round changes nothing and is skipped. Whether the next
+	 * round runs is known from this round's bids, before its grants: they are counted in
+	 * out_sent/xin_sent only then, and the counts are cleared after the last counted round. */
 	const int S = n->b.p.internal_speedup, Sin = n->b.p.input_speedup;
-	for (int round = 1; round < S * Sin && (multi || S > 1 || r->self_link); round++) {
+	bool counted = false;
+	for (int round = 1;; round++) {
+		bool next = round < r->sa_rounds && (multi || r->sa_rounds_always);
+		router_grants(n, r, c, next);
+		if (!next)
+			break;
+		counted = true;
 		any = false;
 		multi = 0;
 		for (int wi = 0; wi < in_words; wi++)
@@ -631,10 +661,11 @@ static void router_step(struct noc_cyc *n, struct cyc_net *net, struct cyc_route
 			}
 		if (!any)
 			break;
-		router_grants(n, net, r, c);
 	}
-	memset(r->out_sent, 0, (size_t)r->n_out);
-	memset(r->xin_sent, 0, (size_t)(r->n_in * Sin));
+	if (counted) {
+		memset(r->out_sent, 0, (size_t)r->n_out);
+		memset(r->xin_sent, 0, (size_t)(r->n_in * Sin));
+	}
 }
 
 /* ---- sources ------------------------------------------------------------------------ */
@@ -642,7 +673,7 @@ static void router_step(struct noc_cyc *n, struct cyc_net *net, struct cyc_route
 static void source_step(struct noc_cyc *n, struct cyc_net *net, int node, uint64_t c)
 {
 	struct cyc_source *s = &net->src[node];
-	int per = n->V / (net->n_cls * n->K);
+	int per = net->per_link;
 	for (int k = 0; k < net->n_cls; k++) {
 		int m = (int)((s->rr + (uint32_t)k) % (uint32_t)net->n_cls);
 		if (!s->q_count[m])
@@ -708,8 +739,7 @@ static void cyc_step(struct noc_base *b, uint64_t c)
 	for (int k = 0; k < n->n_nets; k++) {
 		struct cyc_net *net = &n->net[k];
 		if (n->flits_in_routers)
-			for (int ri = 0; ri < b->topo->n_routers; ri++) {
-				struct cyc_router *r = &net->r[ri];
+			for (struct cyc_router *r = net->r, *end = r + b->topo->n_routers; r != end; r++) {
 				if (!r->flits)
 					continue;
 				/* Counted here, not in router_step: a router not due this cycle
@@ -756,6 +786,9 @@ static bool cyc_try_inject(struct noc *pub, int src, int dst, enum noc_class cls
 	p->dst = dst;
 	p->cls = (uint8_t)cls;
 	p->flits = (uint16_t)flits;
+	p->route_len = (uint16_t)topo_route_len(n->b.topo, src, dst);
+	p->route_link = topo_route_links(n->b.topo, src, dst);
+	p->route_vc = topo_route_vcs(n->b.topo, src, dst);
 	p->enq_cycle = now;
 	s->q[m][(s->q_head[m] + s->q_count[m]) % n->b.p.inject_queue_packets] = pi;
 	s->q_count[m]++;
@@ -963,7 +996,7 @@ static int build_net(struct noc_cyc *n, struct cyc_net *net, const struct topo *
 		op->kind = PORT_NODE;
 		op->node = node;
 		op->link = -1;
-		op->latency_cycles = n->b.p.inject_latency_cycles;
+		op->grant_delay = (uint32_t)(n->b.p.sw_alloc_delay_cycles + n->b.p.st_delay_cycles) + n->b.p.inject_latency_cycles;
 		op->n_vc = V; /* only the first n_cls are used: one ejection VC per class */
 		s->vc = zalloc(n, (size_t)V, sizeof *s->vc);
 		if (!s->vc)
@@ -986,7 +1019,7 @@ static int build_net(struct noc_cyc *n, struct cyc_net *net, const struct topo *
 		op->dst_router = t->links[l].dst_router;
 		op->dst_in_port = in_port_of_link[l];
 		op->link = l;
-		op->latency_cycles = t->links[l].latency_cycles;
+		op->grant_delay = (uint32_t)(n->b.p.sw_alloc_delay_cycles + n->b.p.st_delay_cycles) + t->links[l].latency_cycles;
 		op->n_vc = V;
 		struct cyc_in_port *ip = &dst->in[in_port_of_link[l]];
 		ip->kind = PORT_LINK;
@@ -997,13 +1030,17 @@ static int build_net(struct noc_cyc *n, struct cyc_net *net, const struct topo *
 	}
 	for (int ri = 0; ri < t->n_routers; ri++) {
 		struct cyc_router *r = &net->r[ri];
+		r->in_words = (r->n_in + 63) / 64;
+		r->out_words = (r->n_out + 63) / 64;
+		r->sa_rounds = r->out_sent ? n->b.p.internal_speedup * n->b.p.input_speedup : 1;
+		r->sa_rounds_always = n->b.p.internal_speedup > 1 || r->self_link;
 		for (int o = 0; o < r->n_out; o++) {
 			struct cyc_out_port *op = &r->out[o];
 			op->vc = zalloc(n, (size_t)V, sizeof *op->vc);
 			op->va_rr = zalloc(n, (size_t)V, sizeof *op->va_rr);
 			if (!op->vc || !op->va_rr)
 				return -1;
-			op->span = (uint32_t)(op->kind == PORT_NODE ? V / net->n_cls : V / (net->n_cls * n->K));
+			op->span = (uint32_t)(op->kind == PORT_NODE ? net->per_node : net->per_link);
 			op->free_vcs = V >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << V) - 1;
 			for (int v = 0; v < V; v++) {
 				int credits = op->kind == PORT_NODE ? n->b.p.eject_queue_flits : depth;
@@ -1011,6 +1048,20 @@ static int build_net(struct noc_cyc *n, struct cyc_net *net, const struct topo *
 					return -1;
 			}
 		}
+	}
+	/* Neighbour pointers, now that every port's VCs exist. */
+	for (int node = 0; node < t->n_nodes; node++) {
+		struct cyc_source *s = &net->src[node];
+		net->r[s->router].in[s->in_port].up_vc = s->vc;
+	}
+	for (int l = 0; l < t->n_links; l++) {
+		struct cyc_router *src = &net->r[t->links[l].src_router];
+		struct cyc_router *dst = &net->r[t->links[l].dst_router];
+		struct cyc_out_port *op = &src->out[net->link_out_port[l]];
+		struct cyc_in_port *ip = &dst->in[in_port_of_link[l]];
+		op->dst = dst;
+		ip->up = src;
+		ip->up_vc = op->vc;
 	}
 	return 0;
 }
@@ -1038,6 +1089,10 @@ struct noc_base *noc_cycle_new(const struct noc_params *p, const struct topo *t,
 	}
 	for (int k = 0; k < n->n_nets; k++) {
 		n->net[k].n_cls = cls_per_net;
+		n->net[k].per_link = p->vcs / (cls_per_net * n->K);
+		n->net[k].per_node = p->vcs / cls_per_net;
+		n->net[k].link_vcs = n->net[k].per_link >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << n->net[k].per_link) - 1;
+		n->net[k].node_vcs = n->net[k].per_node >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << n->net[k].per_node) - 1;
 		n->net[k].cls_base = k;
 		if (build_net(n, &n->net[k], t))
 			goto nomem_n;
