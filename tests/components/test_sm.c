@@ -1305,6 +1305,44 @@ Test(sm, pure_policy_shortcuts_change_no_stat)
 	cr_assert_eq(sm_wrap_mask_errors, 0, "core.blocked_mask out of step with the views");
 }
 
+/* gpu.core.inorder_backend under the pure-policy shortcuts: shared stores with 4-way bank
+ * conflicts (lane l at byte 16 l: 8 banks, 4 lanes each) hold the shared banks 4 cycles, and
+ * an in-order back end issues nothing meanwhile; the shortcuts must still change no stat, and
+ * the back end must change some (more structural cycles than with separate units). */
+static char *inorder_run_to_json(const char *policy, bool inorder, bool shortcuts)
+{
+	char pol[64];
+	snprintf(pol, sizeof pol, "gpu.core.scheduler.policy=%s", policy);
+	const char *const ov[] = {"gpu.core.max_ctas=2", "gpu.core.n_schedulers=2", pol,
+				  inorder ? "gpu.core.inorder_backend=true" : "gpu.core.inorder_backend=false", NULL};
+	static const char ptx[] = PTX_HEAD
+		".visible .entry k(.param .u64 p)\n{\n .reg .b32 %r<12>;\n .reg .b64 %rd<6>;\n"
+		" .shared .align 4 .b8 s[1024];\n"
+		" ld.param.u64 %rd1, [p];\n mov.u32 %r1, %tid.x;\n shl.b32 %r2, %r1, 4;\n and.b32 %r2, %r2, 1020;\n"
+		" mov.u32 %r3, s;\n add.u32 %r4, %r3, %r2;\n st.shared.u32 [%r4], %r1;\n"
+		" add.s32 %r5, %r1, 1;\n add.s32 %r6, %r1, 2;\n st.shared.u32 [%r4], %r5;\n"
+		" add.s32 %r7, %r5, %r6;\n mul.wide.u32 %rd2, %r1, 4;\n and.b64 %rd2, %rd2, 4092;\n"
+		" add.s64 %rd3, %rd1, %rd2;\n ld.global.u32 %r8, [%rd3];\n add.s32 %r9, %r8, %r7;\n"
+		" st.shared.u32 [%r4], %r9;\n add.s32 %r10, %r9, 3;\n exit;\n}\n";
+	return hooked_run_to_json(ptx, 4, ov, shortcuts, NULL);
+}
+
+Test(sm, an_inorder_backend_keeps_the_shortcuts_exact)
+{
+	static const char *const policies[] = {"lrr", "gto"};
+	for (size_t i = 0; i < sizeof policies / sizeof policies[0]; i++) {
+		char *a = inorder_run_to_json(policies[i], true, true);
+		char *b = inorder_run_to_json(policies[i], true, false);
+		char *c = inorder_run_to_json(policies[i], false, true);
+		cr_assert(a && b && c);
+		cr_assert_str_eq(a, b, "%s: stats differ with the shortcuts", policies[i]);
+		cr_assert_str_neq(a, c, "%s: the in-order back end changed nothing", policies[i]);
+		free(a);
+		free(b);
+		free(c);
+	}
+}
+
 /* Pipeline sleeps (struct sm: pipe_sleep): in a shared SIMT-8 pipeline (an instruction every
  * 4 cycles, OWL's baseline) the SM sleeps from an issue to the cycle the pipeline frees while
  * other warps wait READY; the stores' and loads' replies that come in between (fixed latency
