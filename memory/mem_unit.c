@@ -905,6 +905,18 @@ bool mem_unit_try_issue(struct mem_unit *m, const struct warp_inst *wi, uint64_t
 	return try_issue(m, wi, token, now_cycle);
 }
 
+/* The two parts of the access stage an accepted instruction may still hold: the shared banks
+ * serialising a conflict, and (not in the fixed model) the L1 stage's further line passes. */
+static inline bool shm_held(const struct mem_unit *m, uint64_t now_cycle)
+{
+	return now_cycle < m->shm_free_cycle;
+}
+
+static inline bool l1_stage_held(const struct mem_unit *m)
+{
+	return m->model != MU_FIXED && m->st.busy;
+}
+
 /* try_issue's first checks, in its order: a full slot table, then shared banks still
  * serialising, then (not shared, not the fixed model) the stage busy. */
 bool mem_unit_refuse_now(struct mem_unit *m, const struct warp_inst *wi, uint64_t now_cycle)
@@ -913,18 +925,18 @@ bool mem_unit_refuse_now(struct mem_unit *m, const struct warp_inst *wi, uint64_
 	if (m->slots_used >= m->n_slots)
 		return !refuse(m, now_cycle, &m->rf_slots, &m->refuse_slots);
 	if (si->space == WI_SPACE_SHARED) {
-		if (now_cycle < m->shm_free_cycle)
+		if (shm_held(m, now_cycle))
 			return !refuse(m, now_cycle, &m->rf_shared, &m->refuse_shared);
 		return false;
 	}
-	if (m->model != MU_FIXED && m->st.busy)
+	if (l1_stage_held(m))
 		return !refuse(m, now_cycle, &m->rf_busy, &m->refuse_busy);
 	return false;
 }
 
 bool mem_unit_stage_busy(const struct mem_unit *m, uint64_t now_cycle)
 {
-	return now_cycle < m->shm_free_cycle || (m->model != MU_FIXED && m->st.busy);
+	return shm_held(m, now_cycle) || l1_stage_held(m);
 }
 
 bool mem_unit_has_ifetch(const struct mem_unit *m) { return m->ports.noc && m->ports.ifetch_done; }

@@ -40,16 +40,14 @@ struct cyc_out_vc {
 
 struct cyc_out_port {
 	int kind;                     /* PORT_LINK or PORT_NODE (ejection) */
-	int dst_router, dst_in_port;  /* PORT_LINK */
-	struct cyc_router *dst;       /* PORT_LINK: &net->r[dst_router] */
+	struct cyc_router *dst;       /* PORT_LINK: the router the link leads to */
+	int dst_in_port;              /* PORT_LINK: its input port there */
 	int node;                     /* PORT_NODE */
-	int link;                     /* topology link id, -1 for ejection */
 	/* sw_alloc + st delay + the channel's latency: a flit granted in cycle c is readable
 	 * downstream from c + grant_delay (unless it waits for the channel, link_free). */
 	uint32_t grant_delay;
-	int n_vc;
 	struct cyc_out_vc *vc;
-	uint32_t *va_rr;              /* [n_vc] round-robin pointer over inputs */
+	uint32_t *va_rr;              /* [V] round-robin pointer over inputs */
 	uint32_t sa_rr;               /* over input ports */
 	uint32_t next_vc;             /* VA: where the VC search starts */
 	uint32_t next_off;            /* next_vc % span, kept with it (no division per bid) */
@@ -84,13 +82,10 @@ struct cyc_in_vc {
 };
 
 struct cyc_in_port {
-	int kind;                     /* PORT_LINK or PORT_NODE (injection) */
-	int src_router, src_out_port; /* PORT_LINK */
-	int node;                     /* PORT_NODE */
-	/* Where a freed slot's credit goes: the VCs of the upstream output port (PORT_LINK) or of
-	 * the node's injection channel (PORT_NODE), and for a link the router that owns them. */
+	/* Where a freed slot's credit goes: the VCs of the upstream output port (a link) or of the
+	 * node's injection channel (an injection port), and for a link the router that owns them. */
 	struct cyc_out_vc *up_vc;     /* [V] */
-	struct cyc_router *up;        /* PORT_LINK: &net->r[src_router]; NULL for PORT_NODE */
+	struct cyc_router *up;        /* the upstream router; NULL for an injection port */
 	struct cyc_in_vc *vc;
 	uint64_t busy;                /* bit v: vc[v] holds flits (V <= 64); the scans visit only these */
 	uint64_t active;              /* bit v: vc[v] is VC_ACTIVE (SA looks at these, VA at the rest) */
@@ -987,17 +982,15 @@ static int build_net(struct noc_cyc *n, struct cyc_net *net, const struct topo *
 			}
 		}
 	}
+	/* A flit granted in cycle c crosses the switch (sw_alloc + st) and then its channel. */
+	const uint32_t sw_st = (uint32_t)(n->b.p.sw_alloc_delay_cycles + n->b.p.st_delay_cycles);
 	for (int node = 0; node < t->n_nodes; node++) {
 		struct cyc_source *s = &net->src[node];
 		struct cyc_router *r = &net->r[s->router];
-		r->in[s->in_port].kind = PORT_NODE;
-		r->in[s->in_port].node = node;
 		struct cyc_out_port *op = &r->out[net->node_out_port[node]];
 		op->kind = PORT_NODE;
 		op->node = node;
-		op->link = -1;
-		op->grant_delay = (uint32_t)(n->b.p.sw_alloc_delay_cycles + n->b.p.st_delay_cycles) + n->b.p.inject_latency_cycles;
-		op->n_vc = V; /* only the first n_cls are used: one ejection VC per class */
+		op->grant_delay = sw_st + n->b.p.inject_latency_cycles;
 		s->vc = zalloc(n, (size_t)V, sizeof *s->vc);
 		if (!s->vc)
 			return -1;
@@ -1016,15 +1009,10 @@ static int build_net(struct noc_cyc *n, struct cyc_net *net, const struct topo *
 		struct cyc_router *dst = &net->r[t->links[l].dst_router];
 		struct cyc_out_port *op = &src->out[net->link_out_port[l]];
 		op->kind = PORT_LINK;
-		op->dst_router = t->links[l].dst_router;
+		op->dst = dst;
 		op->dst_in_port = in_port_of_link[l];
-		op->link = l;
-		op->grant_delay = (uint32_t)(n->b.p.sw_alloc_delay_cycles + n->b.p.st_delay_cycles) + t->links[l].latency_cycles;
-		op->n_vc = V;
-		struct cyc_in_port *ip = &dst->in[in_port_of_link[l]];
-		ip->kind = PORT_LINK;
-		ip->src_router = t->links[l].src_router;
-		ip->src_out_port = net->link_out_port[l];
+		op->grant_delay = sw_st + t->links[l].latency_cycles;
+		dst->in[in_port_of_link[l]].up = src;
 		if (src == dst)
 			src->self_link = true;
 	}
@@ -1049,20 +1037,14 @@ static int build_net(struct noc_cyc *n, struct cyc_net *net, const struct topo *
 			}
 		}
 	}
-	/* Neighbour pointers, now that every port's VCs exist. */
+	/* Credit targets, now that every port's VCs exist. */
 	for (int node = 0; node < t->n_nodes; node++) {
 		struct cyc_source *s = &net->src[node];
 		net->r[s->router].in[s->in_port].up_vc = s->vc;
 	}
-	for (int l = 0; l < t->n_links; l++) {
-		struct cyc_router *src = &net->r[t->links[l].src_router];
-		struct cyc_router *dst = &net->r[t->links[l].dst_router];
-		struct cyc_out_port *op = &src->out[net->link_out_port[l]];
-		struct cyc_in_port *ip = &dst->in[in_port_of_link[l]];
-		op->dst = dst;
-		ip->up = src;
-		ip->up_vc = op->vc;
-	}
+	for (int l = 0; l < t->n_links; l++)
+		net->r[t->links[l].dst_router].in[in_port_of_link[l]].up_vc =
+			net->r[t->links[l].src_router].out[net->link_out_port[l]].vc;
 	return 0;
 }
 

@@ -36,6 +36,21 @@ static int index_of(const char **v, int *n, const char *s, bool add)
 	return (*n)++;
 }
 
+/* Runs a table lacks, as "vecadd/lrr, saxpy/gto" (each once; what does not fit is left out). */
+struct run_list {
+	char text[512];
+	size_t len;
+	int n;                      /* items added */
+};
+
+static void run_list_add(struct run_list *l, const char *item)
+{
+	if (!item[0] || strstr(l->text, item) || l->len >= sizeof l->text)
+		return;
+	l->len += (size_t)snprintf(l->text + l->len, sizeof l->text - l->len, "%s%s", l->len ? ", " : "", item);
+	l->n++;
+}
+
 /* Row of (workload, variant) on config a->at; -1 if missing. */
 static int find_row(const struct csv_table *t, const struct axes *a, const char *wl, const char *var)
 {
@@ -253,64 +268,57 @@ static const char *fig_name(char *buf, size_t n, const char *stem, const struct 
 }
 
 /* The speedup, memory-system and scheduler-cycle sections and the CTA timeline of the runs on
- * config a->at (the whole report when the sweep has one config). missing, *miss_off and
- * *n_missing collect the runs the speedup table lacks; val is scratch. */
-static int config_sections(const char *dir, const struct csv_table *t, const char *base, const struct axes *ap,
-			   FILE *md, const char *plots, double *val, char *missing, size_t missing_n,
-			   size_t *miss_off_p, int *n_missing_p, struct sim_error *err)
+ * config a->at (the whole report when the sweep has one config). The runs its speedup table
+ * lacks are added to missing; val is scratch. */
+static int config_sections(const char *dir, const struct csv_table *t, const char *base, const struct axes *a,
+			   FILE *md, const char *plots, double *val, struct run_list *missing, struct sim_error *err)
 {
-	const struct axes a = *ap;
-	size_t miss_off = *miss_off_p, miss_start = *miss_off_p;
-	int n_missing = *n_missing_p, n_missing_start = *n_missing_p;
+	struct run_list here = {0};
 	int rc = 0;
 	int ipc = csv_col(t, "gpu.ipc");
 	char where[512], title[768], ylabel[256], fname[256];
-	where_of(t, &a, where, sizeof where);
-	if (a.n_cfg > 1)
-		fprintf(md, "# %s\n\n", a.at);
+	where_of(t, a, where, sizeof where);
+	if (a->n_cfg > 1)
+		fprintf(md, "# %s\n\n", a->at);
 	const char *rows[REP_MAX + 1];
-	for (int w = 0; w < a.n_wl; w++)
-		rows[w] = a.wl[w];
+	for (int w = 0; w < a->n_wl; w++)
+		rows[w] = a->wl[w];
 	bool drawn;
 
 	/* 1. speedup over the baseline, per workload and variant, with the geometric mean */
 	fprintf(md, "## IPC speedup over %s%s\n\n| workload |", base, where);
-	for (int v = 0; v < a.n_var; v++)
-		fprintf(md, " %s |", a.var[v]);
+	for (int v = 0; v < a->n_var; v++)
+		fprintf(md, " %s |", a->var[v]);
 	fprintf(md, "\n|---|");
-	for (int v = 0; v < a.n_var; v++)
+	for (int v = 0; v < a->n_var; v++)
 		fprintf(md, "---:|");
 	fprintf(md, "\n");
 	double logsum[REP_MAX] = {0};
 	int cnt[REP_MAX] = {0};
-	for (int w = 0; w < a.n_wl; w++) {
-		int rb = find_row(t, &a, a.wl[w], base);
+	for (int w = 0; w < a->n_wl; w++) {
+		int rb = find_row(t, a, a->wl[w], base);
 		double b = rb >= 0 ? csv_num(t, rb, ipc) : NAN;
-		fprintf(md, "| %s |", a.wl[w]);
-		for (int v = 0; v < a.n_var; v++) {
-			int r = find_row(t, &a, a.wl[w], a.var[v]);
+		fprintf(md, "| %s |", a->wl[w]);
+		for (int v = 0; v < a->n_var; v++) {
+			int r = find_row(t, a, a->wl[w], a->var[v]);
 			double s = r >= 0 ? csv_num(t, r, ipc) / b : NAN;
-			val[w * a.n_var + v] = NAN;
+			val[w * a->n_var + v] = NAN;
 			/* a run without a result (or without the baseline's) is said to be missing,
 			 * never printed as nan nor averaged over silently */
 			int gone = r < 0 || !isfinite(csv_num(t, r, ipc)) ? r : rb < 0 || !isfinite(b) ? rb : 0;
 			if (r < 0 || rb < 0 || !isfinite(s)) {
-				const char *who = gone == r ? a.var[v] : base;
+				const char *who = gone == r ? a->var[v] : base;
 				char item[256];
-				if (a.n_cfg > 1)
-					snprintf(item, sizeof item, "%s/%s/%s", a.at, a.wl[w], who);
+				if (a->n_cfg > 1)
+					snprintf(item, sizeof item, "%s/%s/%s", a->at, a->wl[w], who);
 				else
-					snprintf(item, sizeof item, "%s/%s", a.wl[w], who);
-				if (!strstr(missing, item) && miss_off < missing_n) {
-					miss_off += (size_t)snprintf(missing + miss_off, missing_n - miss_off, "%s%s",
-								     n_missing ? ", " : "", item);
-					n_missing++;
-				}
+					snprintf(item, sizeof item, "%s/%s", a->wl[w], who);
+				run_list_add(&here, item);
 				fprintf(md, " missing (%s) |", item);
 				continue;
 			}
 			fprintf(md, " %.3f |", s);
-			val[w * a.n_var + v] = s;
+			val[w * a->n_var + v] = s;
 			if (s > 0) {
 				logsum[v] += log(s);
 				cnt[v]++;
@@ -319,24 +327,22 @@ static int config_sections(const char *dir, const struct csv_table *t, const cha
 		fprintf(md, "\n");
 	}
 	fprintf(md, "| **geomean** |");
-	rows[a.n_wl] = "geomean";
-	for (int v = 0; v < a.n_var; v++) {
+	rows[a->n_wl] = "geomean";
+	for (int v = 0; v < a->n_var; v++) {
 		double g = cnt[v] ? exp(logsum[v] / cnt[v]) : NAN;
 		fprintf(md, " **%.3f** |", g);
-		val[a.n_wl * a.n_var + v] = g;
+		val[a->n_wl * a->n_var + v] = g;
 	}
 	fprintf(md, "\n\n");
-	if (n_missing > n_missing_start) {
-		int n_here = n_missing - n_missing_start;
-		const char *here = missing + miss_start + (n_missing_start ? 2 : 0); /* past ", " */
+	if (here.n) {
 		fprintf(md, "**Incomplete**: %d run%s missing (%s); each geomean is over the workloads "
 			    "that have both the run and the baseline.\n\n",
-			n_here, n_here == 1 ? " is" : "s are", here);
+			here.n, here.n == 1 ? " is" : "s are", here.text);
 	}
 	snprintf(title, sizeof title, "IPC speedup over %s%s", base, where);
 	snprintf(ylabel, sizeof ylabel, "speedup over %s (IPC / IPC of %s)", base, base);
-	struct rep_bars bars = {.name = fig_name(fname, sizeof fname, "speedup", &a), .title = title, .ylabel = ylabel, .rows = rows,
-				.n_rows = a.n_wl + 1, .series = a.var, .n_series = a.n_var, .val = val, .ref_y = 1.0};
+	struct rep_bars bars = {.name = fig_name(fname, sizeof fname, "speedup", a), .title = title, .ylabel = ylabel, .rows = rows,
+				.n_rows = a->n_wl + 1, .series = a->var, .n_series = a->n_var, .val = val, .ref_y = 1.0};
 	if ((rc = rep_bars_plot(plots, &bars, &drawn, err)))
 		goto out;
 	if (drawn) {
@@ -354,10 +360,10 @@ static int config_sections(const char *dir, const struct csv_table *t, const cha
 	for (int k = 0; mem_cols[k]; k++)
 		fprintf(md, "---:|");
 	fprintf(md, "\n");
-	for (int v = 0; v < a.n_var; v++) {
-		fprintf(md, "| %s |", a.var[v]);
+	for (int v = 0; v < a->n_var; v++) {
+		fprintf(md, "| %s |", a->var[v]);
 		for (int k = 0; mem_cols[k]; k++)
-			fprintf(md, " %.3f |", mean_over_workloads(t, &a, a.var[v], csv_col(t, mem_cols[k])));
+			fprintf(md, " %.3f |", mean_over_workloads(t, a, a->var[v], csv_col(t, mem_cols[k])));
 		fprintf(md, "\n");
 	}
 	fprintf(md, "\n");
@@ -371,26 +377,26 @@ static int config_sections(const char *dir, const struct csv_table *t, const cha
 		 "row-buffer hit rate (fraction of DRAM accesses)", 1},
 		{"gpu.l1d.hit_rate", "l1d_hit_rate", "L1D hit rate", "L1D hit rate (fraction of accesses)", 1},
 	};
-	rows[a.n_wl] = "mean";
+	rows[a->n_wl] = "mean";
 	for (size_t k = 0; k < sizeof mem_figs / sizeof mem_figs[0]; k++) {
 		int col = csv_col(t, mem_figs[k].col);
-		for (int w = 0; w < a.n_wl; w++)
-			for (int v = 0; v < a.n_var; v++) {
-				int r = find_row(t, &a, a.wl[w], a.var[v]);
-				val[w * a.n_var + v] = r >= 0 ? csv_num(t, r, col) : NAN;
+		for (int w = 0; w < a->n_wl; w++)
+			for (int v = 0; v < a->n_var; v++) {
+				int r = find_row(t, a, a->wl[w], a->var[v]);
+				val[w * a->n_var + v] = r >= 0 ? csv_num(t, r, col) : NAN;
 			}
-		for (int v = 0; v < a.n_var; v++)
-			val[a.n_wl * a.n_var + v] = mean_over_workloads(t, &a, a.var[v], col);
+		for (int v = 0; v < a->n_var; v++)
+			val[a->n_wl * a->n_var + v] = mean_over_workloads(t, a, a->var[v], col);
 		snprintf(title, sizeof title, "%s%s", mem_figs[k].what, where);
-		struct rep_bars mb = {.name = fig_name(fname, sizeof fname, mem_figs[k].name, &a), .title = title, .ylabel = mem_figs[k].ylabel,
-				      .rows = rows, .n_rows = a.n_wl + 1, .series = a.var, .n_series = a.n_var,
+		struct rep_bars mb = {.name = fig_name(fname, sizeof fname, mem_figs[k].name, a), .title = title, .ylabel = mem_figs[k].ylabel,
+				      .rows = rows, .n_rows = a->n_wl + 1, .series = a->var, .n_series = a->n_var,
 				      .val = val, .ymax = mem_figs[k].ymax};
 		if ((rc = rep_bars_plot(plots, &mb, &drawn, err)))
 			goto out;
 		if (drawn) {
 			fprintf(md, "![%s](plots/%s.svg)\n\n", mem_figs[k].what, fname);
 			cut_caption(md, &mb);
-			no_data_caption(md, val, a.n_wl + 1, &a);
+			no_data_caption(md, val, a->n_wl + 1, a);
 		}
 	}
 
@@ -405,27 +411,27 @@ static int config_sections(const char *dir, const struct csv_table *t, const cha
 	int n_cls = 0;
 	while (stall_classes[n_cls])
 		n_cls++;
-	for (int v = 0; v < a.n_var; v++) {
-		fprintf(md, "| %s |", a.var[v]);
+	for (int v = 0; v < a->n_var; v++) {
+		fprintf(md, "| %s |", a->var[v]);
 		for (int k = 0; k < n_cls; k++) {
 			char col[96];
 			snprintf(col, sizeof col, "gpu.stall.%s_frac", stall_classes[k]);
 			int c = csv_col(t, col);
-			for (int w = 0; w < a.n_wl; w++) {
-				int r = find_row(t, &a, a.wl[w], a.var[v]);
-				val[(w * a.n_var + v) * n_cls + k] = r >= 0 ? csv_num(t, r, c) : NAN;
+			for (int w = 0; w < a->n_wl; w++) {
+				int r = find_row(t, a, a->wl[w], a->var[v]);
+				val[(w * a->n_var + v) * n_cls + k] = r >= 0 ? csv_num(t, r, c) : NAN;
 			}
-			double mean = mean_over_workloads(t, &a, a.var[v], c);
-			val[(a.n_wl * a.n_var + v) * n_cls + k] = mean;
+			double mean = mean_over_workloads(t, a, a->var[v], c);
+			val[(a->n_wl * a->n_var + v) * n_cls + k] = mean;
 			fprintf(md, " %.3f |", isfinite(mean) ? mean : 0.0);
 		}
 		fprintf(md, "\n");
 	}
 	fprintf(md, "\n");
-	rows[a.n_wl] = "mean over workloads";
+	rows[a->n_wl] = "mean over workloads";
 	snprintf(title, sizeof title, "Scheduler cycles by class%s", where);
-	struct rep_stack st = {.name = fig_name(fname, sizeof fname, "stalls", &a), .title = title, .ylabel = "share of scheduler cycles",
-			       .groups = rows, .n_groups = a.n_wl + 1, .series = a.var, .n_series = a.n_var,
+	struct rep_stack st = {.name = fig_name(fname, sizeof fname, "stalls", a), .title = title, .ylabel = "share of scheduler cycles",
+			       .groups = rows, .n_groups = a->n_wl + 1, .series = a->var, .n_series = a->n_var,
 			       .classes = stall_classes, .n_classes = n_cls, .share = val};
 	if ((rc = rep_stack_plot(plots, &st, &drawn, err)))
 		goto out;
@@ -434,11 +440,11 @@ static int config_sections(const char *dir, const struct csv_table *t, const cha
 
 	/* 4. CTA timeline per SM (PRO Fig 2) of the baseline's run of the first workload, or else
 	 * of the first run (in the report's order) that wrote one */
-	for (int i = -1; i < a.n_wl * a.n_var; i++) {
-		const char *wl = i < 0 ? a.wl[0] : a.wl[i / a.n_var], *var = i < 0 ? base : a.var[i % a.n_var];
+	for (int i = -1; i < a->n_wl * a->n_var; i++) {
+		const char *wl = i < 0 ? a->wl[0] : a->wl[i / a->n_var], *var = i < 0 ? base : a->var[i % a->n_var];
 		int r = -1;
 		for (int k = 0; k < t->n_rows && r < 0; k++)
-			if (!strcmp(t->cell[k][0], a.at) && !strcmp(t->cell[k][1], wl) &&
+			if (!strcmp(t->cell[k][0], a->at) && !strcmp(t->cell[k][1], wl) &&
 			    !strcmp(t->cell[k][2], var))
 				r = k;
 		char rel[PATH_MAX * 2];
@@ -448,7 +454,7 @@ static int config_sections(const char *dir, const struct csv_table *t, const cha
 		int slots;
 		snprintf(title, sizeof title, "CTA timeline: %s / %s on %s (one row per CTA slot; colour: kernel)",
 			 wl, var, t->cell[r][0]);
-		fig_name(fname, sizeof fname, "cta_timeline", &a);
+		fig_name(fname, sizeof fname, "cta_timeline", a);
 		if ((rc = rep_timeline_plot(plots, fname, rel, title, &slots, &drawn, err)))
 			goto out;
 		if (!drawn)
@@ -460,19 +466,15 @@ static int config_sections(const char *dir, const struct csv_table *t, const cha
 		break;
 	}
 out:
-	*miss_off_p = miss_off;
-	*n_missing_p = n_missing;
+	run_list_add(missing, here.text); /* the whole report's list: one config's items at a time */
 	return rc;
 }
 
 /* missing: filled with the runs the speedup tables lack ("vecadd/lrr, ...", with the config
- * first when the sweep has several), "" if none. */
+ * first when the sweep has several), empty if none. */
 static int write_report(const char *dir, const struct csv_table *t, const char *base, FILE *md,
-			char *missing, size_t missing_n, struct sim_error *err)
+			struct run_list *missing, struct sim_error *err)
 {
-	size_t miss_off = 0;
-	int n_missing = 0;
-	missing[0] = '\0';
 	struct axes a;
 	axes_load(dir, t, base, &a);
 	if (index_of(a.var, &a.n_var, base, false) < 0)
@@ -489,7 +491,7 @@ static int write_report(const char *dir, const struct csv_table *t, const char *
 	/* Each machine its own tables and figures: a speedup is over the baseline on the same one. */
 	for (int c = 0; c < a.n_cfg && !rc; c++) {
 		a.at = a.cfg[c];
-		rc = config_sections(dir, t, base, &a, md, plots, val, missing, missing_n, &miss_off, &n_missing, err);
+		rc = config_sections(dir, t, base, &a, md, plots, val, missing, err);
 	}
 	if (rc)
 		goto out;
@@ -569,8 +571,8 @@ int cmd_report(int argc, char **argv, struct sim_error *err)
 		rc = sim_error_set(err, SIM_ERR_IO, tmp, 0, 0, NULL, "cannot write: %s", strerror(errno));
 	if (!rc) {
 		fprintf(md, "# warpsim report: %s\n\n%d runs; baseline %s.\n\n", dir, t->n_rows, base);
-		char missing[512];
-		rc = write_report(dir, t, base, md, missing, sizeof missing, err);
+		struct run_list missing = {0};
+		rc = write_report(dir, t, base, md, &missing, err);
 		fclose(md);
 		if (!rc && rename(tmp, md_path))
 			rc = sim_error_set(err, SIM_ERR_IO, md_path, 0, 0, NULL, "cannot write: %s", strerror(errno));
@@ -580,10 +582,10 @@ int cmd_report(int argc, char **argv, struct sim_error *err)
 			printf("report written to %s\n", md_path);
 		/* The report is kept (it says what is missing) but the command fails: a sweep with
 		 * holes is not a result. */
-		if (!rc && missing[0])
+		if (!rc && missing.len)
 			rc = sim_error_set(err, SIM_ERR_INPUT, csv, 0, 0, NULL,
 					   "runs missing from the results: %s (report.md marks them; the "
-					   "geomeans leave them out)", missing);
+					   "geomeans leave them out)", missing.text);
 	}
 	csv_free(t);
 	free(t);

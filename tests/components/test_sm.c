@@ -982,6 +982,7 @@ static struct {
 	uint32_t lat;
 	bool busy;
 	uint32_t stage_cycles; /* md_issue_staged: cycles the stage stays held after an accept */
+	uint64_t stage_from, stage_until; /* ... from, until (excluded) */
 } M;
 
 static void md_fire(struct sim *sim, struct sim_event *ev)
@@ -1044,19 +1045,18 @@ Test(sm, a_memory_refusal_is_a_structural_stall_and_the_instruction_is_retried_n
 
 /* gpu.core.inorder_backend: the memory double accepts the load and then holds its stage for
  * M.stage_cycles more cycles; an in-order back end issues nothing during them. */
-static uint64_t md_stage_from, md_stage_until;
 static bool md_issue_staged(void *ctx, const struct warp_inst *wi, uint64_t token, uint64_t now)
 {
 	if (!md_issue(ctx, wi, token, now))
 		return false;
-	md_stage_from = now + 1;
-	md_stage_until = now + 1 + M.stage_cycles;
+	M.stage_from = now + 1;
+	M.stage_until = now + 1 + M.stage_cycles;
 	return true;
 }
 static bool md_stage_busy(const void *ctx, uint64_t now)
 {
 	(void)ctx;
-	return now >= md_stage_from && now < md_stage_until;
+	return now >= M.stage_from && now < M.stage_until;
 }
 
 static void inorder_run(bool inorder, uint64_t cyc[8], struct sm_counters *c)
@@ -1070,7 +1070,6 @@ static void inorder_run(bool inorder, uint64_t cyc[8], struct sm_counters *c)
 	memset(&M, 0, sizeof M);
 	M.lat = 12;
 	M.stage_cycles = 3;
-	md_stage_from = md_stage_until = 0;
 	sim_event_init(&M.ev, SIM_PRIO_DELIVERY, md_fire);
 	struct sm_hooks hk = {.issue_ops = &wrap_issue_ops, .fetch_ops = &wrap_fetch_ops,
 			      .mem_try_issue = md_issue_staged, .mem_outstanding = md_out,

@@ -73,23 +73,37 @@ static void read_file(const char *dir, const char *name, char *buf, size_t n)
 	fclose(f);
 }
 
-Test(cmd_report, a_sweep_report_puts_the_baseline_first_and_cuts_an_outlier, .timeout = 120)
+/* A sweep directory made in dir (a mkdtemp template) with results.csv and sweep_order.txt. */
+static void sweep_dir(char *dir, const char *results, const char *order)
+{
+	cr_assert_not_null(mkdtemp(dir));
+	write_file(dir, "results.csv", results);
+	write_file(dir, "sweep_order.txt", order);
+}
+
+/* `warpsim report dir` succeeds. */
+static void report(const char *dir)
 {
 	const char *bin = getenv("WARPSIM_BIN");
 	cr_assert_not_null(bin);
+	char cmd[1024];
+	snprintf(cmd, sizeof cmd, "%s report %s >/dev/null", bin, dir);
+	cr_assert_eq(sh(cmd), 0);
+}
+
+Test(cmd_report, a_sweep_report_puts_the_baseline_first_and_cuts_an_outlier, .timeout = 120)
+{
 	char dir[] = "/tmp/ws_rep_XXXXXX", cmd[1024], p[1024], buf[16384];
-	cr_assert_not_null(mkdtemp(dir));
 	/* results.csv is sorted by name; the spec listed vecadd before saxpy and zeta, lrr, gto.
 	 * IPC over lrr: vecadd zeta 130/10 = 13, gto 1.1; saxpy zeta 1.2, gto 0.9; geomeans
 	 * sqrt(13 x 1.2) = 3.94968, sqrt(1.1 x 0.9) = 0.994987 */
-	write_file(dir, "results.csv",
-		   "config,workload,variant,gpu.ipc,gpu.dram.blp,gpu.dram.rbl,gpu.l1d.hit_rate,gpu.stall.issued_frac,"
-		   "gpu.stall.no_warp_frac\n"
-		   "owl-28,saxpy,gto,9,2,0.5,0.1,0.5,0.5\nowl-28,saxpy,lrr,10,2,0.5,0.1,0.5,0.5\n"
-		   "owl-28,saxpy,zeta,12,2,0.5,0.1,0.5,0.5\nowl-28,vecadd,gto,11,2,0.5,0.1,0.5,0.5\n"
-		   "owl-28,vecadd,lrr,10,2,0.5,0.1,0.5,0.5\nowl-28,vecadd,zeta,130,2,0.5,0.1,0.5,0.5\n");
-	write_file(dir, "sweep_order.txt", "# order\nconfig owl-28\nworkload vecadd\nworkload saxpy\n"
-					   "variant zeta\nvariant lrr\nvariant gto\n");
+	sweep_dir(dir,
+		  "config,workload,variant,gpu.ipc,gpu.dram.blp,gpu.dram.rbl,gpu.l1d.hit_rate,gpu.stall.issued_frac,"
+		  "gpu.stall.no_warp_frac\n"
+		  "owl-28,saxpy,gto,9,2,0.5,0.1,0.5,0.5\nowl-28,saxpy,lrr,10,2,0.5,0.1,0.5,0.5\n"
+		  "owl-28,saxpy,zeta,12,2,0.5,0.1,0.5,0.5\nowl-28,vecadd,gto,11,2,0.5,0.1,0.5,0.5\n"
+		  "owl-28,vecadd,lrr,10,2,0.5,0.1,0.5,0.5\nowl-28,vecadd,zeta,130,2,0.5,0.1,0.5,0.5\n",
+		  "# order\nconfig owl-28\nworkload vecadd\nworkload saxpy\nvariant zeta\nvariant lrr\nvariant gto\n");
 	/* timelines of two runs: the report draws the baseline's of the first workload */
 	snprintf(cmd, sizeof cmd, "mkdir -p %s/owl-28/vecadd/lrr %s/owl-28/saxpy/gto", dir, dir);
 	cr_assert_eq(sh(cmd), 0);
@@ -98,8 +112,7 @@ Test(cmd_report, a_sweep_report_puts_the_baseline_first_and_cuts_an_outlier, .ti
 					  "0,0,0,0,0,100\n0,1,1,1,0,50\n0,2,0,2,10,60\n0,3,0,3,100,150\n1,0,0,4,60,90\n");
 	snprintf(p, sizeof p, "%s/owl-28/saxpy/gto", dir);
 	write_file(p, "cta_timeline.csv", "kernel,cta,core,launch_seq,start_cycle,end_cycle\n0,0,0,0,0,10\n");
-	snprintf(cmd, sizeof cmd, "%s report %s >/dev/null", bin, dir);
-	cr_assert_eq(sh(cmd), 0);
+	report(dir);
 
 	snprintf(p, sizeof p, "%s/plots", dir);
 	read_file(p, "speedup.dat", buf, sizeof buf);
@@ -150,23 +163,18 @@ Test(cmd_report, a_sweep_report_puts_the_baseline_first_and_cuts_an_outlier, .ti
 
 Test(cmd_report, a_sweep_over_two_machines_reports_each_on_its_own, .timeout = 120)
 {
-	const char *bin = getenv("WARPSIM_BIN");
-	cr_assert_not_null(bin);
 	char dir[] = "/tmp/ws_rep_XXXXXX", cmd[1024], p[1024], buf[16384];
-	cr_assert_not_null(mkdtemp(dir));
 	/* IPC over lrr: on m1 tl 12/10 = 1.2 (vecadd), 5/4 = 1.25 (saxpy); on m2 tl 9/10 = 0.9 and
 	 * 6/8 = 0.75; geomeans sqrt(1.5) = 1.22474 and sqrt(0.675) = 0.821584. The sorted table
 	 * has m1's rows first; the spec listed m2 first. */
-	write_file(dir, "results.csv",
-		   "config,workload,variant,gpu.ipc,gpu.dram.blp,gpu.dram.rbl,gpu.l1d.hit_rate,gpu.stall.issued_frac\n"
-		   "m1,saxpy,lrr,4,2,0.5,0.1,0.5\nm1,saxpy,tl,5,2,0.5,0.1,0.5\n"
-		   "m1,vecadd,lrr,10,2,0.5,0.1,0.5\nm1,vecadd,tl,12,2,0.5,0.1,0.5\n"
-		   "m2,saxpy,lrr,8,3,0.5,0.1,0.5\nm2,saxpy,tl,6,3,0.5,0.1,0.5\n"
-		   "m2,vecadd,lrr,10,3,0.5,0.1,0.5\nm2,vecadd,tl,9,3,0.5,0.1,0.5\n");
-	write_file(dir, "sweep_order.txt", "config m2\nconfig m1\nworkload vecadd\nworkload saxpy\n"
-					   "variant lrr\nvariant tl\n");
-	snprintf(cmd, sizeof cmd, "%s report %s >/dev/null", bin, dir);
-	cr_assert_eq(sh(cmd), 0);
+	sweep_dir(dir,
+		  "config,workload,variant,gpu.ipc,gpu.dram.blp,gpu.dram.rbl,gpu.l1d.hit_rate,gpu.stall.issued_frac\n"
+		  "m1,saxpy,lrr,4,2,0.5,0.1,0.5\nm1,saxpy,tl,5,2,0.5,0.1,0.5\n"
+		  "m1,vecadd,lrr,10,2,0.5,0.1,0.5\nm1,vecadd,tl,12,2,0.5,0.1,0.5\n"
+		  "m2,saxpy,lrr,8,3,0.5,0.1,0.5\nm2,saxpy,tl,6,3,0.5,0.1,0.5\n"
+		  "m2,vecadd,lrr,10,3,0.5,0.1,0.5\nm2,vecadd,tl,9,3,0.5,0.1,0.5\n",
+		  "config m2\nconfig m1\nworkload vecadd\nworkload saxpy\nvariant lrr\nvariant tl\n");
+	report(dir);
 	snprintf(p, sizeof p, "%s/plots", dir);
 	read_file(p, "speedup_m1.dat", buf, sizeof buf);
 	cr_expect(strstr(buf, "# row lrr tl\nvecadd 1 1.2\nsaxpy 1 1.25\ngeomean 1 1.22474\n"), "%s", buf);

@@ -73,8 +73,9 @@ Test(workload_small, blackjack) { run_small("workloads/blackjack/blackjack.cfg",
 Test(workload_small, bucketsort) { run_small("workloads/bucketsort/bucketsort.cfg", 2, 9, 2112); }
 /* (128+63)/64 = 2 CTAs of 64 = 128 threads. */
 Test(workload_small, viterbi) { run_small("workloads/viterbi/viterbi.cfg", 1, 2, 128); }
-/* The large-warp study's launches in CTAs of 256: 1024/256 = 4 CTAs; (128+255)/256 = 1 CTA of
- * 256 (its last 128 threads exit at once); scatter 4096/256 = 16 CTAs + sort 256 buckets in 1 CTA (in shared memory). */
+/* The large-warp study's launches in CTAs of 256: blackjack 1024/256 = 4 CTAs; viterbi
+ * (128+255)/256 = 1 CTA of 256 (its last 128 threads exit at once); bucketsort1k's scatter
+ * 4096/256 = 16 CTAs + its shared-memory sort of 256 buckets in 1 CTA. */
 Test(workload_small, blackjack256) { run_small("workloads/blackjack/blackjack256.cfg", 1, 4, 1024); }
 Test(workload_small, viterbi256) { run_small("workloads/viterbi/viterbi256.cfg", 1, 1, 256); }
 Test(workload_small, viterbi_priv) { run_small("workloads/viterbi/viterbi_priv.cfg", 1, 1, 256); }
