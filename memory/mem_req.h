@@ -120,6 +120,36 @@ uint64_t mem_unit_outstanding(const struct mem_unit *m);
 uint64_t mem_unit_epoch(const struct mem_unit *m);
 bool mem_unit_refusals_stable(const struct mem_unit *m, uint64_t now_cycle);
 void mem_unit_repeat_refusals(struct mem_unit *m);
+/* Why an instruction was refused, one counter each (sm.N.mem.*_stalls). */
+enum mem_refusal {
+	MEM_REFUSE_BUSY,     /* the L1 stage still busy with an earlier instruction */
+	MEM_REFUSE_SLOTS,    /* every in-flight slot used */
+	MEM_REFUSE_MSHR,     /* an access needs an MSHR entry and none is free, or its entry is full */
+	MEM_REFUSE_MISSQ,    /* the miss queue is full */
+	MEM_REFUSE_SHARED,   /* shared banks still serialising a conflict (frees with time) */
+	MEM_REFUSE_N
+};
+/* The same contract for one instruction at a time, kept by the caller in a note.
+ * mem_unit_note_refusal describes the latest refusal, which was wi's; false when it is not
+ * kept: shared-memory instructions (their banks free with time). mem_unit_refuse_again, for
+ * the same instruction retried later: true when memory refuses it again, and then counts that
+ * refusal at now_cycle exactly as mem_unit_try_issue would; false: nothing done, retry in full.
+ * It refuses again while the note's epoch holds (for the same reason); else when a check that
+ * reads no address refuses (every slot used, the L1 stage busy: mem_unit_refuse_now's, which
+ * come first for any instruction that is not shared); else for a refusal for MSHRs decided
+ * with every entry in use (note.full), while the MSHR epoch holds. That moves only when an
+ * entry is released or a store changes L1 lines; until then an access needing a new entry
+ * finds none, a pending entry's merges only grow and no probe turns into a hit, so the
+ * precheck refuses for MSHRs again (ring room is never looked at: the MSHR check comes first).
+ */
+struct mem_refusal_note {
+	uint64_t epoch;               /* mem_unit_epoch at the refusal */
+	uint64_t mshr_epoch;          /* the MSHR epoch at it (used when full) */
+	uint8_t why;                  /* enum mem_refusal */
+	bool full;                    /* MEM_REFUSE_MSHR with every entry in use */
+};
+bool mem_unit_note_refusal(const struct mem_unit *m, const struct warp_inst *wi, struct mem_refusal_note *note);
+bool mem_unit_refuse_again(struct mem_unit *m, const struct mem_refusal_note *note, uint64_t now_cycle);
 /* The unit's engine component (registered by mem_unit_create on the core clock). When the
  * model uses the NoC (full, perfect-l2), mem_unit_create makes it the sink of ports->noc_node
  * (as noc_set_sink would), so replies wake it; the assembly need not. */

@@ -115,7 +115,8 @@ struct mem_unit {
 	struct mu_memo *memo;         /* [MU_MEMO_ENTRIES] */
 	/* Moves (epoch_move) whenever a refusal could now be decided differently, so an
 	 * instruction refused at the same epoch is refused again for the same reason (a memo hit
-	 * skips the precheck; the SM repeats whole refused cycles by counting). What a refusal
+	 * skips the precheck; the SM repeats whole refused cycles by counting, and refuses a warp
+	 * from its note: mem_unit_refuse_again). What a refusal
 	 * reads and what changes it:
 	 * - slots full: a completion freeing a slot while all were used;
 	 * - stage busy: the stage going idle. While busy it refuses every instruction before
@@ -132,7 +133,12 @@ struct mem_unit {
 	bool missq_refused;           /* a refusal for a full miss queue was decided at this epoch */
 	/* Refusals of the last cycle that had any, by reason (mem_unit_repeat_refusals). */
 	uint64_t rf_cycle;
-	uint32_t rf_busy, rf_slots, rf_mshr, rf_missq, rf_shared;
+	uint32_t rf[MEM_REFUSE_N];    /* by enum mem_refusal */
+	uint8_t rf_last;              /* reason of the latest refusal (mem_unit_note_refusal) */
+	bool rf_last_full;            /* it was for MSHRs with every entry in use */
+	/* Moves when an MSHR entry is released or a store changes L1 lines: what can
+	 * lift a refusal for MSHRs decided with every entry in use (mem_req.h). */
+	uint64_t mshr_epoch;
 
 	/* miss queue: demand requests (<= missq_cap) and write-backs share one ring whose
 	 * extra room (mshr entries + 1) keeps a place for every pending fill's dirty victim */
@@ -146,7 +152,7 @@ struct mem_unit {
 	uint64_t shared_insts, shared_conflict_cycles;
 	uint64_t line_accesses;
 	uint64_t pending_hits[MU_NCACHES]; /* misses merged into the line's pending MSHR entry */
-	uint64_t refuse_busy, refuse_slots, refuse_mshr, refuse_missq, refuse_shared;
+	uint64_t refused[MEM_REFUSE_N]; /* by enum mem_refusal */
 	uint64_t stall_mshr_cycles, stall_missq_cycles;
 	uint64_t sent[5];             /* by enum mem_req_kind */
 	uint64_t ifetch_sent, ifetch_lat_sum_cycles; /* instruction lines (also in sent[READ]) */
@@ -451,6 +457,7 @@ static enum st_result stage_access(struct mem_unit *m, const struct coal_req *cr
 		return ST_DONE;
 	}
 	if (m->st.mem_kind == WI_MEM_STORE) {
+		m->mshr_epoch++; /* a written line's sectors may become valid: a probe may now hit */
 		if (c->cfg.write_policy == CACHE_WRITE_BACK) {
 			/* Write-allocate without fetch: the written sectors become valid and dirty. A
 			 * displaced dirty line needs a ring slot, so require one first. */
@@ -620,6 +627,7 @@ static bool eject_step(struct mem_unit *m, uint64_t now, bool *filled)
 			slot_served(m, e->targets[i], now);
 		mf_del(m, e);
 		mshr_release(&m->mshr, e);
+		m->mshr_epoch++;
 		*filled = true;
 		break;
 	}
@@ -757,26 +765,27 @@ static void rf_begin(struct mem_unit *m, uint64_t now)
 	if (m->rf_cycle == now)
 		return;
 	m->rf_cycle = now;
-	m->rf_busy = m->rf_slots = m->rf_mshr = m->rf_missq = m->rf_shared = 0;
+	memset(m->rf, 0, sizeof m->rf);
 }
 
-/* Count a refusal at cycle now under its reason (rf: this cycle's record, total: the stat);
+/* Count a refusal at cycle now under its reason (in this cycle's record and in the stat);
  * false, for `return refuse(...)`. */
-static bool refuse(struct mem_unit *m, uint64_t now, uint32_t *rf, uint64_t *total)
+static bool refuse(struct mem_unit *m, uint64_t now, enum mem_refusal why)
 {
 	rf_begin(m, now);
-	(*rf)++;
-	(*total)++;
+	m->rf[why]++;
+	m->refused[why]++;
+	m->rf_last = (uint8_t)why;
+	m->rf_last_full = why == MEM_REFUSE_MSHR && !mshr_free_entries(&m->mshr);
+	if (why == MEM_REFUSE_MISSQ)
+		m->missq_refused = true;
 	return false;
 }
 
 /* A refusal by the precheck: MSHRs or the miss queue. */
 static bool refuse_stall(struct mem_unit *m, uint64_t now, enum st_result pre)
 {
-	if (pre == ST_STALL_MSHR)
-		return refuse(m, now, &m->rf_mshr, &m->refuse_mshr);
-	m->missq_refused = true;
-	return refuse(m, now, &m->rf_missq, &m->refuse_missq);
+	return refuse(m, now, pre == ST_STALL_MSHR ? MEM_REFUSE_MSHR : MEM_REFUSE_MISSQ);
 }
 
 /* Everything but a refusal for a busy stage (mem_unit_try_issue). */
@@ -923,14 +932,14 @@ bool mem_unit_refuse_now(struct mem_unit *m, const struct warp_inst *wi, uint64_
 {
 	const struct wi_static *si = wi->si;
 	if (m->slots_used >= m->n_slots)
-		return !refuse(m, now_cycle, &m->rf_slots, &m->refuse_slots);
+		return !refuse(m, now_cycle, MEM_REFUSE_SLOTS);
 	if (si->space == WI_SPACE_SHARED) {
 		if (shm_held(m, now_cycle))
-			return !refuse(m, now_cycle, &m->rf_shared, &m->refuse_shared);
+			return !refuse(m, now_cycle, MEM_REFUSE_SHARED);
 		return false;
 	}
 	if (l1_stage_held(m))
-		return !refuse(m, now_cycle, &m->rf_busy, &m->refuse_busy);
+		return !refuse(m, now_cycle, MEM_REFUSE_BUSY);
 	return false;
 }
 
@@ -966,16 +975,38 @@ uint64_t mem_unit_epoch(const struct mem_unit *m) { return m->epoch; }
 
 bool mem_unit_refusals_stable(const struct mem_unit *m, uint64_t now_cycle)
 {
-	return m->rf_cycle == now_cycle && m->rf_shared == 0;
+	return m->rf_cycle == now_cycle && m->rf[MEM_REFUSE_SHARED] == 0;
 }
 
 void mem_unit_repeat_refusals(struct mem_unit *m)
 {
-	m->refuse_busy += m->rf_busy;
-	m->refuse_slots += m->rf_slots;
-	m->refuse_mshr += m->rf_mshr;
-	m->refuse_missq += m->rf_missq;
-	m->refuse_shared += m->rf_shared;
+	for (int why = 0; why < MEM_REFUSE_N; why++)
+		m->refused[why] += m->rf[why];
+}
+
+bool mem_unit_note_refusal(const struct mem_unit *m, const struct warp_inst *wi, struct mem_refusal_note *note)
+{
+	if (wi->si->space == WI_SPACE_SHARED)
+		return false;
+	note->epoch = m->epoch;
+	note->mshr_epoch = m->mshr_epoch;
+	note->why = m->rf_last;
+	note->full = m->rf_last_full;
+	return true;
+}
+
+bool mem_unit_refuse_again(struct mem_unit *m, const struct mem_refusal_note *note, uint64_t now_cycle)
+{
+	if (note->epoch == m->epoch)
+		return !refuse(m, now_cycle, (enum mem_refusal)note->why);
+	/* mem_unit_refuse_now's checks for an instruction that is not shared */
+	if (m->slots_used >= m->n_slots)
+		return !refuse(m, now_cycle, MEM_REFUSE_SLOTS);
+	if (l1_stage_held(m))
+		return !refuse(m, now_cycle, MEM_REFUSE_BUSY);
+	if (note->full && note->mshr_epoch == m->mshr_epoch)
+		return !refuse(m, now_cycle, MEM_REFUSE_MSHR);
+	return false;
 }
 
 /* ---- build ------------------------------------------------------------------------------ */
@@ -1045,13 +1076,13 @@ static void mu_stats(struct mem_unit *m, struct stats *st)
 		  "sm.%u.mem.requests_per_inst", id);
 	stats_counter(st, &m->mshr.allocs, "entries", "MSHR entries allocated (misses sent)", "sm.%u.mshr.allocs", id);
 	stats_counter(st, &m->mshr.merges, "requests", "misses merged into a pending MSHR entry", "sm.%u.mshr.merges", id);
-	stats_counter(st, &m->refuse_mshr, "cycles", "issue refused: MSHR full (structural stall)", "sm.%u.mem.mshr_full_stalls", id);
-	stats_counter(st, &m->refuse_missq, "cycles", "issue refused: miss queue full", "sm.%u.mem.missq_full_stalls", id);
-	stats_counter(st, &m->refuse_busy, "cycles", "issue refused: L1 stage still busy with the previous instruction",
+	stats_counter(st, &m->refused[MEM_REFUSE_MSHR], "cycles", "issue refused: MSHR full (structural stall)", "sm.%u.mem.mshr_full_stalls", id);
+	stats_counter(st, &m->refused[MEM_REFUSE_MISSQ], "cycles", "issue refused: miss queue full", "sm.%u.mem.missq_full_stalls", id);
+	stats_counter(st, &m->refused[MEM_REFUSE_BUSY], "cycles", "issue refused: L1 stage still busy with the previous instruction",
 		      "sm.%u.mem.stage_busy_stalls", id);
-	stats_counter(st, &m->refuse_shared, "cycles", "issue refused: shared banks still serialising a conflict",
+	stats_counter(st, &m->refused[MEM_REFUSE_SHARED], "cycles", "issue refused: shared banks still serialising a conflict",
 		      "sm.%u.shmem.busy_stalls", id);
-	stats_counter(st, &m->refuse_slots, "cycles", "issue refused: max_inflight_insts reached", "sm.%u.mem.slot_full_stalls", id);
+	stats_counter(st, &m->refused[MEM_REFUSE_SLOTS], "cycles", "issue refused: max_inflight_insts reached", "sm.%u.mem.slot_full_stalls", id);
 	stats_counter(st, &m->stall_mshr_cycles, "cycles", "L1 stage blocked on a full MSHR", "sm.%u.mem.mshr_stall_cycles", id);
 	stats_counter(st, &m->stall_missq_cycles, "cycles", "L1 stage blocked on a full miss queue", "sm.%u.mem.missq_stall_cycles", id);
 	stats_counter(st, &m->sent[MEM_REQ_READ], "requests", "read requests sent below L1 (data and instruction lines)", "sm.%u.mem.reads_sent", id);

@@ -477,6 +477,10 @@ struct sm *sm_create_hooked(const struct cfg *cfg, struct sim *sim, struct stats
 	sm->mem_refusals_stable = h->mem_refusals_stable;
 	sm->mem_repeat_refusals = h->mem_repeat_refusals;
 	sm->mem_refuse_now = h->mem_refuse_now;
+	if (h->mem_note_refusal && h->mem_refuse_again) {
+		sm->mem_note_refusal = h->mem_note_refusal;
+		sm->mem_refuse_again = h->mem_refuse_again;
+	}
 	sm->mem_stage_busy = h->mem_stage_busy;
 	SIM_ASSERT(h->mem_try_issue);
 	if (!h->mem_create) {
@@ -610,6 +614,7 @@ int sm_launch_cta(struct sm *sm, struct fe_launch *l, uint32_t cta_id, uint64_t 
 		SIM_ASSERT(slot < sm->max_warps);
 		struct sm_warp *w = &sm->warps[slot];
 		memset(w, 0, sizeof *w);
+		sm->rf_mask &= ~(1ull << slot);
 		sm->wstatus[slot] = SM_WS_NONE;
 		sm_status_stale(sm, slot);
 		w->fw = fe_cta_warp(fc, i);

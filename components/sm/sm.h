@@ -59,6 +59,12 @@ struct sm_hooks {
 	/* Optional, speed only (mem_unit_refuse_now): a retried instruction refused without the
 	 * SM's issue bookkeeping; true: refused (and counted) as mem_try_issue would. */
 	bool (*mem_refuse_now)(void *mem_ctx, const struct warp_inst *wi, uint64_t now_cycle);
+	/* Optional, speed only (mem_unit_note_refusal, mem_unit_refuse_again): a note of the
+	 * latest refusal, and a later retry of the same instruction refused and counted from its
+	 * note when memory would refuse it again. NULL: every retry goes to memory (results are the
+	 * same). */
+	bool (*mem_note_refusal)(const void *mem_ctx, const struct warp_inst *wi, struct mem_refusal_note *note);
+	bool (*mem_refuse_again)(void *mem_ctx, const struct mem_refusal_note *note, uint64_t now_cycle);
 	/* Needed by gpu.core.inorder_backend (mem_unit_stage_busy): an earlier memory instruction
 	 * still holds the memory access stage at now_cycle. NULL: it never does. */
 	bool (*mem_stage_busy)(const void *mem_ctx, uint64_t now_cycle);

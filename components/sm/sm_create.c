@@ -29,6 +29,14 @@ static bool mem_refuse_now(void *m, const struct warp_inst *wi, uint64_t now)
 	return mem_unit_refuse_now(m, wi, now);
 }
 static bool mem_stage_busy(const void *m, uint64_t now) { return mem_unit_stage_busy(m, now); }
+static bool mem_note_refusal(const void *m, const struct warp_inst *wi, struct mem_refusal_note *note)
+{
+	return mem_unit_note_refusal(m, wi, note);
+}
+static bool mem_refuse_again(void *m, const struct mem_refusal_note *note, uint64_t now)
+{
+	return mem_unit_refuse_again(m, note, now);
+}
 
 const struct sm_hooks sm_real_hooks = {
 	.issue_create = sched_issue_create,
@@ -43,6 +51,8 @@ const struct sm_hooks sm_real_hooks = {
 	.mem_repeat_refusals = mem_repeat_refusals,
 	.mem_refuse_now = mem_refuse_now,
 	.mem_stage_busy = mem_stage_busy,
+	.mem_note_refusal = mem_note_refusal,
+	.mem_refuse_again = mem_refuse_again,
 	.mem_ifetch = mem_ifetch,
 };
 

@@ -153,6 +153,8 @@ struct sm {
 	bool (*mem_refusals_stable)(const void *mem, uint64_t now_cycle);
 	void (*mem_repeat_refusals)(void *mem);
 	bool (*mem_refuse_now)(void *mem, const struct warp_inst *wi, uint64_t now_cycle);
+	bool (*mem_note_refusal)(const void *mem, const struct warp_inst *wi, struct mem_refusal_note *note);
+	bool (*mem_refuse_again)(void *mem, const struct mem_refusal_note *note, uint64_t now_cycle);
 	bool (*mem_stage_busy)(const void *mem, uint64_t now_cycle);
 	struct sim_pool wi_pool;        /* warp_inst + addr[warp_size] for memory instructions */
 	struct warp_inst *scratch;      /* ALU/control instructions: nothing keeps them */
@@ -170,6 +172,16 @@ struct sm {
 	 * pass's flags (SM_WF_*). Events that change a warp (issue, fetch, a memory completion,
 	 * barrier release, finish, launch) zero its wst_until. */
 	uint8_t wstatus[SCHED_MAX_WARPS];      /* enum sm_wstat */
+	/* A warp's refused memory instruction (its replay), noted where the issue stage reads it
+	 * without touching the warp: bit s of rf_mask says rf_note[s] describes slot s's last
+	 * refusal (mem_unit_note_refusal), rf_ucls[s] is the instruction's unit class. A retry
+	 * first asks memory whether the note still holds (mem_unit_refuse_again), after the unit
+	 * check alone. On bfs an SM retries about 20 refused warps a cycle, each reading cold warp
+	 * state. Set when a refusal is counted, cleared when the instruction is accepted and when
+	 * a warp starts. */
+	uint64_t rf_mask;
+	struct mem_refusal_note rf_note[SCHED_MAX_WARPS];
+	uint8_t rf_ucls[SCHED_MAX_WARPS];
 	uint8_t wflags[SCHED_MAX_WARPS];
 	uint64_t wst_until[SCHED_MAX_WARPS];   /* UINT64_MAX for a free slot: never due */
 	uint64_t timed_mask;                   /* slots whose wst_until is not UINT64_MAX (sm_set_until) */
@@ -231,6 +243,7 @@ struct sm {
 		uint8_t cls[SM_MAX_SCHED];
 	} quiet;
 	uint64_t quiet_repeats;                /* cycles counted by quiet_repeat (tests) */
+	uint64_t rf_repeats;                   /* retries counted by refuse_again (tests) */
 	/* Pipeline sleep (speed only; sm_pipeline.c: pipe_busy_until). The SM sleeps to the
 	 * cycle its shared pipeline frees where full ticking would have ticked from pipe_next on
 	 * only to refresh statuses in structural cycles. An event calling into the SM first makes

@@ -10,10 +10,44 @@
 
 /* ---- issue ------------------------------------------------------------------------------ */
 
+/* A counted refusal of slot's memory instruction: note it for refuse_again (struct sm:
+ * rf_mask). */
+static void note_refusal(struct sm *sm, uint16_t slot, const struct warp_inst *wi, unsigned ucls)
+{
+	if (!sm->mem_refuse_again)
+		return;
+	if (sm->mem_note_refusal(sm->mem, wi, &sm->rf_note[slot])) {
+		sm->rf_mask |= 1ull << slot;
+		sm->rf_ucls[slot] = (uint8_t)ucls;
+	} else {
+		sm->rf_mask &= ~(1ull << slot);
+	}
+}
+
+/* issue_warp's start for a warp whose instruction memory refused (rf_mask): true when that
+ * decides the attempt, a refusal, without reading the warp: its unit is busy, or memory would
+ * refuse the instruction again (its note holds) and has counted it, as issue_warp does here.
+ * false: go on in full. */
+static bool refuse_again(struct sm *sm, uint16_t slot, uint64_t now)
+{
+	uint64_t free_at;
+	if (unit_free(sm, sm->rf_ucls[slot], now, &free_at) < 0)
+		return true;
+	if (!sm->mem_refuse_again(sm->mem, &sm->rf_note[slot], now))
+		return false;
+	sm->c.mem_refusals++;
+	sm->refused = true;
+	sm->tick_refusals++;
+	sm->rf_repeats++;
+	return true;
+}
+
 /* Issue the head instruction of a READY warp. false: a unit went to another scheduler this
  * cycle, or memory refused (the instruction stays executed and is retried as is). */
 static bool issue_warp(struct sm *sm, uint16_t slot, uint64_t now)
 {
+	if ((sm->rf_mask >> slot & 1) && refuse_again(sm, slot, now))
+		return false;
 	struct sm_warp *w = &sm->warps[slot];
 	struct sched_warp_view *v = &sm->views[slot];
 	const struct sm_ibuf_entry *e = &w->ib[w->ib_head];
@@ -41,6 +75,7 @@ static bool issue_warp(struct sm *sm, uint16_t slot, uint64_t now)
 		sm->c.mem_refusals++;
 		sm->refused = true;
 		sm->tick_refusals++;
+		note_refusal(sm, slot, w->replay, ucls);
 		return false;
 	}
 	struct warp_inst *wi;
@@ -118,9 +153,12 @@ static bool issue_warp(struct sm *sm, uint16_t slot, uint64_t now)
 			sm->c.mem_refusals++;
 			sm->refused = true; /* retried next cycle */
 			sm->tick_refusals++;
+			if (!sm->lwm)
+				note_refusal(sm, slot, wi, ucls);
 			return false;
 		}
 		w->replay = NULL;
+		sm->rf_mask &= ~(1ull << slot);
 		sm->c.fwd_events += si->mem_kind != WI_MEM_LOAD; /* stores, atomics */
 		if (long_lat)
 			sm_notify(sm, SCHED_EV_LONG_LAT_ISSUE, slot, w->cta_slot, 0, now);

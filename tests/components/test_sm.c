@@ -1206,8 +1206,9 @@ Test(sm, icache_fetch_of_a_line_in_flight_waits_for_that_read_and_a_refused_read
 
 /* Two memory instructions in flight at most: the other warps' loads are refused (slots full)
  * until a completion, cycle after cycle. quiet: whether the SM may repeat such cycles by
- * counting (the memory unit's refusal hooks); the stats must not depend on it. */
-static char *refusal_run_to_json(bool quiet, uint64_t *repeats)
+ * counting and refuse warps from their notes (the memory unit's refusal hooks); the stats must
+ * not depend on it. *repeats: cycles repeated, *noted: refusals decided by notes. */
+static char *refusal_run_to_json(bool quiet, uint64_t *repeats, uint64_t *noted)
 {
 	const char *const ov[] = {"gpu.core.max_ctas=2", "gpu.memory.max_inflight_insts=2",
 				  "gpu.core.scheduler.policy=lrr", NULL};
@@ -1220,10 +1221,12 @@ static char *refusal_run_to_json(bool quiet, uint64_t *repeats)
 	if (!quiet) {
 		hk.mem_epoch = NULL;
 		hk.mem_refuse_now = NULL; /* every retry through mem_try_issue and its bookkeeping */
+		hk.mem_refuse_again = NULL;
 	}
 	build_h(ptx, 128, 5, ov, 1, &hk);
 	run();
 	*repeats = H.sm->quiet_repeats;
+	*noted = H.sm->rf_repeats;
 	char *js = stats_to_json_string(H.st);
 	teardown();
 	return js;
@@ -1231,13 +1234,16 @@ static char *refusal_run_to_json(bool quiet, uint64_t *repeats)
 
 Test(sm, repeating_refused_cycles_by_counting_changes_no_stat)
 {
-	uint64_t with = 0, without = 0;
-	char *a = refusal_run_to_json(true, &with);
-	char *b = refusal_run_to_json(false, &without);
+	uint64_t with = 0, without = 0, noted = 0, noted_without = 0;
+	char *a = refusal_run_to_json(true, &with, &noted);
+	char *b = refusal_run_to_json(false, &without, &noted_without);
 	cr_assert_not_null(a);
 	cr_assert_not_null(b);
 	cr_assert_eq(without, 0);
+	cr_assert_eq(noted_without, 0);
 	cr_assert_gt(with, 100, "only %llu cycles repeated", (unsigned long long)with);
+	/* cycles that are not repeated whole still refuse warps from their notes */
+	cr_assert_gt(noted, 10, "only %llu refusals from notes", (unsigned long long)noted);
 	cr_assert_str_eq(a, b);
 	cr_assert(strstr(a, "\"sm.0.mem_refusals\"") != NULL);
 	free(a);
@@ -1256,6 +1262,7 @@ static char *hooked_run_to_json(const char *ptx, uint32_t ctas, const char *cons
 		hk.issue_ops = &wrap_issue_ops; /* declares no SCHED_RANK_* flag */
 		hk.fetch_ops = &wrap_fetch_ops;
 		hk.mem_refuse_now = NULL;
+		hk.mem_refuse_again = NULL;
 	}
 	build_h(ptx, 256, ctas, ov, 1, &hk);
 	run();

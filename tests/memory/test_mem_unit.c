@@ -157,6 +157,7 @@ struct harness {
 	struct mem_channel *ch[2];
 	uint32_t n_done;
 	uint64_t done_token[MAX_DONE], done_ps[MAX_DONE];
+	uint64_t done_hash;           /* over every completion's token and time, in order */
 	struct wi_static si;
 	uint64_t addr[WI_MAX_LANES];
 	struct warp_inst wi;
@@ -197,6 +198,7 @@ static void on_done(void *ctx, uint64_t token, uint64_t now_ps)
 		h->done_ps[h->n_done] = now_ps;
 	}
 	h->n_done++;
+	h->done_hash = (h->done_hash ^ (token * 0x9e3779b97f4a7c15ull + now_ps)) * 0x100000001b3ull;
 }
 
 /* The address-map settings belong to the DRAM side; defined here only if nobody has. */
@@ -553,6 +555,121 @@ Test(mem_unit, stress_every_accepted_instruction_completes_once)
 	cr_expect_gt(refused, 0);
 	cr_expect_gt(stat("sm.0.mem.writebacks_sent"), 0);
 	cr_expect_eq(H.fn.req_pkts[MEM_REQ_READ], stat("sm.0.mshr.allocs"));
+}
+
+/* Eight warps retrying refused instructions every cycle, in order, with divergent loads (the
+ * stage busy for several passes), 4 MSHRs with 2 merges each, write-back stores, atomics, 6
+ * slots and a NoC refusing injections now and then (a full miss queue). noted: a warp keeps
+ * the note of its refusal and asks mem_unit_refuse_again first (the SM's shortcut); else
+ * every retry goes through mem_unit_try_issue. *again counts the refusals decided by notes.
+ * Returns the stats document with the completions' hash (the caller frees it). */
+static char *retry_run(bool noted, uint64_t *again)
+{
+	setup_with("gpu.memory.max_inflight_insts=6", true);
+	enum { W = 8 };
+	uint64_t next[W], done_insts = 0;
+	struct mem_refusal_note note[W];
+	bool has_note[W] = {false};
+	for (uint64_t w = 0; w < W; w++)
+		next[w] = w;
+	*again = 0;
+	for (uint64_t cyc = 1; cyc <= 4000; cyc++) {
+		run_to(cyc);
+		H.fn.refuse = cyc % 400 >= 300 && cyc % 400 < 340;
+		for (uint64_t w = 0; w < W; w++) {
+			uint64_t i = next[w];
+			if (noted && has_note[w] && mem_unit_refuse_again(H.mu, &note[w], cyc)) {
+				++*again;
+				continue;
+			}
+			uint64_t base = ((i * 7919) % 29) * 512 + (i % 3) * 64;
+			enum wi_mem_kind k = (i % 5 == 1) ? WI_MEM_STORE : (i % 19 == 7) ? WI_MEM_ATOMIC : WI_MEM_LOAD;
+			const struct warp_inst *wi = inst(k, WI_SPACE_GLOBAL, 4 + i % 28, base, 4 + (i % 4) * 64);
+			if (mem_unit_try_issue(H.mu, wi, w << 32 | (i & 0xffffffffu), cyc)) {
+				next[w] += W;
+				has_note[w] = false;
+				done_insts++;
+			} else {
+				has_note[w] = mem_unit_note_refusal(H.mu, wi, &note[w]);
+				cr_assert(has_note[w]);
+			}
+		}
+	}
+	H.fn.refuse = false;
+	run_all();
+	cr_assert_eq(H.n_done, done_insts);
+	char *js = stats_to_json_string(H.st);
+	size_t n = strlen(js) + 64;
+	char *out = malloc(n);
+	cr_assert_not_null(out);
+	snprintf(out, n, "%s\ncompletions %u hash %llx", js, H.n_done, (unsigned long long)H.done_hash);
+	free(js);
+	teardown();
+	return out;
+}
+
+/* mem_req.h's contract for notes: retries refused from their notes give exactly the stats
+ * and completions of retries in full, and notes decide most refusals. Each reason occurs. */
+Test(mem_unit, refusals_repeated_from_notes_match_retries_in_full)
+{
+	teardown();
+	uint64_t again = 0, none = 0;
+	char *full = retry_run(false, &none);
+	char *noted = retry_run(true, &again);
+	cr_assert_eq(none, 0);
+	cr_expect_str_eq(noted, full);
+	cr_expect_gt(again, 4000, "only %llu refusals from notes", (unsigned long long)again);
+	static const char *const reasons[] = {"mshr_full_stalls", "missq_full_stalls", "stage_busy_stalls",
+					      "slot_full_stalls"};
+	for (size_t r = 0; r < SIM_ARRAY_LEN(reasons); r++) {
+		const char *at = strstr(full, reasons[r]);
+		cr_assert_not_null(at, "%s", reasons[r]);
+		cr_expect(strncmp(strchr(at, ':'), ": 0,", 4) != 0, "no %s", reasons[r]);
+	}
+	free(full);
+	free(noted);
+}
+
+/* A note of a refusal for full MSHRs holds until something can lift it: here a write-back store
+ * allocating the refused load's line at 15 (the load now hits), then nothing until the fills
+ * at 51..54 release entries. */
+Test(mem_unit, a_note_of_full_mshrs_ends_when_a_store_allocates_the_line)
+{
+	for (uint64_t i = 0; i < 4; i++) {
+		run_to(10 + i);
+		cr_assert(mem_unit_try_issue(H.mu, inst(WI_MEM_LOAD, WI_SPACE_GLOBAL, 1, 0x10000 + i * 64, 4), i, 10 + i));
+	}
+	run_to(14);
+	struct mem_refusal_note a, b;
+	const struct warp_inst *wi = inst(WI_MEM_LOAD, WI_SPACE_GLOBAL, 1, 0x20000, 4);
+	cr_assert_not(mem_unit_try_issue(H.mu, wi, 8, 14));
+	cr_assert(mem_unit_note_refusal(H.mu, wi, &a));
+	cr_expect(a.full);
+	cr_expect_eq(a.why, MEM_REFUSE_MSHR);
+	wi = inst(WI_MEM_LOAD, WI_SPACE_GLOBAL, 1, 0x20040, 4);
+	cr_assert_not(mem_unit_try_issue(H.mu, wi, 9, 14));
+	cr_assert(mem_unit_note_refusal(H.mu, wi, &b));
+	cr_expect(mem_unit_refuse_again(H.mu, &a, 14)); /* the same epoch */
+	cr_expect_eq(stat("sm.0.mem.mshr_full_stalls"), 3);
+	run_to(15);
+	cr_assert(mem_unit_try_issue(H.mu, inst(WI_MEM_STORE, WI_SPACE_GLOBAL, 1, 0x20000, 4), 5, 15));
+	run_to(16);
+	cr_expect_not(mem_unit_refuse_again(H.mu, &a, 16), "the line was allocated by the store");
+	cr_expect_eq(stat("sm.0.mem.mshr_full_stalls"), 3);
+	cr_expect(mem_unit_try_issue(H.mu, inst(WI_MEM_LOAD, WI_SPACE_GLOBAL, 1, 0x20000, 4), 8, 16));
+	/* 0x20040's note was taken before the store: it is decided in full now, and again noted */
+	cr_expect_not(mem_unit_refuse_again(H.mu, &b, 17));
+	wi = inst(WI_MEM_LOAD, WI_SPACE_GLOBAL, 1, 0x20040, 4);
+	cr_assert_not(mem_unit_try_issue(H.mu, wi, 9, 17));
+	cr_assert(mem_unit_note_refusal(H.mu, wi, &b));
+	run_to(50);
+	cr_expect(mem_unit_refuse_again(H.mu, &b, 50));
+	cr_expect_eq(stat("sm.0.mem.mshr_full_stalls"), 5);
+	run_to(52); /* a fill at 51 released an entry */
+	cr_expect_not(mem_unit_refuse_again(H.mu, &b, 52));
+	cr_expect(mem_unit_try_issue(H.mu, inst(WI_MEM_LOAD, WI_SPACE_GLOBAL, 1, 0x20040, 4), 9, 52));
+	run_all();
+	cr_expect_eq(H.n_done, 7);
 }
 
 /* A NoC that wakes the unit in advance for a reply's arrival (like the cycle NoC): the miss
