@@ -118,6 +118,13 @@ int fe_launch_run_functional(struct fe_launch *l, uint64_t *warp_insts, uint64_t
 #define FE_LIVELOCK_WARP_INSTS (UINT64_C(1) << 27) /* = sim.functional_livelock_warp_insts */
 int fe_launch_run_functional_limit(struct fe_launch *l, uint64_t livelock_warp_insts,
 				   uint64_t *warp_insts, uint64_t *thread_insts, struct sim_error *err);
+/* The same, calling observe(ctx, cta, wi) after every executed memory instruction (wi->addr
+ * holds its active lanes' addresses; cta is the CTA's linear id in the grid). A nonzero return
+ * ends the run with that code (observe sets err). */
+typedef int (*fe_mem_observe_fn)(void *ctx, uint32_t cta, const struct warp_inst *wi, struct sim_error *err);
+int fe_launch_run_functional_observe(struct fe_launch *l, uint64_t livelock_warp_insts, fe_mem_observe_fn observe,
+				     void *ctx, uint64_t *warp_insts, uint64_t *thread_insts,
+				     struct sim_error *err);
 
 /* Where a launch is executed: functionally (fe_launch_run_functional) or by the timing model
  * (components/gpu). The host API and workload runner only see this. */

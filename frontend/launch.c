@@ -715,6 +715,13 @@ int fe_launch_run_functional(struct fe_launch *l, uint64_t *warp_insts, uint64_t
 int fe_launch_run_functional_limit(struct fe_launch *l, uint64_t livelock_warp_insts,
 				   uint64_t *warp_insts, uint64_t *thread_insts, struct sim_error *err)
 {
+	return fe_launch_run_functional_observe(l, livelock_warp_insts, NULL, NULL, warp_insts, thread_insts, err);
+}
+
+int fe_launch_run_functional_observe(struct fe_launch *l, uint64_t livelock_warp_insts, fe_mem_observe_fn observe,
+				     void *ctx, uint64_t *warp_insts, uint64_t *thread_insts,
+				     struct sim_error *err)
+{
 	uint64_t wn = 0, tn = 0;
 	uint64_t idle = 0; /* warp instructions since the CTA's last forward progress */
 	uint64_t addr[32];
@@ -749,6 +756,8 @@ int fe_launch_run_functional_limit(struct fe_launch *l, uint64_t livelock_warp_i
 				if (wi.si->flags & WI_F_BARRIER)
 					waiting[i] = 1;
 				progress = true;
+				if (!rc && observe && wi.si->mem_kind != WI_MEM_NONE)
+					rc = observe(ctx, id, &wi, err);
 				if (rc)
 					break;
 				if (wi.si->mem_kind == WI_MEM_STORE || wi.si->mem_kind == WI_MEM_ATOMIC ||

@@ -13,6 +13,7 @@ int cmd_compare(int argc, char **argv, struct sim_error *err);
 int cmd_report(int argc, char **argv, struct sim_error *err);
 int cmd_memtest(int argc, char **argv, struct sim_error *err);
 int cmd_cuda(int argc, char **argv, struct sim_error *err);
+int cmd_rowshare(int argc, char **argv, struct sim_error *err);
 
 const struct ws_command ws_commands[] = {
 	{"run", "simulate a workload on a machine configuration", cmd_run},
@@ -24,6 +25,7 @@ const struct ws_command ws_commands[] = {
 	{"report", "markdown report with tables and gnuplot figures from a sweep directory", cmd_report},
 	{"noc", "drive the interconnect alone with synthetic traffic (latency vs offered load)", cmd_noc},
 	{"ptx-info", "print a PTX file's kernels, registers, shared/local memory and phases", cmd_ptx_info},
+	{"rowshare", "CTAs per DRAM row of a workload on a machine's address map (OWL Table 4)", cmd_rowshare},
 	{"memtest", "drive one memory channel with synthetic reads (bandwidth, latency, row hits)", cmd_memtest},
 	{"bench", "measure simulation speed (bench engine | bench [--json])", cmd_bench},
 };
