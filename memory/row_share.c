@@ -1,21 +1,23 @@
 /* SPDX-License-Identifier: MIT */
-/* CTAs per DRAM row (row_share.h): a launch's (row, CTA) pairs are kept as packed keys, sorted
- * and made unique when the buffer fills and at the launch's end, then folded into the sums. */
+/* CTAs per DRAM row (row_share.h): a launch's (row, CTA) pairs are kept in a buffer, sorted and
+ * made unique when it fills and at the launch's end, then folded into the sums. */
 #include "row_share.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-/* A pair as one key: row (channel, bank, row number) above, CTA in the low bits, so that
- * sorting groups a row's CTAs in increasing order. */
-#define RS_CTA_BITS 24u
-#define RS_CTA_MASK ((UINT64_C(1) << RS_CTA_BITS) - 1)
+/* A (row, CTA) pair: the row as channel, bank and row number in one word (8, 8 and 48 bits:
+ * mem_addrmap has at most 64 channels and banks, and row numbers are 32 bits). */
+struct rs_pair {
+	uint64_t row;
+	uint32_t cta;
+};
 
 struct row_share {
 	struct mem_addrmap map;
-	uint64_t *keys;
+	struct rs_pair *pairs;
 	size_t n, cap;
-	size_t n_unique;              /* keys[0 .. n_unique) are sorted and unique */
+	size_t n_unique;              /* pairs[0 .. n_unique) are sorted and unique */
 	uint64_t launches, rows;
 	double sum_ctas, sum_consecutive;
 };
@@ -33,14 +35,22 @@ void row_share_destroy(struct row_share *rs)
 {
 	if (!rs)
 		return;
-	free(rs->keys);
+	free(rs->pairs);
 	free(rs);
 }
 
-static int cmp_u64(const void *a, const void *b)
+/* By row, then CTA: a row's CTAs end up together, in increasing order. */
+static int cmp_pair(const void *a, const void *b)
 {
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return x < y ? -1 : x > y;
+	const struct rs_pair *x = a, *y = b;
+	if (x->row != y->row)
+		return x->row < y->row ? -1 : 1;
+	return x->cta < y->cta ? -1 : x->cta > y->cta;
+}
+
+static bool same(const struct rs_pair *a, const struct rs_pair *b)
+{
+	return a->row == b->row && a->cta == b->cta;
 }
 
 /* Sort and deduplicate the buffer. */
@@ -48,11 +58,11 @@ static void compact(struct row_share *rs)
 {
 	if (rs->n_unique == rs->n)
 		return;
-	qsort(rs->keys, rs->n, sizeof *rs->keys, cmp_u64);
+	qsort(rs->pairs, rs->n, sizeof *rs->pairs, cmp_pair);
 	size_t m = 0;
 	for (size_t i = 0; i < rs->n; i++)
-		if (!m || rs->keys[m - 1] != rs->keys[i])
-			rs->keys[m++] = rs->keys[i];
+		if (!m || !same(&rs->pairs[m - 1], &rs->pairs[i]))
+			rs->pairs[m++] = rs->pairs[i];
 	rs->n = rs->n_unique = m;
 }
 
@@ -60,40 +70,34 @@ int row_share_access(struct row_share *rs, uint32_t cta, uint64_t addr)
 {
 	struct mem_dram_addr a;
 	mem_addr_decode(&rs->map, addr, &a);
-	/* 8 bits of channel and 8 of bank (mem_addrmap allows at most 64 of either), 24 of row */
-	if (a.row >= UINT32_C(1) << 24 || cta > RS_CTA_MASK)
-		return -2;
-	uint64_t row = ((uint64_t)a.channel << 32) | ((uint64_t)a.bank << 24) | a.row;
-	uint64_t key = (row << RS_CTA_BITS) | cta;
-	if (rs->n && rs->keys[rs->n - 1] == key)
-		return 0; /* the same line or row again: the common case */
+	struct rs_pair p = {((uint64_t)a.channel << 56) | ((uint64_t)a.bank << 48) | a.row, cta};
+	if (rs->n && same(&rs->pairs[rs->n - 1], &p))
+		return 0; /* the same row and CTA again: the common case */
 	if (rs->n == rs->cap) {
 		compact(rs);
 		if (rs->n * 2 >= rs->cap) { /* less than half freed: grow */
 			size_t cap = rs->cap ? rs->cap * 2 : 4096;
-			uint64_t *k = realloc(rs->keys, cap * sizeof *k);
-			if (!k)
+			struct rs_pair *q = realloc(rs->pairs, cap * sizeof *q);
+			if (!q)
 				return -1;
-			rs->keys = k;
+			rs->pairs = q;
 			rs->cap = cap;
 		}
 	}
-	rs->keys[rs->n++] = key;
+	rs->pairs[rs->n++] = p;
 	return 0;
 }
 
 int row_share_end_launch(struct row_share *rs)
 {
 	compact(rs);
+	const struct rs_pair *p = rs->pairs;
 	for (size_t i = 0; i < rs->n;) {
-		uint64_t row = rs->keys[i] >> RS_CTA_BITS;
 		size_t j = i;
 		uint64_t ctas = 0, cons = 0;
-		for (; j < rs->n && rs->keys[j] >> RS_CTA_BITS == row; j++) {
-			uint64_t c = rs->keys[j] & RS_CTA_MASK;
-			bool prev = j > i && (rs->keys[j - 1] & RS_CTA_MASK) + 1 == c;
-			bool next = j + 1 < rs->n && rs->keys[j + 1] >> RS_CTA_BITS == row &&
-				    (rs->keys[j + 1] & RS_CTA_MASK) == c + 1;
+		for (; j < rs->n && p[j].row == p[i].row; j++) {
+			bool prev = j > i && p[j - 1].cta + 1 == p[j].cta;
+			bool next = j + 1 < rs->n && p[j + 1].row == p[i].row && p[j + 1].cta == p[j].cta + 1;
 			ctas++;
 			cons += prev || next;
 		}

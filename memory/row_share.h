@@ -26,8 +26,7 @@ struct row_share;
 /* NULL when out of memory. map is copied. */
 struct row_share *row_share_create(const struct mem_addrmap *map);
 void row_share_destroy(struct row_share *rs);
-/* CTA cta of the current launch touched the byte at addr. -1: out of memory; -2: the CTA id or
- * the row number is 2^24 or more (not counted). */
+/* CTA cta of the current launch touched the byte at addr. -1: out of memory. */
 int row_share_access(struct row_share *rs, uint32_t cta, uint64_t addr);
 /* The current launch is over: its rows go into the result. -1: out of memory. */
 int row_share_end_launch(struct row_share *rs);

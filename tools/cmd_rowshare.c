@@ -33,13 +33,8 @@ static int observe(void *ctx, uint32_t cta, const struct warp_inst *wi, struct s
 	for (uint32_t lane = 0; lane < wi->n_lanes; lane++) {
 		if (!wi_lane_active(wi, lane))
 			continue;
-		int rc = row_share_access(r->rs, cta, wi->addr[lane]);
-		if (rc == -1)
+		if (row_share_access(r->rs, cta, wi->addr[lane]))
 			return sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory");
-		if (rc)
-			return sim_error_set(err, SIM_ERR_INPUT, NULL, 0, 0, NULL,
-					     "CTA %u at address 0x%llx: CTA id or DRAM row beyond 2^24", cta,
-					     (unsigned long long)wi->addr[lane]);
 		r->accesses++;
 	}
 	return 0;

@@ -63,8 +63,10 @@ Test(row_share, rows_and_launches_are_averaged_by_hand)
 }
 
 /* Many pairs: the buffer is compacted and grown as it fills; 3000 CTAs over 10 rows, each row
- * touched by every CTA: 3000 CTAs per row, all consecutive. */
-Test(row_share, a_full_buffer_is_compacted_without_losing_pairs)
+ * touched by every CTA: 3000 CTAs per row, all consecutive. Then a launch of CTAs with ids
+ * beyond 2^24 at addresses far up (local memory's window, rows beyond 2^24): CTAs 2^30 and
+ * 2^30 + 1 share a row, 2^31 is alone in another: (2 + 1) / 2 CTAs, (1 + 0) / 2 consecutive. */
+Test(row_share, a_full_buffer_is_compacted_and_large_ids_and_rows_count)
 {
 	struct row_share *rs = make();
 	for (uint32_t c = 0; c < 3000; c++)
@@ -76,6 +78,16 @@ Test(row_share, a_full_buffer_is_compacted_without_losing_pairs)
 	cr_expect_eq(r.rows, 10);
 	cr_expect_float_eq(r.ctas_per_row, 3000.0, 1e-9);
 	cr_expect_float_eq(r.consecutive, 1.0, 1e-12);
-	cr_expect_eq(row_share_access(rs, 1u << 24, 0), -2, "a CTA id beyond 24 bits is refused");
+	row_share_destroy(rs);
+	rs = make();
+	const uint64_t far = UINT64_C(0x7f0000000000);
+	cr_assert_eq(row_share_access(rs, 1u << 30, far), 0);
+	cr_assert_eq(row_share_access(rs, (1u << 30) + 1, far + 8), 0);
+	cr_assert_eq(row_share_access(rs, 1u << 31, far + 4096), 0);
+	cr_assert_eq(row_share_end_launch(rs), 0);
+	row_share_result(rs, &r);
+	cr_expect_eq(r.rows, 2);
+	cr_expect_float_eq(r.ctas_per_row, 1.5, 1e-12);
+	cr_expect_float_eq(r.consecutive, 0.5, 1e-12);
 	row_share_destroy(rs);
 }
