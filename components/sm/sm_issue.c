@@ -267,7 +267,7 @@ static bool issue_one(struct sm *sm, uint16_t slot, uint64_t now)
 /* Issue the first of list[0..n) that can go: by ascending key[warp] (ties to the earlier
  * entry, as the policy's stable sort would order them) when key is given, else in list
  * order. Nearly always the first choice issues, so it is found by one scan; only when it
- * fails (memory refusals) are the rest sorted. */
+ * fails (memory refusals) are the rest ordered. */
 static bool issue_first(struct sm *sm, const uint16_t *list, uint32_t n, const uint64_t *key, uint64_t now)
 {
 	if (n == 0 || sm->failed)
@@ -278,16 +278,34 @@ static bool issue_first(struct sm *sm, const uint16_t *list, uint32_t n, const u
 				return true;
 		return false;
 	}
-	uint32_t b = 0;
-	for (uint32_t i = 1; i < n; i++)
+	uint32_t b = 0, i;
+	for (i = 1; i < n; i++)
 		if (key[list[i]] < key[list[b]])
 			b = i;
 	if (issue_one(sm, list[b], now))
 		return true;
-	/* The others by (key, position): insertion sort, stable. */
+	/* The others. Keys below 64, each once (LRR's rotation keys): in order from a bit set, so
+	 * only the warps tried are visited (on a memory-bound kernel most are refused). */
+	uint64_t bits = 0;
+	uint16_t at[SCHED_MAX_WARPS];
+	for (i = 0; i < n; i++) {
+		uint64_t k = key[list[i]];
+		if (k >= 64 || (bits >> k & 1))
+			break;
+		bits |= 1ull << k;
+		at[k] = list[i];
+	}
+	if (i == n) {
+		bits &= bits - 1; /* the first, tried above */
+		for (; bits && !sm->failed; bits &= bits - 1)
+			if (issue_one(sm, at[__builtin_ctzll(bits)], now))
+				return true;
+		return false;
+	}
+	/* Otherwise by (key, position): insertion sort, stable. */
 	uint16_t rest[SCHED_MAX_WARPS];
 	uint32_t m = 0;
-	for (uint32_t i = 0; i < n; i++) {
+	for (i = 0; i < n; i++) {
 		if (i == b)
 			continue;
 		uint32_t j = m++;
