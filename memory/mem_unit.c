@@ -711,21 +711,26 @@ static inline bool l1_stage_held(const struct mem_unit *m)
 	return m->model != MU_FIXED && m->st.busy;
 }
 
+/* The refusals of an instruction that is not shared that read no address, in try_issue's
+ * order: a full slot table, then the stage busy. */
+static bool refuse_unaddressed(struct mem_unit *m, uint64_t now_cycle)
+{
+	if (m->slots_used >= m->n_slots)
+		return !refuse(m, now_cycle, MEM_REFUSE_SLOTS);
+	if (l1_stage_held(m))
+		return !refuse(m, now_cycle, MEM_REFUSE_BUSY);
+	return false;
+}
+
 /* try_issue's first checks, in its order: a full slot table, then shared banks still
  * serialising, then (not shared, not the fixed model) the stage busy. */
 bool mem_unit_refuse_now(struct mem_unit *m, const struct warp_inst *wi, uint64_t now_cycle)
 {
-	const struct wi_static *si = wi->si;
+	if (wi->si->space != WI_SPACE_SHARED)
+		return refuse_unaddressed(m, now_cycle);
 	if (m->slots_used >= m->n_slots)
 		return !refuse(m, now_cycle, MEM_REFUSE_SLOTS);
-	if (si->space == WI_SPACE_SHARED) {
-		if (shm_held(m, now_cycle))
-			return !refuse(m, now_cycle, MEM_REFUSE_SHARED);
-		return false;
-	}
-	if (l1_stage_held(m))
-		return !refuse(m, now_cycle, MEM_REFUSE_BUSY);
-	return false;
+	return shm_held(m, now_cycle) && !refuse(m, now_cycle, MEM_REFUSE_SHARED);
 }
 
 bool mem_unit_stage_busy(const struct mem_unit *m, uint64_t now_cycle)
@@ -784,11 +789,8 @@ bool mem_unit_refuse_again(struct mem_unit *m, const struct mem_refusal_note *no
 {
 	if (note->epoch == m->epoch)
 		return !refuse(m, now_cycle, (enum mem_refusal)note->why);
-	/* mem_unit_refuse_now's checks for an instruction that is not shared */
-	if (m->slots_used >= m->n_slots)
-		return !refuse(m, now_cycle, MEM_REFUSE_SLOTS);
-	if (l1_stage_held(m))
-		return !refuse(m, now_cycle, MEM_REFUSE_BUSY);
+	if (refuse_unaddressed(m, now_cycle)) /* notes are of instructions that are not shared */
+		return true;
 	if (note->full && note->mshr_epoch == m->mshr_epoch)
 		return !refuse(m, now_cycle, MEM_REFUSE_MSHR);
 	return false;

@@ -3,16 +3,22 @@
  * of a kernel launch touch each DRAM row, and how many of them are consecutive (row_share.h).
  * The workload runs functionally; its global, local and texture accesses are mapped to rows. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include <jansson.h>
 
 #include "../frontend/fe.h"
 #include "../memory/row_share.h"
+#include "../workloads/warpsim.h"
 #include "../workloads/workload.h"
 #include "cli.h"
 
 struct rs_run {
 	struct row_share *rs;
 	uint64_t accesses;            /* lane accesses mapped */
+	struct ws_func_stats fs;      /* the functional device's: the livelock limit, the observer */
+	struct fe_device dev;         /* ws_functional_device(&fs) */
 };
 
 static void usage(void)
@@ -40,10 +46,11 @@ static int observe(void *ctx, uint32_t cta, const struct warp_inst *wi, struct s
 	return 0;
 }
 
+/* A launch on the functional device, then its rows into the result. */
 static int launch(void *ctx, struct fe_launch *l, struct sim_error *err)
 {
 	struct rs_run *r = ctx;
-	int rc = fe_launch_run_functional_observe(l, FE_LIVELOCK_WARP_INSTS, observe, r, NULL, NULL, err);
+	int rc = r->dev.launch(r->dev.ctx, l, err);
 	if (!rc && row_share_end_launch(r->rs))
 		rc = sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory");
 	return rc;
@@ -72,6 +79,11 @@ int cmd_rowshare(int argc, char **argv, struct sim_error *err)
 	struct mem_addrmap map;
 	if ((rc = cli_build_cfg(&o, &c, err)) || (rc = mem_addrmap_init(&map, c, err)))
 		goto out;
+	/* as warpsim run --functional: 0 in the setting means no limit */
+	int64_t ll = cfg_int(c, "sim.functional_livelock_warp_insts");
+	r.fs = (struct ws_func_stats){.livelock_warp_insts = ll ? (uint64_t)ll : UINT64_MAX, .observe = observe,
+				      .observe_ctx = &r};
+	r.dev = ws_functional_device(&r.fs);
 	if (!(r.rs = row_share_create(&map))) {
 		rc = sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory");
 		goto out;
@@ -85,12 +97,21 @@ int cmd_rowshare(int argc, char **argv, struct sim_error *err)
 		goto out;
 	struct row_share_result res;
 	row_share_result(r.rs, &res);
-	if (o.json)
-		printf("{\"workload\": \"%s\", \"launches\": %llu, \"accesses\": %llu, \"rows\": %llu, "
+	if (o.json) {
+		/* the path as a JSON string (quotes and backslashes escaped), the figures to 4 places */
+		json_t *js = json_string(o.workload);
+		char *path = js ? json_dumps(js, JSON_ENCODE_ANY) : NULL;
+		json_decref(js);
+		if (!path) {
+			rc = sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory");
+			goto out;
+		}
+		printf("{\"workload\": %s, \"launches\": %llu, \"accesses\": %llu, \"rows\": %llu, "
 		       "\"ctas_per_row\": %.4f, \"consecutive_cta_row_sharing\": %.4f}\n",
-		       o.workload, (unsigned long long)res.launches, (unsigned long long)r.accesses,
+		       path, (unsigned long long)res.launches, (unsigned long long)r.accesses,
 		       (unsigned long long)res.rows, res.ctas_per_row, res.consecutive);
-	else
+		free(path);
+	} else
 		printf("%s: %llu launches, %llu lane accesses, %llu (launch, DRAM row) pairs\n"
 		       "CTAs per row %.2f, consecutive CTA row sharing %.1f%%\n",
 		       o.workload, (unsigned long long)res.launches, (unsigned long long)r.accesses,

@@ -399,7 +399,8 @@ static int ws_functional_launch(void *ctx, struct fe_launch *l, struct sim_error
 	uint64_t limit = !st || !st->livelock_warp_insts ? FE_LIVELOCK_WARP_INSTS
 			 : st->livelock_warp_insts == UINT64_MAX ? 0
 								 : st->livelock_warp_insts;
-	int rc = fe_launch_run_functional_limit(l, limit, &wi, &ti, err);
+	int rc = fe_launch_run_functional_observe(l, limit, st ? st->observe : NULL, st ? st->observe_ctx : NULL, &wi,
+						  &ti, err);
 	if (!rc && st) {
 		st->launches++;
 		st->warp_insts += wi;

@@ -127,6 +127,9 @@ struct ws_func_stats {
 	/* in: fe_launch_run_functional_limit's livelock limit; 0 = FE_LIVELOCK_WARP_INSTS,
 	 * UINT64_MAX = none */
 	uint64_t livelock_warp_insts;
+	/* in, optional: called after every memory instruction (fe_launch_run_functional_observe) */
+	fe_mem_observe_fn observe;
+	void *observe_ctx;
 };
 struct fe_device ws_functional_device(struct ws_func_stats *stats);
 

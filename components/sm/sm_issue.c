@@ -46,7 +46,10 @@ static bool refuse_again(struct sm *sm, uint16_t slot, uint64_t now)
  * cycle, or memory refused (the instruction stays executed and is retried as is). */
 static bool issue_warp(struct sm *sm, uint16_t slot, uint64_t now)
 {
-	if ((sm->rf_mask >> slot & 1) && refuse_again(sm, slot, now))
+	/* A noted instruction that memory does not refuse again has passed mem_refuse_now's
+	 * checks too (mem_unit_refuse_again makes them): it goes straight to mem_try_issue. */
+	bool noted = sm->rf_mask >> slot & 1;
+	if (noted && refuse_again(sm, slot, now))
 		return false;
 	struct sm_warp *w = &sm->warps[slot];
 	struct sched_warp_view *v = &sm->views[slot];
@@ -69,7 +72,7 @@ static bool issue_warp(struct sm *sm, uint16_t slot, uint64_t now)
 	} else if (ucls != WI_UNIT_NONE && (unit = unit_free(sm, ucls, now, &free_at)) < 0) {
 		return false;
 	}
-	if (w->replay && !sm->lwm && sm->mem_refuse_now && sm->mem_refuse_now(sm->mem, w->replay, now)) {
+	if (w->replay && !noted && !sm->lwm && sm->mem_refuse_now && sm->mem_refuse_now(sm->mem, w->replay, now)) {
 		/* Refused again before the scoreboard and counters are touched: the refusal below
 		 * without the bookkeeping it undoes (replay, replay_sb and the fetch bit hold). */
 		sm->c.mem_refusals++;
