@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # `warpsim bench` under callgrind: instructions executed per simulated warp instruction, per
-# run. Unlike the bench's seconds, the count does not depend on the machine or on what else it
-# runs, so two commits (each run from its own tree: the bench reads configs/ and workloads/
+# run (its bench_one: configuration, workload, simulation, check, teardown). Unlike the
+# bench's seconds, the count does not depend on the machine or on what else it runs, so two
+# commits (each run from its own tree: the bench reads configs/ and workloads/
 # relative to the working directory) compare exactly; multiplying a rate measured on one machine
 # by the ratio of two commits' counts estimates the other commit's rate there, as long as
 # instructions per cycle stay alike. Slow: about 40x the bench's CPU time (35 min at large).
@@ -14,8 +15,10 @@ command -v valgrind >/dev/null || { echo "bench-ir.sh: valgrind is not installed
 mkdir -p "$out"
 rm -f "$out"/cg.*
 # Every bench run is a forked child: callgrind writes one file per process (%p), each at its
-# exit, so the children's files in modification order are the runs in the bench's order.
-valgrind --tool=callgrind --callgrind-out-file="$out/cg.%p" "$bin" bench --size "$size" \
+# exit, so the children's files in modification order are the runs in the bench's order. A child
+# starts with the counts its parent had at the fork; counting inside bench_one only (the run,
+# from configuration to teardown) leaves those out.
+valgrind --tool=callgrind --toggle-collect=bench_one --callgrind-out-file="$out/cg.%p" "$bin" bench --size "$size" \
   >"$out/bench.txt" 2>"$out/valgrind.txt" &
 parent=$!
 wait $parent || { echo "bench-ir.sh: the bench failed (see $out/valgrind.txt)" >&2; exit 1; }

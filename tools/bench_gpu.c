@@ -45,8 +45,9 @@ static double cpu_now_s(void)
 	return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e-6;
 }
 
-/* Runs in the child: one simulation, figures into r. */
-static void bench_one(const struct bench_case *bc, struct bench_result *r)
+/* Runs in the child: one simulation, figures into r. Never inlined: scripts/bench-ir.sh counts
+ * the instructions of its calls alone (a forked child also carries the parent's counts). */
+static __attribute__((noinline)) void bench_one(const struct bench_case *bc, struct bench_result *r)
 {
 	struct sim_error err;
 	sim_error_clear(&err);
