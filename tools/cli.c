@@ -101,6 +101,22 @@ int cli_parse(int argc, char **argv, const char *allowed, const char *const *lon
 	return 0;
 }
 
+int cli_parse_command(int argc, char **argv, const char *allowed, const char *const *long_with_value,
+		      const char *const *long_flags, void (*usage)(void), struct cli_opts *o,
+		      struct sim_error *err)
+{
+	int rc = cli_parse(argc, argv, allowed, long_with_value, long_flags, o, err);
+	if (rc)
+		return rc;
+	if (o->help) {
+		usage();
+		return 0;
+	}
+	if (o->n_positional)
+		return sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, o->positional[0], "unexpected argument");
+	return 0;
+}
+
 const char *cli_long(const struct cli_opts *o, const char *name)
 {
 	size_t n = strlen(name);

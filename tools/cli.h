@@ -37,6 +37,12 @@ struct cli_opts {
  * missing values are SIM_ERR_USAGE naming the flag. */
 int cli_parse(int argc, char **argv, const char *allowed, const char *const *long_with_value,
 	      const char *const *long_flags, struct cli_opts *o, struct sim_error *err);
+/* cli_parse for a command that takes no positional argument: --help prints usage() and leaves
+ * o->help set (the command then returns 0); a positional argument is SIM_ERR_USAGE naming it.
+ * Callers: if ((rc = cli_parse_command(...)) || o.help) return rc; */
+int cli_parse_command(int argc, char **argv, const char *allowed, const char *const *long_with_value,
+		      const char *const *long_flags, void (*usage)(void), struct cli_opts *o,
+		      struct sim_error *err);
 /* Value of a long option, or NULL. Flags given without value read as "1". */
 const char *cli_long(const struct cli_opts *o, const char *name);
 

@@ -27,15 +27,9 @@ int cmd_memtest(int argc, char **argv, struct sim_error *err)
 	static const char *const with_value[] = {"--pattern", "--requests", "--outstanding", "--seed", "--write-percent", NULL};
 	static const char *const flags[] = {NULL};
 	struct cli_opts o;
-	int rc = cli_parse(argc, argv, "cs", with_value, flags, &o, err);
-	if (rc)
+	int rc = cli_parse_command(argc, argv, "cs", with_value, flags, usage, &o, err);
+	if (rc || o.help)
 		return rc;
-	if (o.help) {
-		usage();
-		return 0;
-	}
-	if (o.n_positional)
-		return sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, o.positional[0], "unexpected argument");
 	if (!o.n_configs)
 		return sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, "-c", "memtest needs -c CONFIG");
 	const char *pat = cli_long(&o, "--pattern");

@@ -345,15 +345,9 @@ static int parse_rates(const char *s, double *rates, int max)
 int cmd_noc(int argc, char **argv, struct sim_error *err)
 {
 	struct cli_opts o;
-	int rc = cli_parse(argc, argv, "cs", noc_vals, NULL, &o, err);
-	if (rc)
+	int rc = cli_parse_command(argc, argv, "cs", noc_vals, NULL, usage, &o, err);
+	if (rc || o.help)
 		return rc;
-	if (o.help) {
-		usage();
-		return 0;
-	}
-	if (o.n_positional)
-		return sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, o.positional[0], "unexpected argument");
 	const char *tr = cli_long(&o, "--traffic");
 	enum traffic kind;
 	if (!tr || !strcmp(tr, "uniform"))

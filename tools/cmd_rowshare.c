@@ -60,15 +60,9 @@ int cmd_rowshare(int argc, char **argv, struct sim_error *err)
 {
 	static const char *const with_value[] = {"--size", NULL};
 	struct cli_opts o;
-	int rc = cli_parse(argc, argv, "csw", with_value, NULL, &o, err);
-	if (rc)
+	int rc = cli_parse_command(argc, argv, "csw", with_value, NULL, usage, &o, err);
+	if (rc || o.help)
 		return rc;
-	if (o.help) {
-		usage();
-		return 0;
-	}
-	if (o.n_positional)
-		return sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, o.positional[0], "unexpected argument");
 	if (!o.n_configs)
 		return sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, "-c", "rowshare needs -c CONFIG (its address map)");
 	if (!o.workload)

@@ -120,15 +120,9 @@ int cmd_run(int argc, char **argv, struct sim_error *err)
 	static const char *const with_value[] = {"--size", "--progress-interval", "--sample", NULL};
 	static const char *const flags[] = {"--functional", "--quiet", "--progress", "--no-progress", NULL};
 	struct cli_opts o;
-	int rc = cli_parse(argc, argv, "cswo", with_value, flags, &o, err);
-	if (rc)
+	int rc = cli_parse_command(argc, argv, "cswo", with_value, flags, usage, &o, err);
+	if (rc || o.help)
 		return rc;
-	if (o.help) {
-		usage();
-		return 0;
-	}
-	if (o.n_positional)
-		return sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, o.positional[0], "unexpected argument");
 	if (!o.workload)
 		return sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, "-w", "run needs -w WORKLOAD");
 	bool functional = cli_long(&o, "--functional") != NULL;

@@ -10,6 +10,15 @@
 
 /* ---- issue ------------------------------------------------------------------------------ */
 
+/* Memory refused an issue attempt: counted, and retried next cycle (the tick does not sleep
+ * past it; quiet repeats count tick_refusals again). */
+static inline void count_refusal(struct sm *sm)
+{
+	sm->c.mem_refusals++;
+	sm->refused = true;
+	sm->tick_refusals++;
+}
+
 /* A counted refusal of slot's memory instruction: note it for refuse_again (struct sm:
  * rf_mask). */
 static void note_refusal(struct sm *sm, uint16_t slot, const struct warp_inst *wi, unsigned ucls)
@@ -35,9 +44,7 @@ static bool refuse_again(struct sm *sm, uint16_t slot, uint64_t now)
 		return true;
 	if (!sm->mem_refuse_again(sm->mem, &sm->rf_note[slot], now))
 		return false;
-	sm->c.mem_refusals++;
-	sm->refused = true;
-	sm->tick_refusals++;
+	count_refusal(sm);
 	sm->rf_repeats++;
 	return true;
 }
@@ -75,9 +82,7 @@ static bool issue_warp(struct sm *sm, uint16_t slot, uint64_t now)
 	if (w->replay && !noted && !sm->lwm && sm->mem_refuse_now && sm->mem_refuse_now(sm->mem, w->replay, now)) {
 		/* Refused again before the scoreboard and counters are touched: the refusal below
 		 * without the bookkeeping it undoes (replay, replay_sb and the fetch bit hold). */
-		sm->c.mem_refusals++;
-		sm->refused = true;
-		sm->tick_refusals++;
+		count_refusal(sm);
 		note_refusal(sm, slot, w->replay, ucls);
 		return false;
 	}
@@ -153,9 +158,7 @@ static bool issue_warp(struct sm *sm, uint16_t slot, uint64_t now)
 			w->replay = wi;
 			w->replay_sb = (uint8_t)idx;
 			sm->fetch_mask &= ~(1ull << slot); /* a replay is not fetched for */
-			sm->c.mem_refusals++;
-			sm->refused = true; /* retried next cycle */
-			sm->tick_refusals++;
+			count_refusal(sm);
 			if (!sm->lwm)
 				note_refusal(sm, slot, wi, ucls);
 			return false;
