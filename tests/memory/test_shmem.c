@@ -160,7 +160,10 @@ Test(shmem, window_shortcut_matches_a_brute_force_count)
 			big_addr[wi.n_lanes - 1] = big_addr[0] + span - ab + RND() % 3 * c->bank_bytes;
 		for (uint32_t w = 0; w < WI_MASK_WORDS; w++) {
 			uint32_t m = (uint32_t)(RND() % 4);
-			wi.mask[w] = m == 0 ? UINT64_MAX : m == 1 ? RND() : m == 2 ? RND() & RND() : 0;
+			/* Two draws for a sparse mask, in two statements: RND() & RND() in one
+			 * expression modifies x twice unsequenced (undefined; clang warns). */
+			uint64_t r = m == 2 ? RND() : UINT64_MAX;
+			wi.mask[w] = m == 0 ? UINT64_MAX : m == 1 ? RND() : m == 2 ? r & RND() : 0;
 		}
 		cr_assert_eq(shmem_passes(c, &wi, big_scratch), ref_passes_any(c, &wi, words),
 			     "pattern %d (%u lanes, %u banks x %u B, %u B accesses)", t, wi.n_lanes, c->banks,

@@ -4,7 +4,7 @@
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
+#include <unistd.h>
 
 #include "workloads/workload.h"
 
@@ -37,19 +37,49 @@ static int record(void *ctx, struct fe_launch *l, struct sim_error *err)
 	return fe_launch_run_functional(l, &wi, &ti, err);
 }
 
-static void write(const char *path, const char *text)
+/* Each test writes into a directory of its own (mkdtemp), so that runs in parallel or by
+ * other users never share files; fini removes it even when an assertion ended the test. */
+static char dir[] = "/tmp/warpsim-test-cxx-XXXXXX";
+static const char *const files[] = {"k.ptx", "w.cfg", "bad.cfg"};
+
+static void make_dir(void)
 {
-	FILE *f = fopen(path, "w");
+	/* the template again: with --no-fork the tests share this process's dir */
+	memcpy(dir + sizeof dir - 7, "XXXXXX", 6);
+	cr_assert_not_null(mkdtemp(dir), "mkdtemp failed");
+}
+
+static void remove_dir(void)
+{
+	char p[sizeof dir + 16];
+	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+		snprintf(p, sizeof p, "%s/%s", dir, files[i]);
+		unlink(p); /* absent when the test stopped before writing it */
+	}
+	rmdir(dir);
+}
+
+static const char *path(const char *name)
+{
+	static char p[sizeof dir + 16];
+	snprintf(p, sizeof p, "%s/%s", dir, name);
+	return p;
+}
+
+static void put_file(const char *name, const char *text)
+{
+	FILE *f = fopen(path(name), "w");
 	cr_assert_not_null(f);
 	fputs(text, f);
 	fclose(f);
 }
 
+TestSuite(workload_cxx, .init = make_dir, .fini = remove_dir);
+
 Test(workload_cxx, kernels_and_registers_by_cxx_name)
 {
-	mkdir("/tmp/warpsim-test-cxx", 0777);
-	write("/tmp/warpsim-test-cxx/k.ptx", ptx);
-	write("/tmp/warpsim-test-cxx/w.cfg",
+	put_file("k.ptx", ptx);
+	put_file("w.cfg",
 	      "name = \"cxx\"; ptx = \"k.ptx\";\n"
 	      "regs_per_thread = ( { kernel = \"scale(float*, int, float)\"; regs = 40; },\n"
 	      "                    { kernel = \"twice<int>\"; regs = \"2*9\"; } );\n"
@@ -57,7 +87,7 @@ Test(workload_cxx, kernels_and_registers_by_cxx_name)
 	      "launches = ( { kernel = \"scale\"; grid = 1; block = 64; args = (\"a\", 64, 2.0); },\n"
 	      "             { kernel = \"twice<int>\"; grid = 1; block = 32; args = (\"a\"); } );\n");
 	struct sim_error err = {0};
-	struct workload *w = workload_load("/tmp/warpsim-test-cxx/w.cfg", &err);
+	struct workload *w = workload_load(path("w.cfg"), &err);
 	char msg[1024];
 	sim_error_format(&err, msg, sizeof msg);
 	cr_assert_not_null(w, "%s", msg);
@@ -74,14 +104,13 @@ Test(workload_cxx, kernels_and_registers_by_cxx_name)
 
 Test(workload_cxx, an_unknown_cxx_name_is_refused_at_its_line)
 {
-	mkdir("/tmp/warpsim-test-cxx", 0777); /* before the writes: this test may run first */
-	write("/tmp/warpsim-test-cxx/k.ptx", ptx);
-	write("/tmp/warpsim-test-cxx/bad.cfg",
+	put_file("k.ptx", ptx);
+	put_file("bad.cfg",
 	      "name = \"cxx\"; ptx = \"k.ptx\";\n"
 	      "regs_per_thread = ( { kernel = \"twice<float>\"; regs = 40; } );\n"
 	      "launches = ( { kernel = \"scale\"; grid = 1; block = 64; args = (0, 64, 2.0); } );\n");
 	struct sim_error err = {0};
-	cr_assert_null(workload_load("/tmp/warpsim-test-cxx/bad.cfg", &err));
+	cr_assert_null(workload_load(path("bad.cfg"), &err));
 	char msg[1024];
 	sim_error_format(&err, msg, sizeof msg);
 	cr_assert(strstr(msg, "bad.cfg:2") && strstr(msg, "twice<float>"), "%s", msg);
