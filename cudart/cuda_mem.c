@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* libcudart.so.13: memory, copies, symbols, texture objects, events and streams, and the calls
- * warpsim does not support (each fails with cudaErrorNotSupported naming itself). Streams are
- * in order and every operation completes before its call returns; copies take no simulated
- * time, so an event's time is the end of the kernels before it. */
+/* libcudart.so.13: memory, copies, symbols, texture objects, and the calls warpsim does not
+ * support (each fails with cudaErrorNotSupported naming itself). Every operation completes
+ * before its call returns; copies take no simulated time. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,8 +20,7 @@ bool cr_is_device(const void *p)
 	return cr.ws && warpsim_allocation(cr.ws, cr_dev(p), NULL, NULL);
 }
 
-/* Sticky errors and the machine, for every call that touches the device. */
-static cudaError_t ready(void)
+cudaError_t cr_ready(void)
 {
 	if (cr.sticky_err)
 		return cr.sticky_err;
@@ -32,7 +30,7 @@ static cudaError_t ready(void)
 cudaError_t cudaMalloc(void **p, size_t bytes)
 {
 	cr_lock();
-	cudaError_t e = ready();
+	cudaError_t e = cr_ready();
 	uint64_t a = 0;
 	struct warpsim_error err;
 	if (!e && !p)
@@ -58,7 +56,7 @@ cudaError_t cudaFree(void *p)
 	if (!p)
 		return cudaSuccess;
 	cr_lock();
-	cudaError_t e = ready();
+	cudaError_t e = cr_ready();
 	struct warpsim_error err;
 	if (!e && warpsim_free(cr.ws, cr_dev(p), &err))
 		e = cr_fail(cudaErrorInvalidValue, "cudaFree", "%s", err.message);
@@ -66,14 +64,31 @@ cudaError_t cudaFree(void *p)
 	return cr_ret(e);
 }
 
+/* Page-locked memory is ordinary host memory here. The runtime remembers what it handed out,
+ * so cudaFreeHost of anything else (a device or stack pointer, a buffer freed already) is
+ * refused instead of corrupting the heap; O(live buffers) per free, programs keep a few. */
 cudaError_t cudaMallocHost(void **p, size_t bytes)
 {
 	if (!p)
-		return cr_ret(cudaErrorInvalidValue);
-	/* page-locked memory is ordinary host memory here */
-	if (posix_memalign(p, 4096, bytes ? bytes : 1))
-		return cr_ret(cudaErrorMemoryAllocation);
-	return cudaSuccess;
+		return cr_fail(cudaErrorInvalidValue, "cudaMallocHost", "NULL result pointer");
+	cr_lock();
+	cudaError_t e = cudaSuccess;
+	if (cr.n_host_allocs == cr.cap_host_allocs) {
+		size_t nc = cr.cap_host_allocs ? 2 * cr.cap_host_allocs : 16;
+		void **na = realloc(cr.host_allocs, nc * sizeof *na);
+		if (na) {
+			cr.host_allocs = na;
+			cr.cap_host_allocs = nc;
+		}
+	}
+	void *m = NULL;
+	if (cr.n_host_allocs == cr.cap_host_allocs || posix_memalign(&m, 4096, bytes ? bytes : 1))
+		e = cr_fail(cudaErrorMemoryAllocation, "cudaMallocHost", "%zu bytes of host memory",
+			    bytes);
+	else
+		cr.host_allocs[cr.n_host_allocs++] = *p = m;
+	cr_unlock();
+	return e;
 }
 
 cudaError_t cudaHostAlloc(void **p, size_t bytes, unsigned flags)
@@ -81,19 +96,36 @@ cudaError_t cudaHostAlloc(void **p, size_t bytes, unsigned flags)
 	if (flags & 2u) /* cudaHostAllocMapped: the device cannot see host memory */
 		return cr_fail(cudaErrorNotSupported, "cudaHostAlloc",
 			       "cudaHostAllocMapped (device access to host memory)");
+	if (flags & ~7u) /* Portable 1, Mapped 2, WriteCombined 4 */
+		return cr_fail(cudaErrorInvalidValue, "cudaHostAlloc", "flags 0x%x (at most 0x7)",
+			       flags);
 	return cudaMallocHost(p, bytes);
 }
 
 cudaError_t cudaFreeHost(void *p)
 {
-	free(p);
-	return cudaSuccess;
+	if (!p)
+		return cudaSuccess;
+	cr_lock();
+	size_t i = 0;
+	while (i < cr.n_host_allocs && cr.host_allocs[i] != p)
+		i++;
+	cudaError_t e = cudaSuccess;
+	if (i == cr.n_host_allocs) {
+		e = cr_fail(cudaErrorInvalidValue, "cudaFreeHost", "%p is no buffer of cudaMallocHost or "
+			    "cudaHostAlloc that is still allocated", p);
+	} else {
+		cr.host_allocs[i] = cr.host_allocs[--cr.n_host_allocs];
+		free(p);
+	}
+	cr_unlock();
+	return e;
 }
 
 cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total_bytes)
 {
 	cr_lock();
-	cudaError_t e = ready();
+	cudaError_t e = cr_ready();
 	const uint64_t total = (uint64_t)4 << 30; /* as cudaGetDeviceProperties reports */
 	if (!e) {
 		uint64_t used = warpsim_allocated_bytes(cr.ws);
@@ -109,7 +141,7 @@ cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total_bytes)
 /* One copy of n bytes; the kind is checked against where the pointers are. */
 static cudaError_t copy(void *dst, const void *src, size_t n, int kind, const char *call)
 {
-	cudaError_t e = ready();
+	cudaError_t e = cr_ready();
 	if (e)
 		return e;
 	if (kind < H2H || kind > DEFAULT)
@@ -153,9 +185,10 @@ cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, int kind)
 
 cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, int kind, void *stream)
 {
-	(void)stream;
 	cr_lock();
-	cudaError_t e = copy(dst, src, n, kind, "cudaMemcpyAsync");
+	cudaError_t e = cr_stream_check(stream, "cudaMemcpyAsync");
+	if (!e)
+		e = copy(dst, src, n, kind, "cudaMemcpyAsync");
 	cr_unlock();
 	return cr_ret(e);
 }
@@ -178,7 +211,7 @@ cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitc
 cudaError_t cudaMemset(void *p, int value, size_t n)
 {
 	cr_lock();
-	cudaError_t e = ready();
+	cudaError_t e = cr_ready();
 	struct warpsim_error err;
 	if (!e && n && warpsim_memset(cr.ws, cr_dev(p), value, n, &err))
 		e = cr_fail(cudaErrorInvalidValue, "cudaMemset", "%s", err.message);
@@ -188,15 +221,17 @@ cudaError_t cudaMemset(void *p, int value, size_t n)
 
 cudaError_t cudaMemsetAsync(void *p, int value, size_t n, void *stream)
 {
-	(void)stream;
-	return cudaMemset(p, value, n);
+	cr_lock();
+	cudaError_t e = cr_stream_check(stream, "cudaMemsetAsync");
+	cr_unlock();
+	return e ? e : cudaMemset(p, value, n);
 }
 
 /* The device address of the variable whose shadow is symbol, plus offset, for n bytes. */
 static cudaError_t symbol(const void *sym, size_t n, size_t offset, uint64_t *addr,
 			  uint64_t *size, const char *call)
 {
-	cudaError_t e = ready();
+	cudaError_t e = cr_ready();
 	if (e)
 		return e;
 	struct cr_var *v = cr_var_find(sym);
@@ -249,15 +284,19 @@ cudaError_t cudaMemcpyFromSymbol(void *dst, const void *sym, size_t n, size_t of
 cudaError_t cudaMemcpyToSymbolAsync(const void *sym, const void *src, size_t n, size_t offset,
 				    int kind, void *stream)
 {
-	(void)stream;
-	return cudaMemcpyToSymbol(sym, src, n, offset, kind);
+	cr_lock();
+	cudaError_t e = cr_stream_check(stream, "cudaMemcpyToSymbolAsync");
+	cr_unlock();
+	return e ? e : cudaMemcpyToSymbol(sym, src, n, offset, kind);
 }
 
 cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *sym, size_t n, size_t offset,
 				      int kind, void *stream)
 {
-	(void)stream;
-	return cudaMemcpyFromSymbol(dst, sym, n, offset, kind);
+	cr_lock();
+	cudaError_t e = cr_stream_check(stream, "cudaMemcpyFromSymbolAsync");
+	cr_unlock();
+	return e ? e : cudaMemcpyFromSymbol(dst, sym, n, offset, kind);
 }
 
 cudaError_t cudaGetSymbolAddress(void **p, const void *sym)
@@ -333,7 +372,7 @@ cudaError_t cudaCreateTextureObject(unsigned long long *obj, const void *res, co
 		t.pitch_bytes = (uint32_t)get_size(res, 56);
 	}
 	cr_lock();
-	cudaError_t e = ready();
+	cudaError_t e = cr_ready();
 	struct warpsim_error err;
 	uint64_t h = 0;
 	if (!e && warpsim_texture_create(cr.ws, &t, &h, &err))
@@ -347,124 +386,15 @@ cudaError_t cudaCreateTextureObject(unsigned long long *obj, const void *res, co
 cudaError_t cudaDestroyTextureObject(unsigned long long obj)
 {
 	cr_lock();
-	cudaError_t e = ready();
+	cudaError_t e = cr_ready();
 	struct warpsim_error err;
+	/* texture objects are the machine's handles (the kernel reads them as they are): it
+	 * refuses destroyed ones and, after cudaDeviceReset, all but those created since */
 	if (!e && warpsim_texture_destroy(cr.ws, obj, &err))
-		e = cr_fail(cudaErrorInvalidValue, "cudaDestroyTextureObject", "%s", err.message);
+		e = cr_fail(cudaErrorInvalidResourceHandle, "cudaDestroyTextureObject", "%s",
+			    err.message);
 	cr_unlock();
 	return cr_ret(e);
-}
-
-/* ---- events and streams -------------------------------------------------------------- */
-
-cudaError_t cudaEventCreate(struct cr_event **ev)
-{
-	if (!ev)
-		return cr_ret(cudaErrorInvalidValue);
-	*ev = calloc(1, sizeof **ev);
-	return *ev ? cudaSuccess : cr_ret(cudaErrorMemoryAllocation);
-}
-
-cudaError_t cudaEventCreateWithFlags(struct cr_event **ev, unsigned flags)
-{
-	(void)flags;
-	return cudaEventCreate(ev);
-}
-
-cudaError_t cudaEventDestroy(struct cr_event *ev)
-{
-	if (!ev)
-		return cr_ret(cudaErrorInvalidResourceHandle);
-	free(ev);
-	return cudaSuccess;
-}
-
-cudaError_t cudaEventRecord(struct cr_event *ev, void *stream)
-{
-	(void)stream;
-	if (!ev)
-		return cr_ret(cudaErrorInvalidResourceHandle);
-	cr_lock();
-	cudaError_t e = ready();
-	if (!e) {
-		ev->time_ps = warpsim_now_ps(cr.ws);
-		ev->recorded = true;
-	}
-	cr_unlock();
-	return cr_ret(e);
-}
-
-cudaError_t cudaEventRecordWithFlags(struct cr_event *ev, void *stream, unsigned flags)
-{
-	(void)flags;
-	return cudaEventRecord(ev, stream);
-}
-
-cudaError_t cudaEventSynchronize(struct cr_event *ev)
-{
-	if (!ev)
-		return cr_ret(cudaErrorInvalidResourceHandle);
-	return cr.sticky_err ? cr.sticky_err : cudaSuccess;
-}
-
-cudaError_t cudaEventQuery(struct cr_event *ev)
-{
-	return cudaEventSynchronize(ev);
-}
-
-cudaError_t cudaEventElapsedTime(float *ms, struct cr_event *start, struct cr_event *end)
-{
-	if (!ms || !start || !end)
-		return cr_ret(!ms ? cudaErrorInvalidValue : cudaErrorInvalidResourceHandle);
-	if (!start->recorded || !end->recorded)
-		return cr_ret(cudaErrorInvalidResourceHandle);
-	*ms = (float)(((double)end->time_ps - (double)start->time_ps) * 1e-9);
-	return cudaSuccess;
-}
-
-cudaError_t cudaStreamCreate(struct cr_stream **s)
-{
-	if (!s)
-		return cr_ret(cudaErrorInvalidValue);
-	*s = calloc(1, sizeof **s);
-	return *s ? cudaSuccess : cr_ret(cudaErrorMemoryAllocation);
-}
-
-cudaError_t cudaStreamCreateWithFlags(struct cr_stream **s, unsigned flags)
-{
-	cudaError_t e = cudaStreamCreate(s);
-	if (!e)
-		(*s)->flags = flags;
-	return e;
-}
-
-cudaError_t cudaStreamCreateWithPriority(struct cr_stream **s, unsigned flags, int priority)
-{
-	(void)priority;
-	return cudaStreamCreateWithFlags(s, flags);
-}
-
-cudaError_t cudaStreamDestroy(struct cr_stream *s)
-{
-	free(s);
-	return cudaSuccess;
-}
-
-cudaError_t cudaStreamSynchronize(struct cr_stream *s)
-{
-	(void)s;
-	return cr.sticky_err ? cr.sticky_err : cudaSuccess;
-}
-
-cudaError_t cudaStreamQuery(struct cr_stream *s)
-{
-	return cudaStreamSynchronize(s);
-}
-
-cudaError_t cudaStreamWaitEvent(struct cr_stream *s, struct cr_event *ev, unsigned flags)
-{
-	(void)s, (void)ev, (void)flags;
-	return cr.sticky_err ? cr.sticky_err : cudaSuccess;
 }
 
 /* ---- calls warpsim does not support -------------------------------------------------- */

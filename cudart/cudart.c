@@ -10,9 +10,6 @@
 
 #include "cudart_int.h"
 
-#define CR_MAX_CONFIGS 16
-#define CR_MAX_OVERRIDES 128
-
 struct cr_state cr;
 static pthread_once_t cr_once = PTHREAD_ONCE_INIT;
 
@@ -52,11 +49,18 @@ cudaError_t cr_fail(cudaError_t e, const char *call, const char *fmt, ...)
 	return cr_ret(e);
 }
 
-/* Split s at sep into at most max pieces (s is modified). */
-static int split(char *s, char sep, char **out, int max)
+/* Split s at sep into its non-empty pieces (s is modified): an array the caller frees, n in
+ * *n; NULL when out of memory. No limit on the count: every piece is passed on. */
+static char **split(char *s, char sep, int *n_out)
 {
+	size_t cap = 1;
+	for (const char *p = s; *p; p++)
+		cap += *p == sep;
+	char **out = calloc(cap, sizeof *out);
+	if (!out)
+		return NULL;
 	int n = 0;
-	for (char *p = s; p && *p && n < max;) {
+	for (char *p = s; p && *p;) {
 		char *q = strchr(p, sep);
 		if (q)
 			*q++ = '\0';
@@ -64,7 +68,8 @@ static int split(char *s, char sep, char **out, int max)
 			out[n++] = p;
 		p = q;
 	}
-	return n;
+	*n_out = n;
+	return out;
 }
 
 struct warpsim *cr_machine(void)
@@ -76,13 +81,17 @@ struct warpsim *cr_machine(void)
 	const char *fn_env = getenv("WARPSIM_FUNCTIONAL");
 	bool functional = fn_env && *fn_env && strcmp(fn_env, "0");
 	char *cfgs = strdup(cfg_env ? cfg_env : ""), *ovs = strdup(ov_env ? ov_env : "");
-	char *c[CR_MAX_CONFIGS], *o[CR_MAX_OVERRIDES];
-	struct warpsim_options opt = {.configs = (const char *const *)c,
-				      .overrides = (const char *const *)o, .functional = functional};
-	opt.n_configs = cfgs ? split(cfgs, ':', c, CR_MAX_CONFIGS) : 0;
-	opt.n_overrides = ovs ? split(ovs, '\n', o, CR_MAX_OVERRIDES) : 0;
+	struct warpsim_options opt = {.functional = functional};
+	char **c = cfgs ? split(cfgs, ':', &opt.n_configs) : NULL;
+	char **o = ovs ? split(ovs, '\n', &opt.n_overrides) : NULL;
+	opt.configs = (const char *const *)c;
+	opt.overrides = (const char *const *)o;
 	struct warpsim_error err;
-	if (!opt.n_configs && !functional) {
+	if (!c || !o) {
+		fprintf(stderr, "warpsim cudart: out of memory reading WARPSIM_CONFIG and "
+			"WARPSIM_OVERRIDES\n");
+		cr.init_err = cudaErrorMemoryAllocation;
+	} else if (!opt.n_configs && !functional) {
 		fprintf(stderr, "warpsim cudart: no simulated GPU: set WARPSIM_CONFIG to a machine "
 			"configuration (configs/gtx480.cfg) or WARPSIM_FUNCTIONAL=1, or run the "
 			"program with `warpsim cuda -c CONFIG -- PROGRAM`\n");
@@ -93,22 +102,32 @@ struct warpsim *cr_machine(void)
 	} else {
 		warpsim_set_printf(cr.ws, stdout);
 	}
+	free(c);
+	free(o);
 	free(cfgs);
 	free(ovs);
 	return cr.ws;
 }
 
 /* Written once, when the last fat binary is unregistered (the program's atexit handlers) or
- * when the library is unloaded. */
+ * when the library is unloaded: the outputs of the machine that ran the last launch, which is
+ * the one cudaDeviceReset retired when no launch followed it (the samples reset at the end).
+ * Outputs of one machine only: launches before an earlier reset are named, not merged. */
 static void cr_finish(void)
 {
-	if (cr.finished || !cr.ws)
+	struct warpsim *ws = cr.launches || !cr.retired ? cr.ws : cr.retired;
+	if (cr.finished || !ws)
 		return;
 	cr.finished = true;
 	fflush(stdout);
 	const char *dir = getenv("WARPSIM_OUTDIR");
+	uint64_t dropped = cr.dropped_launches + (ws == cr.ws ? cr.retired_launches : 0);
 	struct warpsim_error err;
-	if (dir && *dir && warpsim_write_outputs(cr.ws, dir, &err))
+	if (dir && *dir && dropped)
+		fprintf(stderr, "warpsim cudart: the statistics in %s are of the launches after the "
+			"last cudaDeviceReset; the %llu launches before it are not in them\n", dir,
+			(unsigned long long)dropped);
+	if (dir && *dir && warpsim_write_outputs(ws, dir, &err))
 		fprintf(stderr, "warpsim cudart: %s\n", err.message);
 }
 
@@ -147,7 +166,11 @@ void __cudaRegisterFatBinaryEnd(void **handle)
 void __cudaUnregisterFatBinary(void **handle)
 {
 	cr_lock();
-	struct cr_fatbin *fb = (struct cr_fatbin *)handle;
+	/* only a handle __cudaRegisterFatBinary returned is read */
+	struct cr_fatbin *fb = NULL;
+	for (uint32_t i = 0; i < cr.n_fbs; i++)
+		if (cr.fbs[i] == (struct cr_fatbin *)handle)
+			fb = cr.fbs[i];
 	if (fb && fb->registered) {
 		fb->registered = false;
 		if (!--cr.live_fbs)
@@ -324,52 +347,170 @@ cudaError_t cr_module(struct cr_fatbin *fb, const char *call)
 
 /* ---- errors -------------------------------------------------------------------------- */
 
+/* Every cudaError value of CUDA 13's driver_types.h, with the text cudaGetErrorString gives:
+ * a program may ask for the name of any code, ours or one it keeps from elsewhere. */
 static const struct {
 	cudaError_t e;
 	const char *name, *text;
 } cr_errors[] = {
-	{cudaSuccess, "cudaSuccess", "no error"},
-	{cudaErrorInvalidValue, "cudaErrorInvalidValue", "invalid argument"},
-	{cudaErrorMemoryAllocation, "cudaErrorMemoryAllocation", "out of memory"},
-	{cudaErrorInitializationError, "cudaErrorInitializationError", "initialization error"},
-	{cudaErrorInvalidConfiguration, "cudaErrorInvalidConfiguration", "invalid configuration argument"},
-	{cudaErrorInvalidPitchValue, "cudaErrorInvalidPitchValue", "invalid pitch argument"},
-	{cudaErrorInvalidSymbol, "cudaErrorInvalidSymbol", "invalid device symbol"},
-	{cudaErrorInvalidDevicePointer, "cudaErrorInvalidDevicePointer", "invalid device pointer"},
-	{cudaErrorInvalidTexture, "cudaErrorInvalidTexture", "invalid texture reference"},
-	{cudaErrorInvalidMemcpyDirection, "cudaErrorInvalidMemcpyDirection", "invalid copy direction for memcpy"},
-	{cudaErrorInvalidDeviceFunction, "cudaErrorInvalidDeviceFunction", "invalid device function"},
-	{cudaErrorNoDevice, "cudaErrorNoDevice", "no CUDA-capable device is detected"},
-	{cudaErrorInvalidDevice, "cudaErrorInvalidDevice", "invalid device ordinal"},
-	{cudaErrorInvalidKernelImage, "cudaErrorInvalidKernelImage", "device kernel image is invalid"},
-	{cudaErrorNoKernelImageForDevice, "cudaErrorNoKernelImageForDevice", "no kernel image is available for execution on the device"},
-	{cudaErrorInvalidPtx, "cudaErrorInvalidPtx", "a PTX JIT compilation failed"},
-	{cudaErrorInvalidResourceHandle, "cudaErrorInvalidResourceHandle", "invalid resource handle"},
-	{cudaErrorSymbolNotFound, "cudaErrorSymbolNotFound", "named symbol not found"},
-	{cudaErrorNotReady, "cudaErrorNotReady", "device not ready"},
-	{cudaErrorIllegalAddress, "cudaErrorIllegalAddress", "an illegal memory access was encountered"},
-	{cudaErrorLaunchOutOfResources, "cudaErrorLaunchOutOfResources", "too many resources requested for launch"},
-	{cudaErrorLaunchTimeout, "cudaErrorLaunchTimeout", "the launch timed out and was terminated"},
-	{cudaErrorAssert, "cudaErrorAssert", "device-side assert triggered"},
-	{cudaErrorLaunchFailure, "cudaErrorLaunchFailure", "unspecified launch failure"},
-	{cudaErrorNotSupported, "cudaErrorNotSupported", "operation not supported"},
-	{cudaErrorUnknown, "cudaErrorUnknown", "unknown error"},
+#define E(v, n, t) {v, "cudaError" n, t}
+	{0, "cudaSuccess", "no error"},
+	E(1, "InvalidValue", "invalid argument"),
+	E(2, "MemoryAllocation", "out of memory"),
+	E(3, "InitializationError", "initialization error"),
+	E(4, "CudartUnloading", "driver shutting down"),
+	E(5, "ProfilerDisabled", "profiler disabled while using external profiling tool"),
+	E(6, "ProfilerNotInitialized", "profiler not initialized: call cudaProfilerInitialize()"),
+	E(7, "ProfilerAlreadyStarted", "profiler already started"),
+	E(8, "ProfilerAlreadyStopped", "profiler already stopped"),
+	E(9, "InvalidConfiguration", "invalid configuration argument"),
+	E(12, "InvalidPitchValue", "invalid pitch argument"),
+	E(13, "InvalidSymbol", "invalid device symbol"),
+	E(16, "InvalidHostPointer", "invalid host pointer"),
+	E(17, "InvalidDevicePointer", "invalid device pointer"),
+	E(18, "InvalidTexture", "invalid texture reference"),
+	E(19, "InvalidTextureBinding", "texture is not bound to a pointer"),
+	E(20, "InvalidChannelDescriptor", "invalid channel descriptor"),
+	E(21, "InvalidMemcpyDirection", "invalid copy direction for memcpy"),
+	E(22, "AddressOfConstant", "invalid address of constant"),
+	E(23, "TextureFetchFailed", "fetch from texture failed"),
+	E(24, "TextureNotBound", "cannot fetch from a texture that is not bound"),
+	E(25, "SynchronizationError", "incorrect use of __syncthreads()"),
+	E(26, "InvalidFilterSetting", "linear filtering not supported for non-float type"),
+	E(27, "InvalidNormSetting", "read as normalized float not supported for 32-bit non float type"),
+	E(28, "MixedDeviceExecution", "device emulation mode and device execution mode cannot be mixed"),
+	E(31, "NotYetImplemented", "feature not yet implemented"),
+	E(32, "MemoryValueTooLarge", "memory size or pointer value too large to fit in 32 bit"),
+	E(34, "StubLibrary", "CUDA driver is a stub library"),
+	E(35, "InsufficientDriver", "CUDA driver version is insufficient for CUDA runtime version"),
+	E(36, "CallRequiresNewerDriver", "API call is not supported in the installed CUDA driver"),
+	E(37, "InvalidSurface", "invalid surface reference"),
+	E(43, "DuplicateVariableName", "duplicate global variable looked up by string name"),
+	E(44, "DuplicateTextureName", "duplicate texture looked up by string name"),
+	E(45, "DuplicateSurfaceName", "duplicate surface looked up by string name"),
+	E(46, "DevicesUnavailable", "CUDA-capable device(s) is/are busy or unavailable"),
+	E(49, "IncompatibleDriverContext", "incompatible driver context"),
+	E(52, "MissingConfiguration", "__global__ function call is not configured"),
+	E(53, "PriorLaunchFailure", "unspecified launch failure in prior launch"),
+	E(65, "LaunchMaxDepthExceeded", "launch would exceed maximum depth of nested launches"),
+	E(66, "LaunchFileScopedTex", "launch failed because kernel uses unsupported, file-scoped textures"),
+	E(67, "LaunchFileScopedSurf", "launch failed because kernel uses unsupported, file-scoped surfaces"),
+	E(68, "SyncDepthExceeded", "cudaDeviceSynchronize failed because caller's grid depth exceeds cudaLimitDevRuntimeSyncDepth"),
+	E(69, "LaunchPendingCountExceeded", "launch failed because launch would exceed cudaLimitDevRuntimePendingLaunchCount"),
+	E(98, "InvalidDeviceFunction", "invalid device function"),
+	E(100, "NoDevice", "no CUDA-capable device is detected"),
+	E(101, "InvalidDevice", "invalid device ordinal"),
+	E(102, "DeviceNotLicensed", "device doesn't have valid Grid license"),
+	E(103, "SoftwareValidityNotEstablished", "integrity checks failed"),
+	E(127, "StartupFailure", "startup failure in cuda runtime"),
+	E(200, "InvalidKernelImage", "device kernel image is invalid"),
+	E(201, "DeviceUninitialized", "invalid device context"),
+	E(205, "MapBufferObjectFailed", "mapping of buffer object failed"),
+	E(206, "UnmapBufferObjectFailed", "unmapping of buffer object failed"),
+	E(207, "ArrayIsMapped", "array is mapped"),
+	E(208, "AlreadyMapped", "resource already mapped"),
+	E(209, "NoKernelImageForDevice", "no kernel image is available for execution on the device"),
+	E(210, "AlreadyAcquired", "resource already acquired"),
+	E(211, "NotMapped", "resource not mapped"),
+	E(212, "NotMappedAsArray", "resource not mapped as array"),
+	E(213, "NotMappedAsPointer", "resource not mapped as pointer"),
+	E(214, "ECCUncorrectable", "uncorrectable ECC error encountered"),
+	E(215, "UnsupportedLimit", "limit is not supported on this architecture"),
+	E(216, "DeviceAlreadyInUse", "exclusive-thread device already in use by a different thread"),
+	E(217, "PeerAccessUnsupported", "peer access is not supported between these two devices"),
+	E(218, "InvalidPtx", "a PTX JIT compilation failed"),
+	E(219, "InvalidGraphicsContext", "invalid OpenGL or DirectX context"),
+	E(220, "NvlinkUncorrectable", "uncorrectable NVLink error detected during the execution"),
+	E(221, "JitCompilerNotFound", "PTX JIT compiler library not found"),
+	E(222, "UnsupportedPtxVersion", "the provided PTX was compiled with an unsupported toolchain."),
+	E(223, "JitCompilationDisabled", "PTX JIT compilation was disabled"),
+	E(224, "UnsupportedExecAffinity", "the provided execution affinity is not supported by the device"),
+	E(225, "UnsupportedDevSideSync", "the provided PTX contains unsupported call to cudaDeviceSynchronize"),
+	E(226, "Contained", "an exception occurred on the device that is now contained by the GPU's error containment capability"),
+	E(300, "InvalidSource", "device kernel image is invalid"),
+	E(301, "FileNotFound", "file not found"),
+	E(302, "SharedObjectSymbolNotFound", "shared object symbol not found"),
+	E(303, "SharedObjectInitFailed", "shared object initialization failed"),
+	E(304, "OperatingSystem", "OS call failed or operation not supported on this OS"),
+	E(400, "InvalidResourceHandle", "invalid resource handle"),
+	E(401, "IllegalState", "the operation cannot be performed in the present state"),
+	E(402, "LossyQuery", "attempted introspection would be semantically lossy"),
+	E(500, "SymbolNotFound", "named symbol not found"),
+	E(600, "NotReady", "device not ready"),
+	E(700, "IllegalAddress", "an illegal memory access was encountered"),
+	E(701, "LaunchOutOfResources", "too many resources requested for launch"),
+	E(702, "LaunchTimeout", "the launch timed out and was terminated"),
+	E(703, "LaunchIncompatibleTexturing", "launch uses incompatible texturing mode"),
+	E(704, "PeerAccessAlreadyEnabled", "peer access is already enabled"),
+	E(705, "PeerAccessNotEnabled", "peer access has not been enabled"),
+	E(708, "SetOnActiveProcess", "cannot set while device is active in this process"),
+	E(709, "ContextIsDestroyed", "context is destroyed"),
+	E(710, "Assert", "device-side assert triggered"),
+	E(711, "TooManyPeers", "peer mapping resources exhausted"),
+	E(712, "HostMemoryAlreadyRegistered", "part or all of the requested memory range is already mapped"),
+	E(713, "HostMemoryNotRegistered", "pointer does not correspond to a registered memory region"),
+	E(714, "HardwareStackError", "hardware stack error"),
+	E(715, "IllegalInstruction", "an illegal instruction was encountered"),
+	E(716, "MisalignedAddress", "misaligned address"),
+	E(717, "InvalidAddressSpace", "operation not supported on global/shared address space"),
+	E(718, "InvalidPc", "invalid program counter"),
+	E(719, "LaunchFailure", "unspecified launch failure"),
+	E(720, "CooperativeLaunchTooLarge", "too many blocks in cooperative launch"),
+	E(721, "TensorMemoryLeak", "tensor memory not completely freed"),
+	E(800, "NotPermitted", "operation not permitted"),
+	E(801, "NotSupported", "operation not supported"),
+	E(802, "SystemNotReady", "system not yet initialized"),
+	E(803, "SystemDriverMismatch", "system has unsupported display driver / cuda driver combination"),
+	E(804, "CompatNotSupportedOnDevice", "forward compatibility was attempted on non supported HW"),
+	E(805, "MpsConnectionFailed", "MPS client failed to connect to the MPS control daemon or the MPS server"),
+	E(806, "MpsRpcFailure", "the remote procedural call between the MPS server and the MPS client failed"),
+	E(807, "MpsServerNotReady", "MPS server is not ready to accept new MPS client requests"),
+	E(808, "MpsMaxClientsReached", "the hardware resources required to create MPS client have been exhausted"),
+	E(809, "MpsMaxConnectionsReached", "the hardware resources required to support device connections have been exhausted"),
+	E(810, "MpsClientTerminated", "the MPS client has been terminated by the server"),
+	E(811, "CdpNotSupported", "is using CUDA Dynamic Parallelism, but the current configuration, like MPS, does not support it"),
+	E(812, "CdpVersionMismatch", "unsupported interaction between different versions of CUDA Dynamic Parallelism"),
+	E(900, "StreamCaptureUnsupported", "operation not permitted when stream is capturing"),
+	E(901, "StreamCaptureInvalidated", "operation failed due to a previous error during capture"),
+	E(902, "StreamCaptureMerge", "operation would result in a merge of separate capture sequences"),
+	E(903, "StreamCaptureUnmatched", "capture was not ended in the same stream as it began"),
+	E(904, "StreamCaptureUnjoined", "capturing stream has unjoined work"),
+	E(905, "StreamCaptureIsolation", "dependency created on uncaptured work in another stream"),
+	E(906, "StreamCaptureImplicit", "operation would make the legacy stream depend on a capturing blocking stream"),
+	E(907, "CapturedEvent", "operation not permitted on an event last recorded in a capturing stream"),
+	E(908, "StreamCaptureWrongThread", "attempt to terminate a thread-local capture sequence from another thread"),
+	E(909, "Timeout", "wait operation timed out"),
+	E(910, "GraphExecUpdateFailure", "the graph update was not performed because it included changes which violated constraints specific to instantiated graph update"),
+	E(911, "ExternalDevice", "an async error has occured in external entity outside of CUDA"),
+	E(912, "InvalidClusterSize", "a kernel launch error has occurred due to cluster misconfiguration"),
+	E(913, "FunctionNotLoaded", "the function handle is not loaded when calling an API that requires a loaded function"),
+	E(914, "InvalidResourceType", "one or more resources passed in are not valid resource types for the operation"),
+	E(915, "InvalidResourceConfiguration", "one or more resources are insufficient or non-applicable for the operation"),
+	E(999, "Unknown", "unknown error"),
+#undef E
 };
 
-const char *cudaGetErrorString(cudaError_t e)
+/* NULL when e is no cudaError value. */
+static const char *error_field(cudaError_t e, bool name)
 {
 	for (size_t i = 0; i < sizeof cr_errors / sizeof cr_errors[0]; i++)
 		if (cr_errors[i].e == e)
-			return cr_errors[i].text;
-	return "unrecognized error code";
+			return name ? cr_errors[i].name : cr_errors[i].text;
+	return NULL;
+}
+
+/* A code CUDA does not define has no name: both calls say so, as CUDA's do (not
+ * "cudaErrorUnknown", which is the name of 999). */
+const char *cudaGetErrorString(cudaError_t e)
+{
+	const char *t = error_field(e, false);
+	return t ? t : "unrecognized error code";
 }
 
 const char *cudaGetErrorName(cudaError_t e)
 {
-	for (size_t i = 0; i < sizeof cr_errors / sizeof cr_errors[0]; i++)
-		if (cr_errors[i].e == e)
-			return cr_errors[i].name;
-	return "cudaErrorUnknown";
+	const char *t = error_field(e, true);
+	return t ? t : "unrecognized error code";
 }
 
 cudaError_t cudaGetLastError(void)
@@ -442,11 +583,31 @@ static uint32_t shared_per_block_bytes(void)
 	return (uint32_t)kb * 1024u;
 }
 
+/* The CUDA code of a kernel fault from its message, "...pc N 'instruction': what" (the
+ * frontend's fe_exec_fault): only what is read, so a kernel or file named "assert" or
+ * "trap" cannot change the code. */
+static cudaError_t fault_code(const char *msg)
+{
+	const char *what = msg;
+	for (const char *p = strstr(msg, "': "); p; p = strstr(p + 1, "': "))
+		what = p + 3;
+	if (!strncmp(what, "misaligned", 10))
+		return cudaErrorMisalignedAddress;
+	if (!strncmp(what, "assertion failed", 16))
+		return cudaErrorAssert;
+	if (!strncmp(what, "trap executed", 13))
+		return cudaErrorLaunchFailure;
+	return cudaErrorIllegalAddress; /* out of bounds, unallocated texel, bad texture object */
+}
+
 static cudaError_t launch(struct cr_func *f, struct dim3 grid, struct dim3 block, void **args,
-			  size_t shared, const char *call)
+			  size_t shared, void *stream, const char *call)
 {
 	if (cr.sticky_err)
 		return cr.sticky_err;
+	cudaError_t se = cr_stream_check(stream, call);
+	if (se)
+		return se;
 	if (!f)
 		return cr_fail(cudaErrorInvalidDeviceFunction, call,
 			       "the function is no kernel of this program (not registered)");
@@ -501,8 +662,10 @@ static cudaError_t launch(struct cr_func *f, struct dim3 grid, struct dim3 block
 				   .block = {block.x, block.y, block.z},
 				   .dynamic_shared_bytes = (uint32_t)shared, .params = params,
 				   .params_bytes = a.param_bytes};
-	if (!warpsim_launch(m, (uint32_t)k, &l, NULL, &err))
+	if (!warpsim_launch(m, (uint32_t)k, &l, NULL, &err)) {
+		cr.launches++;
 		return cudaSuccess;
+	}
 	/* Shape and resource errors are the launch's; a fault in the kernel is reported, as by
 	 * the hardware, at the next call that synchronises, and sticks. */
 	switch (err.code) {
@@ -510,9 +673,7 @@ static cudaError_t launch(struct cr_func *f, struct dim3 grid, struct dim3 block
 	case WARPSIM_ERR_CONFIG:
 		return cr_fail(cudaErrorLaunchOutOfResources, call, "%s: %s", kname, err.message);
 	case WARPSIM_ERR_PROGRAM:
-		cr.sticky_err = strstr(err.message, "assert") ? cudaErrorAssert :
-				strstr(err.message, "trap") ? cudaErrorLaunchFailure :
-							     cudaErrorIllegalAddress;
+		cr.sticky_err = fault_code(err.message);
 		break;
 	case WARPSIM_ERR_FAULT:
 		cr.sticky_err = cudaErrorLaunchTimeout;
@@ -521,6 +682,7 @@ static cudaError_t launch(struct cr_func *f, struct dim3 grid, struct dim3 block
 		cr.sticky_err = cudaErrorLaunchFailure;
 		break;
 	}
+	cr.launches++; /* it ran: its statistics are in the machine's */
 	fprintf(stderr, "warpsim cudart: kernel %s: %s\n", kname, err.message);
 	return cudaSuccess;
 }
@@ -528,13 +690,13 @@ static cudaError_t launch(struct cr_func *f, struct dim3 grid, struct dim3 block
 cudaError_t __cudaLaunchKernel(void *kernel, struct dim3 grid, struct dim3 block, void **args,
 			       size_t shared, void *stream)
 {
-	(void)stream; /* streams run in order, each launch to completion */
+	/* streams run in order, each launch to completion: the stream is only checked */
 	cr_lock();
 	struct cr_func *f = NULL;
 	for (uint32_t i = 0; i < cr.n_funcs && kernel; i++)
 		if (&cr.funcs[i] == kernel)
 			f = kernel;
-	cudaError_t e = launch(f, grid, block, args, shared, "kernel launch");
+	cudaError_t e = launch(f, grid, block, args, shared, stream, "kernel launch");
 	cr_unlock();
 	return e;
 }
@@ -548,9 +710,9 @@ cudaError_t __cudaLaunchKernel_ptsz(void *kernel, struct dim3 grid, struct dim3 
 cudaError_t cudaLaunchKernel(const void *func, struct dim3 grid, struct dim3 block, void **args,
 			     size_t shared, void *stream)
 {
-	(void)stream;
 	cr_lock();
-	cudaError_t e = launch(cr_func_find(func), grid, block, args, shared, "cudaLaunchKernel");
+	cudaError_t e = launch(cr_func_find(func), grid, block, args, shared, stream,
+			       "cudaLaunchKernel");
 	cr_unlock();
 	return e;
 }
@@ -776,9 +938,38 @@ cudaError_t cudaDeviceSynchronize(void)
 	return cr_ret(e);
 }
 
+/* A fresh device, as after the hardware's reset: the machine (a faulted one must not launch
+ * again, libwarpsim says) with its allocations, modules and texture objects is retired and the
+ * next call that needs the device builds a new one from the environment; kernels reload their
+ * PTX (__device__ variables start from their initial values), events and streams die, the
+ * sticky and the last error are cleared. Host buffers of cudaMallocHost stay: the program may
+ * still read them, and freeing them here would turn that into a use after free. */
 cudaError_t cudaDeviceReset(void)
 {
 	cr_lock();
+	if (cr.ws && cr.launches) {
+		/* kept for the statistics until a launch on the new machine replaces them */
+		if (cr.retired) {
+			cr.dropped_launches += cr.retired_launches;
+			warpsim_destroy(cr.retired);
+		}
+		cr.retired = cr.ws;
+		cr.retired_launches = cr.launches;
+	} else if (cr.ws) {
+		warpsim_destroy(cr.ws);
+	}
+	cr.ws = NULL;
+	cr.ws_tried = false;
+	cr.init_err = cudaSuccess;
+	cr.launches = 0;
+	for (uint32_t i = 0; i < cr.n_fbs; i++) {
+		cr.fbs[i]->mod = NULL; /* owned by the machine just retired */
+		cr.fbs[i]->tried = false;
+		cr.fbs[i]->load_err = cudaSuccess;
+	}
+	for (uint32_t i = 0; i < cr.n_funcs; i++)
+		cr.funcs[i].max_dyn_shared = 48 * 1024;
+	cr_handles_reset();
 	cr.sticky_err = cudaSuccess;
 	cr.last_err = cudaSuccess;
 	cr_unlock();

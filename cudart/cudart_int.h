@@ -24,7 +24,8 @@ enum {
 	cudaErrorInvalidResourceHandle = 400, cudaErrorSymbolNotFound = 500,
 	cudaErrorNotReady = 600, cudaErrorIllegalAddress = 700,
 	cudaErrorLaunchOutOfResources = 701, cudaErrorLaunchTimeout = 702,
-	cudaErrorAssert = 710, cudaErrorLaunchFailure = 719, cudaErrorNotSupported = 801,
+	cudaErrorAssert = 710, cudaErrorMisalignedAddress = 716, cudaErrorLaunchFailure = 719,
+	cudaErrorNotSupported = 801,
 	cudaErrorUnknown = 999,
 };
 typedef int cudaError_t;
@@ -58,19 +59,24 @@ struct cr_fatbin {
 	cudaError_t load_err;
 	bool registered;
 };
-struct cr_event {
-	uint64_t time_ps;
-	bool recorded;
-};
-struct cr_stream {
-	unsigned flags;
-};
+struct cr_slot; /* an event or a stream (cuda_handles.c) */
 
 struct cr_state {
 	pthread_mutex_t lock;
 	struct warpsim *ws;          /* created at the first call that needs the device */
 	bool ws_tried;
 	cudaError_t init_err;
+	uint64_t launches;           /* launches that ran on ws (a fault included) */
+	/* The last machine cudaDeviceReset retired after it ran launches: its statistics are the
+	 * run's when no launch follows the reset (programs reset just before they exit). */
+	struct warpsim *retired;
+	uint64_t retired_launches;
+	uint64_t dropped_launches;   /* of machines retired before that one */
+	struct cr_slot *slots;       /* events and streams; a handle names a slot and its life */
+	uint32_t n_slots, cap_slots;
+	uint32_t free_head;          /* index + 1 of the first free slot, 0: none */
+	void **host_allocs;          /* cudaMallocHost/cudaHostAlloc buffers not yet freed */
+	size_t n_host_allocs, cap_host_allocs;
 	cudaError_t last_err;        /* cudaGetLastError */
 	cudaError_t sticky_err;      /* a kernel fault: every later call returns it */
 	struct cr_fatbin **fbs;
@@ -98,6 +104,14 @@ cudaError_t cr_fail(cudaError_t e, const char *call, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* The machine, created from the environment at first use; NULL with cr.init_err set. */
 struct warpsim *cr_machine(void);
+/* For every call that touches the device: the sticky error, else the machine's (cudaSuccess
+ * with cr.ws set). */
+cudaError_t cr_ready(void);
+/* cudaSuccess for the default streams (0, cudaStreamLegacy, cudaStreamPerThread) and live
+ * streams; else cudaErrorInvalidResourceHandle, with a message naming call. */
+cudaError_t cr_stream_check(const void *stream, const char *call);
+/* cudaDeviceReset: every event and stream handle dies. */
+void cr_handles_reset(void);
 /* The module of fb, loaded at first use (its PTX, or WARPSIM_PTX). */
 cudaError_t cr_module(struct cr_fatbin *fb, const char *call);
 struct cr_func *cr_func_find(const void *host_fun);
@@ -105,5 +119,39 @@ struct cr_var *cr_var_find(const void *host_var);
 /* Device address of [p, p+n): true when p is inside a device allocation. */
 bool cr_is_device(const void *p);
 uint64_t cr_dev(const void *p);
+
+/* Entry points that other entry points or the tests (tests/reliability/test_cudart_*.c) call
+ * directly; the handle types of CUDA's headers (cudaEvent_t, cudaStream_t) are void * here. */
+cudaError_t cudaEventCreate(void **ev);
+cudaError_t cudaEventCreateWithFlags(void **ev, unsigned flags);
+cudaError_t cudaEventDestroy(void *ev);
+cudaError_t cudaEventRecord(void *ev, void *stream);
+cudaError_t cudaEventRecordWithFlags(void *ev, void *stream, unsigned flags);
+cudaError_t cudaEventSynchronize(void *ev);
+cudaError_t cudaEventQuery(void *ev);
+cudaError_t cudaEventElapsedTime(float *ms, void *start, void *end);
+cudaError_t cudaStreamCreate(void **s);
+cudaError_t cudaStreamCreateWithFlags(void **s, unsigned flags);
+cudaError_t cudaStreamCreateWithPriority(void **s, unsigned flags, int priority);
+cudaError_t cudaStreamDestroy(void *s);
+cudaError_t cudaStreamSynchronize(void *s);
+cudaError_t cudaStreamQuery(void *s);
+cudaError_t cudaStreamWaitEvent(void *s, void *ev, unsigned flags);
+cudaError_t cudaStreamGetFlags(void *s, unsigned *flags);
+cudaError_t cudaMalloc(void **p, size_t bytes);
+cudaError_t cudaFree(void *p);
+cudaError_t cudaMallocHost(void **p, size_t bytes);
+cudaError_t cudaHostAlloc(void **p, size_t bytes, unsigned flags);
+cudaError_t cudaFreeHost(void *p);
+cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, int kind);
+cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, int kind, void *stream);
+cudaError_t cudaMemsetAsync(void *p, int value, size_t n, void *stream);
+cudaError_t cudaDestroyTextureObject(unsigned long long obj);
+cudaError_t cudaDeviceReset(void);
+cudaError_t cudaDeviceSynchronize(void);
+cudaError_t cudaGetLastError(void);
+cudaError_t cudaPeekAtLastError(void);
+const char *cudaGetErrorName(cudaError_t e);
+const char *cudaGetErrorString(cudaError_t e);
 
 #endif
