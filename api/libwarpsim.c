@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* include/warpsim.h over the modules: a machine is a configuration, stats, a timing model (or
- * the functional executor) and one device memory that every loaded module's host shares. */
+ * the functional executor) and one device memory that every loaded module's host shares. Each
+ * entry point checks its handles and pointers first (api_guard.h): misuse is
+ * WARPSIM_ERR_USAGE with a message naming the function and the argument, never a crash. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,8 +10,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../engine/cfg_text.h"
 #include "../workloads/workload.h"
+#include "api_guard.h"
 #include "api_int.h"
+
+/* The most registers a thread may have (PTX ISA, every architecture since sm_30). */
+#define API_MAX_REGS_PER_THREAD 255u
 
 struct warpsim_module {
 	struct warpsim *ws;
@@ -22,7 +29,8 @@ struct warpsim {
 	struct stats *st;
 	struct gpu *g;                  /* NULL: functional executor */
 	struct ws_func_stats fstats;
-	struct fe_device dev;
+	struct fe_device inner;         /* the timing model's or the functional executor's */
+	struct fe_device dev;           /* inner behind guarded_launch: what every host launches on */
 	struct fe_memory *mem;
 	struct warpsim_module **mods;
 	uint32_t n_mods, cap_mods;
@@ -34,6 +42,8 @@ struct warpsim {
 	double cpu_s;                   /* host CPU seconds spent in launches */
 	void (*cfg_trailer)(FILE *f, const void *ctx); /* warpsim_set_provenance */
 	const void *cfg_trailer_ctx;
+	int fault_code;                 /* 0, or the PROGRAM/FAULT that stopped the machine */
+	char fault_msg[1024];           /* its message, as the faulting launch reported it */
 };
 
 void warpsim_set_provenance(struct warpsim *ws, struct json_t *prov,
@@ -46,79 +56,134 @@ void warpsim_set_provenance(struct warpsim *ws, struct json_t *prov,
 
 int warpsim_error_from(struct warpsim_error *err, const struct sim_error *e)
 {
-	if (err) {
-		err->code = e->code;
-		sim_error_format(e, err->message, sizeof err->message);
-	}
-	return e->code;
+	return api_fail_sim(err, e);
 }
 
-static int fail(struct warpsim_error *err, int code, const char *msg)
+/* The checks every entry point starts with; each returns 0 or the status it failed with. */
+static int need(const void *p, const char *fn, const char *arg, struct warpsim_error *err)
 {
-	if (err) {
-		err->code = code;
-		snprintf(err->message, sizeof err->message, "%s", msg);
+	return p ? 0 : api_fail(err, WARPSIM_ERR_USAGE, "%s: %s is NULL", fn, arg);
+}
+
+static int need_machine(const struct warpsim *ws, const char *fn, struct warpsim_error *err)
+{
+	if (!ws)
+		return api_fail(err, WARPSIM_ERR_USAGE, "%s: ws is NULL", fn);
+	if (!api_handle_live(ws, API_MACHINE))
+		return api_fail(err, WARPSIM_ERR_USAGE, "%s: ws is not a live machine (destroyed, or not "
+				"from warpsim_create)", fn);
+	return 0;
+}
+
+static int need_module(const struct warpsim_module *m, const char *fn, struct warpsim_error *err)
+{
+	if (!m)
+		return api_fail(err, WARPSIM_ERR_USAGE, "%s: m is NULL", fn);
+	if (!api_handle_live(m, API_MODULE))
+		return api_fail(err, WARPSIM_ERR_USAGE, "%s: m is not a live module (its machine was "
+				"destroyed, or not from warpsim_module_load_*)", fn);
+	return 0;
+}
+
+static int bad_kernel(const struct warpsim_module *m, uint32_t k, const char *fn,
+		      struct warpsim_error *err)
+{
+	uint32_t n = fe_module_kernel_count(m->m);
+	if (k < n)
+		return 0;
+	return api_fail(err, WARPSIM_ERR_INPUT, "%s: no kernel %u (the module has %u)", fn, k, n);
+}
+
+/* A machine that a kernel or the simulator faulted in refuses launches (workloads included):
+ * the timing model still holds the interrupted kernel's CTAs and requests. */
+static int stopped(const struct warpsim *ws, const char *fn, struct warpsim_error *err)
+{
+	if (!ws->fault_code)
+		return 0;
+	return api_fail(err, ws->fault_code, "%s: an earlier launch faulted and this machine launches "
+			"no more: %s", fn, ws->fault_msg);
+}
+
+/* Every launch on the machine passes here, from warpsim_launch or from a workload's host. */
+static int guarded_launch(void *ctx, struct fe_launch *l, struct sim_error *err)
+{
+	struct warpsim *ws = ctx;
+	if (ws->fault_code)
+		return sim_error_set(err, (enum sim_err)ws->fault_code, NULL, 0, 0, NULL,
+				     "an earlier launch faulted and this machine launches no more");
+	int rc = ws->inner.launch(ws->inner.ctx, l, err);
+	if (rc == SIM_ERR_PROGRAM || rc == SIM_ERR_FAULT) {
+		ws->fault_code = rc;
+		sim_error_format(err, ws->fault_msg, sizeof ws->fault_msg);
 	}
-	return code;
+	return rc;
+}
+
+static void guarded_copied(void *ctx, uint64_t addr, uint64_t bytes)
+{
+	struct warpsim *ws = ctx;
+	ws->inner.copied(ws->inner.ctx, addr, bytes);
 }
 
 const char *warpsim_version(void) { return WARPSIM_VERSION; }
 
+/* Options as the header states them; the checks create_sim leaves to the command line's
+ * parser (cmd_run), which reports them as usage errors of its own options. */
+static int check_options(const struct warpsim_options *o, struct warpsim_error *err)
+{
+	static const char fn[] = "warpsim_create";
+	int rc = need(o, fn, "o", err);
+	if (rc)
+		return rc;
+	if (o->n_configs < 0 || o->n_overrides < 0)
+		return api_fail(err, WARPSIM_ERR_USAGE, "%s: n_configs %d and n_overrides %d must be >= 0",
+				fn, o->n_configs, o->n_overrides);
+	if (o->n_configs && (rc = need(o->configs, fn, "o->configs", err)))
+		return rc;
+	if (o->n_overrides && (rc = need(o->overrides, fn, "o->overrides", err)))
+		return rc;
+	for (int i = 0; i < o->n_configs; i++)
+		if (!o->configs[i])
+			return api_fail(err, WARPSIM_ERR_USAGE, "%s: o->configs[%d] is NULL", fn, i);
+	for (int i = 0; i < o->n_overrides; i++) {
+		const char *s = o->overrides[i];
+		if (!s)
+			return api_fail(err, WARPSIM_ERR_USAGE, "%s: o->overrides[%d] is NULL", fn, i);
+		size_t lead = strspn(s, " ");
+		const char *eq = strchr(s, '=');
+		if (!eq || eq == s + lead)
+			return api_fail(err, WARPSIM_ERR_CONFIG, "override '%.200s' must be key=value", s);
+	}
+	if (!o->functional && !o->n_configs)
+		return api_fail(err, WARPSIM_ERR_USAGE, "%s: a timing machine needs a configuration "
+				"file (o->configs), or o->functional", fn);
+	return 0;
+}
+
 struct warpsim *warpsim_create(const struct warpsim_options *o, struct warpsim_error *err)
 {
+	if (check_options(o, err))
+		return NULL;
 	struct sim_error e;
 	sim_error_clear(&e);
 	struct warpsim *ws = warpsim_create_sim(o, &e);
-	if (!ws)
-		warpsim_error_from(err, &e);
-	return ws;
-}
-
-struct warpsim *warpsim_create_sim(const struct warpsim_options *o, struct sim_error *e)
-{
-	struct warpsim *ws = calloc(1, sizeof *ws);
-	if (!ws || !(ws->cfg = cfg_create()) || !(ws->st = stats_create()) ||
-	    !(ws->mem = fe_memory_create())) {
-		warpsim_destroy(ws);
-		sim_error_set(e, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory");
-		return NULL;
-	}
-	if (!o->functional && o->n_configs <= 0) {
-		warpsim_destroy(ws);
-		sim_error_set(e, SIM_ERR_USAGE, NULL, 0, 0, "-c", "a timing run needs a configuration file");
-		return NULL;
-	}
-	int rc = gpu_cfg_define_all(ws->cfg, e);
-	for (int i = 0; !rc && i < o->n_configs; i++)
-		rc = cfg_load_file(ws->cfg, o->configs[i], e);
-	for (int i = 0; !rc && i < o->n_overrides; i++)
-		rc = cfg_set_override(ws->cfg, o->overrides[i], e);
-	if (!rc)
-		rc = gpu_cfg_validate(ws->cfg, e);
-	if (!rc && !o->functional && !(ws->g = gpu_create(ws->cfg, ws->st, e)))
-		rc = e->code ? (int)e->code : SIM_ERR_CONFIG;
-	if (rc) {
-		warpsim_destroy(ws);
-		return NULL;
-	}
-	if (ws->g) {
-		ws->timeline = open_memstream(&ws->timeline_buf, &ws->timeline_len);
-		if (ws->timeline)
-			gpu_set_cta_timeline(ws->g, ws->timeline);
-		ws->dev = gpu_device(ws->g);
-	} else {
-		int64_t ll = cfg_int(ws->cfg, "sim.functional_livelock_warp_insts");
-		ws->fstats.livelock_warp_insts = ll ? (uint64_t)ll : UINT64_MAX;
-		ws->dev = ws_functional_device(&ws->fstats);
+	if (!ws) {
+		/* check_options took the other usage errors; what create_sim still calls one is an
+		 * override key too long to be a setting, a bad override as the header files it */
+		if (e.code == SIM_ERR_USAGE)
+			e.code = SIM_ERR_CONFIG;
+		api_fail_sim(err, &e);
 	}
 	return ws;
 }
 
-void warpsim_destroy(struct warpsim *ws)
+/* Frees a machine whether or not it is registered (create_sim's error paths). */
+static void machine_free(struct warpsim *ws)
 {
 	if (!ws)
 		return;
 	for (uint32_t i = 0; i < ws->n_mods; i++) {
+		api_handle_remove(ws->mods[i]);
 		ws_host_destroy(ws->mods[i]->h);
 		fe_module_destroy(ws->mods[i]->m);
 		free(ws->mods[i]);
@@ -134,6 +199,62 @@ void warpsim_destroy(struct warpsim *ws)
 	free(ws);
 }
 
+struct warpsim *warpsim_create_sim(const struct warpsim_options *o, struct sim_error *e)
+{
+	struct warpsim *ws = calloc(1, sizeof *ws);
+	if (!ws || !(ws->cfg = cfg_create()) || !(ws->st = stats_create()) ||
+	    !(ws->mem = fe_memory_create())) {
+		machine_free(ws);
+		sim_error_set(e, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory");
+		return NULL;
+	}
+	if (!o->functional && o->n_configs <= 0) {
+		machine_free(ws);
+		sim_error_set(e, SIM_ERR_USAGE, NULL, 0, 0, "-c", "a timing run needs a configuration file");
+		return NULL;
+	}
+	int rc = gpu_cfg_define_all(ws->cfg, e);
+	for (int i = 0; !rc && i < o->n_configs; i++)
+		rc = cfg_load_file(ws->cfg, o->configs[i], e);
+	for (int i = 0; !rc && i < o->n_overrides; i++)
+		rc = cfg_set_override(ws->cfg, o->overrides[i], e);
+	if (!rc)
+		rc = gpu_cfg_validate(ws->cfg, e);
+	if (!rc && !o->functional && !(ws->g = gpu_create(ws->cfg, ws->st, e)))
+		rc = e->code ? (int)e->code : SIM_ERR_CONFIG;
+	if (!rc && !api_handle_add(ws, API_MACHINE))
+		rc = sim_error_set(e, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory");
+	if (rc) {
+		machine_free(ws);
+		return NULL;
+	}
+	if (ws->g) {
+		ws->timeline = open_memstream(&ws->timeline_buf, &ws->timeline_len);
+		if (ws->timeline)
+			gpu_set_cta_timeline(ws->g, ws->timeline);
+		ws->inner = gpu_device(ws->g);
+	} else {
+		int64_t ll = cfg_int(ws->cfg, "sim.functional_livelock_warp_insts");
+		ws->fstats.livelock_warp_insts = ll ? (uint64_t)ll : UINT64_MAX;
+		ws->inner = ws_functional_device(&ws->fstats);
+	}
+	ws->dev = (struct fe_device){.launch = guarded_launch, .ctx = ws, .timing = ws->inner.timing,
+				     .copied = ws->inner.copied ? guarded_copied : NULL};
+	return ws;
+}
+
+void warpsim_destroy(struct warpsim *ws)
+{
+	/* NULL is nothing to do, as free(NULL); a handle already destroyed is refused rather
+	 * than freed twice (while no later machine has reused its memory) */
+	if (!ws)
+		return;
+	if (need_machine(ws, __func__, NULL))
+		return;
+	api_handle_remove(ws);
+	machine_free(ws);
+}
+
 struct cfg *warpsim_cfg(struct warpsim *ws) { return ws->cfg; }
 struct stats *warpsim_stats(struct warpsim *ws) { return ws->st; }
 struct gpu *warpsim_gpu(struct warpsim *ws) { return ws->g; }
@@ -146,30 +267,52 @@ void warpsim_functional_totals(const struct warpsim *ws, uint64_t *warp_insts,
 	*thread_insts = ws->fstats.thread_insts;
 }
 
+/* The checks of the three configuration queries; type names the wanted type in the message. */
+static bool config_key(const struct warpsim *ws, const char *key, const void *out, const char *fn)
+{
+	return !need_machine(ws, fn, NULL) && !need(key, fn, "key", NULL) && !need(out, fn, "out", NULL);
+}
+
+static bool no_key(const char *fn, const char *key, const char *type)
+{
+	api_fail(NULL, WARPSIM_ERR_INPUT, "%s: no %s setting '%.200s'", fn, type, key);
+	return false;
+}
+
 bool warpsim_config_int(const struct warpsim *ws, const char *key, int64_t *out)
 {
+	if (!config_key(ws, key, out, __func__))
+		return false;
 	int t = cfg_key_type(ws->cfg, key);
 	if (t == CFG_INT)
 		*out = cfg_int(ws->cfg, key);
 	else if (t == CFG_BOOL)
 		*out = cfg_bool(ws->cfg, key);
-	return t == CFG_INT || t == CFG_BOOL;
+	return t == CFG_INT || t == CFG_BOOL || no_key(__func__, key, "integer or boolean");
 }
 
 bool warpsim_config_float(const struct warpsim *ws, const char *key, double *out)
 {
+	if (!config_key(ws, key, out, __func__))
+		return false;
 	int t = cfg_key_type(ws->cfg, key);
 	if (t == CFG_FLOAT)
 		*out = cfg_float(ws->cfg, key);
 	else if (t == CFG_INT)
 		*out = (double)cfg_int(ws->cfg, key);
-	return t == CFG_FLOAT || t == CFG_INT;
+	return t == CFG_FLOAT || t == CFG_INT || no_key(__func__, key, "numeric");
 }
 
 const char *warpsim_config_str(const struct warpsim *ws, const char *key)
 {
+	/* no out argument: key stands in for it in the shared check */
+	if (!config_key(ws, key, key, __func__))
+		return NULL;
 	int t = cfg_key_type(ws->cfg, key);
-	return t == CFG_STRING || t == CFG_ENUM ? cfg_str(ws->cfg, key) : NULL;
+	if (t == CFG_STRING || t == CFG_ENUM)
+		return cfg_str(ws->cfg, key);
+	no_key(__func__, key, "string");
+	return NULL;
 }
 
 /* Take ownership of m: a host over the machine's shared memory. */
@@ -187,17 +330,18 @@ static int module_add(struct warpsim *ws, struct fe_module *m, struct warpsim_mo
 			ws->cap_mods = nc;
 		}
 	}
-	if (!wm || ws->n_mods == ws->cap_mods) {
+	if (!wm || ws->n_mods == ws->cap_mods || !api_handle_add(wm, API_MODULE)) {
 		free(wm);
 		fe_module_destroy(m);
-		return fail(err, WARPSIM_ERR_NOMEM, "out of memory");
+		return api_fail(err, WARPSIM_ERR_NOMEM, "out of memory");
 	}
 	wm->ws = ws;
 	wm->m = m;
 	if (!(wm->h = ws_host_create_in(m, &ws->dev, ws->mem, &e))) {
+		api_handle_remove(wm);
 		free(wm);
 		fe_module_destroy(m);
-		return warpsim_error_from(err, &e);
+		return api_fail_sim(err, &e);
 	}
 	ws_host_set_printf(wm->h, ws->printf_out);
 	ws->mods[ws->n_mods++] = wm;
@@ -208,72 +352,102 @@ static int module_add(struct warpsim *ws, struct fe_module *m, struct warpsim_mo
 int warpsim_module_load_ptx(struct warpsim *ws, const char *name, const char *ptx,
 			    struct warpsim_module **out, struct warpsim_error *err)
 {
+	int rc;
+	if ((rc = need(out, __func__, "out", err)))
+		return rc;
+	*out = NULL;
+	if ((rc = need_machine(ws, __func__, err)) || (rc = need(ptx, __func__, "ptx", err)))
+		return rc;
 	struct sim_error e;
 	sim_error_clear(&e);
 	struct fe_module *m = NULL;
 	if (fe_module_parse_string(name ? name : "(ptx)", ptx, &m, &e))
-		return warpsim_error_from(err, &e);
+		return api_fail_sim(err, &e);
 	return module_add(ws, m, out, err);
 }
 
 int warpsim_module_load_file(struct warpsim *ws, const char *path, struct warpsim_module **out,
 			     struct warpsim_error *err)
 {
+	int rc;
+	if ((rc = need(out, __func__, "out", err)))
+		return rc;
+	*out = NULL;
+	if ((rc = need_machine(ws, __func__, err)) || (rc = need(path, __func__, "path", err)))
+		return rc;
 	struct sim_error e;
 	sim_error_clear(&e);
 	struct fe_module *m = NULL;
 	if (fe_module_load(path, &m, &e))
-		return warpsim_error_from(err, &e);
+		return api_fail_sim(err, &e);
 	return module_add(ws, m, out, err);
 }
 
 uint32_t warpsim_kernel_count(const struct warpsim_module *m)
 {
-	return fe_module_kernel_count(m->m);
+	return need_module(m, __func__, NULL) ? 0 : fe_module_kernel_count(m->m);
 }
 
 const char *warpsim_kernel_ptx_name(const struct warpsim_module *m, uint32_t k)
 {
+	if (need_module(m, __func__, NULL) || bad_kernel(m, k, __func__, NULL))
+		return NULL;
 	return fe_module_kernel_name(m->m, k);
 }
 
 const char *warpsim_kernel_name(const struct warpsim_module *m, uint32_t k)
 {
+	if (need_module(m, __func__, NULL) || bad_kernel(m, k, __func__, NULL))
+		return NULL;
 	return fe_module_kernel_cxx_name(m->m, k);
 }
 
 int warpsim_kernel_find(const struct warpsim_module *m, const char *name,
 			struct warpsim_error *err)
 {
+	if (need_module(m, __func__, err) || need(name, __func__, "name", err))
+		return -1;
 	struct sim_error e;
 	sim_error_clear(&e);
 	int k = fe_module_kernel_index(m->m, name, &e);
 	if (k < 0) {
-		warpsim_error_from(err, &e);
+		api_fail_sim(err, &e);
 		return -1;
 	}
 	return k;
 }
 
-static int bad_kernel(const struct warpsim_module *m, uint32_t k, struct warpsim_error *err)
+/* Size of kernel k's parameter buffer: the end of its last parameter. */
+static int param_extent(const struct warpsim_module *m, uint32_t k, uint32_t n_params,
+			uint32_t *bytes, struct sim_error *e)
 {
-	if (k < fe_module_kernel_count(m->m))
-		return 0;
-	return fail(err, WARPSIM_ERR_INPUT, "no such kernel index");
+	const char *name = fe_module_kernel_name(m->m, k);
+	*bytes = 0;
+	for (uint32_t i = 0; i < n_params; i++) {
+		uint32_t off, size, align;
+		int rc = fe_kernel_param(m->m, name, i, &off, &size, &align, e);
+		if (rc)
+			return rc;
+		if (off + size > *bytes)
+			*bytes = off + size;
+	}
+	return 0;
 }
 
 int warpsim_kernel_attrs(struct warpsim_module *m, uint32_t k, struct warpsim_kernel_attrs *out,
 			 struct warpsim_error *err)
 {
+	int rc;
+	if ((rc = need_module(m, __func__, err)) || (rc = need(out, __func__, "out", err)) ||
+	    (rc = bad_kernel(m, k, __func__, err)))
+		return rc;
 	struct sim_error e;
 	sim_error_clear(&e);
-	int rc = bad_kernel(m, k, err);
-	if (rc)
-		return rc;
 	const char *name = fe_module_kernel_name(m->m, k);
 	struct fe_launch_info info;
-	if (fe_kernel_info(m->m, name, &info, &e) || fe_kernel_params(m->m, name, &out->n_params, &e))
-		return warpsim_error_from(err, &e);
+	if (fe_kernel_info(m->m, name, &info, &e) || fe_kernel_params(m->m, name, &out->n_params, &e) ||
+	    param_extent(m, k, out->n_params, &out->param_bytes, &e))
+		return api_fail_sim(err, &e);
 	enum fe_regs_source src;
 	uint32_t regs = ws_kernel_regs(m->h, name, &src);
 	out->regs_per_thread = regs ? regs : info.regs_per_thread;
@@ -281,71 +455,80 @@ int warpsim_kernel_attrs(struct warpsim_module *m, uint32_t k, struct warpsim_ke
 	out->local_bytes = info.local_bytes_per_thread;
 	uint32_t mt = fe_module_kernel_max_threads(m->m, k);
 	out->max_threads_per_block = mt ? mt : WS_MAX_THREADS_PER_BLOCK;
-	out->param_bytes = 0;
-	for (uint32_t i = 0; i < out->n_params; i++) {
-		uint32_t off, size, align;
-		if (fe_kernel_param(m->m, name, i, &off, &size, &align, &e))
-			return warpsim_error_from(err, &e);
-		if (off + size > out->param_bytes)
-			out->param_bytes = off + size;
-	}
 	return 0;
 }
 
 int warpsim_kernel_param(const struct warpsim_module *m, uint32_t k, uint32_t i,
 			 uint32_t *offset, uint32_t *size_bytes, struct warpsim_error *err)
 {
+	int rc;
+	if ((rc = need_module(m, __func__, err)) || (rc = need(offset, __func__, "offset", err)) ||
+	    (rc = need(size_bytes, __func__, "size_bytes", err)) || (rc = bad_kernel(m, k, __func__, err)))
+		return rc;
 	struct sim_error e;
 	sim_error_clear(&e);
-	int rc = bad_kernel(m, k, err);
 	uint32_t align;
-	if (!rc && fe_kernel_param(m->m, fe_module_kernel_name(m->m, k), i, offset, size_bytes,
-				   &align, &e))
-		rc = warpsim_error_from(err, &e);
+	if (fe_kernel_param(m->m, fe_module_kernel_name(m->m, k), i, offset, size_bytes, &align, &e))
+		rc = api_fail_sim(err, &e);
 	return rc;
 }
 
 int warpsim_kernel_set_regs(struct warpsim_module *m, uint32_t k, uint32_t regs,
 			    struct warpsim_error *err)
 {
+	int rc;
+	if ((rc = need_module(m, __func__, err)) || (rc = bad_kernel(m, k, __func__, err)))
+		return rc;
+	if (regs > API_MAX_REGS_PER_THREAD)
+		return api_fail(err, WARPSIM_ERR_INPUT, "%s: %u registers per thread; at most %u", __func__,
+				regs, API_MAX_REGS_PER_THREAD);
 	struct sim_error e;
 	sim_error_clear(&e);
-	int rc = bad_kernel(m, k, err);
-	if (!rc && ws_set_regs_per_thread(m->h, fe_module_kernel_name(m->m, k), regs, &e))
-		rc = warpsim_error_from(err, &e);
+	if (ws_set_regs_per_thread(m->h, fe_module_kernel_name(m->m, k), regs, &e))
+		rc = api_fail_sim(err, &e);
 	return rc;
 }
 
 int warpsim_malloc(struct warpsim *ws, uint64_t bytes, uint64_t *addr, struct warpsim_error *err)
 {
+	int rc;
+	if ((rc = need(addr, __func__, "addr", err)))
+		return rc;
+	*addr = 0;
+	if ((rc = need_machine(ws, __func__, err)))
+		return rc;
 	uint64_t a = fe_mem_alloc(ws->mem, bytes ? bytes : 1);
-	if (!a) {
-		if (err) {
-			err->code = WARPSIM_ERR_NOMEM;
-			snprintf(err->message, sizeof err->message,
-				 "device allocation of %llu bytes failed", (unsigned long long)bytes);
-		}
-		return WARPSIM_ERR_NOMEM;
-	}
+	if (!a)
+		return api_fail(err, WARPSIM_ERR_NOMEM, "device allocation of %llu bytes failed",
+				(unsigned long long)bytes);
 	*addr = a;
 	return 0;
 }
 
 int warpsim_free(struct warpsim *ws, uint64_t addr, struct warpsim_error *err)
 {
+	int rc = need_machine(ws, __func__, err);
+	if (rc)
+		return rc;
 	struct sim_error e;
 	sim_error_clear(&e);
-	return fe_mem_free(ws->mem, addr, &e) ? warpsim_error_from(err, &e) : 0;
+	return fe_mem_free(ws->mem, addr, &e) ? api_fail_sim(err, &e) : 0;
 }
 
 bool warpsim_allocation(const struct warpsim *ws, uint64_t addr, uint64_t *base, uint64_t *bytes)
 {
-	return fe_mem_allocation(ws->mem, addr, base, bytes);
+	if (need_machine(ws, __func__, NULL))
+		return false;
+	if (fe_mem_allocation(ws->mem, addr, base, bytes))
+		return true;
+	api_fail(NULL, WARPSIM_ERR_INPUT, "%s: 0x%llx is in no device allocation", __func__,
+		 (unsigned long long)addr);
+	return false;
 }
 
 uint64_t warpsim_allocated_bytes(const struct warpsim *ws)
 {
-	return fe_mem_live_bytes(ws->mem);
+	return need_machine(ws, __func__, NULL) ? 0 : fe_mem_live_bytes(ws->mem);
 }
 
 /* [a, a+n) inside one live allocation; the error names the address and the size. */
@@ -355,47 +538,47 @@ static int range_check(const struct warpsim *ws, uint64_t a, uint64_t n, const c
 	uint64_t base, bytes;
 	if (fe_mem_allocation(ws->mem, a, &base, &bytes) && n <= bytes && a - base <= bytes - n)
 		return 0;
-	if (err) {
-		err->code = WARPSIM_ERR_INPUT;
-		snprintf(err->message, sizeof err->message,
-			 "%s range 0x%llx + %llu bytes is not inside one device allocation", what,
-			 (unsigned long long)a, (unsigned long long)n);
-	}
-	return WARPSIM_ERR_INPUT;
+	return api_fail(err, WARPSIM_ERR_INPUT,
+			"%s range 0x%llx + %llu bytes is not inside one device allocation", what,
+			(unsigned long long)a, (unsigned long long)n);
 }
 
 int warpsim_write(struct warpsim *ws, uint64_t dst, const void *src, uint64_t bytes,
 		  struct warpsim_error *err)
 {
+	int rc = need_machine(ws, __func__, err);
+	if (rc || !bytes)
+		return rc;
+	if ((rc = need(src, __func__, "src", err)) ||
+	    (rc = range_check(ws, dst, bytes, "destination", err)))
+		return rc;
 	struct sim_error e;
 	sim_error_clear(&e);
-	if (!bytes)
-		return 0;
-	int rc = range_check(ws, dst, bytes, "destination", err);
-	if (!rc && fe_mem_write(ws->mem, dst, src, bytes, &e))
-		rc = warpsim_error_from(err, &e);
-	return rc;
+	return fe_mem_write(ws->mem, dst, src, bytes, &e) ? api_fail_sim(err, &e) : 0;
 }
 
 int warpsim_read(struct warpsim *ws, void *dst, uint64_t src, uint64_t bytes,
 		 struct warpsim_error *err)
 {
+	int rc = need_machine(ws, __func__, err);
+	if (rc || !bytes)
+		return rc;
+	if ((rc = need(dst, __func__, "dst", err)) || (rc = range_check(ws, src, bytes, "source", err)))
+		return rc;
 	struct sim_error e;
 	sim_error_clear(&e);
-	if (!bytes)
-		return 0;
-	int rc = range_check(ws, src, bytes, "source", err);
-	if (!rc && fe_mem_read(ws->mem, src, dst, bytes, &e))
-		rc = warpsim_error_from(err, &e);
-	return rc;
+	return fe_mem_read(ws->mem, src, dst, bytes, &e) ? api_fail_sim(err, &e) : 0;
 }
 
 int warpsim_memset(struct warpsim *ws, uint64_t dst, int value, uint64_t bytes,
 		   struct warpsim_error *err)
 {
+	int rc = need_machine(ws, __func__, err);
+	if (rc || !bytes)
+		return rc;
 	unsigned char buf[4096];
 	memset(buf, value, sizeof buf);
-	int rc = bytes ? range_check(ws, dst, bytes, "destination", err) : 0;
+	rc = range_check(ws, dst, bytes, "destination", err);
 	for (uint64_t done = 0; !rc && done < bytes; done += sizeof buf) {
 		uint64_t n = bytes - done < sizeof buf ? bytes - done : sizeof buf;
 		rc = warpsim_write(ws, dst + done, buf, n, err);
@@ -406,12 +589,15 @@ int warpsim_memset(struct warpsim *ws, uint64_t dst, int value, uint64_t bytes,
 int warpsim_copy(struct warpsim *ws, uint64_t dst, uint64_t src, uint64_t bytes,
 		 struct warpsim_error *err)
 {
+	int rc = need_machine(ws, __func__, err);
+	if (rc || !bytes)
+		return rc;
 	unsigned char buf[4096];
-	int rc = bytes ? range_check(ws, src, bytes, "source", err) : 0;
-	if (!rc && bytes)
+	if (!(rc = range_check(ws, src, bytes, "source", err)))
 		rc = range_check(ws, dst, bytes, "destination", err);
-	/* overlapping ranges copy as memmove does: backwards when dst is above src */
-	bool back = dst > src && dst < src + bytes;
+	/* overlapping ranges copy as memmove does: backwards when dst is above src (both ranges
+	 * are inside allocations here, so src + bytes does not wrap) */
+	bool back = !rc && dst > src && dst < src + bytes;
 	for (uint64_t done = 0; !rc && done < bytes; done += sizeof buf) {
 		uint64_t n = bytes - done < sizeof buf ? bytes - done : sizeof buf;
 		uint64_t off = back ? bytes - done - n : done;
@@ -425,27 +611,49 @@ int warpsim_copy(struct warpsim *ws, uint64_t dst, uint64_t src, uint64_t bytes,
 int warpsim_symbol(const struct warpsim_module *m, const char *name, uint64_t *addr,
 		   uint64_t *bytes, struct warpsim_error *err)
 {
+	int rc;
+	if ((rc = need_module(m, __func__, err)) || (rc = need(name, __func__, "name", err)) ||
+	    (rc = need(addr, __func__, "addr", err)))
+		return rc;
 	struct sim_error e;
 	sim_error_clear(&e);
-	return fe_symbol(m->ws->mem, m->m, name, addr, bytes, &e) ? warpsim_error_from(err, &e) : 0;
+	return fe_symbol(m->ws->mem, m->m, name, addr, bytes, &e) ? api_fail_sim(err, &e) : 0;
 }
 
 int warpsim_texture_create(struct warpsim *ws, const struct warpsim_texture *t, uint64_t *handle,
 			   struct warpsim_error *err)
 {
+	int rc;
+	if ((rc = need(handle, __func__, "handle", err)))
+		return rc;
+	*handle = 0;
+	if ((rc = need_machine(ws, __func__, err)) || (rc = need(t, __func__, "t", err)))
+		return rc;
+	/* The texels' extent, pitch x (height - 1) + width x texel, can pass 2^64 for a made-up
+	 * shape and wrap to a size that fits; no allocation exceeds 2^40 bytes, so refuse any
+	 * shape whose rows alone exceed that (kept below 2^64 by the bounds of the factors). */
+	uint64_t texel = 4ull * t->channels;
+	uint64_t pitch = t->pitch_bytes ? t->pitch_bytes : t->width * texel;
+	if (t->height > 1 && pitch > (1ull << 40) / (t->height - 1))
+		return api_fail(err, WARPSIM_ERR_INPUT, "%s: texture of %ux%u texels (pitch %llu "
+				"bytes) is larger than any device allocation", __func__, t->width,
+				t->height, (unsigned long long)pitch);
 	struct sim_error e;
 	sim_error_clear(&e);
 	struct fe_tex_desc d = {.addr = t->addr, .width = t->width, .height = t->height,
 				.pitch_bytes = t->pitch_bytes, .channels = t->channels,
 				.normalized_coords = t->normalized_coords};
-	return fe_texture_create(ws->mem, &d, handle, &e) ? warpsim_error_from(err, &e) : 0;
+	return fe_texture_create(ws->mem, &d, handle, &e) ? api_fail_sim(err, &e) : 0;
 }
 
 int warpsim_texture_destroy(struct warpsim *ws, uint64_t handle, struct warpsim_error *err)
 {
+	int rc = need_machine(ws, __func__, err);
+	if (rc)
+		return rc;
 	struct sim_error e;
 	sim_error_clear(&e);
-	return fe_texture_destroy(ws->mem, handle, &e) ? warpsim_error_from(err, &e) : 0;
+	return fe_texture_destroy(ws->mem, handle, &e) ? api_fail_sim(err, &e) : 0;
 }
 
 static double cpu_seconds(void)
@@ -455,37 +663,51 @@ static double cpu_seconds(void)
 	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-uint64_t warpsim_now_ps(const struct warpsim *ws)
+static uint64_t now_ps(const struct warpsim *ws)
 {
 	return ws->g ? sim_now_ps(gpu_sim(ws->g)) : 0;
+}
+
+uint64_t warpsim_now_ps(const struct warpsim *ws)
+{
+	return need_machine(ws, __func__, NULL) ? 0 : now_ps(ws);
 }
 
 int warpsim_launch(struct warpsim_module *m, uint32_t k, const struct warpsim_launch *l,
 		   struct warpsim_launch_result *r, struct warpsim_error *err)
 {
+	int rc;
+	if ((rc = need_module(m, __func__, err)) || (rc = need(l, __func__, "l", err)) ||
+	    (rc = stopped(m->ws, __func__, err)) || (rc = bad_kernel(m, k, __func__, err)))
+		return rc;
+	if (l->params_bytes && (rc = need(l->params, __func__, "l->params", err)))
+		return rc;
+	struct warpsim *ws = m->ws;
+	const char *name = fe_module_kernel_name(m->m, k);
 	struct sim_error e;
 	sim_error_clear(&e);
-	struct warpsim *ws = m->ws;
-	int rc = bad_kernel(m, k, err);
-	if (rc)
-		return rc;
-	if (l->params_bytes > WS_MAX_PARAM_BYTES)
-		return fail(err, WARPSIM_ERR_INPUT, "parameter buffer larger than 4096 bytes");
-	uint64_t t0 = warpsim_now_ps(ws);
+	uint32_t n_params, want;
+	if (fe_kernel_params(m->m, name, &n_params, &e) || param_extent(m, k, n_params, &want, &e))
+		return api_fail_sim(err, &e);
+	/* a short buffer would leave parameters unset, a long one is a layout the caller got
+	 * wrong; both are refused rather than run */
+	if (l->params_bytes != want)
+		return api_fail(err, WARPSIM_ERR_INPUT, "%s: kernel %s takes %u bytes of parameters, "
+				"l->params_bytes is %zu", __func__, name, want, l->params_bytes);
+	uint64_t t0 = now_ps(ws);
 	uint64_t c0 = ws->g ? gpu_core_cycles(ws->g) : 0;
 	uint64_t w0 = ws->g ? gpu_warp_insts(ws->g) : ws->fstats.warp_insts;
 	double s0 = cpu_seconds();
-	rc = ws_launch_params(m->h, fe_module_kernel_name(m->m, k),
-			      WS_DIM3(l->grid[0], l->grid[1], l->grid[2]),
+	rc = ws_launch_params(m->h, name, WS_DIM3(l->grid[0], l->grid[1], l->grid[2]),
 			      WS_DIM3(l->block[0], l->block[1], l->block[2]), l->dynamic_shared_bytes,
 			      l->params, (uint32_t)l->params_bytes, &e);
 	ws->cpu_s += cpu_seconds() - s0;
 	if (rc)
-		return warpsim_error_from(err, &e);
+		return api_fail_sim(err, &e);
 	if (r) {
 		r->launch = ws->launches;
 		r->start_ps = t0;
-		r->end_ps = warpsim_now_ps(ws);
+		r->end_ps = now_ps(ws);
 		r->core_cycles = ws->g ? gpu_core_cycles(ws->g) - c0 : 0;
 		r->warp_insts = (ws->g ? gpu_warp_insts(ws->g) : ws->fstats.warp_insts) - w0;
 	}
@@ -495,6 +717,8 @@ int warpsim_launch(struct warpsim_module *m, uint32_t k, const struct warpsim_la
 
 void warpsim_set_printf(struct warpsim *ws, FILE *out)
 {
+	if (need_machine(ws, __func__, NULL))
+		return;
 	ws->printf_out = out;
 	for (uint32_t i = 0; i < ws->n_mods; i++)
 		ws_host_set_printf(ws->mods[i]->h, out);
@@ -502,18 +726,32 @@ void warpsim_set_printf(struct warpsim *ws, FILE *out)
 
 bool warpsim_stat(const struct warpsim *ws, const char *name, double *out)
 {
+	if (need_machine(ws, __func__, NULL) || need(name, __func__, "name", NULL) ||
+	    need(out, __func__, "out", NULL))
+		return false;
 	uint64_t u;
 	if (stats_get_u64(ws->st, name, &u)) {
 		*out = (double)u;
 		return true;
 	}
-	return stats_get_double(ws->st, name, out);
+	if (stats_get_double(ws->st, name, out))
+		return true;
+	api_fail(NULL, WARPSIM_ERR_INPUT, "%s: no stat '%.200s'", __func__, name);
+	return false;
 }
 
 char *warpsim_stats_json(const struct warpsim *ws)
 {
-	return stats_to_json_string(ws->st);
+	if (need_machine(ws, __func__, NULL))
+		return NULL;
+	char *s = stats_to_json_string(ws->st);
+	if (!s)
+		api_fail(NULL, WARPSIM_ERR_NOMEM, "%s: out of memory", __func__);
+	return s;
 }
+
+/* The longest file name write_outputs appends to dir. */
+static const char longest_output[] = "/cta_timeline.csv";
 
 static int write_file_atomic(const char *path, const char *data, size_t n, bool resolved_cfg,
 			     const struct warpsim *ws, struct warpsim_error *err)
@@ -539,7 +777,7 @@ static int write_file_atomic(const char *path, const char *data, size_t n, bool 
 		rc = sim_error_set(&e, SIM_ERR_IO, path, 0, 0, NULL, "cannot rename: %s", strerror(errno));
 	if (rc) {
 		unlink(tmp);
-		return warpsim_error_from(err, &e);
+		return api_fail_sim(err, &e);
 	}
 	return 0;
 }
@@ -547,6 +785,16 @@ static int write_file_atomic(const char *path, const char *data, size_t n, bool 
 int warpsim_write_outputs(struct warpsim *ws, const char *dir, struct warpsim_error *err)
 {
 	char p[4096];
+	int rc;
+	if ((rc = need_machine(ws, __func__, err)) || (rc = need(dir, __func__, "dir", err)))
+		return rc;
+	if (!dir[0])
+		return api_fail(err, WARPSIM_ERR_USAGE, "%s: dir is empty", __func__);
+	/* a longer name would be cut short and the files written somewhere else */
+	size_t len = strlen(dir);
+	if (len + sizeof longest_output > sizeof p)
+		return api_fail(err, WARPSIM_ERR_IO, "%s: directory name of %zu characters is too long "
+				"(at most %zu)", __func__, len, sizeof p - sizeof longest_output);
 	struct sim_error e;
 	sim_error_clear(&e);
 	/* create dir and its parents */
@@ -558,7 +806,7 @@ int warpsim_write_outputs(struct warpsim *ws, const char *dir, struct warpsim_er
 			if (mkdir(p, 0777) && errno != EEXIST) {
 				sim_error_set(&e, SIM_ERR_IO, p, 0, 0, NULL, "cannot create directory: %s",
 					      strerror(errno));
-				return warpsim_error_from(err, &e);
+				return api_fail_sim(err, &e);
 			}
 			if (end)
 				break;
@@ -566,22 +814,24 @@ int warpsim_write_outputs(struct warpsim *ws, const char *dir, struct warpsim_er
 		}
 	}
 	snprintf(p, sizeof p, "%s/config.cfg", dir);
-	int rc = write_file_atomic(p, NULL, 0, true, ws, err);
+	rc = write_file_atomic(p, NULL, 0, true, ws, err);
 	if (!rc && ws->timeline) {
 		fflush(ws->timeline);
-		snprintf(p, sizeof p, "%s/cta_timeline.csv", dir);
+		snprintf(p, sizeof p, "%s%s", dir, longest_output);
 		rc = write_file_atomic(p, ws->timeline_buf, ws->timeline_len, false, NULL, err);
 	}
 	/* stats.json last: its presence marks a complete run (sweeps rely on it) */
 	snprintf(p, sizeof p, "%s/stats.json", dir);
 	if (!rc && stats_write_json(ws->st, p, &e))
-		rc = warpsim_error_from(err, &e);
+		rc = api_fail_sim(err, &e);
 	return rc;
 }
 
 void warpsim_print_summary(const struct warpsim *ws, FILE *out)
 {
 	static const char *const patterns[] = {"gpu.*", NULL};
+	if (need_machine(ws, __func__, NULL) || need(out, __func__, "out", NULL))
+		return;
 	if (!ws->g) {
 		fprintf(out, "functional run: %llu launches, %llu warp instructions, %llu thread "
 			"instructions\n", (unsigned long long)ws->fstats.launches,
@@ -598,14 +848,22 @@ void warpsim_print_summary(const struct warpsim *ws, FILE *out)
 int warpsim_run_workload(struct warpsim *ws, const char *path, const char *size, FILE *log,
 			 struct warpsim_error *err)
 {
+	int rc;
+	if ((rc = need_machine(ws, __func__, err)) || (rc = need(path, __func__, "path", err)) ||
+	    (rc = stopped(ws, __func__, err)))
+		return rc;
 	struct sim_error e;
 	sim_error_clear(&e);
+	/* a workload file that cannot be opened is an I/O error, as the header files it and as
+	 * a PTX file's is; the loader calls every problem with the file's text an input error */
+	if (cfg_check_regular_file(path, "workload file", NULL, 0, SIM_ERR_IO, &e))
+		return api_fail_sim(err, &e);
 	struct workload *w = workload_load_size(path, size, &e);
 	if (!w)
-		return warpsim_error_from(err, &e);
+		return api_fail_sim(err, &e);
 	double s0 = cpu_seconds();
-	int rc = workload_run(w, &ws->dev, log, &e);
+	rc = workload_run(w, &ws->dev, log, &e);
 	ws->cpu_s += cpu_seconds() - s0;
 	workload_destroy(w);
-	return rc ? warpsim_error_from(err, &e) : 0;
+	return rc ? api_fail_sim(err, &e) : 0;
 }
