@@ -7,6 +7,7 @@
 #include <libconfig.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
@@ -60,11 +61,34 @@ struct spec {
 	char base_dir[PATH_MAX];     /* directory of the spec: relative paths resolve from the cwd, as given */
 };
 
+/* An error in the spec at st's line (0 when st is NULL). */
+__attribute__((format(printf, 5, 6)))
 static int spec_err(struct sim_error *err, const struct spec *s, const config_setting_t *st,
-		    const char *setting, const char *msg)
+		    const char *setting, const char *fmt, ...)
 {
-	return sim_error_set(err, SIM_ERR_INPUT, s->path, st ? (int)config_setting_source_line(st) : 0, 0,
-			     setting, "%s", msg);
+	va_list ap;
+	va_start(ap, fmt);
+	int rc = sim_error_vset(err, SIM_ERR_INPUT, s->path, st ? (int)config_setting_source_line(st) : 0, 0,
+				setting, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+/* A setting's name for an error (sweep.configs[3], variant NAME: overrides[0]) into buf: one
+ * longer than sim_error's field is cut there anyway, and marked so ("..."). Only a label:
+ * nothing is opened or created by it. */
+__attribute__((format(printf, 3, 4)))
+static const char *label(char *buf, size_t n, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int len = vsnprintf(buf, n, fmt, ap);
+	va_end(ap);
+	if (len < 0 && n >= 2)
+		memcpy(buf, "?", 2);
+	else if ((size_t)len >= n && n > 4)
+		memcpy(buf + n - 4, "...", 4);
+	return buf;
 }
 
 static int read_strings(const struct spec *s, const config_setting_t *parent, const char *key,
@@ -100,11 +124,8 @@ static int check_keys(const struct spec *s, const config_setting_t *grp, const c
 		for (const char *const *a = allowed; *a; a++)
 			if (nm && !strcmp(nm, *a))
 				ok = true;
-		if (!ok) {
-			char msg[256];
-			snprintf(msg, sizeof msg, "unknown setting in %s", where);
-			return spec_err(err, s, m, nm ? nm : "?", msg);
-		}
+		if (!ok)
+			return spec_err(err, s, m, nm ? nm : "?", "unknown setting in %s", where);
 	}
 	return 0;
 }
@@ -167,8 +188,10 @@ const char *sweep_slurm_check(const char *key, const char *v)
 		size_t n = strlen(v);
 		bool unit = n > 1 && strchr("KMGT", v[n - 1]);
 		char num[32];
-		snprintf(num, sizeof num, "%.*s", (int)(unit ? n - 1 : n), v);
-		bool ok = n < sizeof num && all_of(num, DIGITS) && strtoll(num, NULL, 10) > 0;
+		int len = snprintf(num, sizeof num, "%.*s", (int)(unit ? n - 1 : n), v);
+		/* longer than 31 digits: more than any memory, and num would be cut */
+		bool ok = len >= 0 && (size_t)len < sizeof num && all_of(num, DIGITS) &&
+			  strtoll(num, NULL, 10) > 0;
 		return ok ? NULL : "expected memory per node such as 4000 (MB) or 4G (units K, M, G, T), above 0";
 	}
 	if (!strcmp(key, "partition")) {
@@ -187,6 +210,8 @@ static int spec_load_slurm(struct spec *s, const config_setting_t *root, struct 
 	if (config_setting_type(sl) != CONFIG_TYPE_GROUP)
 		return spec_err(err, s, sl, "sweep.slurm", "expected a group { time = \"2:00:00\"; mem = \"4G\"; ... }");
 	static const char *const keys[] = {"time", "mem", "partition", "account", NULL};
+	static const char *const settings[] = {"sweep.slurm.time", "sweep.slurm.mem", "sweep.slurm.partition",
+					       "sweep.slurm.account"};
 	int rc = check_keys(s, sl, keys, "sweep.slurm (time, mem, partition, account)", err);
 	if (rc)
 		return rc;
@@ -195,17 +220,13 @@ static int spec_load_slurm(struct spec *s, const config_setting_t *root, struct 
 		config_setting_t *st = config_setting_get_member(sl, keys[k]);
 		if (!st)
 			continue;
-		char setting[32], msg[200];
-		snprintf(setting, sizeof setting, "sweep.slurm.%s", keys[k]);
 		const char *v = config_setting_type(st) == CONFIG_TYPE_STRING ? config_setting_get_string(st) : NULL;
 		const char *bad = v ? sweep_slurm_check(keys[k], v) : NULL;
 		if (!v)
-			snprintf(msg, sizeof msg, "expected a string in quotes (%s = \"%s\";)", keys[k],
-				 k == 0 ? "2:00:00" : k == 1 ? "4G" : "name");
-		else if (bad)
-			snprintf(msg, sizeof msg, "%s, got '%s'", bad, v);
-		if (!v || bad)
-			return spec_err(err, s, st, setting, msg);
+			return spec_err(err, s, st, settings[k], "expected a string in quotes (%s = \"%s\";)", keys[k],
+					k == 0 ? "2:00:00" : k == 1 ? "4G" : "name");
+		if (bad)
+			return spec_err(err, s, st, settings[k], "%s, got '%s'", bad, v);
 		*dst[k] = v;
 	}
 	return 0;
@@ -362,33 +383,33 @@ static int spec_check_machine(const struct spec *s, int c, int v, bool *stat_fou
 	const struct variant *var = &s->variants[v];
 	const config_setting_t *vs = config_setting_get_elem(config_lookup(&s->lc, "sweep.variants"),
 							      (unsigned)v);
-	char setting[160];
+	char setting[sizeof err->setting];
 	struct sim_error in = {0};
 	struct cfg *cf = cfg_create();
 	if (!cf)
 		return sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory");
 	int rc = gpu_cfg_define_all(cf, &in);
 	if (!rc && (rc = cfg_load_file(cf, s->configs[c], &in))) {
-		snprintf(setting, sizeof setting, "sweep.configs[%d]", c);
-		rc = spec_blame(err, s, elem_of(s, "sweep.configs", c), setting, &in);
+		rc = spec_blame(err, s, elem_of(s, "sweep.configs", c),
+				label(setting, sizeof setting, "sweep.configs[%d]", c), &in);
 		goto out;
 	}
 	for (int j = 0; !rc && j < var->n_configs; j++)
 		if ((rc = cfg_load_file(cf, var->configs[j], &in))) {
-			snprintf(setting, sizeof setting, "variant %s: configs[%d]", var->name, j);
-			rc = spec_blame(err, s, vs, setting, &in);
+			rc = spec_blame(err, s, vs, label(setting, sizeof setting, "variant %s: configs[%d]", var->name, j),
+					&in);
 			goto out;
 		}
 	for (int j = 0; !rc && j < s->n_overrides; j++)
 		if ((rc = cfg_set_override(cf, s->overrides[j], &in))) {
-			snprintf(setting, sizeof setting, "sweep.overrides[%d]", j);
-			rc = spec_blame(err, s, elem_of(s, "sweep.overrides", j), setting, &in);
+			rc = spec_blame(err, s, elem_of(s, "sweep.overrides", j),
+					label(setting, sizeof setting, "sweep.overrides[%d]", j), &in);
 			goto out;
 		}
 	for (int j = 0; !rc && j < var->n_overrides; j++)
 		if ((rc = cfg_set_override(cf, var->overrides[j], &in))) {
-			snprintf(setting, sizeof setting, "variant %s: overrides[%d]", var->name, j);
-			rc = spec_blame(err, s, vs, setting, &in);
+			rc = spec_blame(err, s, vs, label(setting, sizeof setting, "variant %s: overrides[%d]", var->name, j),
+					&in);
 			goto out;
 		}
 	if (rc) {
@@ -409,11 +430,8 @@ static int spec_check_machine(const struct spec *s, int c, int v, bool *stat_fou
 		stats_destroy(st);
 	}
 	if (rc) {
-		char cn[32];
-		snprintf(cn, sizeof cn, "%d", c);
-		snprintf(setting, sizeof setting, "sweep.configs[%d] with variant %s", c, var->name);
 		rc = spec_blame(err, s, var->n_configs || var->n_overrides ? vs : elem_of(s, "sweep.configs", c),
-				setting, &in);
+				label(setting, sizeof setting, "sweep.configs[%d] with variant %s", c, var->name), &in);
 	}
 out:
 	cfg_destroy(cf);
@@ -427,14 +445,20 @@ static const char *app_problem(const char *prog, char *found, size_t n)
 {
 	struct stat st;
 	bool ok = false;
+	/* a cut name would be another file (execvp gives up on such a name: ENAMETOOLONG) */
+	static const char too_long[] = "path too long (PATH_MAX)";
 	if (strchr(prog, '/')) {
-		snprintf(found, n, "%s", prog);
+		int len = snprintf(found, n, "%s", prog);
+		if (len < 0 || (size_t)len >= n)
+			return too_long;
 		ok = !stat(found, &st);
 	} else {
 		const char *path = getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin";
 		for (const char *p = path; !ok; p++) {
 			size_t len = strcspn(p, ":");
-			snprintf(found, n, "%.*s%s%s", (int)len, p, len ? "/" : "", prog);
+			int flen = snprintf(found, n, "%.*s%s%s", (int)len, p, len ? "/" : "", prog);
+			if (flen < 0 || (size_t)flen >= n)
+				return too_long;
 			ok = !stat(found, &st) && S_ISREG(st.st_mode) && !access(found, X_OK);
 			p += len;
 			if (!*p)
@@ -469,32 +493,34 @@ static const char *app_problem(const char *prog, char *found, size_t n)
 	return NULL;
 }
 
-static void wl_stem(const struct spec *s, int w, char *out, size_t n);
+/* A run name: one directory of a run's path (config/workload/variant). */
+#define RUN_NAME_MAX NAME_MAX
+
+static int run_config_name(const struct spec *s, int c, char *out, struct sim_error *err);
+static int run_workload_name(const struct spec *s, int w, char *out, struct sim_error *err);
 
 /* An application workload: its program exists and runs on warpsim's runtime, its name is free. */
 static int spec_check_app(const struct spec *s, int w, struct sim_error *err)
 {
-	char found[PATH_MAX], setting[64], msg[PATH_MAX + 128];
-	snprintf(setting, sizeof setting, "sweep.workloads[%d]", w);
+	char found[PATH_MAX], setting[64];
+	label(setting, sizeof setting, "sweep.workloads[%d]", w);
 	const char *prog = s->app_argv[w][0];
 	const char *why = app_problem(prog, found, sizeof found);
-	if (why) {
-		snprintf(msg, sizeof msg, "app: %s: %s", prog, why);
-		return spec_err(err, s, elem_of(s, "sweep.workloads", w), setting, msg);
-	}
-	char me[128], other[128];
-	wl_stem(s, w, me, sizeof me);
-	for (int j = 0; j < s->n_workloads; j++) {
+	if (why)
+		return spec_err(err, s, elem_of(s, "sweep.workloads", w), setting, "app: %s: %s", prog, why);
+	char me[RUN_NAME_MAX + 1], other[RUN_NAME_MAX + 1];
+	int rc = run_workload_name(s, w, me, err);
+	for (int j = 0; !rc && j < s->n_workloads; j++) {
 		if (j == w)
 			continue;
-		wl_stem(s, j, other, sizeof other);
-		if (!strcmp(me, other)) {
-			snprintf(msg, sizeof msg, "run name '%s' is also sweep.workloads[%d]'s (give the "
-				 "application a name = \"...\";)", me, j);
-			return spec_err(err, s, elem_of(s, "sweep.workloads", w), setting, msg);
-		}
+		if ((rc = run_workload_name(s, j, other, err)))
+			break;
+		if (!strcmp(me, other))
+			return spec_err(err, s, elem_of(s, "sweep.workloads", w), setting,
+					"run name '%s' is also sweep.workloads[%d]'s (give the "
+					"application a name = \"...\";)", me, j);
 	}
-	return 0;
+	return rc;
 }
 
 /* Every config x variant machine and every workload resolves and validates, and the output
@@ -506,6 +532,17 @@ static int spec_validate(const struct spec *s, const char *outroot, struct sim_e
 	 * perfect-l1 machine, and its cell is then empty); one none of them has is a typo. A
 	 * SimGrid machine is not built here: its stats are not checked. */
 	bool found[SWEEP_MAX_STATS] = {false}, unchecked = false;
+	char name[RUN_NAME_MAX + 1];
+	for (int c = 0; c < s->n_configs; c++) {
+		int rc = run_config_name(s, c, name, err);
+		if (rc)
+			return rc;
+	}
+	for (int w = 0; w < s->n_workloads; w++) {
+		int rc = run_workload_name(s, w, name, err);
+		if (rc)
+			return rc;
+	}
 	for (int c = 0; c < s->n_configs; c++)
 		for (int v = 0; v < s->n_variants; v++) {
 			int rc = spec_check_machine(s, c, v, found, &unchecked, err);
@@ -514,10 +551,10 @@ static int spec_validate(const struct spec *s, const char *outroot, struct sim_e
 		}
 	for (int k = 0; k < s->n_stats && !unchecked; k++)
 		if (!found[k]) {
-			char setting[80];
-			snprintf(setting, sizeof setting, "sweep.stats[%d]", k);
+			char setting[64];
 			return sim_error_set(err, SIM_ERR_INPUT, s->path,
-					     (int)config_setting_source_line(elem_of(s, "sweep.stats", k)), 0, setting,
+					     (int)config_setting_source_line(elem_of(s, "sweep.stats", k)), 0,
+					     label(setting, sizeof setting, "sweep.stats[%d]", k),
 					     "no machine of the sweep has a stat named '%s' (names as in stats.json "
 					     "\"total\", e.g. sm.0.l1d.misses or noc.latency.total)", s->stats[k]);
 		}
@@ -532,15 +569,14 @@ static int spec_validate(const struct spec *s, const char *outroot, struct sim_e
 		struct workload *wl = workload_load_size(s->workloads[w], s->size, &in);
 		if (!wl) {
 			char setting[64];
-			snprintf(setting, sizeof setting, "sweep.workloads[%d]", w);
-			return spec_blame(err, s, elem_of(s, "sweep.workloads", w), setting, &in);
+			return spec_blame(err, s, elem_of(s, "sweep.workloads", w),
+					  label(setting, sizeof setting, "sweep.workloads[%d]", w), &in);
 		}
 		workload_destroy(wl);
 	}
 	char d[PATH_MAX];
-	snprintf(d, sizeof d, "%s/%s", outroot, s->name);
 	struct sim_error in = {0};
-	if (cli_mkdirs(d, &in)) {
+	if (sweep_path(d, sizeof d, &in, "%s/%s", outroot, s->name) || cli_mkdirs(d, &in)) {
 		char msg[sizeof in.msg];
 		sim_error_format(&in, msg, sizeof msg);
 		return sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, "--out", "%s", msg);
@@ -548,28 +584,55 @@ static int spec_validate(const struct spec *s, const char *outroot, struct sim_e
 	return 0;
 }
 
-/* "configs/owl-28.cfg" -> "owl-28"; "workloads/vecadd/vecadd.cfg" -> "vecadd". */
-static void stem(const char *path, char *out, size_t n)
+/* "configs/owl-28.cfg" -> "owl-28"; "workloads/vecadd/vecadd.cfg" -> "vecadd"; false when it
+ * does not fit out (n bytes). */
+static bool stem(const char *path, char *out, size_t n)
 {
 	const char *b = strrchr(path, '/');
 	b = b ? b + 1 : path;
-	snprintf(out, n, "%s", b);
-	char *dot = strrchr(out, '.');
-	if (dot && dot != out)
-		*dot = '\0';
+	const char *dot = strrchr(b, '.');
+	size_t len = dot && dot != b ? (size_t)(dot - b) : strlen(b);
+	if (len >= n)
+		return false;
+	memcpy(out, b, len);
+	out[len] = '\0';
+	return true;
+}
+
+/* A name longer than a directory's cannot be made, and a cut one could be another run's. */
+static int name_too_long(const struct spec *s, const char *list, int i, const char *name,
+			 struct sim_error *err)
+{
+	char setting[64];
+	const char *base = strrchr(name, '/');
+	return spec_err(err, s, elem_of(s, list, i), label(setting, sizeof setting, "%s[%d]", list, i),
+			"run name '%.40s...' is longer than %d characters (a directory name)",
+			base ? base + 1 : name, RUN_NAME_MAX);
+}
+
+/* Config c's run name (the file's stem) into out, RUN_NAME_MAX + 1 bytes. */
+static int run_config_name(const struct spec *s, int c, char *out, struct sim_error *err)
+{
+	return stem(s->configs[c], out, RUN_NAME_MAX + 1) ? 0
+							   : name_too_long(s, "sweep.configs", c, s->configs[c], err);
 }
 
 /* A workload's run name: its file's stem, or an application's name (default: the program's). */
-static void wl_stem(const struct spec *s, int w, char *out, size_t n)
+static int run_workload_name(const struct spec *s, int w, char *out, struct sim_error *err)
 {
-	if (s->wl_name[w])
-		snprintf(out, n, "%s", s->wl_name[w]);
-	else
-		stem(s->app_words[w] ? s->app_argv[w][0] : s->workloads[w], out, n);
+	const char *src = s->wl_name[w] ? s->wl_name[w] : s->app_words[w] ? s->app_argv[w][0] : s->workloads[w];
+	bool ok = s->wl_name[w] ? strlen(src) <= RUN_NAME_MAX : stem(src, out, RUN_NAME_MAX + 1);
+	if (ok && s->wl_name[w])
+		memcpy(out, src, strlen(src) + 1);
+	return ok ? 0 : name_too_long(s, "sweep.workloads", w, src, err);
 }
 
+/* Room kept in PATH_MAX after a run's directory for "/" and the name of a file in it
+ * (run.lock, cta_timeline.csv, stats.json.tmp.<pid> while it is written). */
+#define RUN_FILE_ROOM 40
+
 struct run {
-	char dir[PATH_MAX];
+	char dir[PATH_MAX - RUN_FILE_ROOM];
 	char *argv[128 + SWEEP_MAX_APP_ARGS];
 	int argc;
 	int config_i, workload_i, variant_i;
@@ -587,11 +650,17 @@ static int build_runs(const struct spec *s, const char *outroot, const char *sel
 		for (int w = 0; w < s->n_workloads; w++)
 			for (int v = 0; v < s->n_variants; v++, k++) {
 				struct run *x = &r[k];
-				char cn[128], wn[128];
-				stem(s->configs[c], cn, sizeof cn);
-				wl_stem(s, w, wn, sizeof wn);
-				snprintf(x->dir, sizeof x->dir, "%s/%s/%s/%s/%s", outroot, s->name, cn, wn,
-					 s->variants[v].name);
+				char cn[RUN_NAME_MAX + 1], wn[RUN_NAME_MAX + 1];
+				int rc = run_config_name(s, c, cn, err);
+				if (!rc)
+					rc = run_workload_name(s, w, wn, err);
+				if (!rc)
+					rc = sweep_path(x->dir, sizeof x->dir, err, "%s/%s/%s/%s/%s", outroot, s->name, cn,
+							wn, s->variants[v].name);
+				if (rc) {
+					free(r);
+					return rc;
+				}
 				x->config_i = c;
 				x->workload_i = w;
 				x->variant_i = v;
@@ -638,10 +707,19 @@ static int build_runs(const struct spec *s, const char *outroot, const char *sel
 	return 0;
 }
 
+/* DIR/name of run r into p: it fits, as build_runs left room for the run's files. */
+static void run_file(const struct run *r, const char *name, char p[PATH_MAX])
+{
+	SIM_ASSERT(strlen(name) < RUN_FILE_ROOM);
+	struct sim_error e;
+	int rc = sweep_path(p, PATH_MAX, &e, "%s/%s", r->dir, name);
+	SIM_ASSERT(rc == 0);
+}
+
 static bool done(const struct run *r)
 {
-	char p[PATH_MAX + 16];
-	snprintf(p, sizeof p, "%s/stats.json", r->dir);
+	char p[PATH_MAX];
+	run_file(r, "stats.json", p);
 	return access(p, F_OK) == 0;
 }
 
@@ -671,10 +749,12 @@ static void write_cmdline_to_log(FILE *f, const struct run *r)
 	fputs("/run.log 2>&1", f);
 }
 
-void sweep_run_figures(const char *dir, double *cycles, double *warp_insts)
+/* gpu.cycles and gpu.warp_insts of a finished run, for the progress line only: 0 where they
+ * cannot be read (sweep_collect then refuses the damaged stats.json with its reason). */
+static void run_figures(const struct run *r, double *cycles, double *warp_insts)
 {
-	char p[PATH_MAX + 16];
-	snprintf(p, sizeof p, "%s/stats.json", dir);
+	char p[PATH_MAX];
+	run_file(r, "stats.json", p);
 	json_t *doc = json_load_file(p, 0, NULL);
 	json_t *t = json_object_get(doc, "total");
 	*cycles = json_number_value(json_object_get(t, "gpu.cycles"));
@@ -698,11 +778,11 @@ static void on_signal(int sig)
  * (the run then goes ahead unlocked). */
 static int lock_run(const struct run *r, bool wait_for_it)
 {
-	char p[PATH_MAX + 16];
+	char p[PATH_MAX];
 	struct sim_error e2;
 	if (cli_mkdirs(r->dir, &e2))
 		return -2;
-	snprintf(p, sizeof p, "%s/run.lock", r->dir);
+	run_file(r, "run.lock", p);
 	int fd = open(p, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return -2;
@@ -721,14 +801,14 @@ static void progress(int finished, int n, int skipped, int failed, double sim_cy
 	double el = cli_now_s() - t0;
 	/* ETA from the runs done here so far (complete ones skipped took no time); runs differ in
 	 * length, so it is a rough figure until most are done. */
-	char eta[48] = "";
 	int ran = finished - skipped;
+	fprintf(stderr, "\rsweep: %d/%d runs done (%d already complete, %d failed), %.3g core cycles simulated, %.3g warp inst/s per core",
+		finished, n, skipped, failed, sim_cycles, el > 0 ? sim_insts / el / (jobs > 1 ? jobs : 1) : 0.0);
 	if (ran > 0 && finished < n && el > 0) {
 		double left = el / ran * (n - finished);
-		snprintf(eta, sizeof eta, ", ETA %d:%02d", (int)(left / 60), (int)left % 60);
+		fprintf(stderr, ", ETA %d:%02d", (int)(left / 60), (int)left % 60);
 	}
-	fprintf(stderr, "\rsweep: %d/%d runs done (%d already complete, %d failed), %.3g core cycles simulated, %.3g warp inst/s per core%s   ",
-		finished, n, skipped, failed, sim_cycles, el > 0 ? sim_insts / el / (jobs > 1 ? jobs : 1) : 0.0, eta);
+	fputs("   ", stderr);
 }
 
 static int run_local(struct run *runs, int n, int jobs, struct sim_error *err)
@@ -792,11 +872,11 @@ static int run_local(struct run *runs, int n, int jobs, struct sim_error *err)
 				return sim_error_set(err, SIM_ERR_IO, NULL, 0, 0, NULL, "fork: %s", strerror(errno));
 			}
 			if (p == 0) {
-				char logp[PATH_MAX + 16];
+				char logp[PATH_MAX];
 				struct sim_error e2;
 				if (cli_mkdirs(r->dir, &e2))
 					_exit(2);
-				snprintf(logp, sizeof logp, "%s/run.log", r->dir);
+				run_file(r, "run.log", logp);
 				FILE *lf = freopen(logp, "w", stdout);
 				if (!lf || dup2(fileno(stdout), 2) < 0)
 					_exit(2);
@@ -828,7 +908,7 @@ static int run_local(struct run *runs, int n, int jobs, struct sim_error *err)
 						WIFEXITED(st) ? WEXITSTATUS(st) : -1, runs[i].dir, runs[i].dir);
 				} else {
 					double cyc = 0, wi = 0;
-					sweep_run_figures(runs[i].dir, &cyc, &wi);
+					run_figures(&runs[i], &cyc, &wi);
 					sim_cycles += cyc;
 					sim_insts += wi;
 				}
@@ -877,21 +957,26 @@ static int run_local(struct run *runs, int n, int jobs, struct sim_error *err)
 static int emit(const struct spec *s, struct run *runs, int n, const char *kind, const char *outroot,
 		struct sim_error *err)
 {
-	char d[PATH_MAX], jobs[PATH_MAX + 32], script[PATH_MAX + 32];
-	snprintf(d, sizeof d, "%s/%s", outroot, s->name);
-	int rc = cli_mkdirs(d, err);
+	char d[PATH_MAX], jobs[PATH_MAX], script[PATH_MAX];
+	int rc = sweep_path(d, sizeof d, err, "%s/%s", outroot, s->name);
+	if (!rc)
+		rc = sweep_path(jobs, sizeof jobs, err, "%s/jobs.txt", d);
+	if (!rc)
+		rc = sweep_path(script, sizeof script, err, "%s/sweep.sbatch", d);
+	if (!rc)
+		rc = cli_mkdirs(d, err);
 	if (rc)
 		return rc;
-	snprintf(jobs, sizeof jobs, "%s/jobs.txt", d);
-	FILE *f = fopen(jobs, "w");
-	if (!f)
-		return sim_error_set(err, SIM_ERR_IO, jobs, 0, 0, NULL, "cannot write: %s", strerror(errno));
 	/* Each job goes to the directory the spec's paths are relative to (so the list runs from
 	 * anywhere), makes its own run directory first, so results land atomically inside it, and
 	 * keeps its output in run.log as a local sweep does. */
 	char cwd[PATH_MAX];
-	if (!getcwd(cwd, sizeof cwd))
-		snprintf(cwd, sizeof cwd, ".");
+	if (!getcwd(cwd, sizeof cwd)) /* the jobs' paths are relative to it: no job would find them */
+		return sim_error_set(err, SIM_ERR_IO, NULL, 0, 0, NULL, "cannot name the current directory: %s",
+				     strerror(errno));
+	FILE *f = fopen(jobs, "w");
+	if (!f)
+		return sim_error_set(err, SIM_ERR_IO, jobs, 0, 0, NULL, "cannot write: %s", strerror(errno));
 	for (int i = 0; i < n; i++) {
 		fprintf(f, "cd ");
 		shq(f, cwd);
@@ -903,12 +988,12 @@ static int emit(const struct spec *s, struct run *runs, int n, const char *kind,
 		write_cmdline_to_log(f, &runs[i]);
 		fprintf(f, "; }\n");
 	}
-	fclose(f);
+	if (ferror(f) | fclose(f))
+		return sim_error_set(err, SIM_ERR_IO, jobs, 0, 0, NULL, "cannot write: %s", strerror(errno));
 	if (!strcmp(kind, "parallel")) {
 		printf("GNU parallel job file: %s (%d jobs)\nrun: parallel --jobs $(nproc) < %s\n", jobs, n, jobs);
 		return 0;
 	}
-	snprintf(script, sizeof script, "%s/sweep.sbatch", d);
 	f = fopen(script, "w");
 	if (!f)
 		return sim_error_set(err, SIM_ERR_IO, script, 0, 0, NULL, "cannot write: %s", strerror(errno));
@@ -929,8 +1014,8 @@ static int emit(const struct spec *s, struct run *runs, int n, const char *kind,
 	fprintf(f, "\nline=$(sed -n \"$((SLURM_ARRAY_TASK_ID + 1))p\" ");
 	shq(f, jobs);
 	fprintf(f, ")\nexec bash -c \"$line\"\n");
-	fclose(f);
-	chmod(script, 0755);
+	if ((ferror(f) | fclose(f)) || chmod(script, 0755))
+		return sim_error_set(err, SIM_ERR_IO, script, 0, 0, NULL, "cannot write: %s", strerror(errno));
 	printf("Slurm job array: %s (%d tasks)\nsubmit: sbatch %s ; afterwards: warpsim sweep --collect %s\n",
 	       script, n, script, d);
 	return 0;
@@ -950,27 +1035,30 @@ static int write_stat_list(FILE *f, const void *ctx, struct sim_error *err)
  * runs done by Slurm or GNU parallel). */
 static int write_extra_stats(const struct spec *s, const char *outroot, struct sim_error *err)
 {
-	char p[PATH_MAX + 32];
-	snprintf(p, sizeof p, "%s/%s", outroot, s->name);
-	int rc = cli_mkdirs(p, err);
-	if (rc)
-		return rc;
-	snprintf(p, sizeof p, "%s/%s/extra_stats.txt", outroot, s->name);
-	return cli_write_atomic(p, write_stat_list, s, err);
+	char p[PATH_MAX];
+	int rc = sweep_path(p, sizeof p, err, "%s/%s", outroot, s->name);
+	if (!rc)
+		rc = cli_mkdirs(p, err);
+	if (!rc)
+		rc = sweep_path(p, sizeof p, err, "%s/%s/extra_stats.txt", outroot, s->name);
+	return rc ? rc : cli_write_atomic(p, write_stat_list, s, err);
 }
 
 static int write_order_list(FILE *f, const void *ctx, struct sim_error *err)
 {
 	const struct spec *s = ctx;
-	(void)err;
-	char n[128];
+	char n[RUN_NAME_MAX + 1];
 	fprintf(f, "# the sweep spec's order of its axes (warpsim report draws them in it)\n");
 	for (int c = 0; c < s->n_configs; c++) {
-		stem(s->configs[c], n, sizeof n);
+		int rc = run_config_name(s, c, n, err);
+		if (rc)
+			return rc;
 		fprintf(f, "config %s\n", n);
 	}
 	for (int w = 0; w < s->n_workloads; w++) {
-		wl_stem(s, w, n, sizeof n);
+		int rc = run_workload_name(s, w, n, err);
+		if (rc)
+			return rc;
 		fprintf(f, "workload %s\n", n);
 	}
 	for (int v = 0; v < s->n_variants; v++)
@@ -981,9 +1069,9 @@ static int write_order_list(FILE *f, const void *ctx, struct sim_error *err)
 /* DIR/sweep_order.txt: results.csv is sorted by name; the report wants the spec's order. */
 static int write_order(const struct spec *s, const char *outroot, struct sim_error *err)
 {
-	char p[PATH_MAX + 32];
-	snprintf(p, sizeof p, "%s/%s/sweep_order.txt", outroot, s->name);
-	return cli_write_atomic(p, write_order_list, s, err);
+	char p[PATH_MAX];
+	int rc = sweep_path(p, sizeof p, err, "%s/%s/sweep_order.txt", outroot, s->name);
+	return rc ? rc : cli_write_atomic(p, write_order_list, s, err);
 }
 
 int sweep_run_spec(const char *spec_path, const char *outroot, int jobs, const char *emit_kind,
@@ -1005,10 +1093,12 @@ int sweep_run_spec(const char *spec_path, const char *outroot, int jobs, const c
 			s->slurm.account = slurm->account;
 	}
 	char self[PATH_MAX];
-	ssize_t sl = readlink("/proc/self/exe", self, sizeof self - 1);
+	ssize_t sl = readlink("/proc/self/exe", self, sizeof self);
 	if (!rc && sl <= 0)
 		rc = sim_error_set(err, SIM_ERR_IO, NULL, 0, 0, NULL, "cannot find own executable");
-	if (sl > 0)
+	else if (!rc && (size_t)sl >= sizeof self) /* readlink cuts without saying so */
+		rc = sim_error_set(err, SIM_ERR_IO, NULL, 0, 0, NULL, "own executable's path too long (PATH_MAX)");
+	if (sl > 0 && (size_t)sl < sizeof self)
 		self[sl] = '\0';
 	struct run *runs = NULL;
 	int n = 0;
@@ -1017,7 +1107,7 @@ int sweep_run_spec(const char *spec_path, const char *outroot, int jobs, const c
 	if (!rc)
 		rc = build_runs(s, outroot, self, &runs, &n, err);
 	if (!rc && results_dir)
-		snprintf(results_dir, results_dir_len, "%s/%s", outroot, s->name);
+		rc = sweep_path(results_dir, results_dir_len, err, "%s/%s", outroot, s->name);
 	if (!rc)
 		rc = write_extra_stats(s, outroot, err);
 	if (!rc)
@@ -1027,9 +1117,11 @@ int sweep_run_spec(const char *spec_path, const char *outroot, int jobs, const c
 	else if (!rc) {
 		rc = run_local(runs, n, jobs, err);
 		char d[PATH_MAX];
-		snprintf(d, sizeof d, "%s/%s", outroot, s->name);
 		struct sim_error e2;
-		int rc2 = sweep_collect(d, stdout, rc ? &e2 : err);
+		/* (the path fitted in spec_validate) */
+		int rc2 = sweep_path(d, sizeof d, rc ? &e2 : err, "%s/%s", outroot, s->name);
+		if (!rc2)
+			rc2 = sweep_collect(d, stdout, rc ? &e2 : err);
 		if (!rc)
 			rc = rc2;
 	}
@@ -1076,10 +1168,10 @@ int cmd_sweep(int argc, char **argv, struct sim_error *err)
 	struct sweep_slurm slurm = {cli_long(&o, "--time"), cli_long(&o, "--mem"), cli_long(&o, "--partition"),
 				    cli_long(&o, "--account")};
 	static const char *const keys[] = {"time", "mem", "partition", "account"};
+	static const char *const flags[] = {"--time", "--mem", "--partition", "--account"};
 	const char *vals[] = {slurm.time, slurm.mem, slurm.partition, slurm.account};
 	for (int k = 0; k < 4; k++) {
-		char flag[16];
-		snprintf(flag, sizeof flag, "--%s", keys[k]);
+		const char *flag = flags[k];
 		if (!vals[k])
 			continue;
 		if (!emit_kind || strcmp(emit_kind, "slurm"))

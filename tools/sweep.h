@@ -12,8 +12,16 @@
  * with columns config, workload, variant, every "gpu.*" total stat and those named in
  * dir/extra_stats.txt (the spec's `stats`), then "prov.*", the run's provenance (text cells
  * quoted as tools/csv.h reads them), rows sorted. Prints a
- * one-line summary to out. Runs without stats.json (failed or pending) are listed, not dropped. */
+ * one-line summary to out. Runs without stats.json (failed or pending) are counted, not dropped.
+ * A stats.json that is not a finished run's (not JSON, no "total" object of numbers with
+ * gpu.cycles, a "provenance" that is no object) is an error naming it (SIM_ERR_INPUT), as is
+ * a path longer than PATH_MAX; a directory that cannot be read is SIM_ERR_IO. */
 int sweep_collect(const char *dir, FILE *out, struct sim_error *err);
+
+/* snprintf of a path into buf (n bytes); 0, or SIM_ERR_INPUT when it does not fit, naming its
+ * start: a cut path would be walked or written as another file. */
+int sweep_path(char *buf, size_t n, struct sim_error *err, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 
 /* Slurm resources of an emitted job array (#SBATCH --time, --mem, --partition, --account);
  * NULL: not asked for. */
@@ -32,7 +40,4 @@ int sweep_run_spec(const char *spec_path, const char *outroot, int jobs, const c
 /* NULL if value suits Slurm's option key ("time", "mem", "partition", "account"), else what
  * was expected. */
 const char *sweep_slurm_check(const char *key, const char *value);
-/* gpu.cycles and gpu.warp_insts of a finished run directory (0 if absent). */
-void sweep_run_figures(const char *dir, double *cycles, double *warp_insts);
-
 #endif
