@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -55,6 +56,8 @@ int cli_parse(int argc, char **argv, const char *allowed, const char *const *lon
 					val = argv[++i];
 				else
 					return sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, name, "missing value");
+				if (!*val)
+					return sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, name, "needs a value, got ''");
 			} else if (eq) {
 				return sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, name, "takes no value");
 			}
@@ -70,6 +73,8 @@ int cli_parse(int argc, char **argv, const char *allowed, const char *const *lon
 			if (i + 1 >= argc)
 				return sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, a, "missing value");
 			const char *v = argv[++i];
+			if (!*v)
+				return sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, a, "needs a value, got ''");
 			switch (a[1]) {
 			case 'c':
 				if (o->n_configs == CLI_MAX_CONFIGS)
@@ -160,10 +165,26 @@ int cli_build_cfg(const struct cli_opts *o, struct cfg **out, struct sim_error *
 	return 0;
 }
 
+int cli_path(char *buf, size_t n, struct sim_error *err, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int k = vsnprintf(buf, n, fmt, ap);
+	va_end(ap);
+	if (k < 0 || (size_t)k >= n)
+		return sim_error_set(err, SIM_ERR_USAGE, buf, 0, 0, NULL, "path too long (%d bytes, at most %zu)", k,
+				     n - 1);
+	return 0;
+}
+
 int cli_mkdirs(const char *dir, struct sim_error *err)
 {
 	char buf[4096];
-	snprintf(buf, sizeof buf, "%s", dir);
+	int rc = cli_path(buf, sizeof buf, err, "%s", dir);
+	if (rc)
+		return rc;
+	if (!*buf)
+		return sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, NULL, "an empty directory name");
 	for (char *p = buf + 1; *p; p++) {
 		if (*p != '/')
 			continue;

@@ -58,6 +58,11 @@ double cli_now_s(void);
 
 /* Create dir (and parents). */
 int cli_mkdirs(const char *dir, struct sim_error *err);
+
+/* printf into a path buffer of n bytes; a path that does not fit is an error naming its start
+ * (never walked truncated, which would be another file). */
+int cli_path(char *buf, size_t n, struct sim_error *err, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 /* Write a file atomically (tmp then rename) with the content produced by fn. */
 int cli_write_atomic(const char *path, int (*fn)(FILE *f, const void *ctx, struct sim_error *err),
 		     const void *ctx, struct sim_error *err);

@@ -13,15 +13,19 @@
 #include "csv.h"
 #include "report_fig.h"
 
-#define REP_MAX 128
+/* Sweeps over more configs than this get tables only unless --figures all (write_report). */
+#define REP_FIGURE_CONFIGS 16
 
+/* The names along each axis, in the report's order. Each array has room for one name per row of
+ * the table (no axis can have more), so none is ever left out. */
 struct axes {
-	const char *cfg[REP_MAX];
+	const char **cfg;
 	int n_cfg;
 	const char *at;             /* the config whose runs the tables read (one section per config) */
-	const char *wl[REP_MAX];
+	int at_index;               /* its index in cfg */
+	const char **wl;
 	int n_wl;
-	const char *var[REP_MAX];
+	const char **var;
 	int n_var;
 };
 
@@ -30,7 +34,7 @@ static int index_of(const char **v, int *n, const char *s, bool add)
 	for (int i = 0; i < *n; i++)
 		if (!strcmp(v[i], s))
 			return i;
-	if (!add || *n == REP_MAX)
+	if (!add)
 		return -1;
 	v[*n] = s;
 	return (*n)++;
@@ -54,10 +58,7 @@ static void run_list_add(struct run_list *l, const char *item)
 /* Row of (workload, variant) on config a->at; -1 if missing. */
 static int find_row(const struct csv_table *t, const struct axes *a, const char *wl, const char *var)
 {
-	for (int r = 0; r < t->n_rows; r++)
-		if (!strcmp(t->cell[r][0], a->at) && !strcmp(t->cell[r][1], wl) && !strcmp(t->cell[r][2], var))
-			return r;
-	return -1;
+	return csv_find_run(t, a->at, wl, var);
 }
 
 /* Mean of column col over the workloads for variant var (NaN when no run has it). */
@@ -83,86 +84,120 @@ struct ts_cols {
 	int sm0, n_sm, bw, blp0, n_ch;
 };
 
-static int ts_header(const char *csv, struct ts_cols *c)
+static bool is_number(const char *s)
+{
+	char *end;
+	if (!*s)
+		return false;
+	(void)strtod(s, &end);
+	return !*end;
+}
+
+/* Read samples.csv's header and check every cell the figures plot is a number, so that a
+ * damaged file is reported as such, with its line, and never handed to gnuplot. */
+static int ts_check(const char *csv, struct ts_cols *c, struct sim_error *err)
 {
 	memset(c, 0, sizeof *c);
-	FILE *f = fopen(csv, "r");
-	if (!f)
-		return -1;
-	char line[65536];
-	bool ok = fgets(line, sizeof line, f) != NULL;
-	fclose(f);
-	if (!ok)
-		return -1;
-	line[strcspn(line, "\r\n")] = '\0';
-	int i = 1;
-	for (char *save = NULL, *tok = strtok_r(line, ",", &save); tok; tok = strtok_r(NULL, ",", &save), i++) {
-		if (!strncmp(tok, "ipc.sm", 6) && !c->n_sm++)
-			c->sm0 = i;
-		else if (!strncmp(tok, "blp.ch", 6) && !c->n_ch++)
-			c->blp0 = i;
-		else if (!strcmp(tok, "dram.bandwidth_gbs"))
-			c->bw = i;
+	struct csv_table t;
+	int rc = csv_load(csv, &t, err);
+	if (rc)
+		goto out;
+	if (t.n_cols < 3 || strcmp(t.hdr[1], "cycle_start") || strcmp(t.hdr[2], "cycle_end")) {
+		rc = sim_error_set(err, SIM_ERR_INPUT, csv, 1, 0, NULL,
+				   "not a samples table: columns 2 and 3 must be cycle_start,cycle_end");
+		goto out;
 	}
-	return c->n_sm && c->bw ? 0 : -1;
+	for (int i = 0; i < t.n_cols; i++) {
+		const char *h = t.hdr[i];
+		if (!strncmp(h, "ipc.sm", 6) && !c->n_sm++)
+			c->sm0 = i + 1;
+		else if (!strncmp(h, "blp.ch", 6) && !c->n_ch++)
+			c->blp0 = i + 1;
+		else if (!strcmp(h, "dram.bandwidth_gbs"))
+			c->bw = i + 1;
+	}
+	if (!c->n_sm || !c->bw) {
+		rc = sim_error_set(err, SIM_ERR_INPUT, csv, 1, 0, NULL,
+				   "not a samples table: no ipc.sm0 or dram.bandwidth_gbs column");
+		goto out;
+	}
+	for (int r = 0; r < t.n_rows; r++)
+		for (int i = 1; i < t.n_cols; i++)
+			if (!is_number(t.cell[r][i])) {
+				rc = sim_error_set(err, SIM_ERR_INPUT, csv, r + 2, 0, t.hdr[i], "'%s' is not a number",
+						   t.cell[r][i]);
+				goto out;
+			}
+out:
+	csv_free(&t);
+	return rc;
 }
 
 /* Figures of one run's samples.csv (warpsim run --sample N): IPC per SM over time as a heat map,
- * DRAM bandwidth and BLP over time, as plots/<name>_ipc.svg|png and plots/<name>_dram.svg|png. */
-static int timeseries_plots(const char *run_dir, const char *plots, const char *name, const char *title,
-			    FILE *md, const char *md_prefix, struct sim_error *err)
+ * DRAM bandwidth and BLP over time, as plots/<name>_ipc.svg|png and plots/<name>_dram.svg|png.
+ * The scripts name the table by csv_rel, its path from the plots directory made of sweep names
+ * only, so that the directory the user chose (any characters) never appears in them; every
+ * other name goes in as a gnuplot string (rep_gp_str). */
+static int timeseries_plots(const char *run_dir, const char *csv_rel, const char *plots, const char *name,
+			    const char *title, FILE *md, const char *md_prefix, struct sim_error *err)
 {
-	char rel[PATH_MAX + 16], csv[PATH_MAX], p[PATH_MAX + 64];
-	snprintf(rel, sizeof rel, "%s/samples.csv", run_dir);
+	char csv[PATH_MAX], p[PATH_MAX], stem[PATH_MAX];
+	int rc = cli_path(csv, sizeof csv, err, "%s/samples.csv", run_dir);
+	if (rc)
+		return rc;
 	struct ts_cols c;
-	if (access(rel, R_OK) || !realpath(rel, csv) || ts_header(csv, &c))
+	if (access(csv, R_OK))
 		return 0;
-	snprintf(p, sizeof p, "%s/%s_ipc.gp", plots, name);
-	FILE *f = fopen(p, "w");
-	if (!f)
-		return sim_error_set(err, SIM_ERR_IO, p, 0, 0, NULL, "cannot write: %s", strerror(errno));
-	for (int k = 0; k < 2; k++) {
-		if (k == 0)
-			fprintf(f, "set terminal svg size 1000,520 dynamic noenhanced\nset output '%s_ipc.svg'\n", name);
-		else
-			fprintf(f, "set terminal pngcairo size 1000,520 noenhanced\nset output '%s_ipc.png'\n", name);
-		fprintf(f, "set datafile separator ','\nset title 'IPC per SM over time: %s'\n", title);
-		fprintf(f, "set xlabel 'time (core cycles)'\nset ylabel 'SM'\nset cblabel 'IPC (warp instructions per cycle)'\n"
-			   "set yrange [-0.5:%d.5]\nset cbrange [0:*]\nset palette defined (0 '#ffffff', 1 '#fde725', 2 '#21918c', 3 '#3b0f70')\n"
-			   "unset key\n", c.n_sm - 1);
-		fprintf(f, "plot for [i=0:%d] '%s' skip 1 using (($2+$3)/2):(i):(($3-$2)/2):(0.5):(column(%d+i)) "
-			   "with boxxyerror fs solid 1.0 noborder lc palette\n", c.n_sm - 1, csv, c.sm0);
-	}
-	fclose(f);
-	char gp[PATH_MAX + 64];
-	snprintf(gp, sizeof gp, "%s_ipc", name);
-	int rc;
-	if ((rc = rep_gnuplot(plots, gp, err)))
+	if ((rc = ts_check(csv, &c, err)))
 		return rc;
-	snprintf(p, sizeof p, "%s/%s_dram.gp", plots, name);
-	f = fopen(p, "w");
-	if (!f)
-		return sim_error_set(err, SIM_ERR_IO, p, 0, 0, NULL, "cannot write: %s", strerror(errno));
-	for (int k = 0; k < 2; k++) {
-		if (k == 0)
-			fprintf(f, "set terminal svg size 1000,620 dynamic noenhanced\nset output '%s_dram.svg'\n", name);
-		else
-			fprintf(f, "set terminal pngcairo size 1000,620 noenhanced\nset output '%s_dram.png'\n", name);
-		fprintf(f, "set datafile separator ','\nset multiplot layout 2,1 title 'DRAM over time: %s'\n"
-			   "set grid\nset lmargin at screen 0.09\nset rmargin at screen 0.80\n"
-			   "set ylabel 'DRAM bandwidth (GB/s)'\nunset xlabel\nunset key\n", title);
-		fprintf(f, "plot '%s' skip 1 using (($2+$3)/2):%d with lines lw 2 lc rgb '#0072b2'\n", csv, c.bw);
-		fprintf(f, "set ylabel 'BLP (banks busy, per channel)'\nset xlabel 'time (core cycles)'\n"
-			   "set key outside right\n");
-		if (c.n_ch)
-			fprintf(f, "plot for [ch=0:%d] '%s' skip 1 using (($2+$3)/2):(column(%d+2*ch)) with lines "
-				   "title sprintf('channel %%d', ch)\n", c.n_ch - 1, csv, c.blp0);
-		fprintf(f, "unset multiplot\n");
+	for (int fig = 0; fig < 2; fig++) {
+		const char *what = fig ? "dram" : "ipc";
+		char head[PATH_MAX + 32];
+		snprintf(head, sizeof head, "%s over time: %.*s", fig ? "DRAM" : "IPC per SM", PATH_MAX, title);
+		if ((rc = cli_path(stem, sizeof stem, err, "%s_%s", name, what)) ||
+		    (rc = cli_path(p, sizeof p, err, "%s/%s.gp", plots, stem)))
+			return rc;
+		FILE *f = fopen(p, "w");
+		if (!f)
+			return sim_error_set(err, SIM_ERR_IO, p, 0, 0, NULL, "cannot write: %s", strerror(errno));
+		for (int k = 0; k < 2; k++) {
+			rep_gp_terminal(f, k, stem, 1000, fig ? 620 : 520);
+			fprintf(f, "set datafile separator ','\n");
+			if (!fig) {
+				fprintf(f, "set title ");
+				rep_gp_str(f, head);
+				fprintf(f, "\nset xlabel 'time (core cycles)'\nset ylabel 'SM'\n"
+					   "set cblabel 'IPC (warp instructions per cycle)'\n"
+					   "set yrange [-0.5:%d.5]\nset cbrange [0:*]\n"
+					   "set palette defined (0 '#ffffff', 1 '#fde725', 2 '#21918c', 3 '#3b0f70')\n"
+					   "unset key\n", c.n_sm - 1);
+				fprintf(f, "plot for [i=0:%d] ", c.n_sm - 1);
+				rep_gp_str(f, csv_rel);
+				fprintf(f, " skip 1 using (($2+$3)/2):(i):(($3-$2)/2):(0.5):(column(%d+i)) "
+					   "with boxxyerror fs solid 1.0 noborder lc palette\n", c.sm0);
+				continue;
+			}
+			fprintf(f, "set multiplot layout 2,1 title ");
+			rep_gp_str(f, head);
+			fprintf(f, "\nset grid\nset lmargin at screen 0.09\nset rmargin at screen 0.80\n"
+				   "set ylabel 'DRAM bandwidth (GB/s)'\nunset xlabel\nunset key\nplot ");
+			rep_gp_str(f, csv_rel);
+			fprintf(f, " skip 1 using (($2+$3)/2):%d with lines lw 2 lc rgb '#0072b2'\n", c.bw);
+			fprintf(f, "set ylabel 'BLP (banks busy, per channel)'\nset xlabel 'time (core cycles)'\n"
+				   "set key outside right\n");
+			if (c.n_ch) {
+				fprintf(f, "plot for [ch=0:%d] ", c.n_ch - 1);
+				rep_gp_str(f, csv_rel);
+				fprintf(f, " skip 1 using (($2+$3)/2):(column(%d+2*ch)) with lines "
+					   "title sprintf('channel %%d', ch)\n", c.blp0);
+			}
+			fprintf(f, "unset multiplot\n");
+		}
+		if (fclose(f))
+			return sim_error_set(err, SIM_ERR_IO, p, 0, 0, NULL, "cannot write: %s", strerror(errno));
+		if ((rc = rep_gnuplot(plots, stem, err)))
+			return rc;
 	}
-	fclose(f);
-	snprintf(gp, sizeof gp, "%s_dram", name);
-	if ((rc = rep_gnuplot(plots, gp, err)))
-		return rc;
 	fprintf(md, "### %s\n\n![IPC per SM](%s%s_ipc.svg)\n\n![DRAM bandwidth and BLP](%s%s_dram.svg)\n\n", title,
 		md_prefix, name, md_prefix, name);
 	return 0;
@@ -170,6 +205,7 @@ static int timeseries_plots(const char *run_dir, const char *plots, const char *
 
 static const char *const stall_classes[] = {"issued", "structural", "data", "control", "fetch",
 					     "barrier", "exit", "no_warp", NULL};
+#define N_STALL_CLASSES 8 /* the names above */
 
 /* Row index of name in column col of t, so that the axes point into the table's own text. */
 static const char *cell_named(const struct csv_table *t, int col, const char *name)
@@ -180,12 +216,28 @@ static const char *cell_named(const struct csv_table *t, int col, const char *na
 	return NULL;
 }
 
+static void axes_free(struct axes *a)
+{
+	free(a->cfg);
+	free(a->wl);
+	free(a->var);
+}
+
 /* The axes of the report: configs, workloads and variants in the sweep spec's order (the sweep
  * writes it to DIR/sweep_order.txt; a name the file lacks comes after, in the table's order),
  * the baseline first among the variants. */
-static void axes_load(const char *dir, const struct csv_table *t, const char *base, struct axes *a)
+static int axes_load(const char *dir, const struct csv_table *t, const char *base, struct axes *a,
+		     struct sim_error *err)
 {
 	memset(a, 0, sizeof *a);
+	size_t room = (size_t)t->n_rows + 1;
+	a->cfg = malloc(room * sizeof *a->cfg);
+	a->wl = malloc(room * sizeof *a->wl);
+	a->var = malloc(room * sizeof *a->var);
+	if (!a->cfg || !a->wl || !a->var) {
+		axes_free(a);
+		return sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory");
+	}
 	char p[PATH_MAX + 32], line[512];
 	snprintf(p, sizeof p, "%s/sweep_order.txt", dir);
 	FILE *f = fopen(p, "r");
@@ -217,6 +269,7 @@ static void axes_load(const char *dir, const struct csv_table *t, const char *ba
 		a->var[b] = a->var[b - 1];
 		a->var[b - 1] = x;
 	}
+	return 0;
 }
 
 /* " on owl-28 (size medium)": the machine and, when every run has the same, the size. */
@@ -267,12 +320,22 @@ static const char *fig_name(char *buf, size_t n, const char *stem, const struct 
 	return buf;
 }
 
+/* Working arrays of config_sections, sized once for the report's axes. */
+struct scratch {
+	const char **rows;          /* n_wl + 1: the workloads and a summary row */
+	double *logsum;             /* n_var */
+	int *cnt;                   /* n_var */
+	double *val;                /* (n_wl + 1) x n_var x the stall classes */
+};
+
 /* The speedup, memory-system and scheduler-cycle sections and the CTA timeline of the runs on
  * config a->at (the whole report when the sweep has one config). The runs its speedup table
- * lacks are added to missing; val is scratch. */
+ * lacks are added to missing. */
 static int config_sections(const char *dir, const struct csv_table *t, const char *base, const struct axes *a,
-			   FILE *md, const char *plots, double *val, struct run_list *missing, struct sim_error *err)
+			   FILE *md, const char *plots, bool draw, struct scratch *scratch, struct run_list *missing,
+			   struct sim_error *err)
 {
+	double *val = scratch->val;
 	struct run_list here = {0};
 	int rc = 0;
 	int ipc = csv_col(t, "gpu.ipc");
@@ -280,10 +343,10 @@ static int config_sections(const char *dir, const struct csv_table *t, const cha
 	where_of(t, a, where, sizeof where);
 	if (a->n_cfg > 1)
 		fprintf(md, "# %s\n\n", a->at);
-	const char *rows[REP_MAX + 1];
+	const char **rows = scratch->rows;
 	for (int w = 0; w < a->n_wl; w++)
 		rows[w] = a->wl[w];
-	bool drawn;
+	bool drawn = false;
 
 	/* 1. speedup over the baseline, per workload and variant, with the geometric mean */
 	fprintf(md, "## IPC speedup over %s%s\n\n| workload |", base, where);
@@ -293,8 +356,12 @@ static int config_sections(const char *dir, const struct csv_table *t, const cha
 	for (int v = 0; v < a->n_var; v++)
 		fprintf(md, "---:|");
 	fprintf(md, "\n");
-	double logsum[REP_MAX] = {0};
-	int cnt[REP_MAX] = {0};
+	double *logsum = scratch->logsum;
+	int *cnt = scratch->cnt;
+	for (int v = 0; v < a->n_var; v++) {
+		logsum[v] = 0;
+		cnt[v] = 0;
+	}
 	for (int w = 0; w < a->n_wl; w++) {
 		int rb = find_row(t, a, a->wl[w], base);
 		double b = rb >= 0 ? csv_num(t, rb, ipc) : NAN;
@@ -343,7 +410,7 @@ static int config_sections(const char *dir, const struct csv_table *t, const cha
 	snprintf(ylabel, sizeof ylabel, "speedup over %s (IPC / IPC of %s)", base, base);
 	struct rep_bars bars = {.name = fig_name(fname, sizeof fname, "speedup", a), .title = title, .ylabel = ylabel, .rows = rows,
 				.n_rows = a->n_wl + 1, .series = a->var, .n_series = a->n_var, .val = val, .ref_y = 1.0};
-	if ((rc = rep_bars_plot(plots, &bars, &drawn, err)))
+	if (draw && (rc = rep_bars_plot(plots, &bars, &drawn, err)))
 		goto out;
 	if (drawn) {
 		fprintf(md, "![speedup over %s](plots/%s.svg)\n\n", base, fname);
@@ -391,7 +458,7 @@ static int config_sections(const char *dir, const struct csv_table *t, const cha
 		struct rep_bars mb = {.name = fig_name(fname, sizeof fname, mem_figs[k].name, a), .title = title, .ylabel = mem_figs[k].ylabel,
 				      .rows = rows, .n_rows = a->n_wl + 1, .series = a->var, .n_series = a->n_var,
 				      .val = val, .ymax = mem_figs[k].ymax};
-		if ((rc = rep_bars_plot(plots, &mb, &drawn, err)))
+		if (draw && (rc = rep_bars_plot(plots, &mb, &drawn, err)))
 			goto out;
 		if (drawn) {
 			fprintf(md, "![%s](plots/%s.svg)\n\n", mem_figs[k].what, fname);
@@ -433,24 +500,21 @@ static int config_sections(const char *dir, const struct csv_table *t, const cha
 	struct rep_stack st = {.name = fig_name(fname, sizeof fname, "stalls", a), .title = title, .ylabel = "share of scheduler cycles",
 			       .groups = rows, .n_groups = a->n_wl + 1, .series = a->var, .n_series = a->n_var,
 			       .classes = stall_classes, .n_classes = n_cls, .share = val};
-	if ((rc = rep_stack_plot(plots, &st, &drawn, err)))
+	if (draw && (rc = rep_stack_plot(plots, &st, &drawn, err)))
 		goto out;
 	if (drawn)
 		fprintf(md, "![scheduler cycles by class, per workload](plots/%s.svg)\n\n", fname);
 
 	/* 4. CTA timeline per SM (PRO Fig 2) of the baseline's run of the first workload, or else
 	 * of the first run (in the report's order) that wrote one */
-	for (int i = -1; i < a->n_wl * a->n_var; i++) {
+	for (int i = -1; draw && i < a->n_wl * a->n_var; i++) {
 		const char *wl = i < 0 ? a->wl[0] : a->wl[i / a->n_var], *var = i < 0 ? base : a->var[i % a->n_var];
-		int r = -1;
-		for (int k = 0; k < t->n_rows && r < 0; k++)
-			if (!strcmp(t->cell[k][0], a->at) && !strcmp(t->cell[k][1], wl) &&
-			    !strcmp(t->cell[k][2], var))
-				r = k;
-		char rel[PATH_MAX * 2];
+		int r = find_row(t, a, wl, var);
+		char rel[PATH_MAX];
 		if (r < 0)
 			continue;
-		snprintf(rel, sizeof rel, "%s/%s/%s/%s/cta_timeline.csv", dir, t->cell[r][0], wl, var);
+		if ((rc = cli_path(rel, sizeof rel, err, "%s/%s/%s/%s/cta_timeline.csv", dir, t->cell[r][0], wl, var)))
+			goto out;
 		int slots;
 		snprintf(title, sizeof title, "CTA timeline: %s / %s on %s (one row per CTA slot; colour: kernel)",
 			 wl, var, t->cell[r][0]);
@@ -472,26 +536,42 @@ out:
 
 /* missing: filled with the runs the speedup tables lack ("vecadd/lrr, ...", with the config
  * first when the sweep has several), empty if none. */
-static int write_report(const char *dir, const struct csv_table *t, const char *base, FILE *md,
+static int write_report(const char *dir, const struct csv_table *t, const char *base, bool all_figures, FILE *md,
 			struct run_list *missing, struct sim_error *err)
 {
 	struct axes a;
-	axes_load(dir, t, base, &a);
-	if (index_of(a.var, &a.n_var, base, false) < 0)
-		return sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, "--baseline",
-				     "baseline variant '%s' is not in the results", base);
-	char plots[PATH_MAX + 16], title[768];
-	snprintf(plots, sizeof plots, "%s/plots", dir);
-	int rc = cli_mkdirs(plots, err);
+	int rc = axes_load(dir, t, base, &a, err);
 	if (rc)
 		return rc;
-	double *val = malloc(sizeof(double) * (REP_MAX + 1) * REP_MAX * 8);
-	if (!val)
-		return sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory");
+	struct scratch sc = {0};
+	char plots[PATH_MAX], title[768];
+	if (index_of(a.var, &a.n_var, base, false) < 0) {
+		rc = sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, "--baseline",
+				   "baseline variant '%s' is not in the results", base);
+		goto out;
+	}
+	if ((rc = cli_path(plots, sizeof plots, err, "%s/plots", dir)) || (rc = cli_mkdirs(plots, err)))
+		goto out;
+	sc.rows = malloc(((size_t)a.n_wl + 1) * sizeof *sc.rows);
+	sc.logsum = malloc((size_t)a.n_var * sizeof *sc.logsum);
+	sc.cnt = malloc((size_t)a.n_var * sizeof *sc.cnt);
+	sc.val = malloc(((size_t)a.n_wl + 1) * (size_t)a.n_var * N_STALL_CLASSES * sizeof *sc.val);
+	if (!sc.rows || !sc.logsum || !sc.cnt || !sc.val) {
+		rc = sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory");
+		goto out;
+	}
+	/* gnuplot takes about a second for one config's figures (SVG and PNG): a sweep over many
+	 * machines gets its tables for each and figures only when asked, as the report says. */
+	bool draw = all_figures || a.n_cfg <= REP_FIGURE_CONFIGS;
+	if (!draw)
+		fprintf(md, "Figures are drawn for sweeps of up to %d configs; this one has %d, so the report has "
+			    "tables only (`warpsim report DIR --figures all` draws every config's, about a second "
+			    "each).\n\n", REP_FIGURE_CONFIGS, a.n_cfg);
 	/* Each machine its own tables and figures: a speedup is over the baseline on the same one. */
 	for (int c = 0; c < a.n_cfg && !rc; c++) {
 		a.at = a.cfg[c];
-		rc = config_sections(dir, t, base, &a, md, plots, val, missing, err);
+		a.at_index = c;
+		rc = config_sections(dir, t, base, &a, md, plots, draw, &sc, missing, err);
 	}
 	if (rc)
 		goto out;
@@ -500,21 +580,27 @@ static int write_report(const char *dir, const struct csv_table *t, const char *
 	 * rerun a row with --sample N into its own directory) */
 	bool ts_head = false;
 	for (int r = 0; r < t->n_rows; r++) {
-		char run[PATH_MAX], name[400], sp[PATH_MAX + 16];
-		snprintf(run, sizeof run, "%s/%s/%s/%s", dir, t->cell[r][0], t->cell[r][1], t->cell[r][2]);
-		snprintf(sp, sizeof sp, "%s/samples.csv", run);
+		char run[PATH_MAX], name[PATH_MAX], sp[PATH_MAX], rel[PATH_MAX];
+		if ((rc = cli_path(run, sizeof run, err, "%s/%s/%s/%s", dir, t->cell[r][0], t->cell[r][1], t->cell[r][2])) ||
+		    (rc = cli_path(rel, sizeof rel, err, "../%s/%s/%s/samples.csv", t->cell[r][0], t->cell[r][1], t->cell[r][2])) ||
+		    (rc = cli_path(sp, sizeof sp, err, "%s/samples.csv", run)) ||
+		    (rc = cli_path(name, sizeof name, err, "ts_%s_%s_%s", t->cell[r][0], t->cell[r][1], t->cell[r][2])))
+			goto out;
 		if (access(sp, R_OK))
 			continue;
 		if (!ts_head)
 			fprintf(md, "## Time series\n\n");
 		ts_head = true;
-		snprintf(name, sizeof name, "ts_%s_%s_%s", t->cell[r][0], t->cell[r][1], t->cell[r][2]);
 		snprintf(title, sizeof title, "%s / %s / %s", t->cell[r][0], t->cell[r][1], t->cell[r][2]);
-		if ((rc = timeseries_plots(run, plots, name, title, md, "plots/", err)))
+		if ((rc = timeseries_plots(run, rel, plots, name, title, md, "plots/", err)))
 			goto out;
 	}
 out:
-	free(val);
+	free(sc.rows);
+	free(sc.logsum);
+	free(sc.cnt);
+	free(sc.val);
+	axes_free(&a);
 	return rc;
 }
 
@@ -522,9 +608,11 @@ out:
 static int run_report(const char *dir, struct sim_error *err)
 {
 	char plots[PATH_MAX + 16], md_path[PATH_MAX + 16], title[PATH_MAX + 16];
-	snprintf(plots, sizeof plots, "%s/plots", dir);
-	snprintf(md_path, sizeof md_path, "%s/report.md", dir);
-	int rc = cli_mkdirs(plots, err);
+	int rc = cli_path(plots, sizeof plots, err, "%s/plots", dir);
+	if (!rc)
+		rc = cli_path(md_path, sizeof md_path, err, "%s/report.md", dir);
+	if (!rc)
+		rc = cli_mkdirs(plots, err);
 	if (rc)
 		return rc;
 	FILE *md = fopen(md_path, "w");
@@ -532,7 +620,7 @@ static int run_report(const char *dir, struct sim_error *err)
 		return sim_error_set(err, SIM_ERR_IO, md_path, 0, 0, NULL, "cannot write: %s", strerror(errno));
 	snprintf(title, sizeof title, "%s", dir);
 	fprintf(md, "# warpsim report: %s\n\nTime series of one run (samples.csv).\n\n", dir);
-	rc = timeseries_plots(dir, plots, "ts", title, md, "plots/", err);
+	rc = timeseries_plots(dir, "../samples.csv", plots, "ts", title, md, "plots/", err);
 	fclose(md);
 	if (!rc)
 		printf("report written to %s\n", md_path);
@@ -541,39 +629,50 @@ static int run_report(const char *dir, struct sim_error *err)
 
 int cmd_report(int argc, char **argv, struct sim_error *err)
 {
-	static const char *const with_value[] = {"--baseline", NULL};
+	static const char *const with_value[] = {"--baseline", "--figures", NULL};
 	struct cli_opts o;
 	int rc = cli_parse(argc, argv, "", with_value, NULL, &o, err);
 	if (rc)
 		return rc;
 	if (o.help || o.n_positional != 1) {
-		printf("usage: warpsim report DIR [--baseline lrr]\n"
+		printf("usage: warpsim report DIR [--baseline lrr] [--figures auto|all]\n"
 		       "DIR is a sweep directory with results.csv (warpsim sweep / sweep --collect), or one\n"
 		       "run's directory with samples.csv (warpsim run --sample N -o DIR): its time series;\n"
-		       "writes DIR/report.md and DIR/plots/*.svg|png\n");
+		       "writes DIR/report.md and DIR/plots/*.svg|png. --figures auto (the default) draws\n"
+		       "figures for sweeps of up to %d configs, tables only beyond; all draws every config's\n",
+		       REP_FIGURE_CONFIGS);
 		return o.help ? 0 : sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, NULL, "report needs DIR");
 	}
 	const char *dir = o.positional[0];
 	const char *base = cli_long(&o, "--baseline") ? cli_long(&o, "--baseline") : "lrr";
-	char csv[PATH_MAX + 16], md_path[PATH_MAX + 16], tmp[PATH_MAX + 32];
-	snprintf(csv, sizeof csv, "%s/results.csv", dir);
-	snprintf(tmp, sizeof tmp, "%s/samples.csv", dir);
+	const char *figures = cli_long(&o, "--figures") ? cli_long(&o, "--figures") : "auto";
+	if (strcmp(figures, "auto") && strcmp(figures, "all"))
+		return sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, "--figures", "expects auto or all, got '%s'",
+				     figures);
+	char csv[PATH_MAX], md_path[PATH_MAX], tmp[PATH_MAX];
+	if ((rc = cli_path(csv, sizeof csv, err, "%s/results.csv", dir)) ||
+	    (rc = cli_path(tmp, sizeof tmp, err, "%s/samples.csv", dir)))
+		return rc;
 	if (access(csv, F_OK) && !access(tmp, R_OK))
 		return run_report(dir, err);
-	snprintf(md_path, sizeof md_path, "%s/report.md", dir);
-	snprintf(tmp, sizeof tmp, "%s.tmp.%ld", md_path, (long)getpid());
+	if ((rc = cli_path(md_path, sizeof md_path, err, "%s/report.md", dir)) ||
+	    (rc = cli_path(tmp, sizeof tmp, err, "%s.tmp.%ld", md_path, (long)getpid())))
+		return rc;
 	struct csv_table *t = malloc(sizeof *t);
 	if (!t)
 		return sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory");
 	rc = csv_load(csv, t, err);
+	if (!rc)
+		rc = csv_check_runs(t, csv, err);
 	FILE *md = rc ? NULL : fopen(tmp, "w");
 	if (!rc && !md)
 		rc = sim_error_set(err, SIM_ERR_IO, tmp, 0, 0, NULL, "cannot write: %s", strerror(errno));
 	if (!rc) {
 		fprintf(md, "# warpsim report: %s\n\n%d runs; baseline %s.\n\n", dir, t->n_rows, base);
 		struct run_list missing = {0};
-		rc = write_report(dir, t, base, md, &missing, err);
-		fclose(md);
+		rc = write_report(dir, t, base, !strcmp(figures, "all"), md, &missing, err);
+		if (fclose(md) && !rc)
+			rc = sim_error_set(err, SIM_ERR_IO, tmp, 0, 0, NULL, "cannot write: %s", strerror(errno));
 		if (!rc && rename(tmp, md_path))
 			rc = sim_error_set(err, SIM_ERR_IO, md_path, 0, 0, NULL, "cannot write: %s", strerror(errno));
 		if (rc)

@@ -4,11 +4,14 @@
 #include "report_fig.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 /* Okabe-Ito's eight, then Tol's muted and dark sets: no two alike, the baseline's a neutral
  * grey so that the variants stand out against it. */
@@ -33,35 +36,129 @@ static void fill_style(FILE *f, int i)
 		fprintf(f, "fs pattern %d border rgb '#303030'", 1 + (i / N_PALETTE - 1) % 7);
 }
 
-/* A gnuplot single-quoted string ('' stands for a quote inside one). */
-static void gp_str(FILE *f, const char *s)
+void rep_gp_str(FILE *f, const char *s)
 {
 	fputc('\'', f);
 	for (; *s; s++) {
-		if (*s == '\'')
+		unsigned char ch = (unsigned char)*s;
+		if (ch == '\'')
 			fputc('\'', f);
-		fputc(*s, f);
+		fputc(ch < 0x20 || ch == 0x7f ? ' ' : ch, f);
 	}
 	fputc('\'', f);
 }
 
-static void terminal(FILE *f, int k, const char *name, int w, int h)
+/* A label in a .dat file: one column (double-quoted, as gnuplot reads data), a double quote in
+ * the name shown as a single one and a control character as a space, so that no name can end
+ * the line or the column early. */
+static void dat_label(FILE *f, const char *s)
 {
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+		fputc(ch == '"' ? '\'' : ch < 0x20 || ch == 0x7f ? ' ' : ch, f);
+	}
+	fputc('"', f);
+}
+
+/* A comment line in a .dat file (the text kept on one line). */
+static void dat_comment(FILE *f, const char *s)
+{
+	fputs("# ", f);
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+		fputc(ch < 0x20 || ch == 0x7f ? ' ' : ch, f);
+	}
+}
+
+void rep_gp_terminal(FILE *f, int k, const char *stem, int w, int h)
+{
+	char out[PATH_MAX];
+	snprintf(out, sizeof out, "%s.%s", stem, k == 0 ? "svg" : "png");
 	if (k == 0)
-		fprintf(f, "set terminal svg size %d,%d dynamic noenhanced font 'Sans,12' background '#ffffff'\n"
-			   "set output '%s.svg'\n", w, h, name);
+		fprintf(f, "set terminal svg size %d,%d dynamic noenhanced font 'Sans,12' background '#ffffff'\n", w, h);
 	else
-		fprintf(f, "set terminal pngcairo size %d,%d noenhanced font 'Sans,10' background '#ffffff'\n"
-			   "set output '%s.png'\n", w, h, name);
+		fprintf(f, "set terminal pngcairo size %d,%d noenhanced font 'Sans,10' background '#ffffff'\n", w, h);
+	fprintf(f, "set output ");
+	rep_gp_str(f, out);
+	fputc('\n', f);
+}
+
+/* The figure's data file, as a gnuplot string. */
+static void gp_dat(FILE *f, const char *stem)
+{
+	char p[PATH_MAX];
+	snprintf(p, sizeof p, "%s.dat", stem);
+	rep_gp_str(f, p);
+}
+
+/* A child's report of why it could not run gnuplot, written where the parent reads it. */
+static void child_fail(int fd, int code)
+{
+	int e = errno;
+	if (write(fd, &e, sizeof e) != (ssize_t)sizeof e)
+		_exit(code);
+	_exit(code);
 }
 
 int rep_gnuplot(const char *plots, const char *name, struct sim_error *err)
 {
-	char cmd[PATH_MAX * 2];
-	snprintf(cmd, sizeof cmd, "cd '%s' && gnuplot '%s.gp' 2>'%s.gnuplot.log'", plots, name, name);
-	if (system(cmd) != 0)
-		return sim_error_set(err, SIM_ERR_IO, plots, 0, 0, name,
-				     "gnuplot failed (is gnuplot-nox installed? see %s/%s.gnuplot.log)", plots, name);
+	/* No shell: gnuplot gets its script as one argument ("./" first, so that no name reads as
+	 * an option) in the plots directory, its messages into name.gnuplot.log. */
+	char script[PATH_MAX], log[PATH_MAX], where[PATH_MAX];
+	int n1 = snprintf(script, sizeof script, "./%s.gp", name);
+	int n2 = snprintf(log, sizeof log, "%s.gnuplot.log", name);
+	int n3 = snprintf(where, sizeof where, "%s/%s.gnuplot.log", plots, name);
+	if (n1 < 0 || n2 < 0 || n3 < 0 || (size_t)n1 >= sizeof script || (size_t)n3 >= sizeof where)
+		return sim_error_set(err, SIM_ERR_USAGE, plots, 0, 0, name, "figure path too long");
+	int pipefd[2];
+	/* close-on-exec: a successful exec closes the child's end, so the parent reads nothing */
+	if (pipe(pipefd) || fcntl(pipefd[0], F_SETFD, FD_CLOEXEC) || fcntl(pipefd[1], F_SETFD, FD_CLOEXEC))
+		return sim_error_set(err, SIM_ERR_IO, plots, 0, 0, name, "cannot start gnuplot: %s", strerror(errno));
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0) {
+		close(pipefd[0]);
+		close(pipefd[1]);
+		return sim_error_set(err, SIM_ERR_IO, plots, 0, 0, name, "cannot start gnuplot: %s", strerror(errno));
+	}
+	if (pid == 0) {
+		/* the child: only async-signal-safe calls until exec */
+		if (chdir(plots))
+			child_fail(pipefd[1], 126);
+		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		int nul = open("/dev/null", O_RDWR);
+		if (fd < 0 || nul < 0 || dup2(nul, 0) < 0 || dup2(nul, 1) < 0 || dup2(fd, 2) < 0)
+			child_fail(pipefd[1], 126);
+		char *const argv[] = {"gnuplot", script, NULL};
+		execvp("gnuplot", argv);
+		child_fail(pipefd[1], 127);
+	}
+	close(pipefd[1]);
+	int child_errno = 0;
+	ssize_t got = read(pipefd[0], &child_errno, sizeof child_errno);
+	close(pipefd[0]);
+	int st = 0;
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	if (got == (ssize_t)sizeof child_errno && WIFEXITED(st) && WEXITSTATUS(st) == 127)
+		return sim_error_set(err, SIM_ERR_IO, NULL, 0, 0, "gnuplot",
+				     "cannot run gnuplot: %s (install Debian's gnuplot-nox)", strerror(child_errno));
+	if (got == (ssize_t)sizeof child_errno)
+		return sim_error_set(err, SIM_ERR_IO, plots, 0, 0, name, "cannot start gnuplot there: %s",
+				     strerror(child_errno));
+	if (!WIFEXITED(st) || WEXITSTATUS(st)) {
+		/* the first line of gnuplot's complaint, so that the cause is on screen */
+		char first[256] = "";
+		FILE *l = fopen(where, "r");
+		while (l && fgets(first, sizeof first, l) && !first[strspn(first, " \t\r\n^")])
+			;
+		if (l)
+			fclose(l);
+		first[strcspn(first, "\r\n")] = '\0';
+		return sim_error_set(err, SIM_ERR_IO, where, 0, 0, name, "gnuplot failed on %s.gp%s%s", name,
+				     first[0] ? ": " : "", first);
+	}
 	return 0;
 }
 
@@ -128,12 +225,17 @@ int rep_bars_plot(const char *plots, struct rep_bars *b, bool *drawn, struct sim
 	FILE *f = open_in(plots, b->name, "dat", err);
 	if (!f)
 		return err->code;
-	fprintf(f, "# %s: %s\n# row", b->title, b->ylabel);
-	for (int s = 0; s < b->n_series; s++)
-		fprintf(f, " %s", b->series[s]);
+	dat_comment(f, b->title);
+	fprintf(f, ": ");
+	dat_comment(f, b->ylabel);
+	fprintf(f, "\n# row, then one column per series:");
+	for (int s = 0; s < b->n_series; s++) {
+		fputc(' ', f);
+		dat_label(f, b->series[s]);
+	}
 	fprintf(f, "\n");
 	for (int r = 0; r < b->n_rows; r++) {
-		fprintf(f, "%s", b->rows[r]);
+		dat_label(f, b->rows[r]);
 		for (int s = 0; s < b->n_series; s++) {
 			double x = b->val[r * b->n_series + s];
 			if (isfinite(x))
@@ -158,11 +260,11 @@ int rep_bars_plot(const char *plots, struct rep_bars *b, bool *drawn, struct sim
 	int w = 260 + b->n_rows * (b->n_series * 10 + 24);
 	w = w < 900 ? 900 : w > 2400 ? 2400 : w;
 	for (int k = 0; k < 2; k++) {
-		terminal(f, k, b->name, w, 480);
+		rep_gp_terminal(f, k, b->name, w, 480);
 		fprintf(f, "set title ");
-		gp_str(f, b->title);
+		rep_gp_str(f, b->title);
 		fprintf(f, "\nset ylabel ");
-		gp_str(f, b->ylabel);
+		rep_gp_str(f, b->ylabel);
 		fprintf(f, "\nset datafile missing 'NaN'\nset boxwidth %.6f absolute\n", bw);
 		fprintf(f, "set xrange [-0.6:%d.6]\nset xtics rotate by -30 nomirror\nset grid ytics\n"
 			   "set key outside right top\nunset arrow\n", b->n_rows - 1);
@@ -182,20 +284,24 @@ int rep_bars_plot(const char *plots, struct rep_bars *b, bool *drawn, struct sim
 		fprintf(f, "CLIP = %g\ncut(y) = %s\nplot ", b->clip_y, b->clip_y > 0 ? "y > CLIP ? CLIP : y" : "y");
 		for (int s = 0; s < b->n_series; s++) {
 			double off = (s - (b->n_series - 1) / 2.0) * bw;
-			fprintf(f, "%s'%s.dat' using ($0%+.6f):(cut(column(%d)))%s with boxes %s", s ? ", \\\n  " : "",
-				b->name, off, s + 2, s ? "" : ":xtic(1)", "lc rgb ");
-			gp_str(f, rep_colour(s));
+			fprintf(f, "%s", s ? ", \\\n  " : "");
+			gp_dat(f, b->name);
+			fprintf(f, " using ($0%+.6f):(cut(column(%d)))%s with boxes lc rgb ", off, s + 2,
+				s ? "" : ":xtic(1)");
+			rep_gp_str(f, rep_colour(s));
 			fputc(' ', f);
 			fill_style(f, s);
 			fprintf(f, " title ");
-			gp_str(f, b->series[s]);
+			rep_gp_str(f, b->series[s]);
 		}
 		if (b->clip_y > 0)
 			for (int s = 0; s < b->n_series; s++) {
 				double off = (s - (b->n_series - 1) / 2.0) * bw;
-				fprintf(f, ", \\\n  '%s.dat' using ($0%+.6f):(CLIP):(column(%d) > CLIP ? "
+				fprintf(f, ", \\\n  ");
+				gp_dat(f, b->name);
+				fprintf(f, " using ($0%+.6f):(CLIP):(column(%d) > CLIP ? "
 					   "sprintf('%%.3g', column(%d)) : '') with labels rotate by 90 left "
-					   "offset 0,0.4 font ',9' notitle", b->name, off, s + 2, s + 2);
+					   "offset 0,0.4 font ',9' notitle", off, s + 2, s + 2);
 			}
 		fprintf(f, "\n");
 	}
@@ -218,9 +324,11 @@ int rep_stack_plot(const char *plots, const struct rep_stack *s, bool *drawn, st
 	if (!f)
 		return err->code;
 	for (int g = 0; g < s->n_groups; g++) {
-		fprintf(f, "%s# %s\n", g ? "\n\n" : "", s->groups[g]);
+		fprintf(f, "%s", g ? "\n\n" : "");
+		dat_comment(f, s->groups[g]);
+		fputc('\n', f);
 		for (int v = 0; v < s->n_series; v++) {
-			fprintf(f, "%s", s->series[v]);
+			dat_label(f, s->series[v]);
 			double cum = 0;
 			for (int c = 0; c < s->n_classes; c++) {
 				double x = s->share[(g * s->n_series + v) * s->n_classes + c];
@@ -242,7 +350,7 @@ int rep_stack_plot(const char *plots, const struct rep_stack *s, bool *drawn, st
 	int pw = 180 + s->n_series * 22;
 	pw = pw < 330 ? 330 : pw;
 	for (int k = 0; k < 2; k++) {
-		terminal(f, k, s->name, pw * cols, 60 + rows * 340);
+		rep_gp_terminal(f, k, s->name, pw * cols, 60 + rows * 340);
 		fprintf(f, "set datafile missing 'NaN'\nset style fill solid 0.9 border rgb '#303030'\n"
 			   "set boxwidth 0.7 relative\nset yrange [0:1]\nset ytics 0,0.2,1\nset grid ytics\n"
 			   "set xtics rotate by 90 right nomirror\nunset key\n");
@@ -253,16 +361,17 @@ int rep_stack_plot(const char *plots, const struct rep_stack *s, bool *drawn, st
 		for (int c = 0; c < s->n_classes; c++)
 			fprintf(f, "%s%s", c ? " " : "", s->classes[c]);
 		fprintf(f, "'\nset multiplot layout %d,%d title ", rows, cols);
-		gp_str(f, s->title);
+		rep_gp_str(f, s->title);
 		fprintf(f, "\n");
 		for (int g = 0; g < s->n_groups; g++) {
 			fprintf(f, "set title ");
-			gp_str(f, s->groups[g]);
+			rep_gp_str(f, s->groups[g]);
 			fprintf(f, "\nset ylabel ");
-			gp_str(f, g % cols ? "" : s->ylabel);
+			rep_gp_str(f, g % cols ? "" : s->ylabel);
 			fprintf(f, "\nset xrange [-0.6:%d.6]\n", s->n_series - 1);
-			fprintf(f, "plot for [c=%d:1:-1] '%s.dat' index %d using 0:(column(c+1)):xtic(1) with boxes "
-				   "lc rgb word(C, c)\n", s->n_classes, s->name, g);
+			fprintf(f, "plot for [c=%d:1:-1] ", s->n_classes);
+			gp_dat(f, s->name);
+			fprintf(f, " index %d using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)\n", g);
 		}
 		/* the key, alone in the last panel */
 		fprintf(f, "unset title\nunset ylabel\nunset border\nunset tics\nunset grid\nset xrange [0:1]\n"
@@ -350,7 +459,8 @@ int rep_timeline_plot(const char *plots, const char *name, const char *csv, cons
 		free(r);
 		return err->code;
 	}
-	fprintf(f, "# %s\n# core slot row start_cycle end_cycle kernel\n", title);
+	dat_comment(f, title);
+	fprintf(f, "\n# core slot row start_cycle end_cycle kernel\n");
 	for (size_t i = 0; i < n; i++)
 		fprintf(f, "%ld %d %ld %.0f %.0f %ld\n", r[i].core, r[i].slot, r[i].core * slots + r[i].slot,
 			r[i].start, r[i].end, r[i].kernel);
@@ -364,9 +474,9 @@ int rep_timeline_plot(const char *plots, const char *name, const char *csv, cons
 	h = h < 480 ? 480 : h > 1600 ? 1600 : h;
 	long every = max_core < 32 ? 1 : (max_core + 1) / 16;
 	for (int k = 0; k < 2; k++) {
-		terminal(f, k, name, 1100, h);
+		rep_gp_terminal(f, k, name, 1100, h);
 		fprintf(f, "set title ");
-		gp_str(f, title);
+		rep_gp_str(f, title);
 		fprintf(f, "\nset xlabel 'time (core cycles)'\nset ylabel 'SM (one row per CTA slot)'\n"
 			   "set yrange [%ld:-1] \nset xrange [0:*]\nunset key\nset grid xtics\nunset arrow\n",
 			n_rows);
@@ -380,8 +490,10 @@ int rep_timeline_plot(const char *plots, const char *name, const char *csv, cons
 		/* kernels alternate colours so that launch boundaries show */
 		for (int c = 0; c < 8; c++)
 			fprintf(f, "set linetype %d lc rgb '%s'\n", 101 + c, rep_colour(c + 1));
-		fprintf(f, "plot '%s.dat' using (($4+$5)/2):3:(($5-$4)/2):(0.42):(101 + int($6) %% %d) "
-			   "with boxxyerror fs solid 0.9 noborder lc variable\n", name, max_kernel > 0 ? 8 : 1);
+		fprintf(f, "plot ");
+		gp_dat(f, name);
+		fprintf(f, " using (($4+$5)/2):3:(($5-$4)/2):(0.42):(101 + int($6) %% %d) "
+			   "with boxxyerror fs solid 0.9 noborder lc variable\n", max_kernel > 0 ? 8 : 1);
 	}
 	fclose(f);
 	*drawn = true;

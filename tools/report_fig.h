@@ -5,6 +5,7 @@
 #define WARPSIM_REPORT_FIG_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "../engine/sim_error.h"
 
@@ -60,7 +61,18 @@ int rep_stack_plot(const char *plots, const struct rep_stack *s, bool *drawn, st
 int rep_timeline_plot(const char *plots, const char *name, const char *csv, const char *title,
 		      int *n_slots, bool *drawn, struct sim_error *err);
 
-/* Run gnuplot on plots/name.gp (its log in name.gnuplot.log). */
+/* Run gnuplot on plots/name.gp (its log in name.gnuplot.log), without a shell: no name, path
+ * or cell reaches one. An error names the log and gnuplot's first complaint, or says that
+ * gnuplot could not be run. */
 int rep_gnuplot(const char *plots, const char *name, struct sim_error *err);
+
+/* Text as a gnuplot single-quoted string: '' for a quote, a control character (which would end
+ * the command line) as a space. gnuplot expands nothing inside single quotes (no backquote
+ * command, no @macro), so any text is inert there. Every name and path in a script goes
+ * through it. */
+void rep_gp_str(FILE *f, const char *s);
+
+/* The terminal lines of a script: k = 0 SVG, 1 PNG (pngcairo), output stem.svg|png. */
+void rep_gp_terminal(FILE *f, int k, const char *stem, int w, int h);
 
 #endif
