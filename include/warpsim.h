@@ -141,8 +141,8 @@ int warpsim_texture_destroy(struct warpsim *ws, uint64_t handle, struct warpsim_
 /* Run kernel k to completion. params: the parameter buffer laid out per warpsim_kernel_param,
  * params_bytes exactly attrs.param_bytes (params may be NULL when that is 0). r may be NULL.
  * INPUT: no kernel k, another buffer size, a grid, block or shared size out of bounds or
- * over the machine's resources. PROGRAM: the kernel faulted; FAULT: the simulator did
- * (deadlock, livelock, limit). After either, every launch (and workload) on the machine
+ * over the machine's resources. PROGRAM: the kernel faulted (on the functional executor, a
+ * livelock too); FAULT: the simulator did (deadlock, livelock, limit). After either, every launch (and workload) on the machine
  * fails with that status and the fault's message; memory, stats and outputs still work. */
 struct warpsim_launch {
 	uint32_t grid[3], block[3];

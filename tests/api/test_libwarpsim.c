@@ -5,6 +5,7 @@
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "include/warpsim.h"
 
@@ -207,5 +208,401 @@ Test(libwarpsim, shfl_from_an_inactive_lane_gives_zero)
 		cr_assert_eq(h[2 * lane], 0, "lane %d down 16", lane);
 		cr_assert_eq(h[2 * lane + 1], lane < 4 ? 1000 : 0, "lane %d down 4", lane);
 	}
+	warpsim_destroy(ws);
+}
+
+/* ---- Every documented status of every entry point (include/warpsim.h), one test each. ---- */
+
+/* bad(p): *p = 5, a fault when p is in no allocation; spin(): loops for ever. */
+static const char *fault_ptx =
+	".version 7.0\n.target sm_75\n.address_size 64\n"
+	".visible .entry bad(.param .u64 p)\n{\n\t.reg .b32 %r<2>;\n\t.reg .b64 %rd<2>;\n"
+	"\tld.param.u64 %rd1, [p];\n\tmov.u32 %r1, 5;\n\tst.global.u32 [%rd1], %r1;\n\tret;\n}\n"
+	".visible .entry spin()\n{\n\t.reg .pred %p<2>;\n\t.reg .b32 %r<2>;\n\tmov.u32 %r1, 0;\n"
+	"LOOP:\n\tadd.u32 %r1, %r1, 1;\n\tsetp.ne.u32 %p1, %r1, 0xffffffff;\n\t@%p1 bra LOOP;\n"
+	"\tret;\n}\n";
+
+static struct warpsim *functional(const char *override)
+{
+	const char *ovs[] = {override};
+	struct warpsim_options o = {.overrides = ovs, .n_overrides = override ? 1 : 0,
+				    .functional = true};
+	struct warpsim_error err;
+	struct warpsim *ws = warpsim_create(&o, &err);
+	cr_assert_not_null(ws, "%s", err.message);
+	return ws;
+}
+
+static struct warpsim_module *load(struct warpsim *ws, const char *text)
+{
+	struct warpsim_module *m;
+	struct warpsim_error err;
+	cr_assert_eq(warpsim_module_load_ptx(ws, "t.ptx", text, &m, &err), 0, "%s", err.message);
+	return m;
+}
+
+/* warpsim_create's status and message for one configuration file and one override. */
+static int create_fails(const char *cfg, const char *override, struct warpsim_error *err)
+{
+	const char *cfgs[] = {cfg}, *ovs[] = {override};
+	struct warpsim_options o = {.configs = cfgs, .n_configs = cfg ? 1 : 0, .overrides = ovs,
+				    .n_overrides = override ? 1 : 0};
+	cr_assert_null(warpsim_create(&o, err));
+	return err->code;
+}
+
+#define ASSERT_FAILS(call, status, text)                                                        \
+	do {                                                                                    \
+		struct warpsim_error e_ = {0};                                                  \
+		int rc_ = (call);                                                               \
+		cr_assert_eq(rc_, (status), "%s gave %d: %s", #call, rc_, e_.message);          \
+		cr_assert_eq(e_.code, (status), "%s", #call);                                   \
+		cr_assert(strstr(e_.message, (text)), "%s: message '%s' lacks '%s'", #call,     \
+			  e_.message, (text));                                                  \
+	} while (0)
+/* inside ASSERT_FAILS, the error the call fills */
+#define E (&e_)
+
+Test(libwarpsim_status, create_config_for_a_missing_configuration_file)
+{
+	struct warpsim_error err;
+	cr_assert_eq(create_fails("configs/no_such.cfg", NULL, &err), WARPSIM_ERR_CONFIG);
+	cr_assert(strstr(err.message, "no_such.cfg"), "%s", err.message);
+}
+
+Test(libwarpsim_status, create_config_for_an_override_without_equals)
+{
+	struct warpsim_error err;
+	cr_assert_eq(create_fails("configs/gtx480.cfg", "gpu.core.count", &err), WARPSIM_ERR_CONFIG);
+	cr_assert(strstr(err.message, "gpu.core.count"), "%s", err.message);
+	cr_assert(strstr(err.message, "key=value"), "%s", err.message);
+	cr_assert_eq(create_fails("configs/gtx480.cfg", "=3", &err), WARPSIM_ERR_CONFIG);
+}
+
+Test(libwarpsim_status, create_config_for_an_unknown_setting_or_an_overlong_key)
+{
+	struct warpsim_error err;
+	cr_assert_eq(create_fails("configs/gtx480.cfg", "gpu.no.such=1", &err), WARPSIM_ERR_CONFIG);
+	cr_assert(strstr(err.message, "gpu.no.such"), "%s", err.message);
+	char big[2000];
+	memset(big, 'k', sizeof big);
+	strcpy(big + sizeof big - 3, "=1");
+	cr_assert_eq(create_fails("configs/gtx480.cfg", big, &err), WARPSIM_ERR_CONFIG, "%s",
+		     err.message);
+}
+
+Test(libwarpsim_status, create_usage_without_a_configuration_for_a_timing_machine)
+{
+	struct warpsim_error err;
+	cr_assert_eq(create_fails(NULL, NULL, &err), WARPSIM_ERR_USAGE);
+	cr_assert(strstr(err.message, "configuration"), "%s", err.message);
+}
+
+Test(libwarpsim_status, create_usage_for_a_null_entry_or_negative_count)
+{
+	const char *cfgs[] = {"configs/gtx480.cfg", NULL};
+	struct warpsim_options o = {.configs = cfgs, .n_configs = 2};
+	struct warpsim_error err;
+	cr_assert_null(warpsim_create(&o, &err));
+	cr_assert_eq(err.code, WARPSIM_ERR_USAGE);
+	cr_assert(strstr(err.message, "configs[1]"), "%s", err.message);
+	o.n_configs = -1;
+	cr_assert_null(warpsim_create(&o, &err));
+	cr_assert_eq(err.code, WARPSIM_ERR_USAGE);
+}
+
+Test(libwarpsim_status, destroy_of_null_or_twice_does_nothing)
+{
+	warpsim_destroy(NULL);
+	struct warpsim *ws = functional(NULL);
+	warpsim_destroy(ws);
+	warpsim_destroy(ws);
+	struct warpsim_error e;
+	cr_assert_eq(warpsim_last_error(&e), WARPSIM_ERR_USAGE);
+	cr_assert(strstr(e.message, "not a live machine"), "%s", e.message);
+}
+
+Test(libwarpsim_status, config_queries_false_with_input_for_no_such_key)
+{
+	struct warpsim *ws = functional(NULL);
+	int64_t i;
+	double f;
+	struct warpsim_error e;
+	cr_assert_not(warpsim_config_int(ws, "no.such.key", &i));
+	cr_assert_eq(warpsim_last_error(&e), WARPSIM_ERR_INPUT);
+	cr_assert(strstr(e.message, "no.such.key"), "%s", e.message);
+	cr_assert_not(warpsim_config_float(ws, "no.such.key", &f));
+	cr_assert_eq(warpsim_last_error(NULL), WARPSIM_ERR_INPUT);
+	cr_assert_null(warpsim_config_str(ws, "gpu.core.count"));
+	cr_assert_eq(warpsim_last_error(NULL), WARPSIM_ERR_INPUT);
+	cr_assert(warpsim_config_int(ws, "gpu.core.count", &i));
+	cr_assert_eq(warpsim_last_error(NULL), WARPSIM_OK, "reading clears it");
+	warpsim_destroy(ws);
+}
+
+Test(libwarpsim_status, load_ptx_input_for_bad_ptx)
+{
+	struct warpsim *ws = functional(NULL);
+	struct warpsim_module *m = (void *)1;
+	ASSERT_FAILS(warpsim_module_load_ptx(ws, "broken.ptx", ".version 7.0\n.entry (", &m, E),
+		     WARPSIM_ERR_INPUT, "broken.ptx");
+	cr_assert_null(m);
+	warpsim_destroy(ws);
+}
+
+Test(libwarpsim_status, load_file_io_for_a_missing_file)
+{
+	struct warpsim *ws = functional(NULL);
+	struct warpsim_module *m;
+	ASSERT_FAILS(warpsim_module_load_file(ws, "no/such.ptx", &m, E), WARPSIM_ERR_IO, "no/such.ptx");
+	warpsim_destroy(ws);
+}
+
+Test(libwarpsim_status, kernel_names_null_with_input_past_the_last_kernel)
+{
+	struct warpsim *ws = functional(NULL);
+	struct warpsim_module *m = load(ws, ptx);
+	cr_assert_null(warpsim_kernel_name(m, 2));
+	cr_assert_eq(warpsim_last_error(NULL), WARPSIM_ERR_INPUT);
+	cr_assert_null(warpsim_kernel_ptx_name(m, UINT32_MAX));
+	cr_assert_eq(warpsim_last_error(NULL), WARPSIM_ERR_INPUT);
+	warpsim_destroy(ws);
+}
+
+Test(libwarpsim_status, kernel_attrs_param_set_regs_input)
+{
+	struct warpsim *ws = functional(NULL);
+	struct warpsim_module *m = load(ws, ptx);
+	struct warpsim_kernel_attrs a;
+	uint32_t off, size;
+	ASSERT_FAILS(warpsim_kernel_attrs(m, 2, &a, E), WARPSIM_ERR_INPUT, "no kernel 2");
+	ASSERT_FAILS(warpsim_kernel_param(m, 0, 3, &off, &size, E), WARPSIM_ERR_INPUT, "parameter 3");
+	ASSERT_FAILS(warpsim_kernel_param(m, 5, 0, &off, &size, E), WARPSIM_ERR_INPUT, "no kernel 5");
+	ASSERT_FAILS(warpsim_kernel_set_regs(m, 0, 256, E), WARPSIM_ERR_INPUT, "at most 255");
+	ASSERT_FAILS(warpsim_kernel_set_regs(m, 9, 32, E), WARPSIM_ERR_INPUT, "no kernel 9");
+	cr_assert_eq(warpsim_kernel_set_regs(m, 0, 255, NULL), 0);
+	warpsim_destroy(ws);
+}
+
+Test(libwarpsim_status, malloc_nomem_past_2_to_the_40)
+{
+	struct warpsim *ws = functional(NULL);
+	uint64_t d = 1;
+	ASSERT_FAILS(warpsim_malloc(ws, (1ull << 40) + 1, &d, E), WARPSIM_ERR_NOMEM, "failed");
+	cr_assert_eq(d, 0);
+	ASSERT_FAILS(warpsim_malloc(ws, UINT64_MAX, &d, E), WARPSIM_ERR_NOMEM, "failed");
+	cr_assert_eq(warpsim_malloc(ws, 0, &d, NULL), 0, "0 bytes is a minimal block");
+	cr_assert_neq(d, 0);
+	warpsim_destroy(ws);
+}
+
+Test(libwarpsim_status, memory_calls_input_outside_an_allocation)
+{
+	struct warpsim *ws = functional(NULL);
+	uint64_t d, e2;
+	char buf[64];
+	cr_assert_eq(warpsim_malloc(ws, 32, &d, NULL), 0);
+	cr_assert_eq(warpsim_malloc(ws, 32, &e2, NULL), 0);
+	ASSERT_FAILS(warpsim_free(ws, 0, E), WARPSIM_ERR_INPUT, "not the start");
+	ASSERT_FAILS(warpsim_write(ws, d, buf, 33, E), WARPSIM_ERR_INPUT, "destination");
+	ASSERT_FAILS(warpsim_read(ws, buf, d + 1, 32, E), WARPSIM_ERR_INPUT, "source");
+	ASSERT_FAILS(warpsim_memset(ws, d, 0, UINT64_MAX, E), WARPSIM_ERR_INPUT, "destination");
+	ASSERT_FAILS(warpsim_copy(ws, e2, d, 64, E), WARPSIM_ERR_INPUT, "source");
+	ASSERT_FAILS(warpsim_copy(ws, UINT64_MAX - 3, d, 8, E), WARPSIM_ERR_INPUT, "destination");
+	ASSERT_FAILS(warpsim_read(ws, buf, UINT64_MAX - 3, 8, E), WARPSIM_ERR_INPUT, "source");
+	cr_assert_not(warpsim_allocation(ws, 16, NULL, NULL));
+	cr_assert_eq(warpsim_last_error(NULL), WARPSIM_ERR_INPUT);
+	warpsim_destroy(ws);
+}
+
+Test(libwarpsim_status, symbol_input_for_no_such_variable)
+{
+	struct warpsim *ws = functional(NULL);
+	struct warpsim_module *m = load(ws, ptx);
+	uint64_t a;
+	ASSERT_FAILS(warpsim_symbol(m, "nothing", &a, NULL, E), WARPSIM_ERR_INPUT, "nothing");
+	cr_assert_eq(warpsim_symbol(m, "counter", &a, NULL, NULL), 0, "bytes may be NULL");
+	warpsim_destroy(ws);
+}
+
+Test(libwarpsim_status, texture_input_for_bad_shapes_and_dead_handles)
+{
+	struct warpsim *ws = functional(NULL);
+	uint64_t d, h;
+	cr_assert_eq(warpsim_malloc(ws, 4096, &d, NULL), 0);
+	struct warpsim_texture t = {.addr = d, .width = 16, .height = 16, .channels = 3};
+	ASSERT_FAILS(warpsim_texture_create(ws, &t, &h, E), WARPSIM_ERR_INPUT, "channels");
+	t.channels = 4;
+	t.width = 300;
+	t.height = 1;
+	ASSERT_FAILS(warpsim_texture_create(ws, &t, &h, E), WARPSIM_ERR_INPUT, "one allocation");
+	t.width = UINT32_MAX;
+	t.height = UINT32_MAX;
+	t.pitch_bytes = UINT32_MAX;
+	ASSERT_FAILS(warpsim_texture_create(ws, &t, &h, E), WARPSIM_ERR_INPUT, "larger than");
+	t = (struct warpsim_texture){.addr = d, .width = 16, .height = 16, .channels = 4};
+	cr_assert_eq(warpsim_texture_create(ws, &t, &h, NULL), 0);
+	cr_assert_eq(warpsim_texture_destroy(ws, h, NULL), 0);
+	ASSERT_FAILS(warpsim_texture_destroy(ws, h, E), WARPSIM_ERR_INPUT, "not a texture");
+	ASSERT_FAILS(warpsim_texture_destroy(ws, 12345, E), WARPSIM_ERR_INPUT, "not a texture");
+	warpsim_destroy(ws);
+}
+
+Test(libwarpsim_status, launch_input_for_kernel_buffer_and_shape)
+{
+	struct warpsim *ws = functional(NULL);
+	struct warpsim_module *m = load(ws, ptx);
+	unsigned char params[16] = {0};
+	struct warpsim_launch l = {.grid = {1, 1, 1}, .block = {32, 1, 1}, .params = params,
+				   .params_bytes = sizeof params};
+	ASSERT_FAILS(warpsim_launch(m, 2, &l, NULL, E), WARPSIM_ERR_INPUT, "no kernel 2");
+	l.params_bytes = 12;
+	ASSERT_FAILS(warpsim_launch(m, 0, &l, NULL, E), WARPSIM_ERR_INPUT, "16 bytes of parameters");
+	l.params_bytes = 4097;
+	ASSERT_FAILS(warpsim_launch(m, 0, &l, NULL, E), WARPSIM_ERR_INPUT, "16 bytes of parameters");
+	l.params_bytes = 16;
+	l.grid[1] = 0;
+	ASSERT_FAILS(warpsim_launch(m, 0, &l, NULL, E), WARPSIM_ERR_INPUT, "grid");
+	l.grid[1] = 65536;
+	ASSERT_FAILS(warpsim_launch(m, 0, &l, NULL, E), WARPSIM_ERR_INPUT, "grid");
+	l.grid[1] = 1;
+	l.block[0] = 1025;
+	ASSERT_FAILS(warpsim_launch(m, 0, &l, NULL, E), WARPSIM_ERR_INPUT, "block");
+	l.block[0] = 512;
+	l.block[1] = 4;
+	ASSERT_FAILS(warpsim_launch(m, 0, &l, NULL, E), WARPSIM_ERR_INPUT, "block");
+	l.block[1] = 1;
+	l.block[2] = 0;
+	ASSERT_FAILS(warpsim_launch(m, 0, &l, NULL, E), WARPSIM_ERR_INPUT, "block");
+	l.block[2] = 1;
+	l.dynamic_shared_bytes = UINT32_MAX;
+	ASSERT_FAILS(warpsim_launch(m, 0, &l, NULL, E), WARPSIM_ERR_INPUT, "shared");
+	warpsim_destroy(ws);
+}
+
+Test(libwarpsim_status, launch_program_fault_sticks_with_its_message)
+{
+	struct warpsim *ws = functional(NULL);
+	struct warpsim_module *m = load(ws, fault_ptx);
+	uint64_t p = 0x10; /* in no allocation */
+	struct warpsim_launch l = {.grid = {1, 1, 1}, .block = {1, 1, 1}, .params = &p,
+				   .params_bytes = 8};
+	struct warpsim_error first, again;
+	cr_assert_eq(warpsim_launch(m, 0, &l, NULL, &first), WARPSIM_ERR_PROGRAM);
+	cr_assert_neq(first.message[0], '\0');
+	cr_assert_eq(warpsim_malloc(ws, 8, &p, NULL), 0, "memory still works");
+	cr_assert_eq(warpsim_launch(m, 0, &l, NULL, &again), WARPSIM_ERR_PROGRAM);
+	cr_assert(strstr(again.message, first.message), "'%s' lacks '%s'", again.message,
+		  first.message);
+	cr_assert(strstr(again.message, "earlier launch faulted"), "%s", again.message);
+	cr_assert_eq(warpsim_run_workload(ws, "workloads/vecadd/vecadd.cfg", NULL, NULL, &again),
+		     WARPSIM_ERR_PROGRAM);
+	cr_assert(strstr(again.message, first.message), "%s", again.message);
+	warpsim_destroy(ws);
+}
+
+Test(libwarpsim_status, launch_simulator_fault_sticks_on_the_timing_model)
+{
+	struct warpsim *ws = machine("sim.max_cycles=200");
+	struct warpsim_module *m = load(ws, fault_ptx);
+	struct warpsim_launch l = {.grid = {1, 1, 1}, .block = {32, 1, 1}};
+	struct warpsim_error first, again;
+	cr_assert_eq(warpsim_launch(m, 1, &l, NULL, &first), WARPSIM_ERR_FAULT, "%s", first.message);
+	cr_assert(strstr(first.message, "sim.max_cycles"), "%s", first.message);
+	cr_assert_eq(warpsim_launch(m, 1, &l, NULL, &again), WARPSIM_ERR_FAULT);
+	cr_assert(strstr(again.message, first.message), "%s", again.message);
+	char dir[] = "/tmp/ws_api_XXXXXX", path[64];
+	cr_assert_not_null(mkdtemp(dir));
+	cr_assert_eq(warpsim_write_outputs(ws, dir, &again), 0, "outputs still work: %s",
+		     again.message);
+	static const char *const files[] = {"config.cfg", "cta_timeline.csv", "stats.json"};
+	for (int i = 0; i < 3; i++) {
+		snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+		cr_assert_eq(unlink(path), 0, "%s", path);
+	}
+	rmdir(dir);
+	warpsim_destroy(ws);
+}
+
+/* The functional executor calls a spinning kernel the kernel's fault (frontend/fe.h). */
+Test(libwarpsim_status, launch_livelock_on_the_functional_executor_is_a_program_fault)
+{
+	struct warpsim *ws = functional("sim.functional_livelock_warp_insts=1000");
+	struct warpsim_module *m = load(ws, fault_ptx);
+	struct warpsim_launch l = {.grid = {1, 1, 1}, .block = {32, 1, 1}};
+	struct warpsim_error first;
+	cr_assert_eq(warpsim_launch(m, 1, &l, NULL, &first), WARPSIM_ERR_PROGRAM, "%s", first.message);
+	cr_assert(strstr(first.message, "livelock"), "%s", first.message);
+	ASSERT_FAILS(warpsim_launch(m, 1, &l, NULL, E), WARPSIM_ERR_PROGRAM, first.message);
+	warpsim_destroy(ws);
+}
+
+Test(libwarpsim_status, write_outputs_usage_and_io)
+{
+	struct warpsim *ws = functional(NULL);
+	ASSERT_FAILS(warpsim_write_outputs(ws, NULL, E), WARPSIM_ERR_USAGE, "dir is NULL");
+	ASSERT_FAILS(warpsim_write_outputs(ws, "", E), WARPSIM_ERR_USAGE, "dir is empty");
+	ASSERT_FAILS(warpsim_write_outputs(ws, "configs/gtx480.cfg/out", E), WARPSIM_ERR_IO,
+		     "cannot create directory");
+	char big[5000];
+	memset(big, 'd', sizeof big - 1);
+	big[sizeof big - 1] = '\0';
+	ASSERT_FAILS(warpsim_write_outputs(ws, big, E), WARPSIM_ERR_IO, "too long");
+	warpsim_destroy(ws);
+}
+
+Test(libwarpsim_status, run_workload_io_input_and_its_check)
+{
+	struct warpsim *ws = functional(NULL);
+	ASSERT_FAILS(warpsim_run_workload(ws, "workloads/no_such.cfg", NULL, NULL, E), WARPSIM_ERR_IO,
+		     "no_such.cfg");
+	ASSERT_FAILS(warpsim_run_workload(ws, "workloads", NULL, NULL, E), WARPSIM_ERR_IO,
+		     "directory");
+	ASSERT_FAILS(warpsim_run_workload(ws, "workloads/vecadd/vecadd.cfg", "huge", NULL, E),
+		     WARPSIM_ERR_INPUT, "huge");
+	ASSERT_FAILS(warpsim_run_workload(ws, "configs/gtx480.cfg", NULL, NULL, E), WARPSIM_ERR_INPUT,
+		     "gtx480.cfg");
+	/* vecadd with b = a: c = 2a, which its check against a + b refuses */
+	char dir[] = "/tmp/ws_api_XXXXXX", path[64];
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/vecadd.ptx", dir);
+	FILE *in = fopen("workloads/vecadd/vecadd.ptx", "r"), *out = fopen(path, "w");
+	cr_assert(in && out);
+	for (int c; (c = fgetc(in)) != EOF;)
+		fputc(c, out);
+	fclose(in);
+	fclose(out);
+	snprintf(path, sizeof path, "%s/wrong.cfg", dir);
+	out = fopen(path, "w");
+	cr_assert_not_null(out);
+	fputs("name = \"wrong\";\nptx = \"vecadd.ptx\";\nsize = \"s\";\nsizes = { s = { n = 256; }; };\n"
+	      "buffers = ({ name = \"a\"; type = \"f32\"; count = \"n\"; init = \"random\"; seed = 1;"
+	      " min = 1.0; max = 2.0; },\n { name = \"b\"; type = \"f32\"; count = \"n\"; init = "
+	      "\"random\"; seed = 2; min = 1.0; max = 2.0; },\n { name = \"c\"; type = \"f32\"; "
+	      "count = \"n\"; });\nlaunches = ({ kernel = \"vecadd\"; grid = 1; block = 256; args = "
+	      "(\"a\", \"a\", \"c\", \"n\"); });\ncheck = { buffer = \"c\"; reference = \"vecadd\"; };\n",
+	      out);
+	fclose(out);
+	ASSERT_FAILS(warpsim_run_workload(ws, path, NULL, NULL, E), WARPSIM_ERR_PROGRAM, "check");
+	cr_assert_eq(warpsim_run_workload(ws, "workloads/vecadd/vecadd.cfg", NULL, NULL, NULL), 0,
+		     "a failed check is no fault of the machine");
+	unlink(path);
+	snprintf(path, sizeof path, "%s/vecadd.ptx", dir);
+	unlink(path);
+	rmdir(dir);
+	warpsim_destroy(ws);
+}
+
+Test(libwarpsim_status, last_error_holds_a_failure_when_err_is_null_and_clears_on_read)
+{
+	struct warpsim *ws = functional(NULL);
+	uint64_t d;
+	cr_assert_eq(warpsim_last_error(NULL), WARPSIM_OK);
+	cr_assert_eq(warpsim_malloc(ws, UINT64_MAX, &d, NULL), WARPSIM_ERR_NOMEM);
+	struct warpsim_error e;
+	cr_assert_eq(warpsim_last_error(&e), WARPSIM_ERR_NOMEM);
+	cr_assert(strstr(e.message, "device allocation"), "%s", e.message);
+	cr_assert_eq(warpsim_last_error(&e), WARPSIM_OK);
+	cr_assert_str_eq(e.message, "");
 	warpsim_destroy(ws);
 }
