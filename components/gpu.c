@@ -56,6 +56,9 @@ struct gpu {
 	void (*progress_fn)(void *ctx, const struct gpu_progress *p);
 	void *progress_ctx;
 	uint32_t launch_ctas;            /* CTAs of the current launch, 0 between launches */
+	struct fe_launch *launch;        /* the launch running, NULL between launches */
+	struct fe_state_ring mem_ring;   /* its memory-state samples, one per watchdog period */
+	uint64_t mem_new_states;         /* samples that were none of the ring's: progress */
 	uint64_t launch_start_cycle;
 	struct sampler *sampler;         /* --sample: NULL when off */
 	uint64_t sample_cycles;          /* interval in core cycles */
@@ -331,15 +334,26 @@ static void account_memory(struct gpu *g)
 	}
 }
 
-/* The livelock watchdog's signature: forward-progress events over every SM. Called once per
- * watchdog period (sim.watchdog_cycles), never per cycle. */
+/* The livelock watchdog's signature: forward-progress events over every SM (barrier arrivals,
+ * warp exits, CTA completions), atomics that changed memory, and memory contents new to the
+ * watchdog. A store alone is not progress: `for (;;) p[i] = x;` rewrites what is there and
+ * leaves the launch's memory hash where it was, and a loop cycling memory through a few
+ * contents (x = 1; x = 2;) shows the watchdog only samples its ring already holds. A store of
+ * a value not there before (a counter, a flag another CTA waits for, new results) moves it.
+ * Called once per watchdog period (sim.watchdog_cycles), never per cycle. */
 static uint64_t forward_progress(void *ctx)
 {
-	const struct gpu *g = ctx;
+	struct gpu *g = ctx;
 	uint64_t sum = 0;
 	for (uint32_t i = 0; g->sms && i < g->n_cores; i++)
 		if (g->sms[i])
 			sum += sm_forward_progress(g->sms[i]);
+	if (g->launch) {
+		uint64_t state, atomics;
+		fe_launch_progress(g->launch, &state, &atomics);
+		g->mem_new_states += fe_state_ring_new(&g->mem_ring, state);
+		sum += atomics + g->mem_new_states;
+	}
 	return sum;
 }
 
@@ -597,6 +611,8 @@ int gpu_run_launch(struct gpu *g, struct fe_launch *l, struct sim_error *err)
 	int rc = cta_dispatcher_launch_kernel(g->disp, l, start, err);
 	if (rc)
 		return rc;
+	g->launch = l;
+	memset(&g->mem_ring, 0, sizeof g->mem_ring);
 	g->launch_ctas = info.n_ctas;
 	g->launch_start_cycle = start;
 	if (g->sampler) {
@@ -610,6 +626,7 @@ int gpu_run_launch(struct gpu *g, struct fe_launch *l, struct sim_error *err)
 		until = sim_clock_edge_ps(&g->core_clk, limit_cycle);
 	}
 	enum sim_stop why = sim_run(g->sim, until, g->report, err);
+	g->launch = NULL;
 	g->launch_ctas = 0;
 	if (g->sampler && sim_event_queued(&g->sample_ev))
 		sim_event_cancel(g->sim, &g->sample_ev);
@@ -627,8 +644,8 @@ int gpu_run_launch(struct gpu *g, struct fe_launch *l, struct sim_error *err)
 		for (uint32_t i = 0; i < g->n_cores && !sm_describe_running(g->sms[i], spin, sizeof spin); i++)
 			;
 		return sim_error_set(err, SIM_ERR_FAULT, NULL, 0, 0, "sim.livelock_cycles",
-				     "kernel %s livelocked: warps kept issuing for %llu core cycles without a "
-				     "store, atomic, barrier arrival, warp exit or CTA completion%s%s",
+				     "kernel %s livelocked: warps kept issuing for %llu core cycles without "
+				     "changing memory, a barrier arrival, warp exit or CTA completion%s%s",
 				     info.kernel_name, (unsigned long long)cfg_int(g->cfg, "sim.livelock_cycles"),
 				     spin[0] ? "; spinning: " : "", spin);
 	}

@@ -875,15 +875,18 @@ static const struct cfg_key_def engine_keys[] = {
 	 * owl-28; medium sizes at most 90,000, gtx480 164,000): 2e7 is 46 times that, and a
 	 * kernel spinning on every core of owl-28 is caught in about 3 minutes here. */
 	CFG_KEY_INT("sim.livelock_cycles", "core cycles", 20000000, 0, INT64_MAX,
-		    "stop with a livelock report when warps keep issuing but no store, atomic, barrier "
-		    "arrival, warp exit or CTA completion happens for this long (0 = off; checked every "
-		    "sim.watchdog_cycles, so off with the watchdog; default 46x the longest gap measured "
-		    "in the workload suite)"),
+		    "stop with a livelock report when warps keep issuing but memory does not change "
+		    "(stores rewriting the values there, or cycling through the last 8 contents sampled "
+		    "once per sim.watchdog_cycles, are not progress; an atomic that changes memory is), "
+		    "and no barrier arrival, warp exit or CTA completion happens, for this long (0 = off; "
+		    "checked every sim.watchdog_cycles, so off with the watchdog; default 46x the longest "
+		    "gap measured in the workload suite)"),
 	/* The suite's longest run of one CTA between such events is 8,728 warp instructions
 	 * (longcompute large); 2^27 is 15,000 times that, about 4 s of a spinning CTA here. */
 	CFG_KEY_INT("sim.functional_livelock_warp_insts", "warp instructions", 1 << 27, 0, INT64_MAX,
 		    "--functional: stop with a livelock report when one CTA executes this many warp "
-		    "instructions without a store, atomic, barrier arrival or warp exit (0 = off)"),
+		    "instructions without changing memory (sampled every 4096 of them, as "
+		    "sim.livelock_cycles), a barrier arrival or warp exit (0 = off)"),
 };
 
 int engine_cfg_define(struct cfg *c, struct sim_error *err)

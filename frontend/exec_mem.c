@@ -166,6 +166,7 @@ struct ldst_args {
 	uint8_t *area;           /* flat: shared memory or the param buffer (not NULL) */
 	uint64_t last;           /* flat: the highest address an access may start at */
 	const struct fe_memory *mem;
+	uint64_t *state;         /* store: the launch's mem_state */
 	bool sg, f16;            /* load: norm() sign-extends / an f16 keeps 16 bits */
 	uint8_t sp;
 };
@@ -191,6 +192,7 @@ ldst_loop(struct fe_warp *w, uint32_t pc, const uint64_t *mask, const struct lds
 	const uint64_t page = 1ull << FE_PAGE_BITS;
 	uint64_t pno = UINT64_MAX;   /* the page pbase holds: none yet (a >> 12 never is) */
 	uint8_t *pbase = NULL;
+	uint64_t dstate = 0;         /* store: mem_state's change, added once after the loop */
 	FE_FOR_LANES(w, mask, lane,
 		uint64_t a = base + ar[lane];
 		uint8_t *p;
@@ -212,7 +214,11 @@ ldst_loop(struct fe_warp *w, uint32_t pc, const uint64_t *mask, const struct lds
 		}
 		addr[lane] = a;
 		if (st) {
-			store_le(p, col[lane], tb);
+			/* the livelock rule's state hash: a store of the value already there adds 0
+			 * (a load from the line about to be written, a subtraction and two multiplies) */
+			uint64_t old = load_le(p, tb), v = (col[lane] << sh) >> sh;
+			store_le(p, v, tb);
+			dstate += (v - old) * fe_state_key(a);
 		} else {
 			/* dst(): norm() to the type as a shift pair */
 			uint64_t v = load_le(p, tb);
@@ -221,6 +227,8 @@ ldst_loop(struct fe_warp *w, uint32_t pc, const uint64_t *mask, const struct lds
 			col[lane] = sg ? (uint64_t)((int64_t)(v << sh) >> sh) : (v << sh) >> sh;
 		}
 	);
+	if (st)
+		*la->state += dstate;
 	return 0;
 }
 
@@ -238,6 +246,7 @@ int fe_exec_ldst_fast(struct fe_warp *w, uint32_t pc, const struct fe_xop *x, co
 		.addr = out->addr,
 		.area = x->space == WI_SPACE_SHARED ? c->shared : l->params,
 		.mem = l->mem,
+		.state = &c->l->mem_state,
 		.sg = x->ssigned,
 		.f16 = x->f16,
 		.sp = x->space,
@@ -281,6 +290,7 @@ int fe_exec_ldst(struct fe_warp *w, uint32_t pc, const struct fe_inst *in, const
 	const uint64_t *sv = (st && in->vec == 1 && vo->kind == FE_OK_REG && !vo->neg) ? reg_slot(w, vo->reg, 0) : NULL;
 	uint64_t *addr = out->addr;
 	struct page_memo pm = {0, NULL};
+	uint64_t dstate = 0; /* store: the launch's mem_state moves by this (see ldst_loop) */
 	FE_FOR_LANES(w, mask, lane,
 		uint64_t a = addr_value(w, ao, lane), tm;
 		if (misalign(a, n))
@@ -293,7 +303,9 @@ int fe_exec_ldst(struct fe_warp *w, uint32_t pc, const struct fe_inst *in, const
 		if (addr)
 			addr[lane] = tm;
 		if (sv) {
-			store_le(p, sv[lane], tb);
+			uint64_t old = load_le(p, tb), v = zext(sv[lane], tb);
+			store_le(p, v, tb);
+			dstate += (v - old) * fe_state_key(tm);
 			continue;
 		}
 		for (uint32_t e = 0; e < in->vec; e++) {
@@ -302,7 +314,10 @@ int fe_exec_ldst(struct fe_warp *w, uint32_t pc, const struct fe_inst *in, const
 				uint64_t v = vec ?
 					(r == FE_NO_REG ? (uint64_t)vo->vimm[e] : *reg_slot(w, r, lane)) :
 					fe_exec_src(w, vo, lane, t);
+				uint64_t old = load_le(p + e * tb, tb);
+				v = zext(v, tb);
 				store_le(p + e * tb, v, tb);
+				dstate += (v - old) * fe_state_key(tm + e * tb);
 			} else {
 				uint64_t v = load_le(p + e * tb, tb);
 				if (t == FE_T_F16)
@@ -311,6 +326,8 @@ int fe_exec_ldst(struct fe_warp *w, uint32_t pc, const struct fe_inst *in, const
 			}
 		}
 	);
+	if (st)
+		w->cta->l->mem_state += dstate;
 	return 0;
 }
 
@@ -358,6 +375,8 @@ int fe_exec_atom(struct fe_warp *w, uint32_t pc, const struct fe_inst *in, const
 	uint32_t n = fe_type_bytes(in->type);
 	enum fe_type t = (enum fe_type)in->type;
 	struct page_memo pm = {0, NULL};
+	uint64_t dstate = 0;  /* the launch's mem_state moves by this (see ldst_loop) */
+	bool changed = false; /* some lane changed memory: forward progress */
 	for (uint32_t lane = 0; lane < w->n_lanes; lane++) {
 		if (!fe_mask_test(mask, lane))
 			continue;
@@ -372,11 +391,15 @@ int fe_exec_atom(struct fe_warp *w, uint32_t pc, const struct fe_inst *in, const
 		if (out->addr)
 			out->addr[lane] = tm;
 		uint64_t old = load_le(p, n);
-		uint64_t nv = atom_apply(in, old, fe_exec_src(w, bo, lane, t), co ? fe_exec_src(w, co, lane, t) : 0);
+		uint64_t nv = zext(atom_apply(in, old, fe_exec_src(w, bo, lane, t), co ? fe_exec_src(w, co, lane, t) : 0), n);
 		store_le(p, nv, n);
+		changed |= nv != old;
+		dstate += (nv - old) * fe_state_key(tm);
 		if (!red)
 			dst(w, in->o[0].reg, lane, old, t);
 	}
+	w->cta->l->mem_state += dstate;
+	w->cta->l->atomic_changes += changed;
 	return 0;
 }
 

@@ -107,14 +107,35 @@ void fe_launch_destroy(struct fe_launch *l);
 void fe_launch_set_regs(struct fe_launch *l, uint32_t regs_per_thread, enum fe_regs_source src);
 /* Device printf of l's threads is printed on out (NULL, the default: parsed, not printed). */
 void fe_launch_set_printf(struct fe_launch *l, FILE *out);
+/* Forward progress of l so far, for the livelock rules (timing: components/gpu.c; functional:
+ * below). *mem_state hashes what l's stores and atomics left in memory: rewriting a location
+ * with the value it holds leaves it unchanged, and memory that returns to earlier contents
+ * returns it to the earlier hash (equal contents, equal hash; unequal contents collide with
+ * probability about 2^-64). *atomic_changes counts atomic instructions that changed memory. */
+void fe_launch_progress(const struct fe_launch *l, uint64_t *mem_state, uint64_t *atomic_changes);
+
+/* The last FE_STATE_RING memory-state samples. A livelock rule takes a sample as progress only
+ * when it differs from all of them, so a loop that keeps storing cycles through at most that
+ * many sampled contents (x = 1; x = 2; forever) makes none. Zero-initialise before use. */
+#define FE_STATE_RING 8
+struct fe_state_ring {
+	uint64_t h[FE_STATE_RING];
+	uint32_t n, next;        /* samples held (<= FE_STATE_RING); slot the next one replaces */
+};
+/* True, and h recorded, when h is none of the samples held; false otherwise. */
+bool fe_state_ring_new(struct fe_state_ring *r, uint64_t h);
+
 /* Execute every CTA functionally (no timing): warps in lockstep round-robin, barriers honoured.
  * Counts warp and thread instructions. */
 int fe_launch_run_functional(struct fe_launch *l, uint64_t *warp_insts, uint64_t *thread_insts,
 			     struct sim_error *err);
 /* The same with a livelock limit: a CTA that executes livelock_warp_insts warp instructions
- * without a store, atomic, barrier arrival or warp exit (a warp spinning on a flag keeps
- * loading it) ends the run with SIM_ERR_PROGRAM naming a spinning warp's pc and line.
+ * without changing memory (the memory state, sampled every FE_STATE_SAMPLE_INSTS of them, is
+ * none of the last FE_STATE_RING samples), an atomic that changed memory, a barrier arrival
+ * or a warp exit (a warp spinning on a flag keeps loading it; one storing the same value keeps
+ * rewriting it) ends the run with SIM_ERR_PROGRAM naming a spinning warp's pc and line.
  * 0 = no limit; fe_launch_run_functional uses FE_LIVELOCK_WARP_INSTS. */
+#define FE_STATE_SAMPLE_INSTS 4096u
 #define FE_LIVELOCK_WARP_INSTS (UINT64_C(1) << 27) /* = sim.functional_livelock_warp_insts */
 int fe_launch_run_functional_limit(struct fe_launch *l, uint64_t livelock_warp_insts,
 				   uint64_t *warp_insts, uint64_t *thread_insts, struct sim_error *err);

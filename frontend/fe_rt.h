@@ -19,7 +19,20 @@ struct fe_launch {
 	uint8_t regs_source;           /* enum fe_regs_source */
 	uint32_t n_ctas, threads_per_cta;
 	FILE *printf_out;              /* device printf goes here; NULL: not printed */
+	/* Forward progress for the livelock rules (fe_launch_progress): a hash of the memory the
+	 * launch wrote, sum of value * fe_state_key(address) mod 2^64, kept by every store and
+	 * atomic as (new - old) * key, so it is a function of the memory's contents, not of how
+	 * often they were rewritten; and the atomics that changed memory. */
+	uint64_t mem_state;
+	uint64_t atomic_changes;       /* atomic instructions with a lane that changed memory */
 };
+
+/* The weight of one location in mem_state: odd, so that any change of one location moves
+ * the hash; the xor-shift keeps neighbouring addresses from cancelling. Per store lane. */
+static inline uint64_t fe_state_key(uint64_t addr)
+{
+	return ((addr ^ (addr >> 29)) * UINT64_C(0xbf58476d1ce4e5b9)) | 1u;
+}
 
 enum fe_simt_kind { FE_SIMT_NORMAL, FE_SIMT_CALL };
 

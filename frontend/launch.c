@@ -706,6 +706,24 @@ int fe_warp_execute(struct fe_warp *w, struct warp_inst *out, struct sim_error *
 
 /* ---- functional run ---------------------------------------------------------------- */
 
+void fe_launch_progress(const struct fe_launch *l, uint64_t *mem_state, uint64_t *atomic_changes)
+{
+	*mem_state = l->mem_state;
+	*atomic_changes = l->atomic_changes;
+}
+
+bool fe_state_ring_new(struct fe_state_ring *r, uint64_t h)
+{
+	for (uint32_t i = 0; i < r->n; i++)
+		if (r->h[i] == h)
+			return false;
+	r->h[r->next] = h;
+	r->next = (r->next + 1) % FE_STATE_RING;
+	if (r->n < FE_STATE_RING)
+		r->n++;
+	return true;
+}
+
 int fe_launch_run_functional(struct fe_launch *l, uint64_t *warp_insts, uint64_t *thread_insts,
 			     struct sim_error *err)
 {
@@ -724,6 +742,8 @@ int fe_launch_run_functional_observe(struct fe_launch *l, uint64_t livelock_warp
 {
 	uint64_t wn = 0, tn = 0;
 	uint64_t idle = 0; /* warp instructions since the CTA's last forward progress */
+	uint64_t atomics_seen = l->atomic_changes;
+	struct fe_state_ring ring;
 	uint64_t addr[32];
 	struct warp_inst wi;
 	memset(&wi, 0, sizeof wi);
@@ -733,6 +753,9 @@ int fe_launch_run_functional_observe(struct fe_launch *l, uint64_t livelock_warp
 		struct fe_cta *c = fe_cta_create(l, id, 32, 0, err);
 		if (!c)
 			return err ? err->code : SIM_ERR_NOMEM;
+		/* each CTA starts with the memory as it finds it as its only sample */
+		memset(&ring, 0, sizeof ring);
+		fe_state_ring_new(&ring, l->mem_state);
 		uint8_t *waiting = calloc(c->n_warps, 1);
 		if (!waiting) {
 			fe_cta_destroy(c);
@@ -760,17 +783,26 @@ int fe_launch_run_functional_observe(struct fe_launch *l, uint64_t livelock_warp
 					rc = observe(ctx, id, &wi, err);
 				if (rc)
 					break;
-				if (wi.si->mem_kind == WI_MEM_STORE || wi.si->mem_kind == WI_MEM_ATOMIC ||
-				    (wi.si->flags & WI_F_BARRIER) || fe_warp_done(w))
+				/* progress as in the timing model (components/gpu.c forward_progress); the
+				 * memory state is looked at every FE_STATE_SAMPLE_INSTS idle instructions
+				 * and before giving up, not per store */
+				if ((wi.si->flags & WI_F_BARRIER) || fe_warp_done(w) ||
+				    l->atomic_changes != atomics_seen) {
 					idle = 0;
-				else if (livelock_warp_insts && ++idle >= livelock_warp_insts)
+					atomics_seen = l->atomic_changes;
+				} else if ((++idle % FE_STATE_SAMPLE_INSTS == 0 ||
+					    (livelock_warp_insts && idle >= livelock_warp_insts)) &&
+					   fe_state_ring_new(&ring, l->mem_state)) {
+					idle = 0;
+				} else if (livelock_warp_insts && idle >= livelock_warp_insts) {
 					rc = sim_error_set(err, SIM_ERR_PROGRAM, l->m->path, (int)wi.si->src_line, 0,
 							   NULL, "livelock: block (%u,%u,%u) executed %llu warp "
-							   "instructions without a store, atomic, barrier arrival "
+							   "instructions without changing memory, a barrier arrival "
 							   "or warp exit; spinning: warp %u at pc %u '%s'",
 							   c->ctaid[0], c->ctaid[1], c->ctaid[2],
 							   (unsigned long long)idle, i, pc,
 							   wi.si->text ? wi.si->text : "?");
+				}
 			}
 			if (rc || !live)
 				break;

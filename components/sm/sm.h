@@ -126,7 +126,7 @@ struct sm_counters {
 	uint64_t rtru_wasted_warp_cycles;    /* BAWS Eq 1 numerator, summed over warp-phases */
 	uint64_t rtru_phase_warp_cycles;     /* BAWS Eq 1 denominator N * maxT, summed */
 	uint64_t barriers_released, ctas_finished, warps_exited;
-	uint64_t fwd_events;                 /* stores and atomics issued, barrier arrivals */
+	uint64_t fwd_events;                 /* barrier arrivals (memory progress: fe_launch_progress) */
 	uint64_t icache_hits, icache_misses, icache_refusals, ibuf_flushes, mem_refusals;
 	uint64_t wb_conflicts;               /* issues refused: the unit's result slot was taken */
 	/* PAWS Sec V (Fig 10/11): cycles with at least one ALU (SP/SFU) / memory instruction in
@@ -148,9 +148,10 @@ int sm_describe_stuck(const struct sm *sm, char *buf, size_t n);
 /* The same for the first warp still running (not at a barrier, not draining): a livelock's
  * spinning warp. 0 if none. */
 int sm_describe_running(const struct sm *sm, char *buf, size_t n);
-/* Forward-progress events so far (the livelock watchdog's signature): stores and atomics
- * issued, barrier arrivals, warp exits, CTA completions. Loads do not count: a warp spinning
- * on a flag keeps loading it. */
+/* Forward-progress events of the SM so far (part of the livelock watchdog's signature, with
+ * the launch's memory progress, components/gpu.c): barrier arrivals, warp exits, CTA
+ * completions. Loads do not count (a warp spinning on a flag keeps loading it), nor do stores
+ * by themselves: whether they changed memory is the front end's to say. */
 uint64_t sm_forward_progress(const struct sm *sm);
 uint32_t sm_schedulers(const struct sm *sm);
 

@@ -165,7 +165,6 @@ static bool issue_warp(struct sm *sm, uint16_t slot, uint64_t now)
 		}
 		w->replay = NULL;
 		sm->rf_mask &= ~(1ull << slot);
-		sm->c.fwd_events += si->mem_kind != WI_MEM_LOAD; /* stores, atomics */
 		if (long_lat)
 			sm_notify(sm, SCHED_EV_LONG_LAT_ISSUE, slot, w->cta_slot, 0, now);
 	} else if (si->n_dst) {
