@@ -1,8 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* cudart/ (libcudart.so.13) and `warpsim cuda`: our CUDA programs in tests/cuda/bin, built by
  * nvcc 13 (Makefile) and committed, run unchanged on the simulated GPU; their output, exit
- * status, error codes and stats.json are checked. */
+ * status, error codes and stats.json are checked. Under the sanitizers WARPSIM_CUDA_PRELOAD
+ * names their runtime (CMakeLists.txt): the programs are not instrumented, so it must be
+ * preloaded for the instrumented libcudart to load. */
+#define _XOPEN_SOURCE 700 /* nftw */
 #include <criterion/criterion.h>
+#include <ftw.h>
 #include <jansson.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -16,14 +20,63 @@
 /* Run a shell command; stdout and stderr into out, exit status returned. */
 static int run(const char *cmd, char *out)
 {
-	char full[4096];
-	snprintf(full, sizeof full, "%s 2>&1", cmd);
+	char *full = malloc(strlen(cmd) + 8);
+	cr_assert_not_null(full);
+	sprintf(full, "%s 2>&1", cmd);
 	FILE *p = popen(full, "r");
+	free(full);
 	cr_assert_not_null(p);
 	size_t n = fread(out, 1, OUT_BYTES - 1, p);
 	out[n] = '\0';
 	int st = pclose(p);
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+/* run(), with the sanitizer runtime preloaded (if any) for the CUDA programs that cmd starts:
+ * the prefix is an assignment, so it reaches cmd's first command and what that runs. */
+static int run_cuda(const char *cmd, char *out)
+{
+	const char *pre = getenv("WARPSIM_CUDA_PRELOAD");
+	if (!pre || !*pre)
+		return run(cmd, out);
+	char *full = malloc(strlen(pre) + strlen(cmd) + 16);
+	cr_assert_not_null(full);
+	sprintf(full, "LD_PRELOAD=%s %s", pre, cmd);
+	int rc = run(full, out);
+	free(full);
+	return rc;
+}
+
+/* A directory of the test's own (mkdtemp, never a fixed path that another run or user might
+ * hold), removed with what is in it by tmp_fini; a failing test leaves it to be looked at. */
+struct tmp {
+	char path[256];
+};
+
+static void tmp_init(struct tmp *t)
+{
+	const char *base = getenv("TMPDIR");
+	snprintf(t->path, sizeof t->path, "%s/warpsim-test-cuda-XXXXXX", base && *base ? base : "/tmp");
+	cr_assert_not_null(mkdtemp(t->path), "mkdtemp %s", t->path);
+}
+
+/* t's path with /name appended, in buf. */
+static const char *tmp_sub(const struct tmp *t, const char *name, char *buf, size_t n)
+{
+	cr_assert_lt((size_t)snprintf(buf, n, "%s/%s", t->path, name), n);
+	return buf;
+}
+
+static int rm_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	(void)st, (void)type, (void)ftw;
+	return remove(path);
+}
+
+static void tmp_fini(struct tmp *t)
+{
+	/* FTW_PHYS: a link inside is removed, never followed */
+	cr_assert_eq(nftw(t->path, rm_entry, 16, FTW_DEPTH | FTW_PHYS), 0, "removing %s", t->path);
 }
 
 static const char *bin(void)
@@ -38,7 +91,7 @@ static int run_prog(const char *prog, const char *dir, char *out)
 	char cmd[2048];
 	snprintf(cmd, sizeof cmd, "%s cuda -c configs/gtx480.cfg%s%s -- tests/cuda/bin/%s", bin(),
 		 dir ? " -o " : "", dir ? dir : "", prog);
-	return run(cmd, out);
+	return run_cuda(cmd, out);
 }
 
 static char *buf(void)
@@ -64,10 +117,12 @@ Test(cuda, runtime_calls_of_every_kind)
 
 Test(cuda, warp_level_operations)
 {
-	char *out = buf();
-	cr_assert_eq(run_prog("warp_ops", "/tmp/warpsim-test-cuda-warp-ops", out), 0, "%s", out);
+	char *out = buf(), p[512];
+	struct tmp t;
+	tmp_init(&t);
+	cr_assert_eq(run_prog("warp_ops", t.path, out), 0, "%s", out);
 	cr_assert(strstr(out, "\nPASS\n"), "%s", out);
-	json_t *doc = json_load_file("/tmp/warpsim-test-cuda-warp-ops/stats.json", 0, NULL);
+	json_t *doc = json_load_file(tmp_sub(&t, "stats.json", p, sizeof p), 0, NULL);
 	cr_assert_not_null(doc);
 	json_t *ks = json_object_get(doc, "kernels");
 	cr_assert_eq(json_array_size(ks), 5);
@@ -84,6 +139,7 @@ Test(cuda, warp_level_operations)
 	cr_assert_eq((uint64_t)json_integer_value(json_object_get(json_object_get(doc, "total"),
 								  "gpu.cycles")), sum);
 	json_decref(doc);
+	tmp_fini(&t);
 	free(out);
 }
 
@@ -155,7 +211,7 @@ Test(cuda, missing_ptx_and_the_ptx_fallback)
 	char cmd[1024];
 	snprintf(cmd, sizeof cmd, "WARPSIM_PTX=tests/cuda/bin/sass_only.ptx %s cuda -c "
 		 "configs/gtx480.cfg -- tests/cuda/bin/sass_only", bin());
-	cr_assert_eq(run(cmd, out), 0, "%s", out);
+	cr_assert_eq(run_cuda(cmd, out), 0, "%s", out);
 	cr_assert(strstr(out, "h[31] = 31"), "%s", out);
 	free(out);
 }
@@ -163,7 +219,9 @@ Test(cuda, missing_ptx_and_the_ptx_fallback)
 /* Without `warpsim cuda`: the library path and the configuration in the environment. */
 Test(cuda, plain_environment_and_overrides)
 {
-	char *out = buf(), dir[1024], cmd[2048];
+	char *out = buf(), dir[1024], cmd[2048], p[512];
+	struct tmp t;
+	tmp_init(&t);
 	snprintf(dir, sizeof dir, "%s", bin());
 	char *slash = strrchr(dir, '/');
 	if (slash)
@@ -171,19 +229,20 @@ Test(cuda, plain_environment_and_overrides)
 	else
 		snprintf(dir, sizeof dir, ".");
 	snprintf(cmd, sizeof cmd, "LD_LIBRARY_PATH=%s/lib WARPSIM_CONFIG=configs/gtx480.cfg "
-		 "WARPSIM_OVERRIDES=gpu.core.count=2 WARPSIM_OUTDIR=/tmp/warpsim-test-cuda-env "
-		 "tests/cuda/bin/shfl_inactive", dir);
-	cr_assert_eq(run(cmd, out), 0, "%s", out);
+		 "WARPSIM_OVERRIDES=gpu.core.count=2 WARPSIM_OUTDIR=%s "
+		 "tests/cuda/bin/shfl_inactive", dir, t.path);
+	cr_assert_eq(run_cuda(cmd, out), 0, "%s", out);
 	cr_assert(strstr(out, "PASS"), "%s", out);
-	FILE *f = fopen("/tmp/warpsim-test-cuda-env/config.cfg", "r");
+	FILE *f = fopen(tmp_sub(&t, "config.cfg", p, sizeof p), "r");
 	cr_assert_not_null(f);
 	size_t n = fread(out, 1, OUT_BYTES - 1, f);
 	out[n] = '\0';
 	fclose(f);
 	cr_assert(strstr(out, "count = 2"), "%s", out);
 	snprintf(cmd, sizeof cmd, "LD_LIBRARY_PATH=%s/lib tests/cuda/bin/shfl_inactive", dir);
-	cr_assert_eq(run(cmd, out), 1, "%s", out);
+	cr_assert_eq(run_cuda(cmd, out), 1, "%s", out);
 	cr_assert(strstr(out, "set WARPSIM_CONFIG"), "%s", out);
+	tmp_fini(&t);
 	free(out);
 }
 
@@ -192,7 +251,7 @@ Test(cuda, a_bad_configuration_fails_before_the_program)
 	char *out = buf(), cmd[1024];
 	snprintf(cmd, sizeof cmd, "%s cuda -c configs/gtx480.cfg -s gpu.core.count=0 -- "
 		 "tests/cuda/bin/shfl_inactive", bin());
-	cr_assert_eq(run(cmd, out), 2, "%s", out);
+	cr_assert_eq(run_cuda(cmd, out), 2, "%s", out);
 	cr_assert(strstr(out, "gpu.core.count") && !strstr(out, "block 0 sum"), "%s", out);
 	free(out);
 }
@@ -243,14 +302,15 @@ static double total_of(const char *stats_json, const char *key)
  * variant's override, and results.csv has its totals as `warpsim cuda` itself gives them. */
 Test(cuda, an_application_is_a_workload_of_a_sweep, .timeout = 120)
 {
-	char *out = buf(), cmd[2048];
-	cr_assert_eq(system("rm -rf /tmp/warpsim-test-cuda-sweep /tmp/warpsim-test-cuda-direct"), 0);
-	snprintf(cmd, sizeof cmd, "%s sweep tests/tools/sweep_app.cfg --jobs 1 --out /tmp/warpsim-test-cuda-sweep",
-		 bin());
-	cr_assert_eq(run(cmd, out), 0, "%s", out);
+	char *out = buf(), cmd[2048], sw[512], direct[512], rd[1024], p[2048];
+	struct tmp t;
+	tmp_init(&t);
+	tmp_sub(&t, "sweep", sw, sizeof sw);
+	tmp_sub(&t, "direct", direct, sizeof direct);
+	snprintf(rd, sizeof rd, "%s/app/gtx480/rod/gto", sw);
+	snprintf(cmd, sizeof cmd, "%s sweep tests/tools/sweep_app.cfg --jobs 1 --out %s", bin(), sw);
+	cr_assert_eq(run_cuda(cmd, out), 0, "%s", out);
 	cr_assert(strstr(out, "2/2 runs done (0 already complete, 0 failed)"), "%s", out);
-	const char *rd = "/tmp/warpsim-test-cuda-sweep/app/gtx480/rod/gto";
-	char p[512];
 	snprintf(p, sizeof p, "%s/run.log", rd);
 	slurp(p, out);
 	cr_assert(strstr(out, "rounds 4072 (host 4072), 0 points differ") && strstr(out, "\nPASS\n"), "%s", out);
@@ -259,20 +319,22 @@ Test(cuda, an_application_is_a_workload_of_a_sweep, .timeout = 120)
 	cr_assert(strstr(out, "policy = \"gto\";  # <command line>"), "the variant's override: %s", out);
 	/* the same program and machine by hand */
 	snprintf(cmd, sizeof cmd, "%s cuda -c configs/gtx480.cfg -s gpu.core.scheduler.policy=gto "
-		 "-o /tmp/warpsim-test-cuda-direct -- tests/cuda/bin/host_loop", bin());
-	cr_assert_eq(run(cmd, out), 0, "%s", out);
-	double cyc = total_of("/tmp/warpsim-test-cuda-direct/stats.json", "gpu.cycles");
-	double wi = total_of("/tmp/warpsim-test-cuda-direct/stats.json", "gpu.warp_insts");
+		 "-o %s -- tests/cuda/bin/host_loop", bin(), direct);
+	cr_assert_eq(run_cuda(cmd, out), 0, "%s", out);
+	snprintf(p, sizeof p, "%s/stats.json", direct);
+	double cyc = total_of(p, "gpu.cycles");
+	double wi = total_of(p, "gpu.warp_insts");
 	cr_assert_gt(cyc, 0);
-	slurp("/tmp/warpsim-test-cuda-sweep/app/results.csv", out);
+	snprintf(p, sizeof p, "%s/app/results.csv", sw);
+	slurp(p, out);
 	cr_assert_eq(csv_cell(out, "\ngtx480,rod,gto,", "gpu.cycles"), cyc, "%s", out);
 	cr_assert_eq(csv_cell(out, "\ngtx480,rod,gto,", "gpu.warp_insts"), wi, "%s", out);
 	cr_assert_gt(csv_cell(out, "\ngtx480,vecadd,gto,", "gpu.cycles"), 0, "%s", out);
 	/* both complete: a second sweep redoes neither */
-	snprintf(cmd, sizeof cmd, "%s sweep tests/tools/sweep_app.cfg --jobs 1 --out /tmp/warpsim-test-cuda-sweep",
-		 bin());
-	cr_assert_eq(run(cmd, out), 0, "%s", out);
+	snprintf(cmd, sizeof cmd, "%s sweep tests/tools/sweep_app.cfg --jobs 1 --out %s", bin(), sw);
+	cr_assert_eq(run_cuda(cmd, out), 0, "%s", out);
 	cr_assert(strstr(out, "2/2 runs done (2 already complete, 0 failed)"), "%s", out);
+	tmp_fini(&t);
 	free(out);
 }
 
@@ -280,21 +342,26 @@ Test(cuda, an_application_is_a_workload_of_a_sweep, .timeout = 120)
  * presence marks a complete run for sweeps; nothing is left staged. */
 Test(cuda, a_failed_program_leaves_no_stats_json)
 {
-	char *out = buf(), cmd[1024];
-	cr_assert_eq(system("rm -rf /tmp/warpsim-test-cuda-failed"), 0);
-	snprintf(cmd, sizeof cmd, "%s cuda -c configs/gtx480.cfg -o /tmp/warpsim-test-cuda-failed -- "
-		 "tests/cuda/bin/sass_only", bin());
-	cr_assert_eq(run(cmd, out), 1, "%s", out);
-	cr_assert(access("/tmp/warpsim-test-cuda-failed/stats.json", F_OK) != 0);
-	cr_assert_eq(total_of("/tmp/warpsim-test-cuda-failed/stats.failed.json", "gpu.warp_insts"), 0);
-	cr_assert_eq(run("ls -A /tmp/warpsim-test-cuda-failed", out), 0);
+	char *out = buf(), cmd[1024], p[512];
+	struct tmp t;
+	tmp_init(&t);
+	const char *d = t.path;
+	snprintf(cmd, sizeof cmd, "%s cuda -c configs/gtx480.cfg -o %s -- tests/cuda/bin/sass_only",
+		 bin(), d);
+	cr_assert_eq(run_cuda(cmd, out), 1, "%s", out);
+	cr_assert(access(tmp_sub(&t, "stats.json", p, sizeof p), F_OK) != 0);
+	cr_assert_eq(total_of(tmp_sub(&t, "stats.failed.json", p, sizeof p), "gpu.warp_insts"), 0);
+	snprintf(cmd, sizeof cmd, "ls -A %s", d);
+	cr_assert_eq(run(cmd, out), 0);
 	cr_assert_str_eq(out, "config.cfg\ncta_timeline.csv\nstats.failed.json\n");
 	/* the same directory, a program that passes: stats.json, and the old failure is gone */
-	snprintf(cmd, sizeof cmd, "%s cuda -c configs/gtx480.cfg -o /tmp/warpsim-test-cuda-failed -- "
-		 "tests/cuda/bin/shfl_inactive", bin());
-	cr_assert_eq(run(cmd, out), 0, "%s", out);
-	cr_assert_eq(run("ls -A /tmp/warpsim-test-cuda-failed", out), 0);
+	snprintf(cmd, sizeof cmd, "%s cuda -c configs/gtx480.cfg -o %s -- tests/cuda/bin/shfl_inactive",
+		 bin(), d);
+	cr_assert_eq(run_cuda(cmd, out), 0, "%s", out);
+	snprintf(cmd, sizeof cmd, "ls -A %s", d);
+	cr_assert_eq(run(cmd, out), 0);
 	cr_assert_str_eq(out, "config.cfg\ncta_timeline.csv\nstats.json\n");
+	tmp_fini(&t);
 	free(out);
 }
 
@@ -318,16 +385,20 @@ static double kstat(json_t *ks, size_t i, const char *key)
 Test(cuda, radix_sort_program, .timeout = 120)
 {
 	char *out = buf();
-	cr_assert_eq(run_prog("radix_sort 10000", "/tmp/warpsim-test-cuda-radix", out), 0, "%s", out);
+	struct tmp t;
+	tmp_init(&t);
+	cr_assert_eq(run_prog("radix_sort 10000", t.path, out), 0, "%s", out);
 	cr_assert(strstr(out, "sorted 10000 keys (") && strstr(out, "in 8 passes, 24 launches, 79 blocks\n"), "%s",
 		  out);
 	cr_assert(strstr(out, ", 0 out of place, simulated time > 0\nPASS\n"), "%s", out);
-	json_t *doc, *ks = kernels_of("/tmp/warpsim-test-cuda-radix", &doc);
+	json_t *doc, *ks = kernels_of(t.path, &doc);
 	cr_assert_eq(json_array_size(ks), 24);
 	static const char *const names[] = {"digit_counts(unsigned int const*, int, int, unsigned int*)",
 					    "scan_counts(unsigned int*, int)",
-					    "scatter(unsigned int const*, unsigned int const*, int, int, "
-					    "unsigned int const*, unsigned int*, unsigned int*)"};
+					    /* one name: -Wstring-concatenation (clang) suspects a
+					     * missing comma between two literals in an array */
+					    ("scatter(unsigned int const*, unsigned int const*, int, int, "
+					     "unsigned int const*, unsigned int*, unsigned int*)")};
 	for (size_t i = 0; i < 24; i++) {
 		json_t *k = json_array_get(ks, i);
 		cr_assert_str_eq(json_string_value(json_object_get(k, "name")), names[i % 3]);
@@ -335,6 +406,7 @@ Test(cuda, radix_sort_program, .timeout = 120)
 		cr_assert_eq(kstat(ks, i, "gpu.ctas"), i % 3 == 1 ? 1 : 79, "launch %zu", i);
 	}
 	json_decref(doc);
+	tmp_fini(&t);
 	free(out);
 }
 
@@ -342,7 +414,9 @@ Test(cuda, radix_sort_program, .timeout = 120)
 Test(cuda, kmeans_program, .timeout = 120)
 {
 	char *out = buf();
-	cr_assert_eq(run_prog("kmeans", "/tmp/warpsim-test-cuda-kmeans", out), 0, "%s", out);
+	struct tmp t;
+	tmp_init(&t);
+	cr_assert_eq(run_prog("kmeans", t.path, out), 0, "%s", out);
 	int rounds = 0, hrounds = -1, launches = 0;
 	const char *l = strstr(out, "4096 points, 8 clusters: ");
 	cr_assert(l, "%s", out);
@@ -351,7 +425,7 @@ Test(cuda, kmeans_program, .timeout = 120)
 	cr_assert(rounds > 1 && rounds == hrounds && launches == 3 * rounds, "%s", out);
 	cr_assert(strstr(out, "\n0 labels and 0 centroids differ from the host's;") && strstr(out, "\nPASS\n"), "%s",
 		  out);
-	json_t *doc, *ks = kernels_of("/tmp/warpsim-test-cuda-kmeans", &doc);
+	json_t *doc, *ks = kernels_of(t.path, &doc);
 	cr_assert_eq(json_array_size(ks), (size_t)launches);
 	/* assign and accumulate: 16 blocks of 256; divide: one block */
 	for (size_t i = 0; i < (size_t)launches; i++)
@@ -359,6 +433,7 @@ Test(cuda, kmeans_program, .timeout = 120)
 	cr_assert_str_eq(json_string_value(json_object_get(json_array_get(ks, 2), "name")),
 			 "divide(float const*, float const*, int const*, int, float2*)");
 	json_decref(doc);
+	tmp_fini(&t);
 	free(out);
 }
 
@@ -367,14 +442,16 @@ Test(cuda, kmeans_program, .timeout = 120)
 Test(cuda, cg_poisson_program, .timeout = 120)
 {
 	char *out = buf();
-	cr_assert_eq(run_prog("cg_poisson", "/tmp/warpsim-test-cuda-cg", out), 0, "%s", out);
+	struct tmp t;
+	tmp_init(&t);
+	cr_assert_eq(run_prog("cg_poisson", t.path, out), 0, "%s", out);
 	int it = 0, launches = 0;
 	const char *l = strstr(out, "32x32 grid: ");
 	cr_assert(l, "%s", out);
 	cr_assert_eq(sscanf(l, "32x32 grid: %d iterations, %d launches", &it, &launches), 2, "%s", out);
 	cr_assert(it > 10 && launches == 2 + 7 * it, "%s", out);
 	cr_assert(strstr(out, "\nPASS\n"), "%s", out);
-	json_t *doc, *ks = kernels_of("/tmp/warpsim-test-cuda-cg", &doc);
+	json_t *doc, *ks = kernels_of(t.path, &doc);
 	cr_assert_eq(json_array_size(ks), (size_t)launches);
 	/* iteration 0: stencil on a 2x4 grid of 16x8 blocks, the templated dot product (16 blocks,
 	 * through cudaLaunchKernel), finish, update_xr over 8 blocks of 128 */
@@ -387,6 +464,7 @@ Test(cuda, cg_poisson_program, .timeout = 120)
 	cr_assert_eq(kstat(ks, 4, "gpu.ctas"), 1);
 	cr_assert_eq(kstat(ks, 5, "gpu.ctas"), 8);
 	json_decref(doc);
+	tmp_fini(&t);
 	free(out);
 }
 
@@ -395,14 +473,16 @@ Test(cuda, cg_poisson_program, .timeout = 120)
  * every total the sweeps read (the cubin's register count equals the workload's 38). */
 Test(cuda, a_program_and_the_workload_of_its_kernel_simulate_alike, .timeout = 120)
 {
-	char *out = buf(), cmd[1024];
-	cr_assert_eq(run_prog("matmul_app 48", "/tmp/warpsim-test-cuda-mm", out), 0, "%s", out);
+	char *out = buf(), cmd[1024], pa[512], pb[512];
+	struct tmp t;
+	tmp_init(&t);
+	cr_assert_eq(run_prog("matmul_app 48", tmp_sub(&t, "app", pa, sizeof pa), out), 0, "%s", out);
 	cr_assert(strstr(out, "48x48 product, 0 elements differ from the host's\nPASS\n"), "%s", out);
 	snprintf(cmd, sizeof cmd, "%s run -c configs/gtx480.cfg -w workloads/matmul/matmul.cfg --size small "
-		 "--quiet --no-progress -o /tmp/warpsim-test-cuda-mmw", bin());
-	cr_assert_eq(run(cmd, out), 0, "%s", out);
-	json_t *a = json_load_file("/tmp/warpsim-test-cuda-mm/stats.json", 0, NULL);
-	json_t *b = json_load_file("/tmp/warpsim-test-cuda-mmw/stats.json", 0, NULL);
+		 "--quiet --no-progress -o %s", bin(), tmp_sub(&t, "workload", pb, sizeof pb));
+	cr_assert_eq(run_cuda(cmd, out), 0, "%s", out);
+	json_t *a = json_load_file(tmp_sub(&t, "app/stats.json", pa, sizeof pa), 0, NULL);
+	json_t *b = json_load_file(tmp_sub(&t, "workload/stats.json", pb, sizeof pb), 0, NULL);
 	cr_assert(a && b);
 	json_t *ta = json_object_get(a, "total"), *tb = json_object_get(b, "total");
 	cr_assert_eq(json_integer_value(json_object_get(ta, "gpu.ctas")), 9);
@@ -418,5 +498,157 @@ Test(cuda, a_program_and_the_workload_of_its_kernel_simulate_alike, .timeout = 1
 	cr_assert_gt(n, 10);
 	json_decref(a);
 	json_decref(b);
+	tmp_fini(&t);
+	free(out);
+}
+
+/* tests/cuda/misuse.cu: handles that are destroyed, made up or of the wrong kind, faults and
+ * cudaDeviceReset after them; every case gives CUDA's code, none crashes or is accepted. Under
+ * the sanitizers (WARPSIM_CUDA_PRELOAD) no path reads freed memory. */
+Test(cuda, misuse_of_handles_and_reset_after_faults, .timeout = 120)
+{
+	char *out = buf(), p[512];
+	struct tmp t;
+	tmp_init(&t);
+	cr_assert_eq(run_prog("misuse", t.path, out), 0, "%s", out);
+	static const char *const want[] = {
+		/* events */
+		"record on a destroyed event: 400 cudaErrorInvalidResourceHandle invalid resource handle",
+		"destroy of a destroyed event: 400 cudaErrorInvalidResourceHandle",
+		"synchronise on a destroyed event: 400 cudaErrorInvalidResourceHandle",
+		"query of a destroyed event: 400 cudaErrorInvalidResourceHandle",
+		"record on a new event: 0 cudaSuccess",
+		"record on the old event again: 400 cudaErrorInvalidResourceHandle",
+		"elapsed time from a destroyed event: 400 cudaErrorInvalidResourceHandle",
+		"record on a made-up event: 400 cudaErrorInvalidResourceHandle",
+		"record on a host pointer as event: 400 cudaErrorInvalidResourceHandle",
+		"record on a NULL event: 400 cudaErrorInvalidResourceHandle",
+		"event with flags 0x80: 1 cudaErrorInvalidValue",
+		"elapsed time to an event never recorded: 400 cudaErrorInvalidResourceHandle",
+		"elapsed time of a timing-disabled event: 400 cudaErrorInvalidResourceHandle",
+		"elapsed time of two live events: 0 cudaSuccess",
+		/* streams */
+		"synchronise on a destroyed stream: 400 cudaErrorInvalidResourceHandle",
+		"query of a destroyed stream: 400 cudaErrorInvalidResourceHandle",
+		"destroy of a destroyed stream: 400 cudaErrorInvalidResourceHandle",
+		"copy on a destroyed stream: 400 cudaErrorInvalidResourceHandle",
+		"launch on a destroyed stream: 400 cudaErrorInvalidResourceHandle",
+		"record on a destroyed stream: 400 cudaErrorInvalidResourceHandle",
+		"launch on a made-up stream: 400 cudaErrorInvalidResourceHandle",
+		"memset on a made-up stream: 400 cudaErrorInvalidResourceHandle",
+		"copy on a host pointer as stream: 400 cudaErrorInvalidResourceHandle",
+		"destroy of the default stream: 400 cudaErrorInvalidResourceHandle",
+		"an event as a stream: 400 cudaErrorInvalidResourceHandle",
+		"a stream as an event: 400 cudaErrorInvalidResourceHandle",
+		"wait on a destroyed event: 400 cudaErrorInvalidResourceHandle",
+		"stream with flags 0x10: 1 cudaErrorInvalidValue",
+		"copy on cudaStreamPerThread: 0 cudaSuccess",
+		"memset on cudaStreamLegacy: 0 cudaSuccess",
+		"launch on a live stream: 0 cudaSuccess",
+		/* host buffers, texture objects */
+		"free of a host buffer: 0 cudaSuccess",
+		"free of a host buffer again: 1 cudaErrorInvalidValue",
+		"host free of a device pointer: 1 cudaErrorInvalidValue",
+		"host free of a stack pointer: 1 cudaErrorInvalidValue",
+		"destroy of the texture object: 0 cudaSuccess",
+		"destroy of the texture object again: 400 cudaErrorInvalidResourceHandle",
+		"destroy of a made-up texture object: 400 cudaErrorInvalidResourceHandle",
+		/* names */
+		"name of 709: cudaErrorContextIsDestroyed / context is destroyed",
+		"name of 715: cudaErrorIllegalInstruction / an illegal instruction was encountered",
+		"name of 716: cudaErrorMisalignedAddress / misaligned address",
+		"name of 718: cudaErrorInvalidPc / invalid program counter",
+		"name of 999: cudaErrorUnknown / unknown error",
+		"name of 12345: unrecognized error code / unrecognized error code",
+		"name of -1: unrecognized error code / unrecognized error code",
+		/* faults: the code, and a device that works after the reset */
+		"misaligned: synchronise: 716 cudaErrorMisalignedAddress misaligned address",
+		"trap: synchronise: 719 cudaErrorLaunchFailure",
+		"assert: synchronise: 710 cudaErrorAssert",
+		"out of bounds in a kernel named assert: synchronise: 700 cudaErrorIllegalAddress",
+		"copy from an allocation made before the reset: 1 cudaErrorInvalidValue",
+		"free of an allocation made before the reset: 1 cudaErrorInvalidValue",
+		"record on an event made before the reset: 400 cudaErrorInvalidResourceHandle",
+		"synchronise on a stream made before the reset: 400 cudaErrorInvalidResourceHandle",
+		"destroy of a texture object made before the reset: 400 cudaErrorInvalidResourceHandle",
+		"reset of a clean device: 0 cudaSuccess",
+		"copy after the last reset: 0 cudaSuccess",
+		"counter 5 6, after a reset 5\n",
+		"reset at the end: 0 cudaSuccess",
+		"\nPASS\n",
+		/* messages name the call and the handle */
+		"warpsim cudart: cudaEventRecord: event 0x1234 is no live event of this runtime",
+		"warpsim cudart: kernel launch: stream 0x1234 is no live stream of this runtime",
+		"warpsim cudart: cudaFreeHost: ",
+	};
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+		cr_assert(strstr(out, want[i]), "missing '%s' in:\n%s", want[i], out);
+	static const char *const kinds[] = {"misaligned", "trap", "assert",
+					    "out of bounds in a kernel named assert"};
+	for (size_t i = 0; i < 4; i++) {
+		static const char *const after[] = {"reset: 0 cudaSuccess",
+						    "synchronise after the reset: 0 cudaSuccess",
+						    "launch after the reset: 0 cudaSuccess",
+						    "result after the reset (h[63] = 1): 0 cudaSuccess"};
+		for (size_t j = 0; j < 4; j++) {
+			snprintf(p, sizeof p, "\n%s: %s no error\n", kinds[i], after[j]);
+			cr_assert(strstr(out, p), "missing '%s' in:\n%s", p, out);
+		}
+	}
+	/* nothing else: every other report line is a refusal listed above */
+	cr_assert(!strstr(out, "cudaErrorLaunchTimeout") && !strstr(out, "cudaErrorUnknown unknown"),
+		  "%s", out);
+	/* the program resets at its end: stats.json is the machine's that ran the last launch,
+	 * and the launches before the reset are named, not silently gone */
+	cr_assert(strstr(out, "the 11 launches before it are not in them"), "%s", out);
+	json_t *doc, *ks = kernels_of(t.path, &doc);
+	cr_assert_eq(json_array_size(ks), 1);
+	cr_assert_str_eq(json_string_value(json_object_get(json_array_get(ks, 0), "name")), "bump(int*)");
+	json_decref(doc);
+	tmp_fini(&t);
+	free(out);
+}
+
+/* WARPSIM_CONFIG and WARPSIM_OVERRIDES have no limit on their count: the 17th file and the
+ * 200th line (each the last, which wins) reach the machine. */
+Test(cuda, every_config_file_and_override_reaches_the_machine, .timeout = 60)
+{
+	char *out = buf(), dir[1024], p[512];
+	struct tmp t;
+	tmp_init(&t);
+	snprintf(dir, sizeof dir, "%s", bin());
+	char *slash = strrchr(dir, '/');
+	if (slash)
+		*slash = '\0';
+	else
+		snprintf(dir, sizeof dir, ".");
+	FILE *f = fopen(tmp_sub(&t, "last.cfg", p, sizeof p), "w");
+	cr_assert_not_null(f);
+	fprintf(f, "gpu: { core: { count = 3; }; };\n");
+	fclose(f);
+	size_t cap = 64 * 1024;
+	char *cfgs = malloc(cap), *ovs = malloc(cap), *cmd = malloc(2 * cap);
+	cr_assert(cfgs && ovs && cmd);
+	cfgs[0] = ovs[0] = '\0';
+	for (int i = 0; i < 16; i++)
+		strcat(cfgs, "configs/gtx480.cfg:");
+	strcat(cfgs, p);
+	snprintf(cmd, 2 * cap, "LD_LIBRARY_PATH=%s/lib WARPSIM_CONFIG=%s WARPSIM_OUTDIR=%s "
+		 "tests/cuda/bin/shfl_inactive", dir, cfgs, t.path);
+	cr_assert_eq(run_cuda(cmd, out), 0, "%s", out);
+	slurp(tmp_sub(&t, "config.cfg", p, sizeof p), out);
+	cr_assert(strstr(out, "count = 3;"), "the 17th file: %s", out);
+	/* 199 lines of one value, then the 200th of another; an empty line is no entry */
+	for (int i = 0; i < 199; i++)
+		strcat(ovs, i == 100 ? "gpu.core.count=2\n\n" : "gpu.core.count=2\n");
+	strcat(ovs, "gpu.core.count=5");
+	snprintf(cmd, 2 * cap, "LD_LIBRARY_PATH=%s/lib WARPSIM_CONFIG=configs/gtx480.cfg "
+		 "WARPSIM_OVERRIDES='%s' WARPSIM_OUTDIR=%s tests/cuda/bin/shfl_inactive", dir, ovs,
+		 t.path);
+	cr_assert_eq(run_cuda(cmd, out), 0, "%s", out);
+	slurp(tmp_sub(&t, "config.cfg", p, sizeof p), out);
+	cr_assert(strstr(out, "count = 5;"), "the 200th override: %s", out);
+	free(cfgs), free(ovs), free(cmd);
+	tmp_fini(&t);
 	free(out);
 }
