@@ -6,8 +6,8 @@ cd "$(dirname "$0")/.."
 secs=${1:-60}
 command -v clang >/dev/null || { echo "fuzz-smoke: clang not installed (Debian package clang)" >&2; exit 1; }
 CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=Debug -DWARPSIM_FUZZ=ON -DWARPSIM_SIMGRID=OFF >/dev/null
-cmake --build build-fuzz -j"$(nproc)" --target fuzz_config fuzz_ptx fuzz_workload >/dev/null
-for h in config ptx workload; do
+cmake --build build-fuzz -j"$(nproc)" --target fuzz_config fuzz_ptx fuzz_workload fuzz_report >/dev/null
+for h in config ptx workload report; do
   corpus=build-fuzz/corpus-$h
   mkdir -p "$corpus"
   case $h in
@@ -15,6 +15,9 @@ for h in config ptx workload; do
     ptx) find workloads tests/frontend tests/bad_inputs -name '*.ptx' -exec cp {} "$corpus"/ \; ;;
     workload) find workloads tests/bad_inputs/workloads tests/bad_inputs/programs -name '*.cfg' -exec cp {} "$corpus"/ \;
       cp tests/fuzz/regressions/workload_*.cfg "$corpus"/ ;;
+    report) for d in experiments/results/*/; do cp "$d/results.csv" "$corpus/$(basename "$d").csv"; done
+      head -c 4000 tests/fuzz/regressions/report_samples.csv > "$corpus/samples.csv"
+      cp tests/fuzz/regressions/report_*.csv "$corpus"/ ;;
   esac
   echo "fuzz $h: ${secs}s"
   log=build-fuzz/fuzz-$h.log
