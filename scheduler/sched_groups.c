@@ -1,18 +1,38 @@
 /* SPDX-License-Identifier: MIT */
 /* Group schedulers: Narasiman two-level round-robin over fixed fetch groups (002 Sec 3.2) and
  * OWL's CTA groups with CTA-Aware, -Locality and -Locality-BLP priorities (004 Sec 4, Alg. 1). */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "sched_internal.h"
 
-/* Groups of the CTAs resident on the core now, oldest CTA first. They depend on which warps
- * are valid and their CTAs, which change only with the CTA launch / finish, warp exit and
- * kernel start events: built on the first ranking after one of those, then reused. */
+/* Which group each resident CTA belongs to, kept from event to event. A group keeps its
+ * identity and its priority until every CTA in it has finished; then the next group takes its
+ * place (004 Sec 4.2: "If all warps belonging to group 1 have completed their execution, the
+ * next group (group 2) is chosen and is always prioritized"). Groups are formed by Algorithm 1
+ * from the CTAs resident at the first ranking of a kernel; a CTA launched later joins the
+ * lowest-priority group while it has fewer than n CTAs, else starts a new lowest-priority group.
+ * So a CTA event never moves another CTA between groups, and BLP's rotation (g_pri =
+ * (g_num - core_ID) mod g_core, applied once at formation) keeps pointing at the same CTAs. */
+#define OWL_NO_GROUP 0xff
+
+struct owl_membership {
+	bool formed;                                 /* false: form at the next ranking */
+	uint32_t n_per_group;                        /* n of FORM GROUPS */
+	uint8_t group_of_slot[SCHED_MAX_CTAS];       /* CTA slot -> group id, OWL_NO_GROUP */
+	uint8_t n_ctas[SCHED_OWL_MAX_GROUPS];        /* CTAs in group id; 0: the id is free */
+	uint8_t ring[SCHED_OWL_MAX_GROUPS];          /* group ids by priority, highest first */
+	uint32_t n_ring;
+	uint8_t cur_id[SCHED_MAX_SCHEDULERS];        /* owl-cta: each scheduler's current group */
+};
+
+/* The groups as the ranking reads them, rebuilt from the membership and the warp views after
+ * a CTA launch / finish, warp exit or kernel start: group g is the g-th of the ring, so for the
+ * fixed-priority kinds group number and priority position coincide. */
 struct owl_groups {
 	uint32_t g_core;
-	uint8_t group_of_slot[SCHED_MAX_CTAS];            /* CTA slot -> group number */
-	uint64_t first_seq[SCHED_OWL_MAX_GROUPS];         /* launch seq of each group's oldest CTA */
+	uint8_t group_of_slot[SCHED_MAX_CTAS];            /* CTA slot -> ring position */
 	uint64_t warps_of[SCHED_OWL_MAX_GROUPS];          /* bit per valid warp slot in the group */
 	uint64_t sched_warps[SCHED_MAX_SCHEDULERS];       /* bit per valid warp slot of a scheduler */
 	uint32_t order[SCHED_OWL_MAX_GROUPS];             /* fixed kinds: group -> priority position */
@@ -22,9 +42,9 @@ struct owl_groups {
 struct group_state {
 	struct sched_last last;
 	bool og_valid;                              /* og matches the resident warps */
+	struct owl_membership om;
 	struct owl_groups og;
 	uint32_t cur_group[SCHED_MAX_SCHEDULERS];   /* tl: current fetch group */
-	uint64_t cur_seq[SCHED_MAX_SCHEDULERS];     /* owl-cta: launch seq of the current group's first CTA */
 };
 
 static int group_init(struct sched *s, const struct cfg *cfg, struct sim_error *err)
@@ -44,14 +64,33 @@ static void group_fini(struct sched *s)
 	s->state = NULL;
 }
 
+static void owl_join(struct owl_membership *m, uint32_t slot);
+static void owl_leave(struct owl_membership *m, uint32_t slot);
+
 static void group_event(struct sched *s, const struct sched_event *ev)
 {
 	struct group_state *st = s->state;
-	if (ev->kind == SCHED_EV_WARP_ISSUE)
+	switch (ev->kind) {
+	case SCHED_EV_WARP_ISSUE:
 		sched_last_note(&st->last, s->core, ev->warp_id);
-	else if (ev->kind == SCHED_EV_CTA_LAUNCH || ev->kind == SCHED_EV_CTA_FINISH ||
-		 ev->kind == SCHED_EV_WARP_EXIT || ev->kind == SCHED_EV_KERNEL_START)
-		st->og_valid = false;
+		return;
+	case SCHED_EV_KERNEL_START:
+		st->om.formed = false;
+		break;
+	case SCHED_EV_CTA_LAUNCH:
+		if (st->om.formed && ev->cta_slot < SCHED_MAX_CTAS)
+			owl_join(&st->om, ev->cta_slot);
+		break;
+	case SCHED_EV_CTA_FINISH:
+		if (st->om.formed && ev->cta_slot < SCHED_MAX_CTAS)
+			owl_leave(&st->om, ev->cta_slot);
+		break;
+	case SCHED_EV_WARP_EXIT:
+		break;
+	default:
+		return;
+	}
+	st->og_valid = false;
 }
 
 /* First group at or after `from` (cyclically over n_groups) whose bit is set in mask;
@@ -185,19 +224,66 @@ uint32_t sched_owl_group_priority(enum sched_owl_kind kind, uint32_t g_num, uint
 }
 
 
-static void owl_build(const struct sched_core_view *core, enum sched_owl_kind kind, uint32_t g_size,
-		      struct owl_groups *og)
+static uint8_t owl_free_id(const struct owl_membership *m)
+{
+	for (uint32_t g = 0; g < SCHED_OWL_MAX_GROUPS; g++)
+		if (!m->n_ctas[g])
+			return (uint8_t)g;
+	return OWL_NO_GROUP;
+}
+
+static void owl_leave(struct owl_membership *m, uint32_t slot)
+{
+	uint8_t g = m->group_of_slot[slot];
+	if (g == OWL_NO_GROUP)
+		return;
+	m->group_of_slot[slot] = OWL_NO_GROUP;
+	if (--m->n_ctas[g])
+		return;
+	/* the group is done: those after it move up a place, the next one leads */
+	uint32_t i = 0;
+	while (i < m->n_ring && m->ring[i] != g)
+		i++;
+	assert(i < m->n_ring);
+	memmove(m->ring + i, m->ring + i + 1, m->n_ring - i - 1);
+	m->n_ring--;
+	uint8_t next = !m->n_ring ? OWL_NO_GROUP : i < m->n_ring ? m->ring[i] : m->ring[0];
+	for (uint32_t si = 0; si < SCHED_MAX_SCHEDULERS; si++)
+		if (m->cur_id[si] == g)
+			m->cur_id[si] = next;
+}
+
+static void owl_join(struct owl_membership *m, uint32_t slot)
+{
+	owl_leave(m, slot); /* (a slot is reused only after its CTA_FINISH; kept consistent anyway) */
+	uint8_t g = m->n_ring ? m->ring[m->n_ring - 1] : OWL_NO_GROUP;
+	if (g == OWL_NO_GROUP || m->n_ctas[g] >= m->n_per_group) {
+		/* fewer groups than CTA slots are live, so an id is free */
+		g = owl_free_id(m);
+		assert(g != OWL_NO_GROUP);
+		m->ring[m->n_ring++] = g;
+		for (uint32_t si = 0; si < SCHED_MAX_SCHEDULERS; si++)
+			if (m->cur_id[si] == OWL_NO_GROUP)
+				m->cur_id[si] = g;
+	}
+	m->n_ctas[g]++;
+	m->group_of_slot[slot] = g;
+}
+
+/* FORM GROUPS (Algorithm 1) over the CTAs resident now, oldest first; the ring starts at the
+ * group of priority 0: g_num 0 for CTA-Aware and -Locality, g_num = core_ID mod g_core for BLP,
+ * so that ring position p holds the group with g_pri = p. */
+static void owl_form(const struct sched_core_view *core, enum sched_owl_kind kind, uint32_t g_size,
+		     struct owl_membership *m)
 {
 	uint16_t slot[SCHED_MAX_CTAS];
 	uint64_t seq_of[SCHED_MAX_WARPS] = { 0 };   /* indexed by CTA slot (< SCHED_MAX_CTAS) */
 	uint32_t n = 0, k_seen = 0;
 	uint64_t seen = 0;
-	memset(og->sched_warps, 0, sizeof og->sched_warps);
 	for (uint32_t w = 0; w < core->max_warps; w++) {
 		const struct sched_warp_view *v = &core->warps[w];
 		if (!v->valid || v->cta_slot >= SCHED_MAX_CTAS)
 			continue;
-		og->sched_warps[v->sched_idx % SCHED_MAX_SCHEDULERS] |= 1ull << w;
 		if (v->warp_in_cta + 1u > k_seen)
 			k_seen = v->warp_in_cta + 1u;
 		if (seen & (1ull << v->cta_slot))
@@ -208,22 +294,54 @@ static void owl_build(const struct sched_core_view *core, enum sched_owl_kind ki
 	}
 	sched_sort_by_key(slot, n, seq_of);
 	uint32_t k = core->warps_per_cta ? core->warps_per_cta : k_seen;
+	k = k ? k : 1;
 	uint32_t size[SCHED_OWL_MAX_GROUPS];
-	og->g_core = sched_owl_form_groups(n, k, g_size, size);
-	memset(og->group_of_slot, 0, sizeof og->group_of_slot);
+	uint32_t g_core = sched_owl_form_groups(n, k, g_size, size);
+	memset(m, 0, sizeof *m);
+	memset(m->group_of_slot, OWL_NO_GROUP, sizeof m->group_of_slot);
+	m->n_per_group = 1;
+	while (m->n_per_group * k < g_size)
+		m->n_per_group++;
 	uint32_t c = 0;
-	for (uint32_t g = 0; g < og->g_core; g++) {
-		og->first_seq[g] = c < n ? seq_of[slot[c]] : UINT64_MAX;
-		og->order[g] = sched_owl_group_priority(kind, g, core->core_id, og->g_core);
-		og->group_at[og->order[g] % SCHED_OWL_MAX_GROUPS] = (uint8_t)g;
-		og->warps_of[g] = 0;
-		for (uint32_t j = 0; j < size[g] && c < n; j++)
-			og->group_of_slot[slot[c++]] = (uint8_t)g;
-	}
+	for (uint32_t g = 0; g < g_core; g++)
+		for (uint32_t j = 0; j < size[g] && c < n; j++, m->n_ctas[g]++)
+			m->group_of_slot[slot[c++]] = (uint8_t)g;
+	for (uint32_t g = 0; g < g_core; g++)
+		m->ring[kind == SCHED_OWL_CTA ? g : sched_owl_group_priority(kind, g, core->core_id, g_core)] = (uint8_t)g;
+	m->n_ring = g_core;
+	memset(m->cur_id, g_core ? m->ring[0] : OWL_NO_GROUP, sizeof m->cur_id);
+	m->formed = true;
+}
+
+/* The groups as the ranking reads them: the membership (formed first if needed) and which warp
+ * slots are valid now. */
+static void owl_build(const struct sched_core_view *core, enum sched_owl_kind kind, uint32_t g_size,
+		      struct owl_membership *m, struct owl_groups *og)
+{
+	if (!m->formed)
+		owl_form(core, kind, g_size, m);
+	uint8_t pos_of_id[SCHED_OWL_MAX_GROUPS];
+	memset(og, 0, sizeof *og);
 	for (uint32_t w = 0; w < core->max_warps; w++) {
 		const struct sched_warp_view *v = &core->warps[w];
-		if (v->valid && v->cta_slot < SCHED_MAX_CTAS)
-			og->warps_of[og->group_of_slot[v->cta_slot]] |= 1ull << w;
+		/* a resident CTA always has a group: formed with it, or joined at its launch */
+		if (v->valid && v->cta_slot < SCHED_MAX_CTAS && m->group_of_slot[v->cta_slot] == OWL_NO_GROUP)
+			owl_join(m, v->cta_slot);
+	}
+	for (uint32_t p = 0; p < m->n_ring; p++) {
+		pos_of_id[m->ring[p]] = (uint8_t)p;
+		og->order[p] = p;
+		og->group_at[p] = (uint8_t)p;
+	}
+	og->g_core = m->n_ring;
+	for (uint32_t sl = 0; sl < SCHED_MAX_CTAS; sl++)
+		og->group_of_slot[sl] = m->group_of_slot[sl] == OWL_NO_GROUP ? 0 : pos_of_id[m->group_of_slot[sl]];
+	for (uint32_t w = 0; w < core->max_warps; w++) {
+		const struct sched_warp_view *v = &core->warps[w];
+		if (!v->valid || v->cta_slot >= SCHED_MAX_CTAS)
+			continue;
+		og->sched_warps[v->sched_idx % SCHED_MAX_SCHEDULERS] |= 1ull << w;
+		og->warps_of[og->group_of_slot[v->cta_slot]] |= 1ull << w;
 	}
 }
 
@@ -243,7 +361,7 @@ static bool owl_choose(struct sched *s, enum sched_owl_kind kind, uint32_t si, s
 	const struct sched_params *p = sched_params_of(s);
 	const struct sched_core_view *core = s->core;
 	if (!st->og_valid) {
-		owl_build(core, kind, p->group_size_warps, &st->og);
+		owl_build(core, kind, p->group_size_warps, &st->om, &st->og);
 		st->og_valid = true;
 	}
 	const struct owl_groups *og = &st->og;
@@ -263,11 +381,11 @@ static bool owl_choose(struct sched *s, enum sched_owl_kind kind, uint32_t si, s
 		/* Equal priorities, strict round-robin: stay on the current group until all its
 		 * warps are blocked, then the next group in order (Sec 4.1, Fig 4A). */
 		uint32_t cur = 0;
-		while (cur + 1 < og->g_core && og->first_seq[cur + 1] <= st->cur_seq[si])
+		while (cur + 1 < og->g_core && st->om.ring[cur] != st->om.cur_id[si])
 			cur++;
 		if (!(live & (1ull << cur)))
 			cur = next_live_group(live, (cur + 1) % og->g_core, og->g_core);
-		st->cur_seq[si] = og->first_seq[cur];
+		st->om.cur_id[si] = st->om.ring[cur];
 		for (uint32_t g = 0; g < og->g_core; g++)
 			c->order_cta[g] = (g + og->g_core - cur) % og->g_core;
 		c->order = c->order_cta;

@@ -400,3 +400,115 @@ Test(owl, first_matches_the_keys)
 			sched_destroy(s);
 		}
 }
+
+/* Stable group identity (004 Sec 4.2): a group keeps its priority until all its CTAs finish;
+ * a CTA launched later joins the lowest-priority group (or starts a new one when that has n
+ * CTAs). Four CTAs of k=2 warps, g_size 4 so n = 2: A = {slot 0, slot 1}, B = {slot 2, slot 3}.
+ * Slot 0's CTA finishes and CTA 9 takes its slot: A = {slot 1} keeps the top priority and B the
+ * second; CTA 9 forms C, the lowest. Re-forming from the resident CTAs, oldest first, would give
+ * {slot 1, slot 2}, {slot 3, slot 0}: CTA 5 (slot 2) promoted into the top group. */
+static void two_groups_core(struct tcore *t, uint32_t core_id)
+{
+	tcore_init(t, core_id, 4, 1, 8, 2);
+	for (uint16_t k = 0; k < 4; k++)
+		tcore_add_cta(t, k, 1 + 2u * k, k, (uint16_t)(2 * k), 2);
+}
+
+static struct sched *owl_make_g4(struct tcore *t, const char *name)
+{
+	struct sched_params p;
+	sched_params_default(&p);
+	snprintf(p.policy, sizeof p.policy, "%s", name);
+	p.group_size_warps = 4;
+	return tmake(t, &p, false, NULL);
+}
+
+/* The CTA in slot `slot` ends (its warps exit) and, if cta_id, a new CTA with launch seq `seq`
+ * takes the slot: the SM's events in its order. */
+static void replace_cta(struct sched *s, struct tcore *t, uint16_t slot, uint32_t cta_id, uint64_t seq,
+			uint64_t cycle)
+{
+	t->w[2 * slot].valid = t->w[2 * slot + 1].valid = false;
+	tev(s, SCHED_EV_WARP_EXIT, (uint16_t)(2 * slot), slot, 0, cycle);
+	tev(s, SCHED_EV_WARP_EXIT, (uint16_t)(2 * slot + 1), slot, 0, cycle);
+	tev(s, SCHED_EV_CTA_FINISH, 0, slot, 0, cycle);
+	if (!cta_id)
+		return;
+	tcore_add_cta(t, slot, cta_id, seq, (uint16_t)(2 * slot), 2);
+	tev(s, SCHED_EV_CTA_LAUNCH, 0, slot, cta_id, cycle);
+}
+
+Test(owl, locality_groups_keep_their_identity_when_ctas_come_and_go)
+{
+	struct tcore t;
+	two_groups_core(&t, 0);
+	struct sched *s = owl_make_g4(&t, "owl-locality");
+	uint16_t ids[SCHED_MAX_WARPS];
+	trank(s, &t, 0, 0, ids);
+	cr_expect_eq(s->rank_issuable, 4, "group A: CTAs 1 and 3, four warps");
+	replace_cta(s, &t, 0, 9, 4, 1);
+	/* A = {CTA 3} first, then B = {CTA 5, CTA 7}, then C = {CTA 9} */
+	trank(s, &t, 0, 2, ids);
+	uint32_t want[8] = {3, 3, 5, 7, 5, 7, 9, 9};
+	for (int i = 0; i < 8; i++) {
+		uint32_t c = t.w[ids[i]].cta_id;
+		if (i >= 2 && i < 6)
+			cr_expect(c == 5 || c == 7, "position %d: CTA %u, B's", i, c);
+		else
+			cr_expect_eq(c, want[i], "position %d", i);
+	}
+	cr_expect_eq(s->rank_issuable, 2, "only A's two warps may issue");
+	/* CTA 3 waits for data: B is chosen, both of its CTAs (re-forming would allow CTA 5 only) */
+	block_cta(&t, 1, true);
+	trank(s, &t, 0, 3, ids);
+	cr_expect_eq(s->rank_issuable, 4, "B: CTAs 5 and 7");
+	for (int i = 0; i < 4; i++)
+		cr_expect(t.w[ids[i]].cta_id == 5 || t.w[ids[i]].cta_id == 7, "position %d", i);
+	/* CTA 3 finishes, CTA 11 takes its slot and joins C (one CTA, n = 2): B leads, then C */
+	replace_cta(s, &t, 1, 11, 5, 4);
+	trank(s, &t, 0, 5, ids);
+	cr_expect_eq(s->rank_issuable, 4);
+	for (int i = 0; i < 4; i++)
+		cr_expect(t.w[ids[i]].cta_id == 5 || t.w[ids[i]].cta_id == 7, "position %d", i);
+	for (int i = 4; i < 8; i++)
+		cr_expect(t.w[ids[i]].cta_id == 9 || t.w[ids[i]].cta_id == 11, "position %d", i);
+	/* CTA 13 would start a new group D after the full C */
+	sched_destroy(s);
+}
+
+/* BLP on core 1 (Fig 4 setting, one CTA a group): g_pri = (g_num - 1) mod 4 puts CTA 3 first.
+ * CTA 1 (lowest priority) finishes with no CTA left to launch: CTA 3 keeps the top priority.
+ * Re-forming the three groups left would give g_pri = (g_num - 1) mod 3 and put CTA 5 first. */
+Test(owl, blp_rotation_stays_on_its_group_when_another_finishes)
+{
+	struct tcore t;
+	fig4_core(&t, 1);
+	struct sched *s = owl_make(&t, "owl-blp");
+	cr_expect_eq(cta_of_first(s, &t, 0), 3);
+	replace_cta(s, &t, 0, 0, 0, 1);
+	cr_expect_eq(cta_of_first(s, &t, 2), 3);
+	/* CTA 3 finishes: the next in core 1's order (5) leads, then 7 */
+	replace_cta(s, &t, 1, 0, 0, 3);
+	uint16_t ids[SCHED_MAX_WARPS];
+	trank(s, &t, 0, 4, ids);
+	cr_expect_eq(t.w[ids[0]].cta_id, 5);
+	cr_expect_eq(t.w[ids[2]].cta_id, 7);
+	sched_destroy(s);
+}
+
+/* CTA-Aware: the round-robin stays on its group across another CTA's launch; when the current
+ * group finishes, the next in order is current. */
+Test(owl, cta_aware_round_robin_keeps_its_place_across_launches)
+{
+	struct tcore t;
+	fig4_core(&t, 0);
+	struct sched *s = owl_make(&t, "owl-cta");
+	block_cta(&t, 0, true);
+	cr_expect_eq(cta_of_first(s, &t, 0), 3);  /* CTA 1 waits: on to CTA 3 */
+	block_cta(&t, 0, false);
+	replace_cta(s, &t, 3, 9, 4, 1);           /* CTA 7 ends, CTA 9 joins at the end */
+	cr_expect_eq(cta_of_first(s, &t, 2), 3, "still on CTA 3");
+	replace_cta(s, &t, 1, 0, 0, 3);           /* CTA 3 ends: the next group, CTA 5 */
+	cr_expect_eq(cta_of_first(s, &t, 4), 5);
+	sched_destroy(s);
+}
