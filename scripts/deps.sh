@@ -2,7 +2,7 @@
 # Install warpsim's Debian packages if any is missing (as root), else print the apt-get line and stop.
 set -euo pipefail
 # git: the build records the commit in every run's provenance (cmake/git_commit.cmake)
-PKGS="build-essential git cmake pkg-config libconfig-dev libcriterion-dev libjansson-dev libzstd-dev libsimgrid-dev clang libclang-rt-14-dev gnuplot-nox parallel slurm-wlm munge"
+PKGS="build-essential git cmake pkg-config libconfig-dev libcriterion-dev libjansson-dev libzstd-dev libexpat1-dev libsimgrid-dev clang libclang-rt-14-dev gnuplot-nox parallel slurm-wlm munge"
 missing=""
 for p in $PKGS; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
