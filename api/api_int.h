@@ -12,6 +12,8 @@ struct warpsim *warpsim_create_sim(const struct warpsim_options *o, struct sim_e
 struct cfg *warpsim_cfg(struct warpsim *ws);
 struct stats *warpsim_stats(struct warpsim *ws);
 struct gpu *warpsim_gpu(struct warpsim *ws);          /* NULL when functional */
+/* The device every launch goes through: after a PROGRAM or FAULT it refuses further launches
+ * with that status (include/warpsim.h, warpsim_launch). */
 struct fe_device warpsim_device(struct warpsim *ws);
 /* Warp and thread instructions of the functional executor so far. */
 void warpsim_functional_totals(const struct warpsim *ws, uint64_t *warp_insts,
@@ -20,7 +22,7 @@ void warpsim_functional_totals(const struct warpsim *ws, uint64_t *warp_insts,
  * config.cfg as comments (trailer(f, ctx) after the resolved settings; NULL for none). */
 void warpsim_set_provenance(struct warpsim *ws, struct json_t *prov,
 			    void (*trailer)(FILE *f, const void *ctx), const void *ctx);
-/* sim_error -> warpsim_error (err may be NULL); returns the code. */
+/* sim_error -> warpsim_error (err may be NULL) and warpsim_last_error; returns the code. */
 int warpsim_error_from(struct warpsim_error *err, const struct sim_error *e);
 
 #endif
