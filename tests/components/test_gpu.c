@@ -92,6 +92,32 @@ Test(gpu, irregular_workload_is_deterministic_under_owl, .timeout = 120)
 	free(b);
 }
 
+/* A stat's value in the totals of a stats JSON document (0 when absent: unregistered). */
+static double total_stat(const char *json, const char *name)
+{
+	json_error_t je;
+	json_t *doc = json_loads(json, 0, &je);
+	cr_assert_not_null(doc, "%s", je.text);
+	double x = json_number_value(json_object_get(json_object_get(doc, "total"), name));
+	json_decref(doc);
+	return x;
+}
+
+/* vecadd small (n = 4000: 16 CTAs of 256 threads, 128 warps) under every memory model. What the
+ * kernel executes does not depend on the model, and is counted by hand from vecadd.ptx:
+ * 10 instructions up to and including the guarded branch, 11 on the in-range path, then ret.
+ * Warps 0..124 are all in range (4000 = 125 x 32): 22 warp instructions each; warps 125..127
+ * all out of range, branch straight to ret: 11 each. 125 x 22 + 3 x 11 = 2783.
+ * Thread instructions count lanes that execute (a guard that is false does not): 9 unguarded
+ * instructions x 4096 lanes + the branch on the 96 out-of-range lanes + 11 x 4000 + ret x 4096
+ * = 36864 + 96 + 44000 + 4096 = 85056.
+ * The memory traffic, for the models that have it: each in-range warp's two loads and store
+ * touch 128 B, two 64-B L1 lines each: 125 x 3 x 2 = 750 L1D accesses. With the full hierarchy
+ * the L2 sees the 2 x 16000 B / 64 = 500 lines of a and b once each, plus one constant-cache
+ * miss for the kernel parameters from each of the 16 cores running a CTA (516 accesses); DRAM
+ * reads those 500 lines and the parameters' line once (501). c stays dirty in the write-back
+ * L1s (1 KB per core): no DRAM write. The cycle counts are not derivable by hand; only their
+ * order is checked. */
 Test(gpu, every_memory_model_finishes_and_perfect_l1_is_fastest, .timeout = 120)
 {
 	static const char *models[] = {"full", "perfect-l2", "perfect-l1", "fixed-latency"};
@@ -100,8 +126,17 @@ Test(gpu, every_memory_model_finishes_and_perfect_l1_is_fastest, .timeout = 120)
 		char o[64];
 		snprintf(o, sizeof o, "gpu.memory.model=%s", models[i]);
 		const char *over[] = {o};
-		free(run_once(over, 1, "workloads/vecadd/vecadd.cfg", &cyc[i]));
-		cr_assert_gt(cyc[i], 0);
+		char *js = run_once(over, 1, "workloads/vecadd/vecadd.cfg", &cyc[i]);
+		cr_expect_eq(total_stat(js, "gpu.warp_insts"), 2783, "%s", models[i]);
+		cr_expect_eq(total_stat(js, "gpu.thread_insts"), 85056, "%s", models[i]);
+		cr_expect_eq(total_stat(js, "gpu.ctas"), 16, "%s", models[i]);
+		cr_expect_eq(total_stat(js, "gpu.cycles"), (double)cyc[i], "%s", models[i]);
+		if (i <= 1)
+			cr_expect_eq(total_stat(js, "gpu.l1d.accesses"), 750, "%s", models[i]);
+		cr_expect_eq(total_stat(js, "gpu.l2.accesses"), i == 0 ? 516 : 0, "%s", models[i]);
+		cr_expect_eq(total_stat(js, "gpu.dram.reads"), i == 0 ? 501 : 0, "%s", models[i]);
+		cr_expect_eq(total_stat(js, "gpu.dram.writes"), 0, "%s", models[i]);
+		free(js);
 	}
 	/* PMEM (OWL): every access hits L1, so no model can beat it; perfect L2 beats the full hierarchy. */
 	cr_assert_leq(cyc[2], cyc[0]);

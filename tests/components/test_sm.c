@@ -492,7 +492,20 @@ Test(sm, barrier_releases_exactly_when_the_last_live_warp_arrives)
 	struct sm_counters c;
 	sm_get_counters(H.sm, &c);
 	cr_assert_eq(c.barriers_released, 1);
-	cr_assert_gt(c.sched_cycles[SM_CYC_BARRIER] + c.sched_cycles[SM_CYC_DATA], 0);
+	/* The cycle classes, by hand (one scheduler, int latency 6, LRR): cycle 0 fetches (FETCH).
+	 * mov issues at 1 (warp 0) and 2 (warp 1); setp waits 6 for %r1: 7, 8; the branch waits 6
+	 * for %p1: 13, 14. Warp 0 falls through: add at 15, 21, 27, 33 (a chain, 6 apart), bar.sync
+	 * at 34; warp 1's taken branch refills its I-buffer: bar.sync at 16. After the release at
+	 * 34: add 35 (warp 1), 36 (warp 0), exit 37, 38. 39 cycles, 16 issues; the other 22 (3-6,
+	 * 9-12, 17-20, 22-26, 28-32) are DATA, waiting on a register: while warp 1 waits at the
+	 * barrier warp 0 still has an instruction that is not bar.sync, so no cycle is BARRIER. */
+	cr_assert_eq(a1->cycle, 16);
+	cr_assert_eq(a0->cycle, 34);
+	cr_assert_eq(c.cycles, 39);
+	cr_assert_eq(c.sched_cycles[SM_CYC_ISSUED], 16);
+	cr_assert_eq(c.sched_cycles[SM_CYC_FETCH], 1);
+	cr_assert_eq(c.sched_cycles[SM_CYC_DATA], 22);
+	cr_assert_eq(c.sched_cycles[SM_CYC_BARRIER], 0);
 	/* RTRU (BAWS Eq 1) over two warp-phases. Phase 1 (CTA start 0 -> barrier): T1 = a1,
 	 * T0 = a0 = maxT, wasted a0 - a1, N*maxT = 2*a0. Phase 2 (release -> exit): Ti = exit_i - a0. */
 	const struct rec *x0 = find(SCHED_EV_WARP_EXIT, 0, 0), *x1 = find(SCHED_EV_WARP_EXIT, 1, 0);
