@@ -27,6 +27,8 @@
 #define SWEEP_MAX_ITEMS 256
 #define SWEEP_MAX_STATS 64
 #define SWEEP_MAX_APP_ARGS 64
+/* The sweep's name and a run's names (config, workload, variant) are one directory each. */
+#define RUN_NAME_MAX NAME_MAX
 
 struct variant {
 	const char *name;
@@ -317,6 +319,9 @@ static int spec_load(struct spec *s, const char *path, struct sim_error *err)
 		return rc;
 	if (!config_setting_lookup_string(root, "name", &s->name) || !safe_name(s->name))
 		return spec_err(err, s, root, "sweep.name", "missing, or not a plain name ([A-Za-z0-9._-])");
+	if (strlen(s->name) > RUN_NAME_MAX)
+		return spec_err(err, s, root, "sweep.name", "longer than %d characters (a directory name)",
+				RUN_NAME_MAX);
 	config_setting_t *sz = config_setting_get_member(root, "size");
 	if (sz && (config_setting_type(sz) != CONFIG_TYPE_STRING || !safe_name(config_setting_get_string(sz))))
 		return spec_err(err, s, sz, "sweep.size", "expected a size name such as \"medium\"");
@@ -343,6 +348,9 @@ static int spec_load(struct spec *s, const char *path, struct sim_error *err)
 			return rc;
 		if (!config_setting_lookup_string(v, "name", &var->name) || !safe_name(var->name))
 			return spec_err(err, s, v, "name", "variant needs a plain name ([A-Za-z0-9._-])");
+		if (strlen(var->name) > RUN_NAME_MAX)
+			return spec_err(err, s, v, "name", "variant name longer than %d characters (a directory name)",
+					RUN_NAME_MAX);
 		if ((rc = read_strings(s, v, "configs", var->configs, 8, &var->n_configs, false, err)) ||
 		    (rc = read_strings(s, v, "overrides", var->overrides, 32, &var->n_overrides, false, err)))
 			return rc;
@@ -492,9 +500,6 @@ static const char *app_problem(const char *prog, char *found, size_t n)
 		return "does not load libcudart.so.13 (build it with nvcc -cudart shared)";
 	return NULL;
 }
-
-/* A run name: one directory of a run's path (config/workload/variant). */
-#define RUN_NAME_MAX NAME_MAX
 
 static int run_config_name(const struct spec *s, int c, char *out, struct sim_error *err);
 static int run_workload_name(const struct spec *s, int w, char *out, struct sim_error *err);

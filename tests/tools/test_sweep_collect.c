@@ -112,9 +112,26 @@ Test(sweep_collect, a_finished_run_is_a_row_and_a_run_without_stats_is_counted, 
 	rm_rf(dir);
 }
 
+/* `warpsim sweep SPEC` of a spec with this text (in a temporary file), into a directory that
+ * must never be made; its exit status and output. */
+static int sweep_spec(const char *text, char *out, size_t n)
+{
+	char spec[] = "/tmp/ws_swcol_spec_XXXXXX", args[128];
+	int fd = mkstemp(spec);
+	cr_assert(fd >= 0);
+	FILE *f = fdopen(fd, "w");
+	cr_assert_not_null(f);
+	fputs(text, f);
+	cr_assert_eq(fclose(f), 0);
+	snprintf(args, sizeof args, "sweep %s --jobs 1 --out /tmp/ws_swcol_never", spec);
+	int rc = warpsim(args, out, n);
+	unlink(spec);
+	return rc;
+}
+
 Test(sweep_collect, a_path_too_long_is_an_error_naming_it, .timeout = 60)
 {
-	char dir[] = "/tmp/ws_swcol_XXXXXX", out[8192], stats[512], p[600];
+	char dir[] = "/tmp/ws_swcol_XXXXXX", out[8192], stats[512];
 	cr_assert_not_null(mkdtemp(dir));
 	make_run_dir(dir, stats, sizeof stats);
 	write_file(stats, "{\"total\": {\"gpu.cycles\": 1}}\n");
@@ -133,22 +150,22 @@ Test(sweep_collect, a_path_too_long_is_an_error_naming_it, .timeout = 60)
 	cr_expect(strstr(out, dir), "the path's start is not named: %s", out);
 	rm_rf(dir);
 	/* a run name longer than a directory's: refused at its line of the spec, before any run */
-	char spec[] = "/tmp/ws_swcol_spec_XXXXXX";
-	int fd = mkstemp(spec);
-	cr_assert(fd >= 0);
-	FILE *f = fdopen(fd, "w");
-	cr_assert_not_null(f);
-	fprintf(f, "sweep = {\n  name = \"long\";\n  configs = [\"configs/owl-28.cfg\",\n    \"configs/");
-	for (int i = 0; i < 300; i++)
-		fputc('x', f);
-	fprintf(f, ".cfg\"];\n  workloads = [\"workloads/vecadd/vecadd.cfg\"];\n"
-		   "  variants = ( { name = \"lrr\"; } );\n};\n");
-	cr_assert_eq(fclose(f), 0);
-	snprintf(p, sizeof p, "sweep %s --jobs 1 --out /tmp/ws_swcol_never", spec);
-	rc = warpsim(p, out, sizeof out);
+	char x300[301];
+	memset(x300, 'x', 300);
+	x300[300] = '\0';
+	char spec_text[2048];
+	snprintf(spec_text, sizeof spec_text,
+		 "sweep = {\n  name = \"long\";\n  configs = [\"configs/owl-28.cfg\",\n    \"configs/%s.cfg\"];\n"
+		 "  workloads = [\"workloads/vecadd/vecadd.cfg\"];\n  variants = ( { name = \"lrr\"; } );\n};\n", x300);
+	rc = sweep_spec(spec_text, out, sizeof out);
 	cr_expect_eq(rc, 2, "%s", out);
 	cr_expect(strstr(out, ":4: sweep.configs[1]: run name 'xxxxxxxx"), "%s", out);
 	cr_expect(strstr(out, "is longer than 255 characters (a directory name)"), "%s", out);
+	snprintf(spec_text, sizeof spec_text,
+		 "sweep = {\n  name = \"long\";\n  configs = [\"configs/owl-28.cfg\"];\n"
+		 "  workloads = [\"workloads/vecadd/vecadd.cfg\"];\n  variants = (\n { name = \"%s\"; } );\n};\n", x300);
+	rc = sweep_spec(spec_text, out, sizeof out);
+	cr_expect_eq(rc, 2, "%s", out);
+	cr_expect(strstr(out, ":6: name: variant name longer than 255 characters (a directory name)"), "%s", out);
 	cr_expect(access("/tmp/ws_swcol_never", F_OK) != 0, "the output directory was made");
-	unlink(spec);
 }
