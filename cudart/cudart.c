@@ -567,9 +567,11 @@ cudaError_t __cudaPopCallConfiguration(struct dim3 *grid, struct dim3 *block, si
 
 cudaError_t __cudaGetKernel(void **kernel, const void *host_fun)
 {
+	/* the kernel's handle is its host stub, as stable as the program: a pointer into
+	 * cr.funcs would dangle when a later registration grows the array */
 	cr_lock();
 	struct cr_func *f = cr_func_find(host_fun);
-	*kernel = f;
+	*kernel = f ? (void *)f->host_fun : NULL;
 	cr_unlock();
 	return f ? cudaSuccess : cr_ret(cudaErrorInvalidDeviceFunction);
 }
@@ -692,10 +694,7 @@ cudaError_t __cudaLaunchKernel(void *kernel, struct dim3 grid, struct dim3 block
 {
 	/* streams run in order, each launch to completion: the stream is only checked */
 	cr_lock();
-	struct cr_func *f = NULL;
-	for (uint32_t i = 0; i < cr.n_funcs && kernel; i++)
-		if (&cr.funcs[i] == kernel)
-			f = kernel;
+	struct cr_func *f = kernel ? cr_func_find(kernel) : NULL;
 	cudaError_t e = launch(f, grid, block, args, shared, stream, "kernel launch");
 	cr_unlock();
 	return e;

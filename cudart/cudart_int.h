@@ -149,6 +149,7 @@ cudaError_t cudaMemsetAsync(void *p, int value, size_t n, void *stream);
 cudaError_t cudaDestroyTextureObject(unsigned long long obj);
 cudaError_t cudaDeviceReset(void);
 cudaError_t cudaDeviceSynchronize(void);
+cudaError_t cudaDeviceGetAttribute(int *value, int attr, int dev);
 cudaError_t cudaGetLastError(void);
 cudaError_t cudaPeekAtLastError(void);
 const char *cudaGetErrorName(cudaError_t e);

@@ -165,5 +165,7 @@ int main()
 	cudaError_t e = cudaDeviceSynchronize();
 	EXPECT(e == cudaSuccess, "%s", cudaGetErrorString(e));
 	printf(fails ? "FAILED %d\n" : "PASS\n", fails);
+	delete[] h_a; // the sanitizer build checks these programs for leaks too
+	delete[] h_x;
 	return fails != 0;
 }
