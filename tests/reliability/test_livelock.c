@@ -244,3 +244,45 @@ Test(livelock, a_spin_wait_on_a_flag_another_cta_sets_runs_to_its_end, .timeout 
 	expect_ends("flag_handoff", false);
 	expect_ends("flag_handoff", true);
 }
+
+/* The same kernel from a CUDA program (livelock/store_forever.cu, built by nvcc) under
+ * `warpsim cuda`: the launch fails, the program sees the error and exits 1. Under the
+ * sanitizers WARPSIM_CUDA_PRELOAD names their runtime, as in tests/cuda. */
+static int run_cuda_program(const char *args)
+{
+	const char *pre = getenv("WARPSIM_CUDA_PRELOAD");
+	char full[1024];
+	snprintf(full, sizeof full, "%s%s%s", pre && *pre ? "LD_PRELOAD=" : "", pre && *pre ? pre : "",
+		 pre && *pre ? " " : "");
+	const char *bin = getenv("WARPSIM_BIN");
+	cr_assert(bin, "set WARPSIM_BIN to the warpsim executable");
+	size_t n = strlen(full);
+	snprintf(full + n, sizeof full - n, "%s cuda -c configs/owl-28.cfg --quiet %s -- " LL "bin/store_forever 2>&1",
+		 bin, args);
+	FILE *p = popen(full, "r");
+	cr_assert(p);
+	size_t got = fread(out, 1, sizeof out - 1, p);
+	out[got] = 0;
+	int st = pclose(p);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+Test(livelock, a_cuda_program_storing_forever_is_stopped, .timeout = 120)
+{
+	int rc = run_cuda_program("-s sim.livelock_cycles=100000 -s sim.watchdog_cycles=10000");
+	cr_assert_eq(rc, 1, "exit %d:\n%.3000s", rc, out);
+	cr_assert(strstr(out, "kernel _Z13store_foreverPVi livelocked: warps kept issuing for 100000 core cycles "
+			      "without changing memory"),
+		  "%.3000s", out);
+	cr_assert(strstr(out, " running at pc "), "%.3000s", out);
+	cr_assert(strstr(out, "cudaDeviceSynchronize: "), "the program saw the error: %.3000s", out);
+}
+
+Test(livelock, a_cuda_program_storing_forever_is_stopped_functional, .timeout = 120)
+{
+	int rc = run_cuda_program("--functional -s sim.functional_livelock_warp_insts=50000");
+	cr_assert_eq(rc, 1, "exit %d:\n%.3000s", rc, out);
+	cr_assert(strstr(out, "livelock: block (0,0,0) executed 50000 warp instructions without changing memory"),
+		  "%.3000s", out);
+	cr_assert(strstr(out, "cudaDeviceSynchronize: "), "the program saw the error: %.3000s", out);
+}
