@@ -371,8 +371,12 @@ int fe_texture_create(struct fe_memory *mem, const struct fe_tex_desc *d, uint64
 	}
 	uint64_t texel = 4ull * d->channels;
 	uint64_t pitch = d->pitch_bytes ? d->pitch_bytes : d->width * texel;
-	if (pitch < d->width * texel ||
-	    !range_in_one_block(mem, d->addr, pitch * (d->height - 1) + d->width * texel)) {
+	/* width x texel < 2^36; the span may not fit 64 bits for a made-up shape, and the pitch is
+	 * kept in 32 */
+	uint64_t span;
+	bool wraps = __builtin_mul_overflow(pitch, (uint64_t)d->height - 1, &span) ||
+		     __builtin_add_overflow(span, d->width * texel, &span);
+	if (pitch < d->width * texel || pitch > UINT32_MAX || wraps || !range_in_one_block(mem, d->addr, span)) {
 		return sim_error_set(err, SIM_ERR_INPUT, NULL, 0, 0, NULL,
 				     "texture of %ux%u texels at 0x%llx does not lie in one allocation",
 				     d->width, d->height, (unsigned long long)d->addr);

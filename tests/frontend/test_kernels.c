@@ -238,6 +238,10 @@ Test(kernels, texture_objects_point_sampled_and_clamped)
 	struct fe_tex_desc bad = {.addr = d2.addr, .width = 400, .height = 3, .channels = 4};
 	cr_assert_eq(fe_texture_create(mem, &bad, &hb, &err), SIM_ERR_INPUT); /* past the allocation */
 	cr_assert(strstr(err.msg, "does not lie in one allocation"), "%s", err.msg);
+	/* 2^30 texels of 16 bytes a row, 2^30 + 1 rows: the span is 2^64 + 2^34 bytes, which wraps
+	 * to 2^34 in 64 bits; the pitch (2^34) does not fit the descriptor's 32 bits either */
+	struct fe_tex_desc huge = {.addr = d2.addr, .width = 1u << 30, .height = (1u << 30) + 1, .channels = 4};
+	cr_assert_eq(fe_texture_create(mem, &huge, &hb, &err), SIM_ERR_INPUT);
 	float out[8];
 	uint64_t dout = fe_t_buf(mem, NULL, sizeof out);
 	uint64_t args[4] = {dout, h2, hf, hi};
