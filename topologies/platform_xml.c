@@ -348,11 +348,12 @@ static int route_check(struct rd *r, const char *el, const char **a, int line)
 		return fail(r, line, "<%s src=\"%s\" dst=\"%s\">: zone %s already has a route from %s to %s (line %d%s)",
 			    el, src, dst, z->id, src, dst, first,
 			    lookup(r->p, 'S', key) ? ", as the reverse of a symmetrical route" : "");
-	/* Floyd fills the reverse of a symmetrical route even from a point to itself, and aborts
-	 * finding it full (found by fuzz_simgrid) */
-	if (symmetrical && !strcmp(src, dst) && z->floyd)
-		return fail(r, line, "<%s src=\"%s\" dst=\"%s\">: a route from a point to itself in a Floyd zone "
-			    "needs symmetrical=\"NO\"", el, src, dst);
+	/* Floyd and Dijkstra add the reverse of a symmetrical route even from a point to itself:
+	 * Floyd aborts finding it full, Dijkstra throws for the edge it already has and crashes
+	 * naming it (its Route has no src_; both found by fuzz_simgrid) */
+	if (symmetrical && !strcmp(src, dst) && (z->floyd || z->dijkstra))
+		return fail(r, line, "<%s src=\"%s\" dst=\"%s\">: a route from a point to itself in a %s zone "
+			    "needs symmetrical=\"NO\"", el, src, dst, z->floyd ? "Floyd" : "Dijkstra");
 	if (symmetrical && strcmp(src, dst)) {
 		snprintf(key, sizeof key, "%d\x1f%s\x1f%s", z->idx, dst, src);
 		first = insert(r->p, 'R', key, line);

@@ -155,6 +155,12 @@ Test(simgrid_bad, dijkstra_duplicate, .timeout = 60)
 {
 	expect_bad("dijkstra_dup_symmetrical.xml", "dijkstra_dup_symmetrical.xml:10:");
 }
+/* issue 35: SimGrid crashed adding the reverse of a symmetrical self route to a Dijkstra graph */
+Test(simgrid_bad, dijkstra_symmetrical_self_route, .timeout = 60)
+{
+	expect_bad("dijkstra_self_route.xml", "dijkstra_self_route.xml:10: <route src=\"n1\" dst=\"n1\">: a route from a "
+		   "point to itself in a Dijkstra zone needs symmetrical=\"NO\"");
+}
 Test(simgrid_bad, nested_zone_routes_duplicated, .timeout = 60)
 {
 	expect_bad("nested_zoneroute_dup.xml", "nested_zoneroute_dup.xml:15: <zoneRoute src=\"zb\" dst=\"za\">: zone top already");
