@@ -3,7 +3,6 @@
  * A handle is a slot index and that slot's generation, never a pointer: a destroyed handle, one
  * from before cudaDeviceReset or a made-up one is refused with cudaErrorInvalidResourceHandle
  * without anything being read through it, and a reused slot cannot revive an old handle. */
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
