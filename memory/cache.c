@@ -242,6 +242,32 @@ bool cache_invalidate(struct cache *c, uint64_t addr)
 	return true;
 }
 
+uint32_t cache_invalidate_all(struct cache *c, uint64_t *dirty_addrs, uint32_t *n_dirty)
+{
+	uint32_t valid = 0, dirty = 0;
+	size_t n = (size_t)c->n_sets * c->cfg.assoc;
+	for (size_t i = 0; i < n; i++) {
+		struct cache_line *l = &c->lines[i];
+		if (!l->sectors)
+			continue;
+		valid++;
+		if (l->dirty) {
+			SIM_ASSERT(dirty_addrs);
+			dirty_addrs[dirty++] = l->line_addr << c->set_shift;
+		}
+		l->line_addr = CACHE_NO_LINE;
+		l->sectors = 0;
+		l->dirty = false;
+		l->user = false;
+	}
+	/* Every bucket is empty now: cleared at once rather than line by line. */
+	memset(c->present, 0, ((size_t)c->bucket_mask + 1) * sizeof *c->present);
+	c->version++;
+	if (n_dirty)
+		*n_dirty = dirty;
+	return valid;
+}
+
 void cache_stats_register(struct cache *c, struct stats *st, const char *prefix)
 {
 	char num[192], den[192];

@@ -162,6 +162,13 @@ bool cache_mark_dirty(struct cache *c, uint64_t addr);
 bool cache_set_user(struct cache *c, uint64_t addr, bool user);
 /* Drop the line (write-evict, coherence); returns whether it was present. */
 bool cache_invalidate(struct cache *c, uint64_t addr);
+/* Drop every line at once (a flash invalidation: the L1D flushed at a kernel launch). The
+ * byte address of each dirty line dropped is stored in dirty_addrs[] (room for one per line,
+ * size / line_bytes; NULL only when no line can be dirty) and their count in *n_dirty: the
+ * caller writes them back. Returns the number of valid lines dropped. Not counted in
+ * invalidations (the owner counts flushes). O(lines + buckets): once per launch, not per
+ * access. */
+uint32_t cache_invalidate_all(struct cache *c, uint64_t *dirty_addrs, uint32_t *n_dirty);
 
 static inline bool cache_write_allocates(const struct cache *c)
 {

@@ -106,8 +106,15 @@ bool mem_unit_refuse_now(struct mem_unit *m, const struct warp_inst *wi, uint64_
  * queue), or shared-memory banks still serialising a conflict. An in-order back end
  * (gpu.core.inorder_backend) issues nothing while it does. */
 bool mem_unit_stage_busy(const struct mem_unit *m, uint64_t now_cycle);
-/* Requests in flight (for quiescence / watchdog). */
+/* Requests in flight, and flushed dirty lines not yet sent (for quiescence / watchdog). */
 uint64_t mem_unit_outstanding(const struct mem_unit *m);
+/* A kernel starts at now_cycle, before its first CTA. With gpu.memory.l1d.flush_at_launch the
+ * L1D is emptied (GPGPU-Sim's -gpgpu_flush_l1_cache): every line invalid, dirty lines of a
+ * write-back L1D written back (queued now, sent as the miss queue has room; none with
+ * write-through or write-evict, which hold no dirty line). The constant and texture caches keep
+ * their lines (GPGPU-Sim flushes only the L1D). Precondition: nothing in flight from the last
+ * launch (asserted: launches start after the engine drained). Else nothing. */
+void mem_unit_kernel_begin(struct mem_unit *m, uint64_t now_cycle);
 /* Repeating refusals (speed only, results unchanged). The state epoch changes whenever a
  * refusal could be decided differently: a fill, the L1 stage going idle, a completion freeing
  * a slot while all were used, an injection after a miss-queue refusal at this epoch, an

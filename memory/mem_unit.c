@@ -436,6 +436,21 @@ static bool eject_step(struct mem_unit *m, uint64_t now, bool *filled)
 	return true;
 }
 
+/* ---- launch flush (gpu.memory.l1d.flush_at_launch) ----------------------------------------- */
+
+/* The flushed dirty lines go below as write-backs, as many as the ring has room for (never
+ * the room kept for pending fills' victims: can_push); true when one was queued. */
+static bool flush_step(struct mem_unit *m, uint64_t now)
+{
+	bool any = false;
+	while (m->flush_wb_next < m->flush_wb_n && can_push(m, false, false)) {
+		uint64_t a = m->flush_wb[m->flush_wb_next++];
+		ring_push(m, req_new(m, MEM_REQ_WRITEBACK, a, m->cache[MU_L1D].cfg.line_bytes, NULL, now));
+		any = true;
+	}
+	return any;
+}
+
 /* ---- tick ------------------------------------------------------------------------------- */
 
 /* may_have_reply: false when the caller peeked this cycle and found no reply to eject (the
@@ -445,7 +460,7 @@ static uint64_t next_need(struct mem_unit *m, uint64_t cycle, bool may_have_repl
 {
 	/* A stage waiting on the MSHRs sleeps until a reply wakes the unit; one waiting on the
 	 * queue is retried while the queue drains. */
-	if ((m->st.busy && m->st.stall_on != ST_ON_MSHR) || m->ring_n)
+	if ((m->st.busy && m->st.stall_on != ST_ON_MSHR) || m->ring_n || m->flush_wb_next < m->flush_wb_n)
 		return cycle + 1;
 	if (may_have_reply && m->ports.noc && noc_peek_eject(m->ports.noc, m->ports.noc_node, NOC_CLASS_REPLY))
 		return cycle + 1;
@@ -465,6 +480,8 @@ static uint64_t mu_tick(struct sim_component *comp, uint64_t cycle)
 	bool ejected = eject_step(m, cycle, &filled);
 	stage_step(m, cycle);
 	bool moved = filled || (was_busy && !m->st.busy);
+	if (m->flush_wb_next < m->flush_wb_n && flush_step(m, cycle))
+		moved = true; /* the ring filled: a miss may now be refused (as mem_unit_ifetch) */
 	if (inject_step(m, cycle) && m->missq_refused)
 		moved = true;
 	bool any = false;
@@ -514,6 +531,31 @@ const struct sim_component_ops mu_ops = {
 	.outstanding = mu_outstanding,
 	.dump = mu_dump,
 };
+
+void mem_unit_kernel_begin(struct mem_unit *m, uint64_t now_cycle)
+{
+	if (!m->flush_at_launch)
+		return;
+	/* A launch starts once the last one drained (the engine ran to quiescence), so no fill is
+	 * pending to revive a line after the flush, nor an instruction in the L1 stage. */
+	SIM_ASSERT(m->mshr.used == 0 && m->slots_used == 0 && !m->st.busy);
+	uint32_t dirty = 0;
+	m->flushed_lines += cache_invalidate_all(&m->cache[MU_L1D], m->flush_wb, &dirty);
+	m->flushes++;
+	/* Write-back dirty lines are sent, as GPGPU-Sim 2.x's shader_cache_flush does; a
+	 * write-through or write-evict L1D holds none. Those of a previous flush still queued
+	 * were sent before this launch could start (outstanding work). */
+	SIM_ASSERT(m->flush_wb_next == m->flush_wb_n && (!dirty || m->ports.noc));
+	m->flush_wb_n = dirty;
+	m->flush_wb_next = 0;
+	/* The L1D's tags changed: refusals decided before are not repeated from notes. */
+	m->mshr_epoch++;
+	epoch_move(m);
+	if (dirty) {
+		flush_step(m, now_cycle);
+		sim_component_wake_at_cycle(&m->comp, mu_next_need(m, now_cycle));
+	}
+}
 
 /* ---- issue ------------------------------------------------------------------------------ */
 
@@ -756,7 +798,7 @@ bool mem_unit_ifetch(struct mem_unit *m, uint64_t line_addr, uint32_t bytes, uin
 
 uint64_t mem_unit_outstanding(const struct mem_unit *m)
 {
-	return m->slots_used + m->reqs_live;
+	return m->slots_used + m->reqs_live + (m->flush_wb_n - m->flush_wb_next);
 }
 
 struct sim_component *mem_unit_component(struct mem_unit *m) { return &m->comp; }

@@ -48,6 +48,10 @@ static const struct cfg_key_def mu_keys[] = {
 	CFG_KEY_INT("gpu.memory.l1d.hit_latency_cycles", "cycles", 20, 1, 10000, "L1D hit latency (core cycles)"),
 	CFG_KEY_ENUM("gpu.memory.l1d.set_index", "linear", mu_index,
 		     "L1D set index: linear (low line-address bits) | xor (low bits XOR the two fields above them: power-of-two strides spread over the sets)"),
+	CFG_KEY_BOOL("gpu.memory.l1d.flush_at_launch", false,
+		     "invalidate every L1D line when a kernel starts (GPGPU-Sim's -gpgpu_flush_l1_cache: "
+		     "the next launch misses on what the last one left); dirty lines of a write-back "
+		     "L1D are written back, MSHRs are empty then (a launch starts after the last drained)"),
 	CFG_KEY_INT("gpu.memory.l1c.size_kb", "KiB", 8, 1, 65536, "L1 constant cache capacity (.const and .param loads)"),
 	CFG_KEY_INT("gpu.memory.l1c.assoc", "ways", 4, 1, 256, "L1 constant cache associativity"),
 	CFG_KEY_INT("gpu.memory.l1c.line_bytes", "bytes", 64, 16, 4096, "L1 constant cache line"),
@@ -125,6 +129,10 @@ static void mu_stats(struct mem_unit *m, struct stats *st)
 			      "read misses to a line already being fetched (merged into its MSHR entry; counted in misses)",
 			      "%s.pending_hits", prefix);
 	}
+	stats_counter(st, &m->flushes, "launches", "L1D flushes (gpu.memory.l1d.flush_at_launch: one per kernel launch)",
+		      "sm.%u.l1d.flushes", id);
+	stats_counter(st, &m->flushed_lines, "lines", "valid L1D lines dropped by those flushes (dirty ones written back)",
+		      "sm.%u.l1d.flushed_lines", id);
 	stats_counter(st, &m->insts[WI_MEM_LOAD], "instructions", "global/local/const/tex loads accepted", "sm.%u.mem.loads", id);
 	stats_counter(st, &m->insts[WI_MEM_STORE], "instructions", "global/local stores accepted", "sm.%u.mem.stores", id);
 	stats_counter(st, &m->insts[WI_MEM_ATOMIC], "instructions", "atomics accepted", "sm.%u.mem.atomics", id);
@@ -222,6 +230,16 @@ struct mem_unit *mem_unit_create(const struct cfg *cfg, struct sim *sim, struct 
 		}
 		m->coal_atomic = (struct coal_cfg){.line_bytes = seg, .sector_bytes = 0};
 	}
+	m->flush_at_launch = cfg_bool(cfg, "gpu.memory.l1d.flush_at_launch");
+	if (m->flush_at_launch && m->cache[MU_L1D].cfg.write_policy == CACHE_WRITE_BACK) {
+		/* room for every line of the L1D dirty at once, allocated here, not at the flush */
+		m->flush_wb = calloc((size_t)m->cache[MU_L1D].n_sets * m->cache[MU_L1D].cfg.assoc,
+				     sizeof *m->flush_wb);
+		if (!m->flush_wb) {
+			sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "mem_unit flush buffer");
+			goto fail;
+		}
+	}
 	struct mshr_cfg mc = {(uint32_t)cfg_int(cfg, "gpu.memory.mshr.entries"),
 			      (uint32_t)cfg_int(cfg, "gpu.memory.mshr.merges_per_entry")};
 	if (mshr_init(&m->mshr, &mc, err))
@@ -289,5 +307,6 @@ void mem_unit_destroy(struct mem_unit *m)
 	free(m->st.reqs);
 	free(m->memo);
 	free(m->shm_scratch);
+	free(m->flush_wb);
 	free(m);
 }

@@ -145,7 +145,15 @@ struct mem_unit {
 	struct sim_pool req_pool;
 	uint64_t reqs_live, next_req_id;
 
+	/* gpu.memory.l1d.flush_at_launch: the L1D's dirty lines at the last flush (write-back
+	 * L1D only; [L1D lines], NULL otherwise), sent as write-backs from flush_wb_next on as the
+	 * ring has room (mem_unit_kernel_begin, flush_step). */
+	bool flush_at_launch;
+	uint64_t *flush_wb;
+	uint32_t flush_wb_n, flush_wb_next;
+
 	/* counters */
+	uint64_t flushes, flushed_lines;
 	uint64_t insts[4];            /* by enum wi_mem_kind (index 0 = shared) */
 	uint64_t shared_insts, shared_conflict_cycles;
 	uint64_t line_accesses;

@@ -172,6 +172,8 @@ static void hook_kernel_begin(void *v, const struct fe_launch_info *in, uint64_t
 			sm->ic_tag[i] = UINT64_MAX;
 		sm->ic_code_module = in->code_module;
 	}
+	if (sm->mem_kernel_begin)
+		sm->mem_kernel_begin(sm->mem, now_cycle);
 	sm->in_kernel = true;
 	sm->acct_next = now_cycle;
 	for (uint32_t s = 0; s < sm->n_sched; s++)
@@ -482,6 +484,7 @@ struct sm *sm_create_hooked(const struct cfg *cfg, struct sim *sim, struct stats
 		sm->mem_refuse_again = h->mem_refuse_again;
 	}
 	sm->mem_stage_busy = h->mem_stage_busy;
+	sm->mem_kernel_begin = h->mem_kernel_begin;
 	SIM_ASSERT(h->mem_try_issue);
 	if (!h->mem_create) {
 		sm->mem = h->mem_ctx;

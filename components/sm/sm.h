@@ -72,6 +72,9 @@ struct sm_hooks {
 	 * (mem_unit_ifetch); the memory calls sm_ifetch_done when it arrives. Used only with
 	 * mem_create and a NoC; otherwise misses take icache.miss_latency_cycles. */
 	bool (*mem_ifetch)(void *mem_ctx, uint64_t line_addr, uint32_t bytes, uint64_t now_cycle);
+	/* Optional (mem_unit_kernel_begin): a kernel starts on this SM at now_cycle, before its
+	 * first CTA (the L1D flush at launch). NULL: nothing to do. */
+	void (*mem_kernel_begin)(void *mem_ctx, uint64_t now_cycle);
 };
 struct sm *sm_create_hooked(const struct cfg *cfg, struct sim *sim, struct stats *st, uint32_t core_id,
 			    uint32_t n_cores, struct sim_clock *core_clk, struct noc *noc, int noc_node,

@@ -156,6 +156,7 @@ struct sm {
 	bool (*mem_note_refusal)(const void *mem, const struct warp_inst *wi, struct mem_refusal_note *note);
 	bool (*mem_refuse_again)(void *mem, const struct mem_refusal_note *note, uint64_t now_cycle);
 	bool (*mem_stage_busy)(const void *mem, uint64_t now_cycle);
+	void (*mem_kernel_begin)(void *mem, uint64_t now_cycle);
 	struct sim_pool wi_pool;        /* warp_inst + addr[warp_size] for memory instructions */
 	struct warp_inst *scratch;      /* ALU/control instructions: nothing keeps them */
 	/* kernel */
