@@ -444,7 +444,7 @@ Test(sm_lwm, large_warp_not_a_multiple_of_the_simd_width_is_a_config_error)
 {
 	struct sim_error err = {0};
 	const char *const ov[] = {"gpu.core.large_warp_size=48", NULL};
-	cr_assert_neq(build_e(indep_ptx, 256, ov, &err), 0);
+	cr_assert_eq(build_e(indep_ptx, 256, ov, &err), SIM_ERR_CONFIG);
 	cr_assert(strstr(err.msg, "not a multiple of gpu.core.warp_size"), "%s", err.msg);
 	cr_assert_str_eq(err.setting, "gpu.core.large_warp_size");
 	stats_destroy(H.st);

@@ -229,7 +229,7 @@ Test(config, a_string_including_a_directory_is_refused_at_its_line)
 {
 	struct cfg *c = cfg_create();
 	struct sim_error err = {0};
-	cr_assert_neq(cfg_load_string(c, "text.cfg", "# a comment\n@include \".\"\n", &err), 0);
+	cr_assert_eq(cfg_load_string(c, "text.cfg", "# a comment\n@include \".\"\n", &err), SIM_ERR_CONFIG);
 	cr_assert_eq(err.code, SIM_ERR_CONFIG);
 	cr_assert_str_eq(err.file, "text.cfg");
 	cr_assert_eq(err.line, 2);
