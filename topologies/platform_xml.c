@@ -255,11 +255,15 @@ static int cluster_check(struct rd *r, const char **a, int line)
 		return r->rc;
 	/* the cluster's hosts, by name, for messages about them */
 	const char *pre = attr(a, "prefix") ? attr(a, "prefix") : "", *suf = attr(a, "suffix") ? attr(a, "suffix") : "";
+	bool ascending = true;
+	long prev_hi = -1;
 	for (const char *s = radical; *s;) {
 		char *e;
 		long lo = strtol(s, &e, 10), hi = lo;
 		if (*e == '-')
 			hi = strtol(e + 1, &e, 10);
+		ascending = ascending && lo > prev_hi;
+		prev_hi = hi;
 		for (long i = lo; i <= hi; i++) {
 			char host[300];
 			snprintf(host, sizeof host, "%s%ld%s", pre, i, suf);
@@ -272,11 +276,15 @@ static int cluster_check(struct rd *r, const char **a, int line)
 		}
 		s = *e == ',' ? e + 1 : e;
 	}
+	/* a lone cluster's routes follow from its kind (simgrid.c composes them) */
+	bool lone = !r->depth && r->roots == 1 && ascending;
 	long v[16], shape = 1;
 	int k;
 	if (!topo || !strcmp(topo, "FLAT")) {
+		r->p->lone_cluster = lone ? 'F' : 0;
 		return 0;
 	} else if (!strcmp(topo, "TORUS")) {
+		r->p->lone_cluster = lone ? 'T' : 0;
 		k = numbers(params, ",", v, 16);
 		for (int i = 0; i < k; i++)
 			shape *= v[i];

@@ -17,6 +17,9 @@ struct topo_plat_name; /* a name (host, router, zone, link) with its line */
 /* What the reader learnt; owned, freed by topo_plat_fini (safe on a zeroed struct). */
 struct topo_plat {
 	int torus_dims[TOPO_MAX_DIMS], torus_nd; /* the first TORUS cluster's shape; nd 0: none */
+	char lone_cluster;           /* 'F' (FLAT) or 'T' (TORUS): the platform is that one top-level
+	                              * <cluster>, its radicals ascending (hosts in name order are its
+	                              * ranks); 0 otherwise */
 	bool well_formed;            /* false: expat stopped at xml_line (SimGrid is asked for its own
 	                              * message; xml_msg is ours if SimGrid loads the file anyway) */
 	int xml_line;

@@ -140,13 +140,52 @@ static int chan_text(const struct topo *t, uint32_t ch, char *buf, size_t n)
 	return snprintf(buf, n, "%s[vc%u]", t->links[l].name, c);
 }
 
+/* Add edge to the open-addressed set (empty slots hold EDGE_NONE); -1 out of memory. Routes
+ * repeat the same few edges (32 M hop pairs over 16 K distinct ones in a 4096-host star), so
+ * they are deduplicated here rather than sorted whole. */
+#define EDGE_NONE UINT64_MAX /* no edge: channel ids are below 2^32 - 1 */
+static size_t edge_hash(uint64_t x)
+{
+	/* splitmix64's finaliser: both halves (source and target channel) reach the low bits */
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+	return (size_t)(x ^ (x >> 31));
+}
+static int edge_set_add(uint64_t **set, size_t *cap, size_t *n, uint64_t edge)
+{
+	if (2 * (*n + 1) > *cap) {
+		size_t nc = *cap ? 2 * *cap : 1024;
+		uint64_t *ns = malloc(nc * sizeof *ns);
+		if (!ns)
+			return -1;
+		for (size_t i = 0; i < nc; i++)
+			ns[i] = EDGE_NONE;
+		for (size_t i = 0; i < *cap; i++)
+			if ((*set)[i] != EDGE_NONE) {
+				size_t j = edge_hash((*set)[i]) & (nc - 1);
+				while (ns[j] != EDGE_NONE)
+					j = (j + 1) & (nc - 1);
+				ns[j] = (*set)[i];
+			}
+		free(*set);
+		*set = ns;
+		*cap = nc;
+	}
+	size_t j = edge_hash(edge) & (*cap - 1);
+	while ((*set)[j] != EDGE_NONE && (*set)[j] != edge)
+		j = (j + 1) & (*cap - 1);
+	if ((*set)[j] == EDGE_NONE) {
+		(*set)[j] = edge;
+		(*n)++;
+	}
+	return 0;
+}
+
 bool topo_cdg_acyclic(const struct topo *t, char *cycle_text, size_t n)
 {
 	uint32_t n_ch = (uint32_t)t->n_links * (uint32_t)t->n_vc_classes;
-	size_t n_edges = 0, cap = 1024;
-	uint64_t *e = malloc(cap * sizeof *e);
-	if (!e)
-		return false;
+	size_t n_edges = 0, cap = 0;
+	uint64_t *e = NULL, last = EDGE_NONE;
 	for (int s = 0; s < t->n_nodes; s++)
 		for (int d = 0; d < t->n_nodes; d++) {
 			int len = topo_route_len(t, s, d);
@@ -155,19 +194,20 @@ bool topo_cdg_acyclic(const struct topo *t, char *cycle_text, size_t n)
 			for (int i = 0; i + 1 < len; i++) {
 				uint64_t a = (uint64_t)l[i] * (uint64_t)t->n_vc_classes + vc[i];
 				uint64_t b = (uint64_t)l[i + 1] * (uint64_t)t->n_vc_classes + vc[i + 1];
-				if (n_edges == cap) {
-					uint64_t *ne = realloc(e, cap * 2 * sizeof *e);
-					if (!ne) {
-						free(e);
-						return false;
-					}
-					e = ne;
-					cap *= 2;
+				if ((a << 32 | b) != last && edge_set_add(&e, &cap, &n_edges, a << 32 | b)) {
+					free(e);
+					return false;
 				}
-				e[n_edges++] = a << 32 | b;
+				last = a << 32 | b;
 			}
 		}
-	qsort(e, n_edges, sizeof *e, cmp_u64);
+	/* the set's edges, packed and sorted: the CSR below wants them in order */
+	size_t m0 = 0;
+	for (size_t i = 0; i < cap; i++)
+		if (e[i] != EDGE_NONE)
+			e[m0++] = e[i];
+	if (n_edges)
+		qsort(e, n_edges, sizeof *e, cmp_u64);
 	/* CSR: start[v] .. start[v+1] over the sorted, deduplicated edge list. */
 	uint32_t *start = calloc((size_t)n_ch + 1, sizeof *start);
 	uint32_t *dst = malloc((n_edges + 1) * sizeof *dst);

@@ -7,6 +7,9 @@
 #include "topologies/topology.h"
 
 #ifdef WARPSIM_HAVE_SIMGRID
+#include <simgrid/host.h>
+#include <simgrid/link.h>
+#include <xbt/dynar.h>
 Test(simgrid, torus_platform_routes_agree_with_our_torus, .timeout = 60)
 {
 	struct sim_error err;
@@ -47,6 +50,65 @@ Test(simgrid, fat_tree_platform_loads, .timeout = 60)
 	cr_assert_eq(topo_route_len(t, 0, 10), 4);
 	cr_assert(topo_cdg_acyclic(t, NULL, 0));
 	topo_destroy(t);
+}
+
+/* issue 35: routes of a lone cluster of 64 hosts or more are composed from its structure rather
+ * than asked of SimGrid per pair. Every pair's links must be SimGrid's, by name, in order. */
+static void expect_routes_as_simgrid(const char *platform, const int *ranks, int n, bool torus)
+{
+	struct sim_error err = {0};
+	struct topo *t = topo_simgrid_load(platform, 32, &err);
+	cr_assert_not_null(t, "%s", err.msg);
+	cr_assert_eq(t->n_nodes, n);
+	cr_assert_eq(t->n_vc_classes, torus ? 2 : 1);
+	cr_assert_eq(topo_validate_routes(t, &err), 0, "%s", err.msg);
+	cr_assert(topo_cdg_acyclic(t, NULL, 0));
+	xbt_dynar_t dy = xbt_dynar_new(sizeof(sg_link_t), NULL);
+	for (int s = 0; s < n; s++)
+		for (int d = 0; d < n; d++) {
+			if (s == d)
+				continue;
+			char a[32], b[32];
+			snprintf(a, sizeof a, "n%d", ranks[s]);
+			snprintf(b, sizeof b, "n%d", ranks[d]);
+			xbt_dynar_reset(dy);
+			sg_host_get_route(sg_host_by_name(a), sg_host_by_name(b), dy);
+			int len = topo_route_len(t, s, d);
+			cr_assert_eq(len, (int)xbt_dynar_length(dy), "%s->%s", a, b);
+			const int32_t *l = topo_route_links(t, s, d);
+			for (int i = 0; i < len; i++)
+				cr_assert_str_eq(t->links[l[i]].name,
+						 sg_link_get_name(xbt_dynar_get_as(dy, (unsigned)i, sg_link_t)), "%s->%s hop %d", a, b, i);
+		}
+	xbt_dynar_free(&dy);
+	topo_destroy(t);
+}
+
+static void expect_composed(const char *platform, int lo1, int hi1, int lo2, int hi2, bool torus)
+{
+	int ranks[512], n = 0;
+	for (int i = lo1; i <= hi1; i++)
+		ranks[n++] = i;
+	for (int i = lo2; i <= hi2; i++)
+		ranks[n++] = i;
+	expect_routes_as_simgrid(platform, ranks, n, torus);
+}
+
+Test(simgrid, composed_flat_cluster_routes_are_simgrids, .timeout = 120)
+{
+	expect_composed("tests/topologies/platforms/flat_backbone_100.xml", 0, 99, 0, -1, false);
+}
+Test(simgrid, composed_torus_routes_are_simgrids, .timeout = 120)
+{
+	expect_composed("tests/topologies/platforms/torus_16x16.xml", 0, 255, 0, -1, true);
+}
+Test(simgrid, composed_torus_with_a_ring_of_two, .timeout = 120)
+{
+	expect_composed("tests/topologies/platforms/torus_2x4x8.xml", 0, 63, 0, -1, true);
+}
+Test(simgrid, composed_torus_of_odd_rings_and_gapped_radicals, .timeout = 120)
+{
+	expect_composed("tests/topologies/platforms/torus_5x13_gap.xml", 0, 31, 40, 72, true);
 }
 
 /* issue 35: a TORUS cluster inside a comment is no torus (the text scan read it) */
