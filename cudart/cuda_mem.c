@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* libcudart.so.13: memory, copies, symbols, texture objects, and the calls warpsim does not
- * support (each fails with cudaErrorNotSupported naming itself). Every operation completes
+/* libcudart.so.13: memory, copies, symbols and texture objects. Every operation completes
  * before its call returns; copies take no simulated time. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -396,50 +395,3 @@ cudaError_t cudaDestroyTextureObject(unsigned long long obj)
 	cr_unlock();
 	return cr_ret(e);
 }
-
-/* ---- calls warpsim does not support -------------------------------------------------- */
-
-#define CR_UNSUPPORTED(name)                                                                  \
-	cudaError_t name(void);                                                                  \
-	cudaError_t name(void)                                                                   \
-	{                                                                                        \
-		return cr_fail(cudaErrorNotSupported, #name, "not supported by warpsim");       \
-	}
-
-CR_UNSUPPORTED(cudaMallocManaged)
-CR_UNSUPPORTED(cudaMallocArray)
-CR_UNSUPPORTED(cudaMalloc3D)
-CR_UNSUPPORTED(cudaMalloc3DArray)
-CR_UNSUPPORTED(cudaFreeArray)
-CR_UNSUPPORTED(cudaMemcpyToArray)
-CR_UNSUPPORTED(cudaMemcpyFromArray)
-CR_UNSUPPORTED(cudaMemcpy2DToArray)
-CR_UNSUPPORTED(cudaMemcpy2DFromArray)
-CR_UNSUPPORTED(cudaMemcpy3D)
-CR_UNSUPPORTED(cudaMemcpy2DAsync)
-CR_UNSUPPORTED(cudaMemcpyPeer)
-CR_UNSUPPORTED(cudaHostRegister)
-CR_UNSUPPORTED(cudaHostUnregister)
-CR_UNSUPPORTED(cudaHostGetDevicePointer)
-CR_UNSUPPORTED(cudaMemPrefetchAsync)
-CR_UNSUPPORTED(cudaMemAdvise)
-CR_UNSUPPORTED(cudaMallocAsync)
-CR_UNSUPPORTED(cudaFreeAsync)
-CR_UNSUPPORTED(cudaCreateSurfaceObject)
-CR_UNSUPPORTED(cudaLaunchCooperativeKernel)
-CR_UNSUPPORTED(cudaLaunchKernelExC)
-CR_UNSUPPORTED(cudaLaunchHostFunc)
-CR_UNSUPPORTED(cudaStreamAddCallback)
-CR_UNSUPPORTED(cudaStreamBeginCapture)
-CR_UNSUPPORTED(cudaStreamEndCapture)
-CR_UNSUPPORTED(cudaGraphCreate)
-CR_UNSUPPORTED(cudaGraphInstantiate)
-CR_UNSUPPORTED(cudaGraphLaunch)
-CR_UNSUPPORTED(cudaIpcGetMemHandle)
-CR_UNSUPPORTED(cudaIpcOpenMemHandle)
-CR_UNSUPPORTED(cudaDeviceEnablePeerAccess)
-CR_UNSUPPORTED(cudaDeviceCanAccessPeer)
-CR_UNSUPPORTED(cudaOccupancyMaxActiveBlocksPerMultiprocessor)
-CR_UNSUPPORTED(cudaOccupancyMaxPotentialBlockSize)
-CR_UNSUPPORTED(cudaPointerGetAttributes)
-CR_UNSUPPORTED(cudaGetTextureObjectResourceDesc)

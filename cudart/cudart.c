@@ -233,21 +233,6 @@ void __cudaRegisterManagedVar(void **handle, void **host_var_ptr, char *device_a
 	fprintf(stderr, "warpsim cudart: __managed__ variable %s is not supported\n", device_name);
 }
 
-void __cudaRegisterTexture(void **handle, const void *host_var, const void **device_address,
-			   const char *device_name, int dim, int norm, int ext)
-{
-	(void)handle, (void)host_var, (void)device_address, (void)dim, (void)norm, (void)ext;
-	fprintf(stderr, "warpsim cudart: texture reference %s is not supported (use texture objects)\n",
-		device_name);
-}
-
-void __cudaRegisterSurface(void **handle, const void *host_var, const void **device_address,
-			   const char *device_name, int dim, int ext)
-{
-	(void)handle, (void)host_var, (void)device_address, (void)dim, (void)ext;
-	fprintf(stderr, "warpsim cudart: surface reference %s is not supported\n", device_name);
-}
-
 struct cr_func *cr_func_find(const void *host_fun)
 {
 	for (uint32_t i = 0; i < cr.n_funcs; i++)
@@ -730,19 +715,16 @@ static void put_size(void *base, size_t off, size_t v) { memcpy((char *)base + o
 cudaError_t cudaFuncGetAttributes(void *attr, const void *func)
 {
 	cr_lock();
-	struct cr_func *f = cr_func_find(func);
-	cudaError_t e = f ? cr_module(f->fb, "cudaFuncGetAttributes") : cudaErrorInvalidDeviceFunction;
+	struct cr_func *f;
 	struct warpsim_kernel_attrs a;
-	int k = e ? -1 : warpsim_kernel_find(f->fb->mod, f->ptx_name, NULL);
-	if (!e && (k < 0 || warpsim_kernel_attrs(f->fb->mod, (uint32_t)k, &a, NULL)))
-		e = cudaErrorInvalidDeviceFunction;
+	cudaError_t e = cr_kernel(func, &f, &a, "cudaFuncGetAttributes");
 	if (!e && !attr)
 		e = cudaErrorInvalidValue;
 	if (!e) {
 		memset(attr, 0, CR_FUNC_ATTR_BYTES);
 		put_size(attr, 0, a.shared_static_bytes);
 		put_size(attr, 16, a.local_bytes);
-		put_int(attr, 24, (int)a.max_threads_per_block);
+		put_int(attr, 24, (int)cr_max_threads_per_block(&a));
 		put_int(attr, 28, (int)a.regs_per_thread);
 		put_int(attr, 32, 75);
 		put_int(attr, 36, 75);
@@ -864,7 +846,26 @@ static bool device_attr(int attr, int *v)
 	case 76: *v = 5; return true;
 	case 81: *v = (int)cfg_or("gpu.core.shared_kb", 48) * 1024; return true;
 	case 82: *v = (int)cfg_or("gpu.core.registers", 32768); return true;
+	case 79: case 80: *v = 1; return true;         /* global and local loads cached in L1 */
+	case 97: *v = (int)cfg_or("gpu.core.shared_kb", 48) * 1024; return true; /* opt-in limit */
+	case 106: *v = (int)cfg_or("gpu.core.max_ctas", 8); return true;
+	case 115: *v = 1; return true;                 /* stream-ordered allocation (default pool) */
 	default: return false;
+	}
+}
+
+/* Whether attr is a cudaDeviceAttr of CUDA 13 (driver_types.h: 1..147 but for the gaps). The
+ * ones device_attr does not answer are features the simulated device lacks (managed memory,
+ * cooperative launches, clusters, stream priorities, IPC, textures beyond the linear ones...)
+ * or figures it has no counterpart of (PCI ids, NUMA): 0, as a device without them says. */
+static bool device_attr_known(int attr)
+{
+	switch (attr) {
+	case 44: case 102: case 103: case 104: case 105: case 107: case 110: case 136: case 137:
+	case 146:
+		return false;
+	default:
+		return attr >= 1 && attr <= 147;
 	}
 }
 
@@ -872,9 +873,15 @@ cudaError_t cudaDeviceGetAttribute(int *value, int attr, int dev)
 {
 	cr_lock();
 	cudaError_t e = !cr_machine() ? cr.init_err : dev ? cudaErrorInvalidDevice : cudaSuccess;
-	if (!e && (!value || !device_attr(attr, value)))
-		e = cr_fail(value ? cudaErrorNotSupported : cudaErrorInvalidValue,
-			    "cudaDeviceGetAttribute", "attribute %d", attr);
+	if (!e && !value)
+		e = cr_fail(cudaErrorInvalidValue, "cudaDeviceGetAttribute", "NULL value pointer");
+	else if (!e && !device_attr(attr, value)) {
+		if (device_attr_known(attr))
+			*value = 0;
+		else
+			e = cr_fail(cudaErrorInvalidValue, "cudaDeviceGetAttribute",
+				    "attribute %d is no cudaDeviceAttr of CUDA 13", attr);
+	}
 	cr_unlock();
 	return cr_ret(e);
 }
@@ -969,6 +976,7 @@ cudaError_t cudaDeviceReset(void)
 	for (uint32_t i = 0; i < cr.n_funcs; i++)
 		cr.funcs[i].max_dyn_shared = 48 * 1024;
 	cr_handles_reset();
+	cr_pool_reset();
 	cr.sticky_err = cudaSuccess;
 	cr.last_err = cudaSuccess;
 	cr_unlock();

@@ -112,6 +112,15 @@ cudaError_t cr_ready(void);
 cudaError_t cr_stream_check(const void *stream, const char *call);
 /* cudaDeviceReset: every event and stream handle dies. */
 void cr_handles_reset(void);
+/* cudaDeviceReset: the default memory pool forgets its allocations and attributes. */
+void cr_pool_reset(void);
+/* The kernel whose host stub is func, loaded, and its attributes; an error names call. */
+cudaError_t cr_kernel(const void *func, struct cr_func **f, struct warpsim_kernel_attrs *a,
+		      const char *call);
+/* The most threads a block of a kernel with these attributes can have on the configured core
+ * (cudaFuncAttributes.maxThreadsPerBlock): its own bound, the device's 1024, and what one core
+ * holds of threads, warps and registers (allocated per whole warp, as the CTA dispatcher does). */
+uint32_t cr_max_threads_per_block(const struct warpsim_kernel_attrs *a);
 /* The module of fb, loaded at first use (its PTX, or WARPSIM_PTX). */
 cudaError_t cr_module(struct cr_fatbin *fb, const char *call);
 struct cr_func *cr_func_find(const void *host_fun);
@@ -145,7 +154,16 @@ cudaError_t cudaHostAlloc(void **p, size_t bytes, unsigned flags);
 cudaError_t cudaFreeHost(void *p);
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, int kind);
 cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, int kind, void *stream);
+cudaError_t cudaMemset(void *p, int value, size_t n);
 cudaError_t cudaMemsetAsync(void *p, int value, size_t n, void *stream);
+cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+			 size_t height, int kind);
+cudaError_t cudaMemcpyToSymbol(const void *sym, const void *src, size_t n, size_t offset, int kind);
+cudaError_t cudaMemcpyFromSymbol(void *dst, const void *sym, size_t n, size_t offset, int kind);
+cudaError_t cudaMemcpyToSymbolAsync(const void *sym, const void *src, size_t n, size_t offset,
+				    int kind, void *stream);
+cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *sym, size_t n, size_t offset,
+				      int kind, void *stream);
 cudaError_t cudaDestroyTextureObject(unsigned long long obj);
 cudaError_t cudaDeviceReset(void);
 cudaError_t cudaDeviceSynchronize(void);
