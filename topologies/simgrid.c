@@ -481,6 +481,8 @@ struct topo *topo_simgrid_load(const char *platform_xml, uint32_t channel_bytes,
 	int *uf = NULL, *cls = NULL, *link_of = NULL, *host_at = NULL;
 	int32_t *rl = NULL, *rbuf = NULL;
 	uint8_t *rv = NULL;
+	int8_t *hop_dim = NULL;      /* per topology link: a torus hop's dimension (-1 none, -2 unknown) */
+	bool *hop_wrap = NULL;       /* per topology link: the hop crosses its ring's wrap */
 	size_t pairs = (size_t)n * (size_t)n;
 	struct sg_routes rs = {.n = n};
 	struct sg_ask q = {.hosts = hosts, .path = platform_xml, .plat = &plat};
@@ -627,6 +629,12 @@ struct topo *topo_simgrid_load(const char *platform_xml, uint32_t channel_bytes,
 		t->node_router[i] = cls[uf_find(uf, i)];
 		host_at[t->node_router[i]] = i;
 	}
+	hop_dim = malloc((size_t)(n_sl > 0 ? n_sl : 1) * sizeof *hop_dim);
+	hop_wrap = malloc((size_t)(n_sl > 0 ? n_sl : 1) * sizeof *hop_wrap);
+	if (!hop_dim || !hop_wrap)
+		goto nomem;
+	for (int k = 0; k < n_sl; k++)
+		hop_dim[k] = -2; /* not known yet */
 	int *dims = plat.torus_dims, nd = plat.torus_nd;
 	long prod = 1;
 	for (int i = 0; i < nd; i++)
@@ -655,8 +663,23 @@ struct topo *topo_simgrid_load(const char *platform_xml, uint32_t channel_bytes,
 				rl[i] = link_of[k];
 				if (torus) {
 					/* Torus routers are the hosts: the hop's dimension and wrap follow
-					 * from the coordinates (dims[0] fastest, as SimGrid numbers them). */
-					int nxt = host_at[t->links[rl[i]].dst_router];
+					 * from the coordinates (dims[0] fastest, as SimGrid numbers them).
+					 * A hop leaving the host at its link's source (every hop of a
+					 * connected route) depends on the link alone: worked out once per
+					 * link (half a billion hops in a 64x64 torus). */
+					int L = rl[i], nxt = host_at[t->links[L].dst_router];
+					bool memo = cur == host_at[t->links[L].src_router];
+					if (memo && hop_dim[L] != -2) {
+						if (hop_dim[L] != dim) {
+							dim = hop_dim[L];
+							c = 0;
+						}
+						if (hop_wrap[L])
+							c = 1;
+						cur = nxt >= 0 ? nxt : cur;
+						rv[i] = c;
+						continue;
+					}
 					int x = cur, y = nxt, hd = -1;
 					bool wrap = false;
 					for (int e = 0; e < nd && y >= 0; e++) {
@@ -667,6 +690,10 @@ struct topo *topo_simgrid_load(const char *platform_xml, uint32_t channel_bytes,
 						}
 						x /= dims[e];
 						y /= dims[e];
+					}
+					if (memo) {
+						hop_dim[L] = (int8_t)hd;
+						hop_wrap[L] = wrap;
 					}
 					if (hd != dim) {
 						dim = hd;
@@ -708,6 +735,8 @@ out:
 	topo_plat_fini(&plat);
 	sg_routes_fini(&rs);
 	free(rbuf);
+	free(hop_dim);
+	free(hop_wrap);
 	free(uf);
 	free(cls);
 	free(link_of);
