@@ -652,3 +652,115 @@ Test(cuda, every_config_file_and_override_reaches_the_machine, .timeout = 60)
 	tmp_fini(&t);
 	free(out);
 }
+
+/* runtime_more (and the same source built with --default-stream per-thread, which calls the
+ * _ptsz/_ptds entry points): the occupancy figures against hand-computed ones on
+ * configs/gtx480.cfg (warp 32, 1536 threads, 48 warps, 8 CTAs, 32768 registers, 48 KB shared
+ * per core, 15 cores; registers are allocated per whole warp, as the CTA dispatcher does). The
+ * register counts are the program's sm_75 cubin's (ptxas -v: many_regs 54, shared_8k 10). */
+static void check_runtime_more(const char *prog)
+{
+	char *out = buf();
+	cr_assert_eq(run_prog(prog, NULL, out), 0, "%s", out);
+	cr_assert(strstr(out, "\nPASS\n"), "%s", out);
+	static const char *const want[] = {
+		/* shared_8k, 8192 B static: 49152 / 8192 = 6 blocks bind before threads 1536/128 =
+		 * 12, warps 48/4 = 12, registers 32768/(128*10) = 25 and the 8 CTAs */
+		"value shared_8k.128.0 6\n",
+		/* + 8192 dynamic: 49152 / 16384 = 3 */
+		"value shared_8k.128.8192 3\n",
+		/* 1536 / 1024 threads = 1 */
+		"value shared_8k.1024.0 1\n",
+		/* 33 threads take 2 warps: 48/2 = 24 by warps, 6 by shared memory */
+		"value shared_8k.33.0 6\n",
+		/* many_regs, 54 registers: one warp takes 1728, 32768/1728 = 18 blocks > 8 CTAs */
+		"value many_regs.32.0 8\n",
+		/* 256 threads take 13824 registers: 32768/13824 = 2 */
+		"value many_regs.256.0 2\n",
+		/* over its maxThreadsPerBlock (576): cannot launch, 0 blocks */
+		"value many_regs.1024.0 0\n",
+		/* the header's search from 576 down by 32: 18 warps x 1 block = 576 threads is the
+		 * most any size reaches (9 warps x 2, 6 x 3, 3 x 6 equal it, 2 x 8 = 512 does not);
+		 * the first, 576, wins; min grid 1 x 15 cores */
+		"value many_regs.potential 15 576\n",
+		/* from 1024 down: 768 threads (24 warps) x 2 blocks = 1536, the core's whole thread
+		 * count, the first size to reach it; min grid 2 x 15 */
+		"value shared_8k.potential 30 768\n",
+		/* 4 blocks of 128 fit by threads, warps, registers and CTAs; 49152 / 4 - 8192 static */
+		"value shared_8k.avail.4.128 4096\n",
+		/* registers: 32768 / (54 x 32) = 18 warps = 576 threads */
+		"value many_regs.regs 54 max_threads 576\n",
+		/* 32768 / (10 x 32) = 102 warps; 48 warps per core, then the device's 1024 */
+		"value shared_8k.regs 10 max_threads 1024 shared 8192\n",
+		"value max_blocks_per_sm 8\n",
+	};
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+		cr_assert(strstr(out, want[i]), "%s: no '%s' in\n%s", prog, want[i], out);
+	/* an unimplemented call fails every time but names itself once */
+	const char *msg = "warpsim cudart: cudaGraphCreate: not supported by warpsim\n";
+	const char *first = strstr(out, msg);
+	cr_assert(first && !strstr(first + 1, msg), "%s", out);
+	free(out);
+}
+
+Test(cuda, calls_of_libraries_occupancy_callbacks_pools, .timeout = 60)
+{
+	check_runtime_more("runtime_more");
+}
+
+Test(cuda, calls_of_the_per_thread_default_stream, .timeout = 60)
+{
+	check_runtime_more("runtime_more_ptds");
+}
+
+/* The library's dynamic symbols, "name@@version" a line, sorted, in out; 0 if nm ran. */
+static int exports_of(const char *lib, char *out)
+{
+	char cmd[2048];
+	snprintf(cmd, sizeof cmd, "nm -D --defined-only --with-symbol-versions '%s' | "
+		 "awk '$2 == \"T\" { print $3 }' | LC_ALL=C sort", lib);
+	return run(cmd, out);
+}
+
+/* cudart/exports.txt as exports_of prints a library exporting it at version libcudart.so.13. */
+static void exports_listed(char *out)
+{
+	cr_assert_eq(run("grep -v '^#' cudart/exports.txt | sed 's/$/@@libcudart.so.13/' | "
+			 "LC_ALL=C sort", out), 0, "%s", out);
+}
+
+static void our_lib(char *path, size_t n)
+{
+	/* the library is built beside the warpsim binary, in lib/ */
+	const char *b = bin(), *slash = strrchr(b, '/');
+	int dir = slash ? (int)(slash - b) : 1;
+	cr_assert_lt((size_t)snprintf(path, n, "%.*s/lib/libcudart.so.13", dir, slash ? b : "."), n);
+}
+
+Test(cuda, exports_every_function_of_the_list)
+{
+	char *ours = buf(), *listed = buf(), lib[1024];
+	our_lib(lib, sizeof lib);
+	cr_assert_eq(exports_of(lib, ours), 0, "%s", ours);
+	exports_listed(listed);
+	cr_assert_str_eq(ours, listed, "our libcudart.so.13's functions differ from cudart/exports.txt");
+	free(ours);
+	free(listed);
+}
+
+Test(cuda, the_list_is_the_toolkits_exports)
+{
+	const char *home = getenv("CUDA_HOME");
+	char lib[1024];
+	snprintf(lib, sizeof lib, "%s/lib64/libcudart.so.13", home && *home ? home : "/usr/local/cuda");
+	if (access(lib, R_OK))
+		cr_skip_test("no CUDA toolkit's %s to compare cudart/exports.txt with (set CUDA_HOME)",
+			     lib);
+	char *real = buf(), *listed = buf();
+	cr_assert_eq(exports_of(lib, real), 0, "%s", real);
+	exports_listed(listed);
+	cr_assert_str_eq(real, listed, "%s exports other functions than cudart/exports.txt lists: "
+			 "rerun its nm line and cudart/gen_unsupported.sh", lib);
+	free(real);
+	free(listed);
+}
