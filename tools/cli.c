@@ -171,9 +171,12 @@ int cli_path(char *buf, size_t n, struct sim_error *err, const char *fmt, ...)
 	va_start(ap, fmt);
 	int k = vsnprintf(buf, n, fmt, ap);
 	va_end(ap);
-	if (k < 0 || (size_t)k >= n)
-		return sim_error_set(err, SIM_ERR_USAGE, buf, 0, 0, NULL, "path too long (%d bytes, at most %zu)", k,
-				     n - 1);
+	if (k < 0)
+		return sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, NULL, "cannot format a path from '%s'", fmt);
+	if ((size_t)k >= n)
+		/* buf holds the start of the path: enough to tell which one it is */
+		return sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, NULL, "path too long (%d bytes, at most %zu): %.160s...",
+				     k, n - 1, buf);
 	return 0;
 }
 
@@ -204,7 +207,9 @@ int cli_write_atomic(const char *path, int (*fn)(FILE *f, const void *ctx, struc
 		     const void *ctx, struct sim_error *err)
 {
 	char tmp[4096];
-	snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+	int rc0 = cli_path(tmp, sizeof tmp, err, "%s.tmp.%ld", path, (long)getpid());
+	if (rc0)
+		return rc0;
 	FILE *f = fopen(tmp, "w");
 	if (!f)
 		return sim_error_set(err, SIM_ERR_IO, tmp, 0, 0, NULL, "cannot write: %s", strerror(errno));

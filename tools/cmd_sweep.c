@@ -581,7 +581,7 @@ static int spec_validate(const struct spec *s, const char *outroot, struct sim_e
 	}
 	char d[PATH_MAX];
 	struct sim_error in = {0};
-	if (sweep_path(d, sizeof d, &in, "%s/%s", outroot, s->name) || cli_mkdirs(d, &in)) {
+	if (cli_path(d, sizeof d, &in, "%s/%s", outroot, s->name) || cli_mkdirs(d, &in)) {
 		char msg[sizeof in.msg];
 		sim_error_format(&in, msg, sizeof msg);
 		return sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, "--out", "%s", msg);
@@ -660,7 +660,7 @@ static int build_runs(const struct spec *s, const char *outroot, const char *sel
 				if (!rc)
 					rc = run_workload_name(s, w, wn, err);
 				if (!rc)
-					rc = sweep_path(x->dir, sizeof x->dir, err, "%s/%s/%s/%s/%s", outroot, s->name, cn,
+					rc = cli_path(x->dir, sizeof x->dir, err, "%s/%s/%s/%s/%s", outroot, s->name, cn,
 							wn, s->variants[v].name);
 				if (rc) {
 					free(r);
@@ -717,7 +717,7 @@ static void run_file(const struct run *r, const char *name, char p[PATH_MAX])
 {
 	SIM_ASSERT(strlen(name) < RUN_FILE_ROOM);
 	struct sim_error e;
-	int rc = sweep_path(p, PATH_MAX, &e, "%s/%s", r->dir, name);
+	int rc = cli_path(p, PATH_MAX, &e, "%s/%s", r->dir, name);
 	SIM_ASSERT(rc == 0);
 }
 
@@ -963,11 +963,11 @@ static int emit(const struct spec *s, struct run *runs, int n, const char *kind,
 		struct sim_error *err)
 {
 	char d[PATH_MAX], jobs[PATH_MAX], script[PATH_MAX];
-	int rc = sweep_path(d, sizeof d, err, "%s/%s", outroot, s->name);
+	int rc = cli_path(d, sizeof d, err, "%s/%s", outroot, s->name);
 	if (!rc)
-		rc = sweep_path(jobs, sizeof jobs, err, "%s/jobs.txt", d);
+		rc = cli_path(jobs, sizeof jobs, err, "%s/jobs.txt", d);
 	if (!rc)
-		rc = sweep_path(script, sizeof script, err, "%s/sweep.sbatch", d);
+		rc = cli_path(script, sizeof script, err, "%s/sweep.sbatch", d);
 	if (!rc)
 		rc = cli_mkdirs(d, err);
 	if (rc)
@@ -979,6 +979,16 @@ static int emit(const struct spec *s, struct run *runs, int n, const char *kind,
 	if (!getcwd(cwd, sizeof cwd)) /* the jobs' paths are relative to it: no job would find them */
 		return sim_error_set(err, SIM_ERR_IO, NULL, 0, 0, NULL, "cannot name the current directory: %s",
 				     strerror(errno));
+	/* The job list and the Slurm script are shell: every path is single-quoted there (shq), but
+	 * a control character would still break a line (a newline ends a command, also out of a
+	 * comment), and #SBATCH --output takes no quotes, so a blank there would cut it. */
+	for (const char *const *p = (const char *const[]){cwd, d, NULL}; *p; p++)
+		for (const unsigned char *c = (const unsigned char *)*p; *c; c++)
+			if (*c < 0x20 || *c == 0x7f || (*p == d && !strcmp(kind, "slurm") && *c == ' '))
+				return sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, *p == d ? "--out" : NULL,
+						     "%s '%s' has a %s, which a %s cannot hold", *p == d ? "output directory" : "current directory",
+						     *p, *c == ' ' ? "blank" : "control character",
+						     *c == ' ' ? "#SBATCH line" : "job line");
 	FILE *f = fopen(jobs, "w");
 	if (!f)
 		return sim_error_set(err, SIM_ERR_IO, jobs, 0, 0, NULL, "cannot write: %s", strerror(errno));
@@ -1041,11 +1051,11 @@ static int write_stat_list(FILE *f, const void *ctx, struct sim_error *err)
 static int write_extra_stats(const struct spec *s, const char *outroot, struct sim_error *err)
 {
 	char p[PATH_MAX];
-	int rc = sweep_path(p, sizeof p, err, "%s/%s", outroot, s->name);
+	int rc = cli_path(p, sizeof p, err, "%s/%s", outroot, s->name);
 	if (!rc)
 		rc = cli_mkdirs(p, err);
 	if (!rc)
-		rc = sweep_path(p, sizeof p, err, "%s/%s/extra_stats.txt", outroot, s->name);
+		rc = cli_path(p, sizeof p, err, "%s/%s/extra_stats.txt", outroot, s->name);
 	return rc ? rc : cli_write_atomic(p, write_stat_list, s, err);
 }
 
@@ -1075,7 +1085,7 @@ static int write_order_list(FILE *f, const void *ctx, struct sim_error *err)
 static int write_order(const struct spec *s, const char *outroot, struct sim_error *err)
 {
 	char p[PATH_MAX];
-	int rc = sweep_path(p, sizeof p, err, "%s/%s/sweep_order.txt", outroot, s->name);
+	int rc = cli_path(p, sizeof p, err, "%s/%s/sweep_order.txt", outroot, s->name);
 	return rc ? rc : cli_write_atomic(p, write_order_list, s, err);
 }
 
@@ -1112,7 +1122,7 @@ int sweep_run_spec(const char *spec_path, const char *outroot, int jobs, const c
 	if (!rc)
 		rc = build_runs(s, outroot, self, &runs, &n, err);
 	if (!rc && results_dir)
-		rc = sweep_path(results_dir, results_dir_len, err, "%s/%s", outroot, s->name);
+		rc = cli_path(results_dir, results_dir_len, err, "%s/%s", outroot, s->name);
 	if (!rc)
 		rc = write_extra_stats(s, outroot, err);
 	if (!rc)
@@ -1124,7 +1134,7 @@ int sweep_run_spec(const char *spec_path, const char *outroot, int jobs, const c
 		char d[PATH_MAX];
 		struct sim_error e2;
 		/* (the path fitted in spec_validate) */
-		int rc2 = sweep_path(d, sizeof d, rc ? &e2 : err, "%s/%s", outroot, s->name);
+		int rc2 = cli_path(d, sizeof d, rc ? &e2 : err, "%s/%s", outroot, s->name);
 		if (!rc2)
 			rc2 = sweep_collect(d, stdout, rc ? &e2 : err);
 		if (!rc)

@@ -18,11 +18,6 @@
  * a path longer than PATH_MAX; a directory that cannot be read is SIM_ERR_IO. */
 int sweep_collect(const char *dir, FILE *out, struct sim_error *err);
 
-/* snprintf of a path into buf (n bytes); 0, or SIM_ERR_INPUT when it does not fit, naming its
- * start: a cut path would be walked or written as another file. */
-int sweep_path(char *buf, size_t n, struct sim_error *err, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
 /* Slurm resources of an emitted job array (#SBATCH --time, --mem, --partition, --account);
  * NULL: not asked for. */
 struct sweep_slurm {

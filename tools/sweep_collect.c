@@ -17,21 +17,6 @@
 #include "csv.h"
 #include "provenance.h"
 
-int sweep_path(char *buf, size_t n, struct sim_error *err, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	int len = vsnprintf(buf, n, fmt, ap);
-	va_end(ap);
-	if (len < 0)
-		return sim_error_set(err, SIM_ERR_INPUT, NULL, 0, 0, NULL, "cannot format a path from '%s'", fmt);
-	if ((size_t)len >= n)
-		/* buf holds the start of the path: enough to tell which one it is */
-		return sim_error_set(err, SIM_ERR_INPUT, NULL, 0, 0, NULL,
-				     "path too long (%d bytes, at most %zu): %.160s...", len, n - 1, buf);
-	return 0;
-}
-
 struct row {
 	char id[3][NAME_MAX + 1]; /* config, workload, variant: directory names, so they fit */
 	json_t *total;            /* owned */
@@ -121,7 +106,7 @@ static int add_row(struct collect *c, const char *const id[3], const char *path,
 {
 	struct row r = {0};
 	for (int i = 0; i < 3; i++) {
-		int rc = sweep_path(r.id[i], sizeof r.id[i], err, "%s", id[i]);
+		int rc = cli_path(r.id[i], sizeof r.id[i], err, "%s", id[i]);
 		if (rc)
 			return rc;
 	}
@@ -161,7 +146,7 @@ static int add_row(struct collect *c, const char *const id[3], const char *path,
 static int walk(struct collect *c, const char *root, const char **id, int depth, struct sim_error *err)
 {
 	char path[PATH_MAX];
-	int rc = sweep_path(path, sizeof path, err, "%s%s%s%s%s%s%s", root, depth > 0 ? "/" : "",
+	int rc = cli_path(path, sizeof path, err, "%s%s%s%s%s%s%s", root, depth > 0 ? "/" : "",
 			    depth > 0 ? id[0] : "", depth > 1 ? "/" : "", depth > 1 ? id[1] : "",
 			    depth > 2 ? "/" : "", depth > 2 ? id[2] : "");
 	if (rc)
@@ -181,7 +166,7 @@ static int walk(struct collect *c, const char *root, const char **id, int depth,
 		if (depth >= 3)
 			continue;
 		char sub[PATH_MAX];
-		if ((rc = sweep_path(sub, sizeof sub, err, "%s/%s", path, e->d_name)))
+		if ((rc = cli_path(sub, sizeof sub, err, "%s/%s", path, e->d_name)))
 			break;
 		struct stat st;
 		/* an entry gone since readdir (a run's temporary file renamed into place) is no
@@ -196,7 +181,7 @@ static int walk(struct collect *c, const char *root, const char **id, int depth,
 		return rc;
 	if (has_stats && depth == 3) {
 		char p[PATH_MAX];
-		if ((rc = sweep_path(p, sizeof p, err, "%s/stats.json", path)))
+		if ((rc = cli_path(p, sizeof p, err, "%s/stats.json", path)))
 			return rc;
 		rc = add_row(c, id, p, err);
 	} else if (!has_stats && (is_run_dir || depth == 3)) {
@@ -273,7 +258,7 @@ static int write_csv(FILE *f, const void *ctx, struct sim_error *err)
 static int read_extra_stats(const char *dir, char **out, int max, struct sim_error *err)
 {
 	char p[PATH_MAX], line[512];
-	int rc = sweep_path(p, sizeof p, err, "%s/extra_stats.txt", dir);
+	int rc = cli_path(p, sizeof p, err, "%s/extra_stats.txt", dir);
 	if (rc)
 		return rc;
 	FILE *f = fopen(p, "r");
@@ -348,7 +333,7 @@ int sweep_collect(const char *dir, FILE *out, struct sim_error *err)
 	const char *id[3] = {NULL, NULL, NULL};
 	char path[PATH_MAX];
 	int n_extra = 0;
-	int rc = sweep_path(path, sizeof path, err, "%s/results.csv", dir);
+	int rc = cli_path(path, sizeof path, err, "%s/results.csv", dir);
 	if (!rc)
 		rc = walk(&c, dir, id, 0, err);
 	if (!rc && (n_extra = read_extra_stats(dir, extra, 64, err)) < 0)

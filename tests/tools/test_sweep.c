@@ -129,3 +129,32 @@ Test(sweep, slurm_resources_come_from_the_spec_and_the_command_line, .timeout = 
 	snprintf(p, sizeof p, "rm -rf '%s'", dir);
 	cr_assert_eq(system(p), 0);
 }
+
+/* The emitted jobs are shell: a directory whose name would break a job line (a newline ends a
+ * command, also out of the script's comment) or an #SBATCH line (a blank) is refused, and one
+ * with quotes and $( ) is single-quoted, so no job runs what a name holds. */
+Test(sweep, emit_refuses_a_directory_that_would_break_a_job_line, .timeout = 60)
+{
+	char dir[] = "/tmp/ws_sweep_XXXXXX", out[8192], p[1024];
+	cr_assert_not_null(mkdtemp(dir));
+	int rc = sh("%s sweep experiments/slurm-selftest.cfg --emit parallel --out '%s/a\nb' 2>&1", dir, out, sizeof out);
+	cr_expect_eq(rc, 2, "%s", out);
+	cr_expect(strstr(out, "--out: output directory") && strstr(out, "has a control character"), "%s", out);
+	rc = sh("%s sweep experiments/slurm-selftest.cfg --emit slurm --out '%s/a b' 2>&1", dir, out, sizeof out);
+	cr_expect_eq(rc, 2, "%s", out);
+	cr_expect(strstr(out, "has a blank, which a #SBATCH line cannot hold"), "%s", out);
+	rc = sh("%s sweep experiments/slurm-selftest.cfg --emit parallel --out \"%s/x'\\$(touch PWNED)\" 2>&1", dir, out,
+		sizeof out);
+	cr_expect_eq(rc, 0, "%s", out);
+	snprintf(p, sizeof p, "%s/x'$(touch PWNED)/slurm-selftest/jobs.txt", dir);
+	FILE *f = fopen(p, "r");
+	cr_assert_not_null(f, "%s", p);
+	char line[4096];
+	cr_assert_not_null(fgets(line, sizeof line, f));
+	fclose(f);
+	/* the directory appears only inside single quotes, its quote as '\'' */
+	cr_expect(strstr(line, "/x'\\''$(touch PWNED)/slurm-selftest/"), "%s", line);
+	cr_expect(!exists(dir, "PWNED") && access("PWNED", F_OK) != 0);
+	snprintf(p, sizeof p, "rm -rf '%s'", dir);
+	cr_assert_eq(system(p), 0);
+}
