@@ -82,6 +82,11 @@ cudaError_t cudaLaunchHostFunc(void *stream, host_fn fn, void *user)
 	if (!fn)
 		return cr_fail(cudaErrorInvalidValue, call, "NULL function");
 	cr_lock();
+	if (cr_capturing(stream)) {
+		cudaError_t e = cr_capture_host(fn, user);
+		cr_unlock();
+		return cr_ret(e);
+	}
 	cudaError_t e = cr_stream_check(stream, call);
 	if (!e)
 		e = cr.sticky_err;

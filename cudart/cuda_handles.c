@@ -99,6 +99,12 @@ static cudaError_t bad_handle(const char *call, const char *what, const void *h)
 cudaError_t cr_stream_check(const void *s, const char *call)
 {
 	/* 0: the legacy default stream; 1, 2: cudaStreamLegacy, cudaStreamPerThread */
+	if (cr_capturing(s)) {
+		cr_capture_invalidate();
+		return cr_fail(cudaErrorStreamCaptureUnsupported, call, "the stream is being captured "
+			       "into a graph: warpsim captures kernel launches, cudaMemcpyAsync, "
+			       "cudaMemsetAsync and cudaLaunchHostFunc only");
+	}
 	if ((uintptr_t)s <= 2 || slot_get(s, KIND_STREAM))
 		return cudaSuccess;
 	return bad_handle(call, "stream", s);
@@ -235,8 +241,10 @@ cudaError_t cudaStreamDestroy(void *s)
 	struct cr_slot *sl = slot_get(s, KIND_STREAM);
 	/* the default streams (0, 1, 2) are no stream the program created */
 	cudaError_t e = sl ? cudaSuccess : bad_handle("cudaStreamDestroy", "stream", s);
-	if (sl)
+	if (sl) {
+		cr_capture_stream_gone(s);
 		slot_free(sl);
+	}
 	cr_unlock();
 	return e;
 }

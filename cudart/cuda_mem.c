@@ -185,6 +185,11 @@ cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, int kind)
 cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, int kind, void *stream)
 {
 	cr_lock();
+	if (cr_capturing(stream)) { /* the copy happens when the graph runs */
+		cudaError_t e = cr_capture_copy(dst, src, n, kind);
+		cr_unlock();
+		return cr_ret(e);
+	}
 	cudaError_t e = cr_stream_check(stream, "cudaMemcpyAsync");
 	if (!e)
 		e = copy(dst, src, n, kind, "cudaMemcpyAsync");
@@ -221,6 +226,11 @@ cudaError_t cudaMemset(void *p, int value, size_t n)
 cudaError_t cudaMemsetAsync(void *p, int value, size_t n, void *stream)
 {
 	cr_lock();
+	if (cr_capturing(stream)) {
+		cudaError_t e = cr_capture_memset(p, value, n);
+		cr_unlock();
+		return cr_ret(e);
+	}
 	cudaError_t e = cr_stream_check(stream, "cudaMemsetAsync");
 	cr_unlock();
 	return e ? e : cudaMemset(p, value, n);

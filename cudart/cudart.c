@@ -587,12 +587,19 @@ static cudaError_t fault_code(const char *msg)
 	return cudaErrorIllegalAddress; /* out of bounds, unallocated texel, bad texture object */
 }
 
+static cudaError_t run_launch(struct warpsim_module *m, int k, const char *kname,
+			      struct dim3 grid, struct dim3 block, size_t shared,
+			      const void *params, uint32_t param_bytes, const char *call);
+
 static cudaError_t launch(struct cr_func *f, struct dim3 grid, struct dim3 block, void **args,
 			  size_t shared, void *stream, const char *call)
 {
 	if (cr.sticky_err)
 		return cr.sticky_err;
-	cudaError_t se = cr_stream_check(stream, call);
+	/* a stream being captured takes the launch into its graph (cr_stream_check refuses
+	 * every other use of it) */
+	bool capture = cr_capturing(stream);
+	cudaError_t se = capture ? cudaSuccess : cr_stream_check(stream, call);
 	if (se)
 		return se;
 	if (!f)
@@ -645,10 +652,21 @@ static cudaError_t launch(struct cr_func *f, struct dim3 grid, struct dim3 block
 			return cr_fail(cudaErrorInvalidValue, call, "%s: argument %u is missing", kname, i);
 		memcpy(params + off, args[i], size);
 	}
+	if (capture)
+		return cr_capture_kernel(f, grid, block, shared, params, a.param_bytes, call);
+	return run_launch(m, k, kname, grid, block, shared, params, a.param_bytes, call);
+}
+
+/* Run a launch whose shape and parameters were checked (now or when a graph captured it). */
+static cudaError_t run_launch(struct warpsim_module *m, int k, const char *kname,
+			      struct dim3 grid, struct dim3 block, size_t shared,
+			      const void *params, uint32_t param_bytes, const char *call)
+{
+	struct warpsim_error err;
 	struct warpsim_launch l = {.grid = {grid.x, grid.y, grid.z},
 				   .block = {block.x, block.y, block.z},
 				   .dynamic_shared_bytes = (uint32_t)shared, .params = params,
-				   .params_bytes = a.param_bytes};
+				   .params_bytes = param_bytes};
 	if (!warpsim_launch(m, (uint32_t)k, &l, NULL, &err)) {
 		cr.launches++;
 		return cudaSuccess;
@@ -672,6 +690,23 @@ static cudaError_t launch(struct cr_func *f, struct dim3 grid, struct dim3 block
 	cr.launches++; /* it ran: its statistics are in the machine's */
 	fprintf(stderr, "warpsim cudart: kernel %s: %s\n", kname, err.message);
 	return cudaSuccess;
+}
+
+cudaError_t cr_launch_params(struct cr_func *f, struct dim3 grid, struct dim3 block,
+			     size_t shared, const void *params, uint32_t param_bytes)
+{
+	if (cr.sticky_err)
+		return cr.sticky_err;
+	cudaError_t e = cr_module(f->fb, "cudaGraphLaunch");
+	if (e)
+		return e;
+	struct warpsim_error err;
+	int k = warpsim_kernel_find(f->fb->mod, f->ptx_name, &err);
+	if (k < 0)
+		return cr_fail(cudaErrorInvalidDeviceFunction, "cudaGraphLaunch",
+			       "kernel %s is not in the PTX: %s", f->ptx_name, err.message);
+	return run_launch(f->fb->mod, k, warpsim_kernel_name(f->fb->mod, (uint32_t)k), grid, block,
+			  shared, params, param_bytes, "cudaGraphLaunch");
 }
 
 cudaError_t __cudaLaunchKernel(void *kernel, struct dim3 grid, struct dim3 block, void **args,
@@ -977,6 +1012,7 @@ cudaError_t cudaDeviceReset(void)
 		cr.funcs[i].max_dyn_shared = 48 * 1024;
 	cr_handles_reset();
 	cr_pool_reset();
+	cr_graph_reset();
 	cr.sticky_err = cudaSuccess;
 	cr.last_err = cudaSuccess;
 	cr_unlock();

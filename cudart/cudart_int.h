@@ -22,10 +22,11 @@ enum {
 	cudaErrorNoDevice = 100, cudaErrorInvalidDevice = 101, cudaErrorInvalidKernelImage = 200,
 	cudaErrorNoKernelImageForDevice = 209, cudaErrorInvalidPtx = 218,
 	cudaErrorInvalidResourceHandle = 400, cudaErrorSymbolNotFound = 500,
-	cudaErrorNotReady = 600, cudaErrorIllegalAddress = 700,
+	cudaErrorIllegalState = 401, cudaErrorNotReady = 600, cudaErrorIllegalAddress = 700,
 	cudaErrorLaunchOutOfResources = 701, cudaErrorLaunchTimeout = 702,
 	cudaErrorAssert = 710, cudaErrorMisalignedAddress = 716, cudaErrorLaunchFailure = 719,
-	cudaErrorNotSupported = 801,
+	cudaErrorNotSupported = 801, cudaErrorStreamCaptureUnsupported = 900,
+	cudaErrorStreamCaptureInvalidated = 901,
 	cudaErrorUnknown = 999,
 };
 typedef int cudaError_t;
@@ -112,6 +113,24 @@ cudaError_t cr_ready(void);
 cudaError_t cr_stream_check(const void *stream, const char *call);
 /* cudaDeviceReset: every event and stream handle dies. */
 void cr_handles_reset(void);
+/* Stream capture (cuda_graph.c). cr_capturing: stream is being captured into a graph (then
+ * cr_stream_check refuses it, so only the calls that capture can use it). The cr_capture_*
+ * record an operation, checked already, into the graph. */
+bool cr_capturing(const void *stream);
+cudaError_t cr_capture_kernel(struct cr_func *f, struct dim3 grid, struct dim3 block,
+			      size_t shared, const void *params, uint32_t param_bytes,
+			      const char *call);
+cudaError_t cr_capture_copy(void *dst, const void *src, size_t n, int kind);
+cudaError_t cr_capture_memset(void *p, int value, size_t n);
+cudaError_t cr_capture_host(void (*fn)(void *), void *user);
+/* A refused operation on the stream being captured spoils the capture, as in CUDA. */
+void cr_capture_invalidate(void);
+/* cudaStreamDestroy of a stream being captured ends its capture; cudaDeviceReset: all. */
+void cr_capture_stream_gone(const void *stream);
+void cr_graph_reset(void);
+/* Run a kernel launch a graph captured (cr.lock held). */
+cudaError_t cr_launch_params(struct cr_func *f, struct dim3 grid, struct dim3 block,
+			     size_t shared, const void *params, uint32_t param_bytes);
 /* cudaDeviceReset: the default memory pool forgets its allocations and attributes. */
 void cr_pool_reset(void);
 /* The kernel whose host stub is func, loaded, and its attributes; an error names call. */

@@ -209,10 +209,11 @@ int main()
 	cudaGetLastError();
 
 	// ---- a call warpsim does not implement: NotSupported, named once ------------------------
-	cudaGraph_t g;
-	CHECK(cudaGraphCreate(&g, 0) == cudaErrorNotSupported, "cudaGraphCreate not supported");
+	int can = -1;
+	CHECK(cudaDeviceCanAccessPeer(&can, 0, 0) == cudaErrorNotSupported,
+	      "cudaDeviceCanAccessPeer not supported");
 	CHECK(cudaGetLastError() == cudaErrorNotSupported, "and it is the last error");
-	CHECK(cudaGraphCreate(&g, 0) == cudaErrorNotSupported, "every time");
+	CHECK(cudaDeviceCanAccessPeer(&can, 0, 0) == cudaErrorNotSupported, "every time");
 	cudaGetLastError();
 
 	CU(cudaStreamDestroy(s));
