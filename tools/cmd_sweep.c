@@ -22,6 +22,7 @@
 #include "../engine/cfg_text.h"
 #include "../workloads/workload.h"
 #include "cli.h"
+#include "csv.h"
 #include "sweep.h"
 
 #define SWEEP_MAX_ITEMS 256
@@ -130,17 +131,6 @@ static int check_keys(const struct spec *s, const config_setting_t *grp, const c
 			return spec_err(err, s, m, nm ? nm : "?", "unknown setting in %s", where);
 	}
 	return 0;
-}
-
-static bool safe_name(const char *n)
-{
-	if (!*n)
-		return false;
-	for (const char *p = n; *p; p++)
-		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
-		      *p == '-' || *p == '_' || *p == '.'))
-			return false;
-	return true;
 }
 
 static bool all_of(const char *v, const char *set)
@@ -288,7 +278,7 @@ static int read_workloads(struct spec *s, const config_setting_t *root, struct s
 		if ((rc = split_app(s, w, e, err)))
 			return rc;
 		config_setting_t *nm = config_setting_get_member(e, "name");
-		if (nm && (config_setting_type(nm) != CONFIG_TYPE_STRING || !safe_name(config_setting_get_string(nm))))
+		if (nm && (config_setting_type(nm) != CONFIG_TYPE_STRING || !csv_sweep_name(config_setting_get_string(nm))))
 			return spec_err(err, s, nm, "name", "expected a plain name ([A-Za-z0-9._-])");
 		s->wl_name[w] = nm ? config_setting_get_string(nm) : NULL;
 	}
@@ -317,13 +307,13 @@ static int spec_load(struct spec *s, const char *path, struct sim_error *err)
 	int rc = check_keys(s, root, top_keys, "sweep", err);
 	if (rc)
 		return rc;
-	if (!config_setting_lookup_string(root, "name", &s->name) || !safe_name(s->name))
+	if (!config_setting_lookup_string(root, "name", &s->name) || !csv_sweep_name(s->name))
 		return spec_err(err, s, root, "sweep.name", "missing, or not a plain name ([A-Za-z0-9._-])");
 	if (strlen(s->name) > RUN_NAME_MAX)
 		return spec_err(err, s, root, "sweep.name", "longer than %d characters (a directory name)",
 				RUN_NAME_MAX);
 	config_setting_t *sz = config_setting_get_member(root, "size");
-	if (sz && (config_setting_type(sz) != CONFIG_TYPE_STRING || !safe_name(config_setting_get_string(sz))))
+	if (sz && (config_setting_type(sz) != CONFIG_TYPE_STRING || !csv_sweep_name(config_setting_get_string(sz))))
 		return spec_err(err, s, sz, "sweep.size", "expected a size name such as \"medium\"");
 	s->size = sz ? config_setting_get_string(sz) : NULL;
 	if ((rc = read_strings(s, root, "configs", s->configs, SWEEP_MAX_ITEMS, &s->n_configs, true, err)) ||
@@ -346,7 +336,7 @@ static int spec_load(struct spec *s, const char *path, struct sim_error *err)
 			return spec_err(err, s, v, "sweep.variants", "each variant is a group { name = ...; }");
 		if ((rc = check_keys(s, v, var_keys, "a variant", err)))
 			return rc;
-		if (!config_setting_lookup_string(v, "name", &var->name) || !safe_name(var->name))
+		if (!config_setting_lookup_string(v, "name", &var->name) || !csv_sweep_name(var->name))
 			return spec_err(err, s, v, "name", "variant needs a plain name ([A-Za-z0-9._-])");
 		if (strlen(var->name) > RUN_NAME_MAX)
 			return spec_err(err, s, v, "name", "variant name longer than %d characters (a directory name)",

@@ -194,7 +194,7 @@ static uint64_t run_hash(const char *cfg, const char *wl, const char *var)
 	return h;
 }
 
-static bool sweep_name(const char *s)
+bool csv_sweep_name(const char *s)
 {
 	if (!*s || !strcmp(s, ".") || !strcmp(s, ".."))
 		return false;
@@ -235,7 +235,7 @@ int csv_check_runs(struct csv_table *t, const char *path, struct sim_error *err)
 	for (int r = 0; r < t->n_rows; r++) {
 		/* line r + 2: the header is line 1 and blank lines end the table */
 		for (int k = 0; k < 3; k++)
-			if (!sweep_name(t->cell[r][k]))
+			if (!csv_sweep_name(t->cell[r][k]))
 				return sim_error_set(err, SIM_ERR_INPUT, path, r + 2, 0, key[k],
 						     "'%s' is not a sweep name (letters, digits, '.', '_', '-'; not . or ..)",
 						     t->cell[r][k]);

@@ -3,6 +3,7 @@
 #ifndef WARPSIM_CSV_H
 #define WARPSIM_CSV_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "../engine/sim_error.h"
@@ -34,6 +35,9 @@ double csv_num(const struct csv_table *t, int row, int col);
  * with sweep names (letters, digits, '.', '_', '-'; not "." or "..": they name directories) and
  * no run appears twice. Builds the index csv_find_run reads. path names the file in errors. */
 int csv_check_runs(struct csv_table *t, const char *path, struct sim_error *err);
+/* A sweep name: letters, digits, '.', '_', '-', not "." or ".." (it names a directory of the
+ * sweep; one rule for the spec's names and for a table's). */
+bool csv_sweep_name(const char *s);
 /* Row of the run (config, workload, variant), -1 if absent; after csv_check_runs. */
 int csv_find_run(const struct csv_table *t, const char *config, const char *workload, const char *variant);
 

@@ -123,3 +123,12 @@ Test(csv, malformed_lines_are_errors_with_their_line)
 	csv_free(&t);
 	unlink(path);
 }
+
+/* The names a sweep spec may give and a results table may carry: one rule (a name is a
+ * directory of the sweep, so . and .. would leave it). */
+Test(csv, sweep_names)
+{
+	cr_expect(csv_sweep_name("owl-28") && csv_sweep_name("a.b_c") && csv_sweep_name("..a"));
+	cr_expect(!csv_sweep_name("") && !csv_sweep_name(".") && !csv_sweep_name(".."));
+	cr_expect(!csv_sweep_name("a/b") && !csv_sweep_name("a b") && !csv_sweep_name("x'y"));
+}
