@@ -255,7 +255,7 @@ static void owl_leave(struct owl_membership *m, uint32_t slot)
 
 static void owl_join(struct owl_membership *m, uint32_t slot)
 {
-	owl_leave(m, slot); /* (a slot is reused only after its CTA_FINISH; kept consistent anyway) */
+	assert(m->group_of_slot[slot] == OWL_NO_GROUP); /* a slot is reused after its CTA_FINISH */
 	uint8_t g = m->n_ring ? m->ring[m->n_ring - 1] : OWL_NO_GROUP;
 	if (g == OWL_NO_GROUP || m->n_ctas[g] >= m->n_per_group) {
 		/* fewer groups than CTA slots are live, so an id is free */
@@ -322,12 +322,6 @@ static void owl_build(const struct sched_core_view *core, enum sched_owl_kind ki
 		owl_form(core, kind, g_size, m);
 	uint8_t pos_of_id[SCHED_OWL_MAX_GROUPS];
 	memset(og, 0, sizeof *og);
-	for (uint32_t w = 0; w < core->max_warps; w++) {
-		const struct sched_warp_view *v = &core->warps[w];
-		/* a resident CTA always has a group: formed with it, or joined at its launch */
-		if (v->valid && v->cta_slot < SCHED_MAX_CTAS && m->group_of_slot[v->cta_slot] == OWL_NO_GROUP)
-			owl_join(m, v->cta_slot);
-	}
 	for (uint32_t p = 0; p < m->n_ring; p++) {
 		pos_of_id[m->ring[p]] = (uint8_t)p;
 		og->order[p] = p;
@@ -340,6 +334,8 @@ static void owl_build(const struct sched_core_view *core, enum sched_owl_kind ki
 		const struct sched_warp_view *v = &core->warps[w];
 		if (!v->valid || v->cta_slot >= SCHED_MAX_CTAS)
 			continue;
+		/* a resident CTA always has a group: formed with it, or joined at its launch */
+		assert(m->group_of_slot[v->cta_slot] != OWL_NO_GROUP);
 		og->sched_warps[v->sched_idx % SCHED_MAX_SCHEDULERS] |= 1ull << w;
 		og->warps_of[og->group_of_slot[v->cta_slot]] |= 1ull << w;
 	}

@@ -8,15 +8,7 @@
 #include <cstring>
 #include <cuda_profiler_api.h>
 
-#define CHECK(cond, what)                                                              \
-	do {                                                                           \
-		if (!(cond)) {                                                         \
-			printf("FAIL %s (line %d)\n", what, __LINE__);                  \
-			return 1;                                                      \
-		}                                                                      \
-		printf("ok %s\n", what);                                               \
-	} while (0)
-#define CU(call) CHECK((call) == cudaSuccess, #call)
+#include "check.cuh"
 
 __device__ int dev_table[64];
 __constant__ float coeffs[4];

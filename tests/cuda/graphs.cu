@@ -5,15 +5,7 @@
 // of destroyed graphs are refused. Exits 1 at the first failure.
 #include <cstdio>
 
-#define CHECK(cond, what)                                                              \
-	do {                                                                           \
-		if (!(cond)) {                                                         \
-			printf("FAIL %s (line %d)\n", what, __LINE__);                  \
-			return 1;                                                      \
-		}                                                                      \
-		printf("ok %s\n", what);                                               \
-	} while (0)
-#define CU(call) CHECK((call) == cudaSuccess, #call)
+#include "check.cuh"
 
 __global__ void add(int *p, int n, int v)
 {

@@ -10,15 +10,7 @@
 #include <cstdio>
 #include <cstring>
 
-#define CHECK(cond, what)                                                              \
-	do {                                                                           \
-		if (!(cond)) {                                                         \
-			printf("FAIL %s (line %d)\n", what, __LINE__);                  \
-			return 1;                                                      \
-		}                                                                      \
-		printf("ok %s\n", what);                                               \
-	} while (0)
-#define CU(call) CHECK((call) == cudaSuccess, #call)
+#include "check.cuh"
 
 // 8 KB of static shared memory, few registers: shared memory bounds its occupancy.
 __global__ void shared_8k(float *out)

@@ -64,13 +64,18 @@ static void fig4_core(struct tcore *t, uint32_t core_id)
 		tcore_add_cta(t, k, 1 + 2u * k, k, (uint16_t)(2 * k), 2);
 }
 
-static struct sched *owl_make(struct tcore *t, const char *name)
+static struct sched *owl_make_g(struct tcore *t, const char *name, uint32_t group_size_warps)
 {
 	struct sched_params p;
 	sched_params_default(&p);
 	snprintf(p.policy, sizeof p.policy, "%s", name);
-	p.group_size_warps = 2;
+	p.group_size_warps = group_size_warps;
 	return tmake(t, &p, false, NULL);
+}
+
+static struct sched *owl_make(struct tcore *t, const char *name)
+{
+	return owl_make_g(t, name, 2);
 }
 
 static uint32_t cta_of_first(struct sched *s, struct tcore *t, uint64_t cycle)
@@ -403,26 +408,10 @@ Test(owl, first_matches_the_keys)
 
 /* Stable group identity (004 Sec 4.2): a group keeps its priority until all its CTAs finish;
  * a CTA launched later joins the lowest-priority group (or starts a new one when that has n
- * CTAs). Four CTAs of k=2 warps, g_size 4 so n = 2: A = {slot 0, slot 1}, B = {slot 2, slot 3}.
+ * CTAs). Fig 4's four CTAs of k=2 warps, g_size 4 so n = 2: A = {slot 0, slot 1}, B = {slot 2, slot 3}.
  * Slot 0's CTA finishes and CTA 9 takes its slot: A = {slot 1} keeps the top priority and B the
  * second; CTA 9 forms C, the lowest. Re-forming from the resident CTAs, oldest first, would give
  * {slot 1, slot 2}, {slot 3, slot 0}: CTA 5 (slot 2) promoted into the top group. */
-static void two_groups_core(struct tcore *t, uint32_t core_id)
-{
-	tcore_init(t, core_id, 4, 1, 8, 2);
-	for (uint16_t k = 0; k < 4; k++)
-		tcore_add_cta(t, k, 1 + 2u * k, k, (uint16_t)(2 * k), 2);
-}
-
-static struct sched *owl_make_g4(struct tcore *t, const char *name)
-{
-	struct sched_params p;
-	sched_params_default(&p);
-	snprintf(p.policy, sizeof p.policy, "%s", name);
-	p.group_size_warps = 4;
-	return tmake(t, &p, false, NULL);
-}
-
 /* The CTA in slot `slot` ends (its warps exit) and, if cta_id, a new CTA with launch seq `seq`
  * takes the slot: the SM's events in its order. */
 static void replace_cta(struct sched *s, struct tcore *t, uint16_t slot, uint32_t cta_id, uint64_t seq,
@@ -441,8 +430,8 @@ static void replace_cta(struct sched *s, struct tcore *t, uint16_t slot, uint32_
 Test(owl, locality_groups_keep_their_identity_when_ctas_come_and_go)
 {
 	struct tcore t;
-	two_groups_core(&t, 0);
-	struct sched *s = owl_make_g4(&t, "owl-locality");
+	fig4_core(&t, 0);
+	struct sched *s = owl_make_g(&t, "owl-locality", 4);
 	uint16_t ids[SCHED_MAX_WARPS];
 	trank(s, &t, 0, 0, ids);
 	cr_expect_eq(s->rank_issuable, 4, "group A: CTAs 1 and 3, four warps");
