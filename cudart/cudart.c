@@ -27,9 +27,20 @@ void cr_lock(void)
 {
 	pthread_once(&cr_once, cr_lock_init);
 	pthread_mutex_lock(&cr.lock);
+	cr.holder = pthread_self();
+	cr.depth++;
 }
 
-void cr_unlock(void) { pthread_mutex_unlock(&cr.lock); }
+void cr_unlock(void)
+{
+	cr.depth--;
+	pthread_mutex_unlock(&cr.lock);
+}
+
+bool cr_lock_held_here(void)
+{
+	return cr.depth && pthread_equal(cr.holder, pthread_self());
+}
 
 cudaError_t cr_ret(cudaError_t e)
 {
@@ -42,10 +53,9 @@ cudaError_t cr_fail(cudaError_t e, const char *call, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	fprintf(stderr, "warpsim cudart: %s: ", call);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	vsnprintf(cr.last_msg, sizeof cr.last_msg, fmt, ap);
 	va_end(ap);
+	fprintf(stderr, "warpsim cudart: %s: %s\n", call, cr.last_msg);
 	return cr_ret(e);
 }
 
@@ -101,6 +111,7 @@ struct warpsim *cr_machine(void)
 		cr.init_err = cudaErrorInitializationError;
 	} else {
 		warpsim_set_printf(cr.ws, stdout);
+		cr_run_machine(cr.ws);
 	}
 	free(c);
 	free(o);
@@ -109,16 +120,24 @@ struct warpsim *cr_machine(void)
 	return cr.ws;
 }
 
-/* Written once, when the last fat binary is unregistered (the program's atexit handlers) or
- * when the library is unloaded: the outputs of the machine that ran the last launch, which is
- * the one cudaDeviceReset retired when no launch followed it (the samples reset at the end).
- * Outputs of one machine only: launches before an earlier reset are named, not merged. */
-static void cr_finish(void)
+/* Written once, when the last fat binary is unregistered (the program's atexit handlers), when
+ * the library is unloaded, or on a signal (cuda_run.c): the outputs of the machine that ran the
+ * last launch, which is the one cudaDeviceReset retired when no launch followed it (the samples
+ * reset at the end). Outputs of one machine only: launches before an earlier reset are named,
+ * not merged. */
+void cr_finish(const char *incomplete)
 {
-	struct warpsim *ws = cr.launches || !cr.retired ? cr.ws : cr.retired;
-	if (cr.finished || !ws)
+	/* a signal came while the program went on to exit (it ended a sleep or a read early):
+	 * the outputs are those of the signal, and so is the end */
+	if (!incomplete)
+		cr_run_signal_check();
+	if (cr.finished)
 		return;
 	cr.finished = true;
+	cr_run_finished();
+	struct warpsim *ws = cr.launches || !cr.retired ? cr.ws : cr.retired;
+	if (!ws)
+		return;
 	fflush(stdout);
 	const char *dir = getenv("WARPSIM_OUTDIR");
 	uint64_t dropped = cr.dropped_launches + (ws == cr.ws ? cr.retired_launches : 0);
@@ -127,14 +146,17 @@ static void cr_finish(void)
 		fprintf(stderr, "warpsim cudart: the statistics in %s are of the launches after the "
 			"last cudaDeviceReset; the %llu launches before it are not in them\n", dir,
 			(unsigned long long)dropped);
-	if (dir && *dir && warpsim_write_outputs(ws, dir, &err))
+	if (!dir || !*dir)
+		return;
+	cr_run_provenance(ws, incomplete, dropped);
+	if (warpsim_write_outputs(ws, dir, &err))
 		fprintf(stderr, "warpsim cudart: %s\n", err.message);
 }
 
 __attribute__((destructor)) static void cr_unload(void)
 {
 	cr_lock();
-	cr_finish();
+	cr_finish(NULL);
 	cr_unlock();
 }
 
@@ -174,7 +196,7 @@ void __cudaUnregisterFatBinary(void **handle)
 	if (fb && fb->registered) {
 		fb->registered = false;
 		if (!--cr.live_fbs)
-			cr_finish();
+			cr_finish(NULL);
 	}
 	cr_unlock();
 }
@@ -591,8 +613,34 @@ static cudaError_t run_launch(struct warpsim_module *m, int k, const char *kname
 			      struct dim3 grid, struct dim3 block, size_t shared,
 			      const void *params, uint32_t param_bytes, const char *call);
 
+/* Refused launches are counted and named (cuda_run.c): the message is cr_fail's. */
+static cudaError_t refused(struct cr_func *f, const char *call, cudaError_t e)
+{
+	const char *name = f ? f->ptx_name : NULL;
+	if (f && f->fb->mod) {
+		int k = warpsim_kernel_find(f->fb->mod, f->ptx_name, NULL);
+		if (k >= 0)
+			name = warpsim_kernel_name(f->fb->mod, (uint32_t)k);
+	}
+	if (e == cr.sticky_err)
+		snprintf(cr.last_msg, sizeof cr.last_msg, "an earlier launch faulted (%s): the device "
+			 "runs no more launches", cudaGetErrorName(e));
+	cr_run_refused(name, call, e);
+	return e;
+}
+
+static cudaError_t launch_checked(struct cr_func *f, struct dim3 grid, struct dim3 block,
+				  void **args, size_t shared, void *stream, const char *call);
+
 static cudaError_t launch(struct cr_func *f, struct dim3 grid, struct dim3 block, void **args,
 			  size_t shared, void *stream, const char *call)
+{
+	cudaError_t e = launch_checked(f, grid, block, args, shared, stream, call);
+	return e ? refused(f, call, e) : e;
+}
+
+static cudaError_t launch_checked(struct cr_func *f, struct dim3 grid, struct dim3 block,
+				  void **args, size_t shared, void *stream, const char *call)
 {
 	if (cr.sticky_err)
 		return cr.sticky_err;
@@ -667,7 +715,10 @@ static cudaError_t run_launch(struct warpsim_module *m, int k, const char *kname
 				   .block = {block.x, block.y, block.z},
 				   .dynamic_shared_bytes = (uint32_t)shared, .params = params,
 				   .params_bytes = param_bytes};
-	if (!warpsim_launch(m, (uint32_t)k, &l, NULL, &err)) {
+	cr_run_launch_begin(kname);
+	int rc = warpsim_launch(m, (uint32_t)k, &l, NULL, &err);
+	cr_run_launch_end();
+	if (!rc) {
 		cr.launches++;
 		return cudaSuccess;
 	}
@@ -688,6 +739,7 @@ static cudaError_t run_launch(struct warpsim_module *m, int k, const char *kname
 		break;
 	}
 	cr.launches++; /* it ran: its statistics are in the machine's */
+	cr_run_faulted(kname, cr.sticky_err, err.message);
 	fprintf(stderr, "warpsim cudart: kernel %s: %s\n", kname, err.message);
 	return cudaSuccess;
 }
@@ -696,15 +748,16 @@ cudaError_t cr_launch_params(struct cr_func *f, struct dim3 grid, struct dim3 bl
 			     size_t shared, const void *params, uint32_t param_bytes)
 {
 	if (cr.sticky_err)
-		return cr.sticky_err;
+		return refused(f, "cudaGraphLaunch", cr.sticky_err);
 	cudaError_t e = cr_module(f->fb, "cudaGraphLaunch");
 	if (e)
-		return e;
+		return refused(f, "cudaGraphLaunch", e);
 	struct warpsim_error err;
 	int k = warpsim_kernel_find(f->fb->mod, f->ptx_name, &err);
 	if (k < 0)
-		return cr_fail(cudaErrorInvalidDeviceFunction, "cudaGraphLaunch",
-			       "kernel %s is not in the PTX: %s", f->ptx_name, err.message);
+		return refused(f, "cudaGraphLaunch",
+			       cr_fail(cudaErrorInvalidDeviceFunction, "cudaGraphLaunch",
+				       "kernel %s is not in the PTX: %s", f->ptx_name, err.message));
 	return run_launch(f->fb->mod, k, warpsim_kernel_name(f->fb->mod, (uint32_t)k), grid, block,
 			  shared, params, param_bytes, "cudaGraphLaunch");
 }

@@ -90,6 +90,9 @@ struct cr_state {
 	uint32_t cfg_depth;
 	bool finished;
 	int device;
+	pthread_t holder;            /* the thread in the lock, while depth > 0 */
+	volatile uint32_t depth;     /* the lock's recursion depth (a signal handler reads it) */
+	char last_msg[320];          /* cr_fail's latest message */
 };
 
 /* The runtime's state: one per process, as the CUDA runtime's own (the program's calls name
@@ -98,6 +101,28 @@ extern struct cr_state cr;
 
 void cr_lock(void);
 void cr_unlock(void);
+/* Whether this thread holds cr.lock (a fault's signal handler asks). */
+bool cr_lock_held_here(void);
+/* Write the outputs to WARPSIM_OUTDIR, once (later calls do nothing); incomplete (may be NULL)
+ * says why the statistics stop short, recorded in stats.json. cr.lock held. */
+void cr_finish(const char *incomplete);
+
+/* cuda_run.c: the run as `warpsim cuda` reports it. cr_run_machine: a new machine gets the
+ * progress line and the signal check (its periodic call). begin/end bracket a launch that runs;
+ * refused: a launch call that returned e without running (its message is cr.last_msg);
+ * faulted: one that ran and faulted. provenance: ws's stats.json gets "provenance" (counts, the first
+ * CR_RUN_LISTED of each, incomplete, launches a reset left out). finished: the counts to
+ * `warpsim cuda` (WARPSIM_STATUS_FD). */
+void cr_run_machine(struct warpsim *ws);
+/* A signal that stopped the program and was not yet acted on: the outputs, marked, and (for
+ * SIGINT and SIGTERM) the process ends by it. cr.lock held. */
+void cr_run_signal_check(void);
+void cr_run_launch_begin(const char *kernel);
+void cr_run_launch_end(void);
+void cr_run_refused(const char *kernel, const char *call, cudaError_t e);
+void cr_run_faulted(const char *kernel, cudaError_t e, const char *msg);
+void cr_run_provenance(struct warpsim *ws, const char *incomplete, uint64_t launches_left_out);
+void cr_run_finished(void);
 /* Record err as the last error (unless cudaSuccess) and return it; with msg, print
  * "warpsim cudart: CALL: msg" on stderr. */
 cudaError_t cr_ret(cudaError_t e);

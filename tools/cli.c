@@ -223,6 +223,25 @@ int cli_write_atomic(const char *path, int (*fn)(FILE *f, const void *ctx, struc
 	return rc;
 }
 
+int cli_progress_opts(const struct cli_opts *o, bool quiet, bool *show, double *interval_s,
+		      struct sim_error *err)
+{
+	if (cli_long(o, "--progress") && cli_long(o, "--no-progress"))
+		return sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, "--progress", "and --no-progress together");
+	*interval_s = 1.0;
+	const char *iv = cli_long(o, "--progress-interval");
+	if (iv) {
+		char *end;
+		*interval_s = strtod(iv, &end);
+		if (*end || end == iv || !(*interval_s >= 0 && *interval_s <= 86400))
+			return sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, "--progress-interval",
+					     "expected seconds, 0..86400");
+	}
+	/* On a terminal unless refused; elsewhere (a sweep's run.log, a pipe) only when asked. */
+	*show = cli_long(o, "--progress") || (!cli_long(o, "--no-progress") && !quiet && isatty(STDERR_FILENO));
+	return 0;
+}
+
 double cli_now_s(void)
 {
 	struct timespec t;

@@ -53,6 +53,12 @@ int cli_parse_u64(const char *flag, const char *s, uint64_t min, uint64_t max, u
 /* Build the configuration: every module's schema, each -c file in order, then every -s. */
 int cli_build_cfg(const struct cli_opts *o, struct cfg **out, struct sim_error *err);
 
+/* The progress line's options (--progress, --no-progress, --progress-interval S) as `run` and
+ * `cuda` take them: shown on a terminal unless refused or quiet, elsewhere only when asked;
+ * *interval_s 1 unless given (0..86400). SIM_ERR_USAGE naming the option. */
+int cli_progress_opts(const struct cli_opts *o, bool quiet, bool *show, double *interval_s,
+		      struct sim_error *err);
+
 /* Monotonic wall-clock seconds (for speed figures). */
 double cli_now_s(void);
 

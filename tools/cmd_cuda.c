@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* `warpsim cuda -c CONFIG [-s k=v] [-o DIR] -- PROGRAM ARGS`: run an unmodified CUDA program
  * (built with nvcc -cudart shared) on the simulated GPU: warpsim's libcudart.so.13 first in
- * the library path, the machine in the environment; exits with the program's status. */
+ * the library path, the machine in the environment; exits with the program's status, or 1 when
+ * it exited 0 but the runtime refused a launch or a launch faulted (WARPSIM_STATUS_FD). */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -18,14 +20,18 @@
 static void usage(void)
 {
 	printf("usage: warpsim cuda -c CONFIG [-c PRESET]... [-s key=value]... [-o DIR] [--functional]\n"
-	       "                   [--quiet] -- PROGRAM [ARGS...]\n"
+	       "                   [--quiet] [--progress | --no-progress] [--progress-interval S]\n"
+	       "                   -- PROGRAM [ARGS...]\n"
 	       "  runs PROGRAM (built with nvcc -cudart shared) on the simulated GPU; its exit\n"
-	       "  status is warpsim's. -o DIR gets stats.json (one record per launch, keyed by the\n"
-	       "  kernel's C++ name and launch number), config.cfg and cta_timeline.csv when the\n"
-	       "  program has exited (stats.failed.json instead if it failed).\n"
+	       "  status is warpsim's, but 1 when it exited 0 after the runtime refused a launch or\n"
+	       "  a launch faulted. -o DIR gets stats.json (one record per launch, keyed by the\n"
+	       "  kernel's C++ name and launch number; refused and faulted launches and, when the\n"
+	       "  program was killed by SIGINT or SIGTERM or faulted, \"incomplete\" under\n"
+	       "  \"provenance\"), config.cfg and cta_timeline.csv when the program has exited\n"
+	       "  (stats.failed.json instead if it failed). --progress: as `warpsim run`'s.\n"
 	       "  The same by hand: LD_LIBRARY_PATH=DIR_OF_LIBCUDART WARPSIM_CONFIG=CONFIG PROGRAM\n"
 	       "  (WARPSIM_OVERRIDES: key=value lines, WARPSIM_OUTDIR, WARPSIM_FUNCTIONAL=1,\n"
-	       "  WARPSIM_PTX: a PTX file for programs that carry none)\n");
+	       "  WARPSIM_PTX: a PTX file for programs that carry none, WARPSIM_PROGRESS=S)\n");
 }
 
 static bool has_cudart(const char *dir)
@@ -101,8 +107,94 @@ static bool publish(const char *stage, const char *dir, bool ok)
 	return any;
 }
 
+/* What the program's runtime told (cudart/cuda_run.c): that it loaded, the launches it ran,
+ * refused and saw fault. */
+struct child_status {
+	bool loaded, exec_failed, counted;
+	unsigned long long launches, refused, faulted;
+};
+
+static void read_status(int fd, struct child_status *cs)
+{
+	char buf[4096];
+	size_t n = 0;
+	ssize_t r;
+	while (n < sizeof buf - 1 && ((r = read(fd, buf + n, sizeof buf - 1 - n)) > 0 || (r < 0 && errno == EINTR)))
+		n += r > 0 ? (size_t)r : 0;
+	buf[n] = '\0';
+	for (char *line = buf, *next; line && *line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		cs->loaded |= !strcmp(line, "loaded");
+		cs->exec_failed |= !strcmp(line, "exec failed");
+		if (sscanf(line, "launches %llu refused %llu faulted %llu", &cs->launches, &cs->refused,
+			   &cs->faulted) == 3)
+			cs->counted = true;
+	}
+}
+
+/* Exit status 127 before the runtime loaded: the dynamic loader refused the program (its own
+ * message is above). One line that says why, from the loader's trace of the same program
+ * (LD_TRACE_LOADED_OBJECTS: it lists the libraries, and with LD_BIND_NOW and LD_WARN the
+ * undefined symbols, and runs nothing of the program). */
+static void explain_loader(char *const *argv, const char *cudart)
+{
+	int fd[2];
+	if (pipe(fd))
+		return;
+	pid_t pid = fork();
+	if (pid == 0) {
+		dup2(fd[1], STDOUT_FILENO);
+		dup2(fd[1], STDERR_FILENO);
+		close(fd[0]);
+		setenv("LD_TRACE_LOADED_OBJECTS", "1", 1);
+		setenv("LD_BIND_NOW", "1", 1);
+		setenv("LD_WARN", "1", 1);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	close(fd[1]);
+	char buf[16384];
+	size_t n = 0;
+	ssize_t r;
+	while (pid > 0 && n < sizeof buf - 1 &&
+	       ((r = read(fd[0], buf + n, sizeof buf - 1 - n)) > 0 || (r < 0 && errno == EINTR)))
+		n += r > 0 ? (size_t)r : 0;
+	buf[n] = '\0';
+	close(fd[0]);
+	if (pid > 0)
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			;
+	char why[512] = "";
+	for (char *line = buf, *next; line && *line && !why[0]; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		char *nf = strstr(line, " => not found"), *us = strstr(line, "undefined symbol: ");
+		while (*line == '\t' || *line == ' ')
+			line++;
+		if (nf) {
+			*nf = '\0';
+			snprintf(why, sizeof why, "the library %s is not found%s", line,
+				 strncmp(line, "libcudart", 9) ? " (warpsim puts its libcudart.so.13 on "
+				 "the library path, nothing else)" : "");
+		} else if (us) {
+			snprintf(why, sizeof why, "%s", us);
+			char *sp = strpbrk(why + 18, " \t");
+			if (sp)
+				*sp = '\0';
+			if (strstr(line, "libcudart"))
+				strncat(why, " (in warpsim's libcudart.so.13)", sizeof why - strlen(why) - 1);
+		}
+	}
+	fprintf(stderr, "warpsim cuda: %s did not run: the dynamic loader refused it (exit status "
+		"127)%s%s; warpsim's runtime is %s/libcudart.so.13\n", argv[0], why[0] ? ": " : "", why,
+		cudart);
+}
+
 /* "N launches, C core cycles" from the run's stats.json, or nothing. */
-static void summary(const char *dir, const char *file, bool keep)
+static void summary(const char *dir, const char *file, bool keep, const struct child_status *cs)
 {
 	char p[PATH_MAX + 32];
 	snprintf(p, sizeof p, "%s/%s", dir, file);
@@ -111,9 +203,16 @@ static void summary(const char *dir, const char *file, bool keep)
 		return;
 	json_t *tot = json_object_get(doc, "total");
 	json_t *cyc = json_object_get(tot, "gpu.cycles"), *wi = json_object_get(tot, "gpu.warp_insts");
-	fprintf(stderr, "warpsim cuda: %zu kernel launches, %lld core cycles, %lld warp instructions%s%s\n",
-		json_array_size(json_object_get(doc, "kernels")), (long long)json_integer_value(cyc),
-		(long long)json_integer_value(wi), keep ? "; stats in " : "", keep ? p : "");
+	json_t *prov = json_object_get(doc, "provenance");
+	const char *incomplete = json_string_value(json_object_get(prov, "incomplete"));
+	char mishaps[96] = "";
+	if (cs->refused || cs->faulted)
+		snprintf(mishaps, sizeof mishaps, " (%llu refused by the runtime, %llu faulted)",
+			 cs->refused, cs->faulted);
+	fprintf(stderr, "warpsim cuda: %zu kernel launches%s, %lld core cycles, %lld warp instructions%s%s%s%s\n",
+		json_array_size(json_object_get(doc, "kernels")), mishaps, (long long)json_integer_value(cyc),
+		(long long)json_integer_value(wi), incomplete ? "; incomplete: " : "",
+		incomplete ? incomplete : "", keep ? "; stats in " : "", keep ? p : "");
 	json_decref(doc);
 }
 
@@ -122,9 +221,10 @@ int cmd_cuda(int argc, char **argv, struct sim_error *err)
 	int sep = 1;
 	while (sep < argc && strcmp(argv[sep], "--"))
 		sep++;
-	static const char *const flags[] = {"--functional", "--quiet", NULL};
+	static const char *const with_value[] = {"--progress-interval", NULL};
+	static const char *const flags[] = {"--functional", "--quiet", "--progress", "--no-progress", NULL};
 	struct cli_opts o;
-	int rc = cli_parse(sep, argv, "cso", NULL, flags, &o, err);
+	int rc = cli_parse(sep, argv, "cso", with_value, flags, &o, err);
 	if (rc)
 		return rc;
 	if (o.help) {
@@ -137,7 +237,10 @@ int cmd_cuda(int argc, char **argv, struct sim_error *err)
 	if (sep + 1 >= argc)
 		return sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, "--",
 				     "cuda needs -- PROGRAM [ARGS...]");
-	bool functional = cli_long(&o, "--functional") != NULL;
+	bool functional = cli_long(&o, "--functional") != NULL, show_progress;
+	double interval_s;
+	if ((rc = cli_progress_opts(&o, cli_long(&o, "--quiet") != NULL, &show_progress, &interval_s, err)))
+		return rc;
 	if (!o.n_configs && !functional)
 		return sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, "-c", "cuda needs -c CONFIG");
 	/* the configuration is checked here, so a typo fails before the program starts */
@@ -196,17 +299,38 @@ int cmd_cuda(int argc, char **argv, struct sim_error *err)
 		setenv("WARPSIM_OUTDIR", outdir, 1);
 	else
 		unsetenv("WARPSIM_OUTDIR");
+	char iv[32];
+	snprintf(iv, sizeof iv, "%g", interval_s);
+	if (show_progress)
+		setenv("WARPSIM_PROGRESS", iv, 1);
+	else
+		unsetenv("WARPSIM_PROGRESS");
 	free(cfgs), free(ovs), free(ldp);
+	/* The runtime's report: the read end stays here, the write end goes to the program only. */
+	int sfd[2];
+	if (pipe(sfd))
+		return sim_error_set(err, SIM_ERR_IO, NULL, 0, 0, NULL, "pipe: %s", strerror(errno));
+	fcntl(sfd[0], F_SETFD, FD_CLOEXEC);
+	fcntl(sfd[1], F_SETFD, FD_CLOEXEC);
 
 	fflush(stdout);
 	pid_t pid = fork();
 	if (pid < 0)
 		return sim_error_set(err, SIM_ERR_IO, NULL, 0, 0, NULL, "fork: %s", strerror(errno));
 	if (pid == 0) {
+		int wfd = dup(sfd[1]); /* without close-on-exec */
+		char fds[16];
+		snprintf(fds, sizeof fds, "%d", wfd);
+		setenv("WARPSIM_STATUS_FD", fds, 1);
 		execvp(argv[sep + 1], argv + sep + 1);
-		fprintf(stderr, "warpsim cuda: %s: %s\n", argv[sep + 1], strerror(errno));
+		int e = errno;
+		if (write(wfd, "exec failed\n", 12) < 0) {
+			/* the message below says it anyway */
+		}
+		fprintf(stderr, "warpsim cuda: %s: %s\n", argv[sep + 1], strerror(e));
 		_exit(127);
 	}
+	close(sfd[1]);
 	cuda_child = pid;
 	struct sigaction sa = {.sa_handler = forward_signal}, old_int, old_term;
 	sigemptyset(&sa.sa_mask);
@@ -218,11 +342,19 @@ int cmd_cuda(int argc, char **argv, struct sim_error *err)
 	cuda_child = 0;
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
-	bool ok = WIFEXITED(status) && !WEXITSTATUS(status);
+	struct child_status cs = {0};
+	/* what the program wrote is in the pipe; a child of it that kept the pipe must not hold us */
+	fcntl(sfd[0], F_SETFL, O_NONBLOCK);
+	read_status(sfd[0], &cs);
+	close(sfd[0]);
+	int code = WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
+	if (!code && (cs.refused || cs.faulted))
+		code = 1;
+	bool ok = !code;
 	if (o.outdir)
 		outdir = publish(stage, o.outdir, ok) ? o.outdir : NULL;
 	if (!cli_long(&o, "--quiet") && outdir)
-		summary(outdir, ok || outdir == tmpdir ? "stats.json" : "stats.failed.json", outdir != tmpdir);
+		summary(outdir, ok || outdir == tmpdir ? "stats.json" : "stats.failed.json", outdir != tmpdir, &cs);
 	if (outdir && outdir == tmpdir) {
 		static const char *const names[] = {"stats.json", "config.cfg", "cta_timeline.csv"};
 		char p[PATH_MAX];
@@ -232,9 +364,13 @@ int cmd_cuda(int argc, char **argv, struct sim_error *err)
 		}
 		rmdir(tmpdir);
 	}
-	if (WIFSIGNALED(status)) {
-		fprintf(stderr, "warpsim cuda: %s died of signal %d\n", argv[sep + 1], WTERMSIG(status));
-		return 128 + WTERMSIG(status);
-	}
-	return WEXITSTATUS(status);
+	if (WIFSIGNALED(status))
+		fprintf(stderr, "warpsim cuda: %s died of signal %d (%s)\n", argv[sep + 1], WTERMSIG(status),
+			strsignal(WTERMSIG(status)));
+	else if (code == 127 && !cs.loaded && !cs.exec_failed)
+		explain_loader(argv + sep + 1, dir);
+	else if (code && !WEXITSTATUS(status))
+		fprintf(stderr, "warpsim cuda: %s exited 0, but %llu launches were refused by the runtime "
+			"and %llu faulted: exit status 1\n", argv[sep + 1], cs.refused, cs.faulted);
+	return code;
 }

@@ -129,19 +129,10 @@ int cmd_run(int argc, char **argv, struct sim_error *err)
 	if (!o.n_configs && !functional)
 		return sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, "-c", "run needs -c CONFIG");
 	bool quiet = cli_long(&o, "--quiet") != NULL;
-	if (cli_long(&o, "--progress") && cli_long(&o, "--no-progress"))
-		return sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, "--progress", "and --no-progress together");
-	double interval_s = 1.0;
-	if (cli_long(&o, "--progress-interval")) {
-		char *end;
-		interval_s = strtod(cli_long(&o, "--progress-interval"), &end);
-		if (*end || end == cli_long(&o, "--progress-interval") || !(interval_s >= 0 && interval_s <= 86400))
-			return sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, "--progress-interval",
-					     "expected seconds, 0..86400");
-	}
-	/* On a terminal unless refused; elsewhere (a sweep's run.log, a pipe) only when asked. */
-	bool show_progress = cli_long(&o, "--progress") ||
-			     (!cli_long(&o, "--no-progress") && !quiet && isatty(STDERR_FILENO));
+	bool show_progress;
+	double interval_s;
+	if ((rc = cli_progress_opts(&o, quiet, &show_progress, &interval_s, err)))
+		return rc;
 	struct progress pr;
 	struct progress_dev pdev;
 	uint64_t sample_cycles = 0;

@@ -4,8 +4,15 @@
 #include "progress.h"
 
 #include <string.h>
+#include <time.h>
 
-#include "cli.h"
+/* Monotonic seconds (cli_now_s's clock: this file is also built into libcudart, without cli.c). */
+static double now_s(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
 
 void progress_init(struct progress *p, FILE *out, bool tty, double interval_s, uint64_t kernels_planned)
 {
@@ -14,7 +21,7 @@ void progress_init(struct progress *p, FILE *out, bool tty, double interval_s, u
 	p->tty = tty;
 	p->interval_s = interval_s;
 	p->kernels_planned = kernels_planned;
-	p->t0_s = p->last_s = cli_now_s();
+	p->t0_s = p->last_s = now_s();
 }
 
 /* 1234567 -> "1.23M" */
@@ -59,7 +66,7 @@ void progress_format(const struct progress *p, const struct gpu_progress *gp, do
 void progress_report(void *ctx, const struct gpu_progress *gp)
 {
 	struct progress *p = ctx;
-	double now = cli_now_s();
+	double now = now_s();
 	if (now - p->last_s < p->interval_s)
 		return;
 	p->last_s = now;

@@ -5,101 +5,7 @@
  * names their runtime (CMakeLists.txt): the programs are not instrumented, so it must be
  * preloaded for the instrumented libcudart to load. */
 #define _XOPEN_SOURCE 700 /* nftw */
-#include <criterion/criterion.h>
-#include <ftw.h>
-#include <jansson.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-#define OUT_BYTES (1 << 20)
-
-/* Run a shell command; stdout and stderr into out, exit status returned. */
-static int run(const char *cmd, char *out)
-{
-	char *full = malloc(strlen(cmd) + 8);
-	cr_assert_not_null(full);
-	sprintf(full, "%s 2>&1", cmd);
-	FILE *p = popen(full, "r");
-	free(full);
-	cr_assert_not_null(p);
-	size_t n = fread(out, 1, OUT_BYTES - 1, p);
-	out[n] = '\0';
-	int st = pclose(p);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
-}
-
-/* run(), with the sanitizer runtime preloaded (if any) for the CUDA programs that cmd starts:
- * the prefix is an assignment, so it reaches cmd's first command and what that runs. */
-static int run_cuda(const char *cmd, char *out)
-{
-	const char *pre = getenv("WARPSIM_CUDA_PRELOAD");
-	if (!pre || !*pre)
-		return run(cmd, out);
-	char *full = malloc(strlen(pre) + strlen(cmd) + 16);
-	cr_assert_not_null(full);
-	sprintf(full, "LD_PRELOAD=%s %s", pre, cmd);
-	int rc = run(full, out);
-	free(full);
-	return rc;
-}
-
-/* A directory of the test's own (mkdtemp, never a fixed path that another run or user might
- * hold), removed with what is in it by tmp_fini; a failing test leaves it to be looked at. */
-struct tmp {
-	char path[256];
-};
-
-static void tmp_init(struct tmp *t)
-{
-	const char *base = getenv("TMPDIR");
-	snprintf(t->path, sizeof t->path, "%s/warpsim-test-cuda-XXXXXX", base && *base ? base : "/tmp");
-	cr_assert_not_null(mkdtemp(t->path), "mkdtemp %s", t->path);
-}
-
-/* t's path with /name appended, in buf. */
-static const char *tmp_sub(const struct tmp *t, const char *name, char *buf, size_t n)
-{
-	cr_assert_lt((size_t)snprintf(buf, n, "%s/%s", t->path, name), n);
-	return buf;
-}
-
-static int rm_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
-{
-	(void)st, (void)type, (void)ftw;
-	return remove(path);
-}
-
-static void tmp_fini(struct tmp *t)
-{
-	/* FTW_PHYS: a link inside is removed, never followed */
-	cr_assert_eq(nftw(t->path, rm_entry, 16, FTW_DEPTH | FTW_PHYS), 0, "removing %s", t->path);
-}
-
-static const char *bin(void)
-{
-	const char *b = getenv("WARPSIM_BIN");
-	return b ? b : "build/warpsim";
-}
-
-/* `warpsim cuda -c gtx480 -o dir -- program`: its status, output in out. */
-static int run_prog(const char *prog, const char *dir, char *out)
-{
-	char cmd[2048];
-	snprintf(cmd, sizeof cmd, "%s cuda -c configs/gtx480.cfg%s%s -- tests/cuda/bin/%s", bin(),
-		 dir ? " -o " : "", dir ? dir : "", prog);
-	return run_cuda(cmd, out);
-}
-
-static char *buf(void)
-{
-	char *b = malloc(OUT_BYTES);
-	cr_assert_not_null(b);
-	return b;
-}
+#include "cuda_test.h"
 
 Test(cuda, runtime_calls_of_every_kind)
 {
@@ -177,7 +83,12 @@ Test(cuda, host_loop_of_several_kernels)
 Test(cuda, error_paths_return_cuda_codes)
 {
 	char *out = buf();
-	cr_assert_eq(run_prog("errors", NULL, out), 0, "%s", out);
+	/* it checks every code and exits 0, but warpsim cuda says 1: launches were refused (2048
+	 * threads, grid.y, shared memory, after the fault) and one faulted */
+	cr_assert_eq(run_prog("errors", NULL, out), 1, "%s", out);
+	cr_assert(strstr(out, "warpsim cuda: 0 kernel launches (4 refused by the runtime, 1 faulted), "), "%s", out);
+	cr_assert(strstr(out, "tests/cuda/bin/errors exited 0, but 4 launches were refused by the runtime "
+			 "and 1 faulted: exit status 1\n"), "%s", out);
 	static const char *const want[] = {
 		"memcpy to a host pointer as device: 1 cudaErrorInvalidValue",
 		"memcpy past the allocation: 1 cudaErrorInvalidValue",
@@ -510,7 +421,7 @@ Test(cuda, misuse_of_handles_and_reset_after_faults, .timeout = 120)
 	char *out = buf(), p[512];
 	struct tmp t;
 	tmp_init(&t);
-	cr_assert_eq(run_prog("misuse", t.path, out), 0, "%s", out);
+	cr_assert_eq(run_prog("misuse", t.path, out), 1, "%s", out);
 	static const char *const want[] = {
 		/* events */
 		"record on a destroyed event: 400 cudaErrorInvalidResourceHandle invalid resource handle",
@@ -601,9 +512,29 @@ Test(cuda, misuse_of_handles_and_reset_after_faults, .timeout = 120)
 	/* the program resets at its end: stats.json is the machine's that ran the last launch,
 	 * and the launches before the reset are named, not silently gone */
 	cr_assert(strstr(out, "the 11 launches before it are not in them"), "%s", out);
-	json_t *doc, *ks = kernels_of(t.path, &doc);
+	/* stats.failed.json: warpsim cuda exits 1, launches having been refused and faulted */
+	json_t *doc = json_load_file(tmp_sub(&t, "stats.failed.json", p, sizeof p), 0, NULL);
+	cr_assert_not_null(doc);
+	json_t *ks = json_object_get(doc, "kernels");
 	cr_assert_eq(json_array_size(ks), 1);
 	cr_assert_str_eq(json_string_value(json_object_get(json_array_get(ks, 0), "name")), "bump(int*)");
+	/* the launches on a destroyed and on a made-up stream; the four faulting kernels */
+	json_t *prov = json_object_get(doc, "provenance");
+	cr_assert_eq(json_integer_value(json_object_get(prov, "launches_refused")), 2);
+	cr_assert_eq(json_integer_value(json_object_get(prov, "launches_faulted")), 4);
+	cr_assert_eq(json_integer_value(json_object_get(prov, "launches_before_reset_left_out")), 11);
+	json_t *r1 = json_array_get(json_object_get(prov, "refused"), 1);
+	cr_assert_str_eq(json_string_value(json_object_get(r1, "error")), "cudaErrorInvalidResourceHandle");
+	cr_assert(strstr(json_string_value(json_object_get(r1, "message")), "stream 0x1234 is no live stream"));
+	static const char *const faults[][2] = {
+		{"misaligned(int*)", "cudaErrorMisalignedAddress"}, {"traps()", "cudaErrorLaunchFailure"},
+		{"fails_assert(int)", "cudaErrorAssert"}, {"assert_trap_named(int*)", "cudaErrorIllegalAddress"}};
+	for (size_t i = 0; i < 4; i++) {
+		json_t *f = json_array_get(json_object_get(prov, "faulted"), i);
+		cr_assert_str_eq(json_string_value(json_object_get(f, "kernel")), faults[i][0]);
+		cr_assert_str_eq(json_string_value(json_object_get(f, "error")), faults[i][1]);
+	}
+	cr_assert_null(json_object_get(prov, "incomplete"));
 	json_decref(doc);
 	tmp_fini(&t);
 	free(out);

@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: MIT */
+/* `warpsim cuda` (tools/cmd_cuda.c, cudart/cuda_run.c) as a user sees it: the progress line, the
+ * statistics of a program stopped by SIGINT, SIGTERM or a fault (marked incomplete), the line
+ * that says why the loader refused a program. Refused and faulted launches: test_cuda_programs.c
+ * (errors, misuse). */
+#define _XOPEN_SOURCE 700 /* nftw */
+#include "cuda_test.h"
+
+/* `timeout -s SIG SECS warpsim cuda -c gtx480 [extra] -o DIR -- stop_me MODE`; output in out. */
+static int stop(const char *sig, const char *mode, const char *extra, const char *dir, char *out)
+{
+	char cmd[2048];
+	snprintf(cmd, sizeof cmd, "timeout -s %s 3 %s cuda -c configs/gtx480.cfg %s -o %s -- "
+		 "tests/cuda/bin/stop_me %s", sig, bin(), extra, dir, mode);
+	return run_cuda(cmd, out);
+}
+
+static json_t *load(const struct tmp *t, const char *name)
+{
+	char p[512];
+	json_t *doc = json_load_file(tmp_sub(t, name, p, sizeof p), 0, NULL);
+	cr_assert_not_null(doc, "%s", p);
+	return doc;
+}
+
+static const char *incomplete_of(json_t *doc)
+{
+	return json_string_value(json_object_get(json_object_get(doc, "provenance"), "incomplete"));
+}
+
+/* A watchdog check every 1000 cycles, each a report (interval 0): the first launch of warp_ops
+ * (1 CTA) runs past 1000 cycles, its third (12 CTAs) past several thousand. */
+Test(cmd_cuda, the_progress_line_on_request, .timeout = 60)
+{
+	char *out = buf(), cmd[1024];
+	snprintf(cmd, sizeof cmd, "%s cuda -c configs/gtx480.cfg -s sim.watchdog_cycles=1000 --progress "
+		 "--progress-interval 0 -- tests/cuda/bin/warp_ops", bin());
+	cr_assert_eq(run_cuda(cmd, out), 0, "%s", out);
+	cr_assert(strstr(out, "\nPASS\n"), "%s", out);
+	/* not a terminal: one line per report, the number of launches unknown (no "/N", no ETA) */
+	cr_assert(strstr(out, "warpsim: 1.0k cycles, kernel 1 (CTAs 0/1), IPC "), "%s", out);
+	cr_assert(strstr(out, " cycles, kernel 3 (CTAs "), "%s", out);
+	cr_assert(!strstr(out, "ETA"), "%s", out);
+	/* a pipe gets none unless asked */
+	snprintf(cmd, sizeof cmd, "%s cuda -c configs/gtx480.cfg -s sim.watchdog_cycles=1000 "
+		 "--progress-interval 0 -- tests/cuda/bin/warp_ops", bin());
+	cr_assert_eq(run_cuda(cmd, out), 0, "%s", out);
+	cr_assert(!strstr(out, "warpsim: "), "%s", out);
+	snprintf(cmd, sizeof cmd, "%s cuda -c configs/gtx480.cfg --progress --no-progress -- true", bin());
+	cr_assert_eq(run(cmd, out), 2, "%s", out);
+	cr_assert(strstr(out, "--progress: and --no-progress together"), "%s", out);
+	free(out);
+}
+
+/* SIGTERM (a timeout) while the program sleeps after its first launch: that launch's statistics,
+ * marked; the program dies of the signal (timeout itself says 124). */
+Test(cmd_cuda, sigterm_between_launches_keeps_what_ran, .timeout = 60)
+{
+	char *out = buf();
+	struct tmp t;
+	tmp_init(&t);
+	cr_assert_eq(stop("TERM", "sleep", "", t.path, out), 124, "%s", out);
+	cr_assert(strstr(out, "first launch done"), "%s", out);
+	cr_assert(strstr(out, "stop_me died of signal 15 (Terminated)"), "%s", out);
+	json_t *doc = load(&t, "stats.failed.json");
+	cr_assert_eq(json_array_size(json_object_get(doc, "kernels")), 1);
+	cr_assert_str_eq(incomplete_of(doc), "SIGTERM between launches, after 1: the statistics are of "
+			 "what ran until then");
+	cr_assert(strstr(out, "; incomplete: SIGTERM between launches, after 1: "), "%s", out);
+	json_decref(doc);
+	tmp_fini(&t);
+	free(out);
+}
+
+/* SIGINT during a launch that would run for hours: handled at the next watchdog check, the
+ * launch under way in the live totals (its stores counted) but not among the finished ones. */
+Test(cmd_cuda, sigint_during_a_launch_keeps_what_ran, .timeout = 60)
+{
+	char *out = buf();
+	struct tmp t;
+	tmp_init(&t);
+	cr_assert_eq(stop("INT", "spin", "-s sim.watchdog_cycles=1000", t.path, out), 124, "%s", out);
+	cr_assert(strstr(out, "stop_me died of signal 2 (Interrupt)"), "%s", out);
+	json_t *doc = load(&t, "stats.failed.json");
+	json_t *ks = json_object_get(doc, "kernels");
+	cr_assert_eq(json_array_size(ks), 1);
+	const char *why = incomplete_of(doc);
+	static const char want[] = "SIGINT during launch 2 (count(int volatile*, long long)): ";
+	cr_assert(why && !strncmp(why, want, sizeof want - 1), "%s", why);
+	/* gpu.* count the finished launch alone; sm.0's counters the one under way too */
+	json_t *tot = json_object_get(doc, "total");
+	json_int_t first = json_integer_value(json_object_get(json_object_get(json_array_get(ks, 0), "stats"),
+							      "gpu.warp_insts"));
+	cr_assert_eq(json_integer_value(json_object_get(tot, "gpu.warp_insts")), first);
+	cr_assert_gt(json_integer_value(json_object_get(tot, "sm.0.warp_insts")), 100 * first);
+	json_decref(doc);
+	tmp_fini(&t);
+	free(out);
+}
+
+/* The program's own fault (a store through NULL on the host): the statistics, marked, then the
+ * fault takes its course (exit status 128 + SIGSEGV). */
+Test(cmd_cuda, a_faulting_program_keeps_what_ran, .timeout = 60)
+{
+	char *out = buf();
+	struct tmp t;
+	tmp_init(&t);
+	cr_assert_eq(stop("TERM", "segv", "", t.path, out), 139, "%s", out);
+	cr_assert(strstr(out, "warpsim cudart: SIGSEGV; writing the statistics gathered so far"), "%s", out);
+	json_t *doc = load(&t, "stats.failed.json");
+	cr_assert_eq(json_array_size(json_object_get(doc, "kernels")), 1);
+	cr_assert_str_eq(incomplete_of(doc), "SIGSEGV between launches, after 1: the statistics are of "
+			 "what ran until then");
+	json_decref(doc);
+	tmp_fini(&t);
+	free(out);
+}
+
+/* The loader refuses a program that needs a library no one has: one line says which. */
+Test(cmd_cuda, the_loader_refusing_a_program_is_explained)
+{
+	char *out = buf(), cmd[1024];
+	snprintf(cmd, sizeof cmd, "%s cuda -c configs/gtx480.cfg -- tests/cuda/bin/absent_lib", bin());
+	cr_assert_eq(run_cuda(cmd, out), 127, "%s", out);
+	cr_assert(strstr(out, "warpsim cuda: tests/cuda/bin/absent_lib did not run: the dynamic loader "
+			 "refused it (exit status 127): the library libwarpsim_absent.so.1 is not found "
+			 "(warpsim puts its libcudart.so.13 on the library path, nothing else); warpsim's "
+			 "runtime is "), "%s", out);
+	/* a program that cannot be executed at all is named by exec's error, not the loader */
+	snprintf(cmd, sizeof cmd, "%s cuda -c configs/gtx480.cfg -- tests/cuda/no_such_program", bin());
+	cr_assert_eq(run(cmd, out), 127, "%s", out);
+	cr_assert(strstr(out, "warpsim cuda: tests/cuda/no_such_program: No such file or directory\n"), "%s", out);
+	cr_assert(!strstr(out, "dynamic loader"), "%s", out);
+	free(out);
+}
