@@ -121,9 +121,15 @@ struct sched {
 	void *state;
 	/* Set by every rank() call: the SM may issue only from the first rank_issuable entries
 	 * of that ranking (two-level ready queue / chosen group, when strict_groups is on);
-	 * 0 means no limit. The rest of the ranking still orders fetch and stall accounting. */
+	 * 0 means no limit, SCHED_ISSUABLE_NONE that none may issue. The rest of the ranking
+	 * still orders fetch and stall accounting. */
 	uint32_t rank_issuable;
+	/* For a fetch policy: a warp whose I-buffer has a free slot may fetch, not only one with an
+	 * empty I-buffer (gpu.core.scheduler.fetch_eligible, else the policy's SCHED_FETCH_PARTIAL).
+	 * Set at creation; a wrapper copies it from the policy it wraps. */
+	bool fetch_partial;
 };
+#define SCHED_ISSUABLE_NONE UINT32_MAX
 
 /* Create the issue policy gpu.core.scheduler.policy or the fetch policy
  * gpu.core.scheduler.fetch for a core; unknown names are config errors. */

@@ -8,7 +8,7 @@
 
 static const struct sched_ops *const issue_ops[] = {
 	&sched_lrr_ops, &sched_gto_ops, &sched_oldest_ops,
-	&sched_tl_ops, &sched_tl_rr_ops, &sched_tl_gto_ops,
+	&sched_tl_ops, &sched_tl_active_ops, &sched_tl_rr_ops, &sched_tl_gto_ops,
 	&sched_owl_cta_ops, &sched_owl_locality_ops, &sched_owl_blp_ops,
 	&sched_pro_ops, &sched_mwf_lrr_ops, &sched_mwf_gto_ops, &sched_saws_ops,
 	&sched_paws_ops, &sched_paws_tl_ops,
@@ -18,7 +18,7 @@ static const struct sched_ops *const fetch_ops[] = {
 };
 /* Same order as the tables above; read-only. */
 static const char *const issue_names[] = {
-	"lrr", "gto", "oldest", "tl", "tl-rr", "tl-gto", "owl-cta", "owl-locality", "owl-blp",
+	"lrr", "gto", "oldest", "tl", "tl-active", "tl-rr", "tl-gto", "owl-cta", "owl-locality", "owl-blp",
 	"pro", "mwf-lrr", "mwf-gto", "saws", "paws", "paws-tl", NULL,
 };
 static const char *const fetch_names[] = { "rr", "cff", "fef", NULL };
@@ -40,6 +40,21 @@ void sched_params_default(struct sched_params *p)
 	p->mwf_idle = SCHED_MWF_IDLE_TB_ORDER;
 	p->owl_blocked = SCHED_OWL_BLOCKED_MISS; /* OWL Sec 2, Algorithm 1 */
 	p->paws_key = SCHED_PAWS_KEY_ENTERING;
+	p->fetch_eligible = SCHED_FETCH_ELIGIBLE_POLICY;
+}
+
+/* gpu.core.scheduler.fetch_eligible over the policy's own SCHED_FETCH_PARTIAL. */
+static bool fetch_partial_of(const struct sched_params *p, const struct sched_ops *ops)
+{
+	switch (p->fetch_eligible) {
+	case SCHED_FETCH_ELIGIBLE_EMPTY:
+		return false;
+	case SCHED_FETCH_ELIGIBLE_FREE_SLOT:
+		return true;
+	case SCHED_FETCH_ELIGIBLE_POLICY:
+		break;
+	}
+	return (ops->rank_flags & SCHED_FETCH_PARTIAL) != 0;
 }
 
 static const struct sched_ops *lookup(const struct sched_ops *const *tab, size_t n, const char *name)
@@ -83,6 +98,7 @@ struct sched *sched_create_params(const struct sched_params *p, bool fetch,
 	in->params = *p;
 	in->pub.ops = ops;
 	in->pub.core = core;
+	in->pub.fetch_partial = fetch && fetch_partial_of(p, ops);
 	in->pub.issue = issue;
 	if (ops->init && ops->init(&in->pub, NULL, err) != 0) {
 		sched_destroy(&in->pub);

@@ -10,19 +10,25 @@ static const char *const tl_switch_choices[] = { "long-latency", "any-stall", NU
 static const char *const mwf_idle_choices[] = { "tb-order", "base", NULL };
 static const char *const owl_blocked_choices[] = { "l1-miss", "long-latency-or-barrier", NULL };
 static const char *const paws_key_choices[] = { "entering-phase", "following-phase", NULL };
+static const char *const fetch_eligible_choices[] = { "policy", "empty", "free-slot", NULL };
 
 static const struct cfg_key_def sched_keys[] = {
 	CFG_KEY_STR("gpu.core.scheduler.policy", "lrr",
-		    "issue policy: lrr gto oldest tl tl-rr tl-gto owl-cta owl-locality owl-blp pro "
+		    "issue policy: lrr gto oldest tl tl-active tl-rr tl-gto owl-cta owl-locality owl-blp pro "
 		    "mwf-lrr mwf-gto saws paws paws-tl"),
 	CFG_KEY_STR("gpu.core.scheduler.fetch", "rr", "fetch policy: rr cff fef (BAWS Sec 4.2, 6.2)"),
+	CFG_KEY_ENUM("gpu.core.scheduler.fetch_eligible", "policy", fetch_eligible_choices,
+		     "which warps may fetch: policy (rr, cff: an empty I-buffer, BAWS Sec 2.2; fef: one with a "
+		     "free slot, Sec 6.2 \"fewest entries\"), or the same rule for every fetch policy (empty, "
+		     "free-slot), so that fetch policies differ in their order alone"),
 	CFG_KEY_INT("gpu.core.scheduler.group_size_warps", "warps", 8, 1, SCHED_MAX_WARPS,
 		    "tl: fetch-group size in warps of one issue scheduler (Narasiman Sec 3.2: its core has one "
 		    "scheduler, and Sec 3.2.1 sizes a group to fill the pipeline that scheduler feeds, so with "
 		    "n_schedulers = 2 a group of 8 is 8 of a scheduler's warps, 16 of the SM's at once); "
 		    "owl-*: minimum warps per CTA group over the SM (g_size, OWL Sec 5.2)"),
 	CFG_KEY_INT("gpu.core.scheduler.ready_queue_warps", "warps", 6, 1, SCHED_MAX_WARPS,
-		    "ready-queue size of tl-rr, tl-gto and paws-tl (PAWS Sec II-B2)"),
+		    "ready-queue size of tl-rr, tl-gto and paws-tl (PAWS Sec II-B2); active warps of tl-active "
+		    "(GPGPU-Sim 3.x two_level_active:6:0:1 on its GTX480)"),
 	CFG_KEY_INT("gpu.core.scheduler.pro.threshold_cycles", "cycles", 1000, 1, 1000000000,
 		    "PRO: re-sort noWait TBs and their warps after this many cycles (PRO Sec III-C)"),
 	CFG_KEY_BOOL("gpu.core.scheduler.strict_groups", 1,
@@ -97,6 +103,8 @@ int sched_params_from_cfg(struct sched_params *p, const struct cfg *cfg, struct 
 	p->mwf_idle = (enum sched_mwf_idle)pick(mwf_idle_choices, cfg_str(cfg, "gpu.core.scheduler.mwf.no_barrier_order"));
 	p->owl_blocked = (enum sched_owl_blocked)pick(owl_blocked_choices, cfg_str(cfg, "gpu.core.scheduler.owl.blocked_on"));
 	p->paws_key = (enum sched_paws_key)pick(paws_key_choices, cfg_str(cfg, "gpu.core.scheduler.paws.sort_key"));
+	p->fetch_eligible = (enum sched_fetch_eligible)pick(fetch_eligible_choices,
+							     cfg_str(cfg, "gpu.core.scheduler.fetch_eligible"));
 	return 0;
 }
 

@@ -36,6 +36,7 @@ static inline uint64_t *sched_key_scratch(struct sched *s)
 extern const struct sched_ops sched_lrr_ops, sched_gto_ops, sched_oldest_ops;
 extern const struct sched_ops sched_tl_ops;
 extern const struct sched_ops sched_owl_cta_ops, sched_owl_locality_ops, sched_owl_blp_ops;
+extern const struct sched_ops sched_tl_active_ops;
 extern const struct sched_ops sched_tl_rr_ops, sched_tl_gto_ops, sched_paws_tl_ops, sched_paws_ops;
 extern const struct sched_ops sched_mwf_lrr_ops, sched_mwf_gto_ops, sched_saws_ops;
 extern const struct sched_ops sched_pro_ops;
@@ -117,5 +118,7 @@ uint64_t sched_pro_last_sort_cycle(const struct sched *s);
 /* ---- PAWS-style queues (exposed for tests) ---- */
 enum sched_queue_where { SCHED_Q_NONE, SCHED_Q_READY, SCHED_Q_ACTIVE, SCHED_Q_PENDING };
 enum sched_queue_where sched_queue_of(const struct sched *s, uint32_t sched_idx, uint16_t warp_id);
+/* tl-active: whether warp_id is in scheduler sched_idx's active list (else pending). */
+bool sched_tl_active_is_active(const struct sched *s, uint32_t sched_idx, uint16_t warp_id);
 
 #endif

@@ -36,6 +36,14 @@ enum sched_paws_key {
 	SCHED_PAWS_KEY_FOLLOWING, /* the phase after that one */
 };
 
+/* Which warps the fetch stage may fetch for (001 Sec 2.2: only a warp with an empty I-buffer;
+ * Sec 6.2 FEF picks "the fewest entries", so a partly full one too). */
+enum sched_fetch_eligible {
+	SCHED_FETCH_ELIGIBLE_POLICY,    /* each policy's own: rr, cff empty; fef a free slot */
+	SCHED_FETCH_ELIGIBLE_EMPTY,     /* every policy: an empty I-buffer */
+	SCHED_FETCH_ELIGIBLE_FREE_SLOT, /* every policy: an I-buffer with a free slot */
+};
+
 struct sched_params {
 	char policy[SCHED_NAME_MAX];     /* issue policy name (gpu.core.scheduler.policy) */
 	char fetch[SCHED_NAME_MAX];      /* fetch policy name (gpu.core.scheduler.fetch) */
@@ -48,10 +56,11 @@ struct sched_params {
 	enum sched_mwf_idle mwf_idle;
 	enum sched_owl_blocked owl_blocked;
 	enum sched_paws_key paws_key;
+	enum sched_fetch_eligible fetch_eligible;
 };
 
 /* The defaults of sched_cfg_define(): lrr, rr, 8, 6, 1000, strict, free units,
- * any-stall, tb-order, l1-miss, entering-phase. */
+ * any-stall, tb-order, l1-miss, entering-phase, policy. */
 void sched_params_default(struct sched_params *p);
 
 /* Read gpu.core.scheduler.* (sched_cfg_define must have run). Unknown policy or fetch

@@ -459,7 +459,7 @@ struct sm *sm_create_hooked(const struct cfg *cfg, struct sim *sim, struct stats
 		if (!sm->fetch)
 			goto fail;
 	}
-	sm->fetch_partial = (sm->fetch->ops->rank_flags & SCHED_FETCH_PARTIAL) != 0;
+	sm->fetch_partial = sm->fetch->fetch_partial;
 	/* A pure policy that ranks by keys alone, or by keys with an issue limit that reads the
 	 * views' ready / unit_busy (kept exact at the pass: exact_unit_views). */
 	uint8_t rf = sm->issue->ops->rank_flags;

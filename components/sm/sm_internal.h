@@ -141,7 +141,7 @@ struct sm {
 	/* policies and memory */
 	struct sched *issue, *fetch;
 	bool wrapped_sched;             /* issue/fetch built here from ops tables */
-	bool fetch_partial;             /* the fetch policy has SCHED_FETCH_PARTIAL */
+	bool fetch_partial;             /* the fetch policy's struct sched fetch_partial */
 	bool mem_reports_misses;        /* the memory unit calls sm_mem_missed; else every
 	                                   long-latency load counts as missed */
 	void (*sched_destroy_fn)(struct sched *);

@@ -457,7 +457,8 @@ uint8_t sm_schedule(struct sm *sm, uint32_t s, uint64_t now)
 	sm->issue->rank_issuable = 0;
 	sched_rank(sm->issue, s, now, sm->rank_buf, n);
 	/* Two-level policies may confine issue to the head of their order (policy.h). */
-	uint32_t lim = sm->issue->rank_issuable && sm->issue->rank_issuable < n ? sm->issue->rank_issuable : n;
+	uint32_t ri = sm->issue->rank_issuable;
+	uint32_t lim = ri == SCHED_ISSUABLE_NONE ? 0 : ri && ri < n ? ri : n;
 	for (uint32_t i = 0; i < lim && !sm->failed; i++)
 		if (sm->wstatus[sm->rank_buf[i]] == SM_WS_READY && issue_one(sm, sm->rank_buf[i], now))
 			return SM_CYC_ISSUED;

@@ -52,6 +52,7 @@ static int wrap_fetch_init(struct sched *s, const struct cfg *cfg, struct sim_er
 	if (!in)
 		return err->code;
 	s->state = in;
+	s->fetch_partial = in->fetch_partial;
 	return 0;
 }
 static void fwd_event(struct sched *s, const struct sched_event *ev) { sched_notify(s->state, ev); }

@@ -118,7 +118,7 @@ static inline int tstep(struct sched *s, struct tcore *t, uint32_t si, uint64_t 
 {
 	uint16_t ids[SCHED_MAX_WARPS];
 	uint32_t n = trank(s, t, si, cycle, ids);
-	uint32_t lim = s->rank_issuable ? s->rank_issuable : n;
+	uint32_t lim = s->rank_issuable == SCHED_ISSUABLE_NONE ? 0 : s->rank_issuable ? s->rank_issuable : n;
 	for (uint32_t i = 0; i < lim && i < n; i++)
 		if (t->w[ids[i]].ready) {
 			tev(s, SCHED_EV_WARP_ISSUE, ids[i], t->w[ids[i]].cta_slot, t->w[ids[i]].active_threads, cycle);

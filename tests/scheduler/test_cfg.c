@@ -117,3 +117,39 @@ Test(sched_cfg, options_reach_the_params)
 		     "range 1..64");
 	cfg_destroy(c);
 }
+
+/* fetch_eligible: each policy's own rule (BAWS Sec 2.2 empty I-buffer for rr and cff, Sec 6.2
+ * "fewest entries" for fef), or one rule for every fetch policy. */
+static bool partial_of(const char *fetch, const char *eligible)
+{
+	struct cfg *c = mk_cfg();
+	struct sim_error err = { 0 };
+	char kv[96];
+	snprintf(kv, sizeof kv, "gpu.core.scheduler.fetch=%s", fetch);
+	cr_assert_eq(cfg_set_override(c, kv, &err), 0, "%s", err.msg);
+	snprintf(kv, sizeof kv, "gpu.core.scheduler.fetch_eligible=%s", eligible);
+	cr_assert_eq(cfg_set_override(c, kv, &err), 0, "%s", err.msg);
+	struct tcore t;
+	tcore_init(&t, 0, 1, 1, 8, 8);
+	struct sched *is = sched_issue_create(c, &t.core, &err);
+	cr_assert_not_null(is, "%s", err.msg);
+	struct sched *f = sched_fetch_create(c, &t.core, is, &err);
+	cr_assert_not_null(f, "%s", err.msg);
+	bool r = f->fetch_partial;
+	sched_destroy(f);
+	sched_destroy(is);
+	cfg_destroy(c);
+	return r;
+}
+
+Test(sched_cfg, fetch_eligible_same_rule_for_every_policy)
+{
+	cr_expect(!partial_of("rr", "policy"));
+	cr_expect(!partial_of("cff", "policy"));
+	cr_expect(partial_of("fef", "policy"));
+	cr_expect(partial_of("rr", "free-slot"));
+	cr_expect(partial_of("cff", "free-slot"));
+	cr_expect(partial_of("fef", "free-slot"));
+	cr_expect(!partial_of("cff", "empty"));
+	cr_expect(!partial_of("fef", "empty"));
+}

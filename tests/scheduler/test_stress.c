@@ -211,8 +211,9 @@ static uint64_t run_mini(const char *issue, const char *fetch, bool strict)
 			n = tcore_ids(&m->t, s, in);
 			memcpy(ids, in, n * sizeof *ids);
 			sched_rank(m->is, s, m->cycle, ids, n);
-			m->bad_rank |= !check_perm(ids, n, in) || m->is->rank_issuable > n;
-			uint32_t lim = m->is->rank_issuable ? m->is->rank_issuable : n;
+			uint32_t ri = m->is->rank_issuable;
+			m->bad_rank |= !check_perm(ids, n, in) || (ri > n && ri != SCHED_ISSUABLE_NONE);
+			uint32_t lim = ri == SCHED_ISSUABLE_NONE ? 0 : ri ? ri : n;
 			for (uint32_t i = 0; i < lim; i++)
 				if (m->t.w[ids[i]].ready) {
 					notify_both(m, SCHED_EV_WARP_ISSUE, ids[i], m->t.w[ids[i]].cta_slot, 32);
