@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "csv.h"
 #include "report_fig.h"
+#include "report_select.h"
 
 /* Sweeps over more configs than this get tables only unless --figures all (write_report). */
 #define REP_FIGURE_CONFIGS 16
@@ -27,6 +28,7 @@ struct axes {
 	int n_wl;
 	const char **var;
 	int n_var;
+	enum rep_rule rule;         /* the papers' selection rule the report applies */
 };
 
 static int index_of(const char **v, int *n, const char *s, bool add)
@@ -416,6 +418,7 @@ static int config_sections(const char *dir, const struct csv_table *t, const cha
 		fprintf(md, "![speedup over %s](plots/%s.svg)\n\n", base, fname);
 		cut_caption(md, &bars);
 	}
+	rep_select_section(md, t, a->at, a->wl, a->n_wl, a->var, a->n_var, base, a->rule);
 
 	/* 2. memory-system metrics: a table of means, one figure per quantity per workload */
 	static const char *const mem_cols[] = {"gpu.l1d.hit_rate", "gpu.dram.blp", "gpu.dram.rbl",
@@ -536,13 +539,14 @@ out:
 
 /* missing: filled with the runs the speedup tables lack ("vecadd/lrr, ...", with the config
  * first when the sweep has several), empty if none. */
-static int write_report(const char *dir, const struct csv_table *t, const char *base, bool all_figures, FILE *md,
-			struct run_list *missing, struct sim_error *err)
+static int write_report(const char *dir, const struct csv_table *t, const char *base, bool all_figures,
+			enum rep_rule rule, FILE *md, struct run_list *missing, struct sim_error *err)
 {
 	struct axes a;
 	int rc = axes_load(dir, t, base, &a, err);
 	if (rc)
 		return rc;
+	a.rule = rule;
 	struct scratch sc = {0};
 	char plots[PATH_MAX], title[768];
 	if (index_of(a.var, &a.n_var, base, false) < 0) {
@@ -627,19 +631,47 @@ static int run_report(const char *dir, struct sim_error *err)
 	return rc;
 }
 
+/* --select: a rule's name, or auto (also when absent): the rule named like the sweep, whose
+ * directory `warpsim sweep` names after the spec's name (results/exp/pro), else none. */
+static int select_rule(const char *dir, const char *opt, int *rule, struct sim_error *err)
+{
+	if (opt && strcmp(opt, "auto")) {
+		*rule = rep_rule_parse(opt);
+		if (*rule < 0)
+			return sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, "--select",
+					     "expects auto, none, owl, pro, baws or paws, got '%s'", opt);
+		return 0;
+	}
+	size_t n = strlen(dir);
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	size_t b = n;
+	while (b > 0 && dir[b - 1] != '/')
+		b--;
+	char name[64];
+	snprintf(name, sizeof name, "%.*s", (int)(n - b < sizeof name - 1 ? n - b : 0), dir + b);
+	*rule = rep_rule_parse(name);
+	if (*rule < 0)
+		*rule = REP_RULE_NONE;
+	return 0;
+}
+
 int cmd_report(int argc, char **argv, struct sim_error *err)
 {
-	static const char *const with_value[] = {"--baseline", "--figures", NULL};
+	static const char *const with_value[] = {"--baseline", "--figures", "--select", NULL};
 	struct cli_opts o;
 	int rc = cli_parse(argc, argv, "", with_value, NULL, &o, err);
 	if (rc)
 		return rc;
 	if (o.help || o.n_positional != 1) {
-		printf("usage: warpsim report DIR [--baseline lrr] [--figures auto|all]\n"
+		printf("usage: warpsim report DIR [--baseline lrr] [--figures auto|all] [--select RULE]\n"
 		       "DIR is a sweep directory with results.csv (warpsim sweep / sweep --collect), or one\n"
 		       "run's directory with samples.csv (warpsim run --sample N -o DIR): its time series;\n"
 		       "writes DIR/report.md and DIR/plots/*.svg|png. --figures auto (the default) draws\n"
-		       "figures for sweeps of up to %d configs, tables only beyond; all draws every config's\n",
+		       "figures for sweeps of up to %d configs, tables only beyond; all draws every config's\n"
+		       "--select owl|pro|baws|paws|none applies that paper's rule for choosing its programs\n"
+		       "and gives the headline over the programs that pass beside all of them; default auto:\n"
+		       "the rule named like the sweep (DIR's last name, the spec's name), else none\n",
 		       REP_FIGURE_CONFIGS);
 		return o.help ? 0 : sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, NULL, "report needs DIR");
 	}
@@ -649,6 +681,9 @@ int cmd_report(int argc, char **argv, struct sim_error *err)
 	if (strcmp(figures, "auto") && strcmp(figures, "all"))
 		return sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, "--figures", "expects auto or all, got '%s'",
 				     figures);
+	int rule;
+	if ((rc = select_rule(dir, cli_long(&o, "--select"), &rule, err)))
+		return rc;
 	char csv[PATH_MAX], md_path[PATH_MAX], tmp[PATH_MAX];
 	if ((rc = cli_path(csv, sizeof csv, err, "%s/results.csv", dir)) ||
 	    (rc = cli_path(tmp, sizeof tmp, err, "%s/samples.csv", dir)))
@@ -668,9 +703,12 @@ int cmd_report(int argc, char **argv, struct sim_error *err)
 	if (!rc && !md)
 		rc = sim_error_set(err, SIM_ERR_IO, tmp, 0, 0, NULL, "cannot write: %s", strerror(errno));
 	if (!rc) {
-		fprintf(md, "# warpsim report: %s\n\n%d runs; baseline %s.\n\n", dir, t->n_rows, base);
+		fprintf(md, "# warpsim report: %s\n\n%d runs; baseline %s", dir, t->n_rows, base);
+		if (rule != REP_RULE_NONE)
+			fprintf(md, "; programs selected by %s's rule (section Selection)", rep_rule_name(rule));
+		fprintf(md, ".\n\n");
 		struct run_list missing = {0};
-		rc = write_report(dir, t, base, !strcmp(figures, "all"), md, &missing, err);
+		rc = write_report(dir, t, base, !strcmp(figures, "all"), (enum rep_rule)rule, md, &missing, err);
 		if (fclose(md) && !rc)
 			rc = sim_error_set(err, SIM_ERR_IO, tmp, 0, 0, NULL, "cannot write: %s", strerror(errno));
 		if (!rc && rename(tmp, md_path))
