@@ -2,6 +2,7 @@
 /* Tests for sm_cfg_define / sm_create settings: the machines' core.cfg fragments and config
  * errors that name the setting's file and line. */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -88,13 +89,13 @@ Test(sm_cfg, m2090_and_gtx480_share_the_fermi_pipeline)
 	cr_assert_eq(cfg_bool(m, "gpu.core.units.writeback_slots"), cfg_bool(g, "gpu.core.units.writeback_slots"));
 	cr_assert_str_eq(cfg_str(m, "gpu.core.scheduler_order"), "rotating"); /* 4.2's Issue_Prio */
 	cr_assert_str_eq(cfg_str(g, "gpu.core.scheduler_order"), "rotating");
-	/* and their initiation intervals and per-group latencies (-ptx_opcode_initiation_int/fp/dp,
-	 * -ptx_opcode_latency_int/fp/dp of both files) */
-	const char *const lists[] = {"gpu.core.initiation.int", "gpu.core.initiation.fp", "gpu.core.initiation.dp",
+	/* and their initiation intervals and per-group latencies (-ptx_opcode_initiation_int/fp,
+	 * -ptx_opcode_latency_int/fp/dp of both files; dp initiation differs: m2090_dp_peak) */
+	const char *const lists[] = {"gpu.core.initiation.int", "gpu.core.initiation.fp",
 				     "gpu.core.latency.ops.int", "gpu.core.latency.ops.fp", "gpu.core.latency.ops.dp"};
-	const int64_t want[6][5] = {{1, 2, 2, 1, 8}, {1, 2, 1, 1, 4}, {8, 16, 8, 8, 130},
+	const int64_t want[5][5] = {{1, 2, 2, 1, 8}, {1, 2, 1, 1, 4},
 				    {4, 13, 4, 5, 145}, {4, 13, 4, 5, 39}, {8, 19, 8, 8, 330}};
-	for (int i = 0; i < 6; i++) {
+	for (int i = 0; i < 5; i++) {
 		size_t nm = 0, ng = 0;
 		const int64_t *vm = cfg_int_list(m, lists[i], &nm), *vg = cfg_int_list(g, lists[i], &ng);
 		cr_assert_eq(nm, 5, "%s", lists[i]);
@@ -104,6 +105,32 @@ Test(sm_cfg, m2090_and_gtx480_share_the_fermi_pipeline)
 			cr_assert_eq(vg[k], want[i][k], "gtx480 %s[%d]", lists[i], k);
 		}
 	}
+	cfg_destroy(m);
+	cfg_destroy(g);
+}
+
+/* Peak flop rate of a machine: cores x SP units x simt_width lanes / initiation interval of a mad
+ * x 2 flops x clock, in GFLOP/s. */
+static double peak_gflops(struct cfg *c, const char *list)
+{
+	size_t n = 0;
+	const int64_t *ii = cfg_int_list(c, list, &n);
+	cr_assert_eq(n, 5);
+	return (double)cfg_int(c, "gpu.core.count") * (double)cfg_int(c, "gpu.core.units.sp") *
+	       (double)cfg_int(c, "gpu.core.simt_width") / (double)ii[3] * 2.0 * (double)cfg_int(c, "gpu.core.clock_mhz") /
+	       1000.0;
+}
+
+Test(sm_cfg, m2090_dp_peak_is_paws_table_1)
+{
+	/* PAWS Table I: peak SP / DP 1330 / 650 GFLOP/s (the Tesla's DP at half the SP rate);
+	 * GTX480, a GeForce, keeps GPGPU-Sim's 1/8 (dp initiation 8). */
+	struct cfg *m = machine("m2090"), *g = machine("gtx480");
+	double sp = peak_gflops(m, "gpu.core.initiation.fp"), dp = peak_gflops(m, "gpu.core.initiation.dp");
+	cr_expect(fabs(sp - 1330) / 1330 < 0.01, "SP %.0f", sp);
+	cr_expect(fabs(dp - 650) / 650 < 0.03, "DP %.0f", dp);
+	cr_expect_eq(sp, 2 * dp);
+	cr_expect_eq(peak_gflops(g, "gpu.core.initiation.fp"), 8 * peak_gflops(g, "gpu.core.initiation.dp"));
 	cfg_destroy(m);
 	cfg_destroy(g);
 }
