@@ -1,0 +1,288 @@
+/* SPDX-License-Identifier: MIT */
+/* workloads/apps/ (the public-program collection): warpsim-appgen's generators (exact output,
+ * determinism, refusals), scripts/apps.sh's reading of the manifest (the real one and broken
+ * ones), and a fixture suite of our own end to end, offline: fetch from a local git repository
+ * at its pinned commit, inputs, a run under `warpsim cuda` with the program's own check, the
+ * status table and sweep entries. The fixture's program is tests/cuda/bin/host_loop. */
+#define _XOPEN_SOURCE 700 /* nftw */
+#include <criterion/criterion.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define OUT_BYTES (1 << 16)
+
+/* Run a shell command; stdout and stderr into out, exit status returned. */
+static int run(const char *cmd, char *out)
+{
+	char full[4096];
+	cr_assert_lt(snprintf(full, sizeof full, "%s 2>&1", cmd), (int)sizeof full);
+	FILE *p = popen(full, "r");
+	cr_assert_not_null(p);
+	size_t n = fread(out, 1, OUT_BYTES - 1, p);
+	out[n] = '\0';
+	int st = pclose(p);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+/* build/warpsim-appgen, beside the warpsim that ctest names */
+static void appgen_path(char *buf, size_t n)
+{
+	const char *ws = getenv("WARPSIM_BIN");
+	cr_assert(ws && *ws, "WARPSIM_BIN not set (run under ctest)");
+	const char *slash = strrchr(ws, '/');
+	int len = slash ? (int)(slash - ws) : 1;
+	snprintf(buf, n, "%.*s/warpsim-appgen", len, slash ? ws : ".");
+}
+
+struct tmp {
+	char path[256];
+};
+
+static void tmp_init(struct tmp *t)
+{
+	const char *base = getenv("TMPDIR");
+	snprintf(t->path, sizeof t->path, "%s/warpsim-test-apps-XXXXXX", base && *base ? base : "/tmp");
+	cr_assert_not_null(mkdtemp(t->path));
+}
+
+static int rm_entry(const char *p, const struct stat *sb, int flag, struct FTW *ftw)
+{
+	(void)sb, (void)flag, (void)ftw;
+	return remove(p);
+}
+
+static void tmp_fini(struct tmp *t)
+{
+	nftw(t->path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	cr_assert_not_null(f, "%s", path);
+	char *buf = malloc(1 << 20);
+	cr_assert_not_null(buf);
+	*len = fread(buf, 1, (1 << 20) - 1, f);
+	buf[*len] = '\0';
+	fclose(f);
+	return buf;
+}
+
+/* appgen KIND into dir/name with the given seed and arguments; returns the exit status. */
+static int gen(const struct tmp *t, const char *name, const char *kind, const char *seed_args, char *out)
+{
+	char g[512], cmd[2048];
+	appgen_path(g, sizeof g);
+	snprintf(cmd, sizeof cmd, "'%s' %s '%s/%s' %s", g, kind, t->path, name, seed_args);
+	return run(cmd, out);
+}
+
+Test(appgen, exact_output_where_the_values_are_fixed)
+{
+	struct tmp t;
+	tmp_init(&t);
+	char out[OUT_BYTES], path[512];
+	size_t n;
+	/* lo = hi: every value is 5,000,000 millionths */
+	cr_assert_eq(gen(&t, "g", "grid-floats", "7 1 2 5000000 5000000", out), 0, "%s", out);
+	snprintf(path, sizeof path, "%s/g", t.path);
+	char *s = slurp(path, &n);
+	cr_assert_str_eq(s, "5\n5\n");
+	free(s);
+	/* 2 nodes of degree 1 (uniform in [1, 2*1-1]): the offsets and counts are fixed, the two
+	 * edges follow (destination < 2, cost 1..10) */
+	cr_assert_eq(gen(&t, "b", "bfs-graph", "3 2 1", out), 0, "%s", out);
+	snprintf(path, sizeof path, "%s/b", t.path);
+	s = slurp(path, &n);
+	cr_assert_eq(strncmp(s, "2\n0 1\n1 1\n\n0\n\n2\n", 16), 0, "%s", s);
+	int d0, c0, d1, c1;
+	cr_assert_eq(sscanf(s + 16, "%d %d\n%d %d\n", &d0, &c0, &d1, &c1), 4, "%s", s);
+	cr_assert(d0 >= 0 && d0 < 2 && d1 >= 0 && d1 < 2 && c0 >= 1 && c0 <= 10 && c1 >= 1 && c1 <= 10);
+	free(s);
+	/* the IDX3 header: magic 2051, count, 28 x 28, big-endian; then 784 bytes an image */
+	cr_assert_eq(gen(&t, "i", "idx3-images", "1 3", out), 0, "%s", out);
+	snprintf(path, sizeof path, "%s/i", t.path);
+	s = slurp(path, &n);
+	static const unsigned char hdr[16] = {0, 0, 8, 3, 0, 0, 0, 3, 0, 0, 0, 28, 0, 0, 0, 28};
+	cr_assert_eq(n, 16 + 3 * 784);
+	cr_assert_eq(memcmp(s, hdr, 16), 0);
+	free(s);
+	tmp_fini(&t);
+}
+
+Test(appgen, same_seed_same_bytes_other_seed_other_bytes)
+{
+	static const char *const kinds[][2] = {
+		{"kmeans-points", "64 34"}, {"cfd-domain", "300"}, {"weblog-count", "100"},
+		{"sad-image", "32 16 3"},   {"pqr-atoms", "50 20"}, {"html-links", "20"},
+	};
+	struct tmp t;
+	tmp_init(&t);
+	char out[OUT_BYTES], a[512], b[512], c[512], args[64];
+	for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+		snprintf(args, sizeof args, "11 %s", kinds[k][1]);
+		cr_assert_eq(gen(&t, "a", kinds[k][0], args, out), 0, "%s: %s", kinds[k][0], out);
+		cr_assert_eq(gen(&t, "b", kinds[k][0], args, out), 0, "%s", out);
+		snprintf(args, sizeof args, "12 %s", kinds[k][1]);
+		cr_assert_eq(gen(&t, "c", kinds[k][0], args, out), 0, "%s", out);
+		snprintf(a, sizeof a, "%s/a", t.path);
+		snprintf(b, sizeof b, "%s/b", t.path);
+		snprintf(c, sizeof c, "%s/c", t.path);
+		size_t na, nb, nc;
+		char *sa = slurp(a, &na), *sb = slurp(b, &nb), *sc = slurp(c, &nc);
+		cr_assert(na > 0 && na == nb && memcmp(sa, sb, na) == 0, "%s: seed 11 twice differs", kinds[k][0]);
+		cr_assert(na != nc || memcmp(sa, sc, na) != 0, "%s: seeds 11 and 12 give the same bytes", kinds[k][0]);
+		free(sa), free(sb), free(sc);
+	}
+	tmp_fini(&t);
+}
+
+Test(appgen, refuses_bad_arguments_with_status_2)
+{
+	struct tmp t;
+	tmp_init(&t);
+	char out[OUT_BYTES];
+	cr_assert_eq(gen(&t, "x", "no-such-kind", "1 2", out), 2);
+	cr_assert(strstr(out, "unknown kind 'no-such-kind'"), "%s", out);
+	cr_assert_eq(gen(&t, "x", "bfs-graph", "1 10", out), 2); /* DEGREE missing */
+	cr_assert(strstr(out, "bfs-graph takes OUTPUT SEED NODES DEGREE"), "%s", out);
+	cr_assert_eq(gen(&t, "x", "bfs-graph", "1 10 4x", out), 2);
+	cr_assert(strstr(out, "argument 2 '4x'"), "%s", out);
+	cr_assert_eq(gen(&t, "x", "bfs-graph", "-1 10 4", out), 2);
+	cr_assert(strstr(out, "SEED '-1'"), "%s", out);
+	cr_assert_eq(gen(&t, "x", "bfs-graph", "1 10 0", out), 2); /* degree 0 */
+	cr_assert(strstr(out, "argument 2 is 0, outside [1, 1048576]"), "%s", out);
+	cr_assert_eq(gen(&t, "x", "kmeans-points", "1 10 65", out), 2);
+	cr_assert(strstr(out, "argument 2 is 65, outside [1, 64]"), "%s", out);
+	cr_assert_eq(gen(&t, "x", "grid-floats", "1 2 2 5 4", out), 2);
+	cr_assert(strstr(out, "HI_MICRO 4 is below LO_MICRO 5"), "%s", out);
+	tmp_fini(&t);
+}
+
+/* the committed manifest: every row well formed, and `list` shows each once */
+Test(apps_manifest, the_committed_manifest_lists_every_program)
+{
+	struct tmp t;
+	tmp_init(&t);
+	char out[OUT_BYTES], cmd[1024];
+	snprintf(cmd, sizeof cmd, "WARPSIM_APPS_DIR='%s' scripts/apps.sh list", t.path);
+	cr_assert_eq(run(cmd, out), 0, "%s", out);
+	size_t len;
+	char *m = slurp("workloads/apps/apps.tsv", &len);
+	int rows = 0, listed = 0;
+	for (char *line = strtok(m, "\n"); line; line = strtok(NULL, "\n"))
+		if (line[0] != '#') {
+			char id[128];
+			cr_assert_eq(sscanf(line, "%127[^\t]", id), 1);
+			char want[160];
+			snprintf(want, sizeof want, "\n%s ", id);
+			cr_assert(strstr(out, want), "%s not listed", id);
+			rows++;
+		}
+	for (const char *p = out; (p = strstr(p, "\n")) != NULL; p++)
+		if (p[1] && p[1] != ' ')
+			listed++;
+	cr_assert_eq(listed, rows, "%d lines listed, %d rows", listed, rows);
+	cr_assert_geq(rows, 50);
+	free(m);
+	tmp_fini(&t);
+}
+
+/* a broken manifest is refused with its file and line, exit status 2 */
+static void refused(const char *row, const char *why)
+{
+	struct tmp t;
+	tmp_init(&t);
+	char path[512], out[OUT_BYTES], cmd[1024];
+	snprintf(path, sizeof path, "%s/apps.tsv", t.path);
+	FILE *f = fopen(path, "w");
+	cr_assert_not_null(f);
+	fprintf(f, "# header\na/ok\tP:X\t-\t-\t-\t-\t.\tnone\t-\n%s\n", row);
+	fclose(f);
+	snprintf(cmd, sizeof cmd, "APPS_MANIFEST='%s' WARPSIM_APPS_DIR='%s' scripts/apps.sh list", path, t.path);
+	cr_assert_eq(run(cmd, out), 2, "%s", out);
+	char want[640];
+	snprintf(want, sizeof want, "%s:3: %s", path, why);
+	cr_assert(strstr(out, want), "wanted '%s' in: %s", want, out);
+	tmp_fini(&t);
+}
+
+Test(apps_manifest, refuses_broken_rows)
+{
+	refused("a/b\tP:X\t-\t-\t-\t-\t.\tnone", "8 fields, expected 9");
+	refused("a/ok\tP:X\t-\t-\t-\t-\t.\tnone\t-", "id \"a/ok\" appears twice");
+	refused("ab\tP:X\t-\t-\t-\t-\t.\tnone\t-", "id \"ab\" is not suite/program");
+	refused("a/c\tP:X\t-\t-\t-\t-\t.\tmaybe\t-", "check \"maybe\" is not exit, none or grep:REGEX");
+	refused("a/c\tP:X\t\t-\t-\t-\t.\tnone\t-", "field 3 is empty");
+}
+
+/* The fixture suite end to end: fetched from a git repository made here (its commit is fixed by
+ * its dates and names), inputs made, the program run on gtx480 and its own check read. */
+Test(apps_fixture, fetch_prepare_run_status_sweep, .timeout = 240)
+{
+	struct tmp t;
+	tmp_init(&t);
+	char out[OUT_BYTES], cmd[4096], env[1024];
+	snprintf(cmd, sizeof cmd,
+		 "cd '%s' && git init -q repo && mkdir repo/data && printf 'fixture data\\n' > repo/data/readme.txt"
+		 " && cd repo && git add . && GIT_AUTHOR_NAME=f GIT_AUTHOR_EMAIL=f@f GIT_COMMITTER_NAME=f"
+		 " GIT_COMMITTER_EMAIL=f@f GIT_AUTHOR_DATE=2020-01-01T00:00:00Z GIT_COMMITTER_DATE=2020-01-01T00:00:00Z"
+		 " git -c init.defaultBranch=main -c commit.gpgsign=false commit -q -m fixture && git rev-parse HEAD",
+		 t.path);
+	cr_assert_eq(run(cmd, out), 0, "%s", out);
+	cr_assert_str_eq(out, "6b4b6eda3ef14cceab3e6a4b1b9e13cf1877f5d7\n");
+	snprintf(env, sizeof env,
+		 "APPS_MANIFEST=tests/workloads/data/apps/apps.tsv APPS_SUITES=tests/workloads/data/apps/suites.tsv"
+		 " WARPSIM_APPS_DIR='%s/apps' APPS_SRC_fixture='%s/repo/.git'",
+		 t.path, t.path);
+	snprintf(cmd, sizeof cmd, "%s scripts/apps.sh fetch fixture", env);
+	cr_assert_eq(run(cmd, out), 0, "%s", out);
+	cr_assert(strstr(out, "fixture: ") && strstr(out, "at 6b4b6eda3ef14cceab3e6a4b1b9e13cf1877f5d7"), "%s", out);
+
+	/* not built yet: listed as such, and the run says so */
+	snprintf(cmd, sizeof cmd, "%s scripts/apps.sh list", env);
+	cr_assert_eq(run(cmd, out), 0, "%s", out);
+	cr_assert(strstr(out, "fixture/hostloop                   unbuilt  OWL:HL PRO:hostloop"), "%s", out);
+	cr_assert(strstr(out, "fixture/absent                     missing  OWL:ABS"), "%s", out);
+	cr_assert(strstr(out, "not public: the test says so"), "%s", out);
+
+	snprintf(cmd, sizeof cmd, "mkdir -p '%s/apps/bin/fixture' && cp tests/cuda/bin/host_loop '%s/apps/bin/fixture/hostloop'",
+		 t.path, t.path);
+	cr_assert_eq(run(cmd, out), 0, "%s", out);
+	snprintf(cmd, sizeof cmd, "%s WARPSIM=\"$WARPSIM_BIN\" scripts/apps.sh run fixture/hostloop -c configs/gtx480.cfg -o '%s/o'",
+		 env, t.path);
+	cr_assert_eq(run(cmd, out), 0, "%s", out);
+	cr_assert_str_eq(out, "fixture/hostloop\tyes\tpass\t\n");
+	char path[512];
+	size_t n;
+	snprintf(path, sizeof path, "%s/apps/run/fixture/hostloop/small/w/x/in.txt", t.path);
+	char *s = slurp(path, &n);
+	cr_assert_str_eq(s, "5\n5\n"); /* grid-floats, 1 x 2, lo = hi */
+	free(s);
+	snprintf(path, sizeof path, "%s/apps/run/fixture/hostloop/small/w/x/sub/readme.txt", t.path);
+	s = slurp(path, &n);
+	cr_assert_str_eq(s, "fixture data\n");
+	free(s);
+	snprintf(path, sizeof path, "%s/o/stats.json", t.path);
+	cr_assert_eq(access(path, R_OK), 0);
+
+	/* the status table (from the run it keeps) and the sweep entries */
+	snprintf(cmd, sizeof cmd, "%s WARPSIM=\"$WARPSIM_BIN\" scripts/apps.sh status -c configs/gtx480.cfg", env);
+	cr_assert_eq(run(cmd, out), 0, "%s", out);
+	cr_assert(strstr(out, "| hostloop | fixture | OWL:HL PRO:hostloop | yes | yes | pass | - |"), "%s", out);
+	cr_assert(strstr(out, "| absent | fixture | OWL:ABS | no | - | - | not public: the test says so |"), "%s", out);
+	snprintf(cmd, sizeof cmd, "%s scripts/apps.sh sweep --papers PRO", env);
+	cr_assert_eq(run(cmd, out), 0, "%s", out);
+	char want[512];
+	snprintf(want, sizeof want, "{ app = \"%s/apps/run/fixture/hostloop/small/run.sh\"; name = \"hostloop\"; }", t.path);
+	cr_assert(strstr(out, want), "%s", out);
+	snprintf(cmd, sizeof cmd, "%s scripts/apps.sh sweep --papers OWL", env);
+	cr_assert_eq(run(cmd, out), 0, "%s", out);
+	cr_assert(strstr(out, "name = \"hl\";"), "%s", out);
+	tmp_fini(&t);
+}
