@@ -904,6 +904,19 @@ static int64_t regs_per_block(void)
 	return regs < 65536 ? regs : 65536;
 }
 
+/* The DRAM's clock as CUDA states it: half the transfer rate (GDDR5's 924 MHz command clock at
+ * 4 transfers a cycle is the GTX 480's 1848 MHz). */
+static int64_t memory_clock_khz(void)
+{
+	return cfg_or("gpu.dram.clock_mhz", 800) * cfg_or("gpu.dram.data_rate", 2) / 2 * 1000;
+}
+
+/* Every channel's bus side by side (gtx480: 6 x 64 bits). */
+static int64_t memory_bus_bits(void)
+{
+	return cfg_or("gpu.dram.channels", 8) * cfg_or("gpu.dram.bus_bytes", 8) * 8;
+}
+
 static bool device_attr(int attr, int *v)
 {
 	int64_t cores = cfg_or("gpu.core.count", 15), clk = cfg_or("gpu.core.clock_mhz", 700);
@@ -921,6 +934,8 @@ static bool device_attr(int attr, int *v)
 	case 13: *v = (int)(clk * 1000); return true;                     /* clock kHz */
 	case 14: *v = 512; return true;                                   /* texture alignment */
 	case 16: *v = (int)cores; return true;                            /* SM count */
+	case 36: *v = (int)memory_clock_khz(); return true;
+	case 37: *v = (int)memory_bus_bits(); return true;
 	/* device pickers (the CUDA samples' findCudaDevice) read these: a discrete GPU in the
 	 * default compute mode, no watchdog, no mapped host memory, one kernel at a time */
 	case 15: case 17: case 18: case 19: case 31: case 32: case 35: case 40:
@@ -982,7 +997,10 @@ cudaError_t cudaGetDeviceProperties(void *prop, int dev)
 	if (!e) {
 		memset(prop, 0, CR_PROP_BYTES);
 		const char *name = warpsim_config_str(cr.ws, "gpu.name");
-		snprintf(prop, 256, "warpsim %s", name && *name ? name : "simulated GPU");
+		if (name && *name)
+			snprintf(prop, 256, "%s (warpsim)", name);
+		else
+			snprintf(prop, 256, "warpsim simulated GPU");
 		int v;
 		put_size(prop, 288, (size_t)4 << 30);                  /* totalGlobalMem */
 		put_size(prop, 296, shared_per_block_bytes());         /* sharedMemPerBlock */
@@ -999,6 +1017,7 @@ cudaError_t cudaGetDeviceProperties(void *prop, int dev)
 		device_attr(16, &v);
 		put_int(prop, 384, v);                                 /* multiProcessorCount */
 		put_int(prop, 588, 1);                                 /* unifiedAddressing */
+		put_int(prop, 592, (int)memory_bus_bits());            /* memoryBusWidth */
 		int64_t l2 = cfg_or("gpu.l2.size_kb", 0) * 1024 * cfg_or("gpu.dram.channels", 1); /* per channel */
 		put_int(prop, 596, (int)l2);                           /* l2CacheSize */
 		device_attr(39, &v);

@@ -176,11 +176,11 @@ static void explain_loader(char *const *argv, const char *cudart)
 			line++;
 		if (nf) {
 			*nf = '\0';
-			snprintf(why, sizeof why, "the library %s is not found%s", line,
+			snprintf(why, sizeof why, "the library %.200s is not found%s", line,
 				 strncmp(line, "libcudart", 9) ? " (warpsim puts its libcudart.so.13 on "
 				 "the library path, nothing else)" : "");
 		} else if (us) {
-			snprintf(why, sizeof why, "%s", us);
+			snprintf(why, sizeof why, "%.400s", us);
 			char *sp = strpbrk(why + 18, " \t");
 			if (sp)
 				*sp = '\0';

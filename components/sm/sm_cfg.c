@@ -9,6 +9,8 @@ static const char *const sm_ic_paths[] = {"fixed", "memory", NULL};
 static const char *const sm_sched_orders[] = {"fixed", "rotating", NULL};
 
 static const struct cfg_key_def sm_keys[] = {
+	CFG_KEY_STR("gpu.name", "", "the machine's name, as a CUDA program reads it (cudaDeviceProp.name: "
+		    "NAME (warpsim); empty: warpsim simulated GPU)"),
 	CFG_KEY_INT("gpu.core.count", "cores", 15, 1, 1024, "number of SMs"),
 	CFG_KEY_INT("gpu.core.clock_mhz", "MHz", 700, 1, 100000, "core clock"),
 	CFG_KEY_INT("gpu.core.warp_size", "threads", 32, 1, WI_MAX_LANES,

@@ -64,6 +64,16 @@ int main()
 	CHECK(mode == cudaComputeModeDefault && integrated == 0 && clock_khz > 0 &&
 		      l2 == prop.l2CacheSize,
 	      "compute mode default, discrete, clock, L2 as the property");
+	// the configured machine's figures, printed for the test to compare with the config's
+	int mem_khz = 0, bus_bits = 0;
+	CU(cudaDeviceGetAttribute(&mem_khz, cudaDevAttrMemoryClockRate, 0));
+	CU(cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, 0));
+	CHECK(bus_bits == prop.memoryBusWidth, "bus width attribute = property");
+	printf("identity: cc %d.%d, clock %d kHz, memory %d kHz, bus %d bits, L2 %d B, %d threads "
+	       "%d blocks %d registers %zu B shared per SM\n", prop.major, prop.minor, clock_khz,
+	       mem_khz, bus_bits, prop.l2CacheSize, prop.maxThreadsPerMultiProcessor,
+	       prop.maxBlocksPerMultiProcessor, prop.regsPerMultiprocessor,
+	       prop.sharedMemPerMultiprocessor);
 	int regs_block = 0;
 	CU(cudaDeviceGetAttribute(&regs_block, cudaDevAttrMaxRegistersPerBlock, 0));
 	CHECK(regs_block == prop.regsPerBlock && prop.regsPerBlock <= prop.regsPerMultiprocessor,
