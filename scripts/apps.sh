@@ -151,10 +151,17 @@ prepare() {
 			[ -e "$(suite_src "$suite")/${w[1]}" ] || die "$id: '$step': $(suite_src "$suite")/${w[1]} missing (scripts/apps.sh fetch $suite)"
 			mkdir -p "$run/$cwd/$(dirname "${w[2]}")"
 			cp -r "$(suite_src "$suite")/${w[1]}" "$run/$cwd/${w[2]}" ;;
+		cat)
+			[ ${#w[@]} -eq 4 ] && [[ "${w[1]}" =~ ^[0-9]+$ ]] || die "$id: '$step': cat N SUITE_PATH DEST"
+			inside "${w[2]}" && inside "${w[3]}" || die "$id: '$step': a path leaves its directory"
+			[ -f "$(suite_src "$suite")/${w[2]}" ] || die "$id: '$step': $(suite_src "$suite")/${w[2]} missing (scripts/apps.sh fetch $suite)"
+			mkdir -p "$run/$cwd/$(dirname "${w[3]}")"
+			local k
+			for ((k = 0; k < ${w[1]}; k++)); do cat "$(suite_src "$suite")/${w[2]}"; done > "$run/$cwd/${w[3]}" ;;
 		mkdir)
 			[ ${#w[@]} -eq 2 ] && inside "${w[1]}" || die "$id: '$step': mkdir DIR"
 			mkdir -p "$run/$cwd/${w[1]}" ;;
-		*) die "$id: input step '$step' is not gen, copy or mkdir" ;;
+		*) die "$id: input step '$step' is not gen, copy, cat or mkdir" ;;
 		esac
 	done
 	IFS=' '
@@ -231,7 +238,7 @@ cmd_run() {
 	done
 	[ -n "$id" ] || die "run needs a program id"
 	[ -x "$warpsim" ] || die "$warpsim not built (scripts/build.sh release)"
-	[ ${#opts[@]} -gt 0 ] || opts=(-c "$root/configs/owl-28.cfg")
+	[[ " ${opts[*]:-} " == *" -c "* ]] || opts=(-c "$root/configs/owl-28.cfg" "${opts[@]}")
 	[ -n "$out" ] || out=$adir/out/$id/$size
 	run_one "$id" "$size" "$out" "$functional" "${opts[@]}"
 }

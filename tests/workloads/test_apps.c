@@ -119,7 +119,7 @@ Test(appgen, same_seed_same_bytes_other_seed_other_bytes)
 {
 	static const char *const kinds[][2] = {
 		{"kmeans-points", "64 34"}, {"cfd-domain", "300"}, {"weblog-count", "100"},
-		{"sad-image", "32 16 3"},   {"pqr-atoms", "50 20"}, {"html-links", "20"},
+		{"sad-image", "32 16 3"},   {"pqr-atoms", "50 20"}, {"mtx-matrix", "40 5"},
 	};
 	struct tmp t;
 	tmp_init(&t);

@@ -230,15 +230,23 @@ static int gen_weblog_rank(FILE *f, const long *a, struct gen_rng *r)
 	return gen_weblog(f, a, r, 1);
 }
 
-/* HTML page with n links <a href="http://www.site<k>.com/p<j>.html">, text between them
- * (Mars InvertedIndex reads a directory of such pages). */
-static int gen_html(FILE *f, const long *a, struct gen_rng *r)
+/* Matrix Market "coordinate real general" matrix, rows x rows, per row k distinct columns in a
+ * band of 4k around the diagonal, in column order, values in [-1, 1) (Parboil spmv). */
+static int gen_mtx(FILE *f, const long *a, struct gen_rng *r)
 {
-	fputs("<html><body>\n", f);
-	for (long i = 0; i < a[0]; i++)
-		fprintf(f, "<p>item %ld</p> <a href=\"http://www.site%u.com/p%u.html\">link</a>\n", i,
-			(unsigned)gen_below(r, 64), (unsigned)gen_below(r, 256));
-	fputs("</body></html>\n", f);
+	long n = a[0], k = a[1] < a[0] ? a[1] : a[0];
+	fprintf(f, "%%%%MatrixMarket matrix coordinate real general\n%ld %ld %ld\n", n, n, n * k);
+	for (long i = 0; i < n; i++) {
+		/* k distinct columns from the band [lo, lo + width): pick k of width in order */
+		long width = 4 * k < n ? 4 * k : n, lo = i - width / 2;
+		lo = lo < 0 ? 0 : lo + width > n ? n - width : lo;
+		long need = k;
+		for (long c = 0; c < width && need > 0; c++)
+			if ((long)gen_below(r, (uint64_t)(width - c)) < need) {
+				fprintf(f, "%ld %ld %.6f\n", i + 1, lo + c + 1, 2 * gen_unit(r) - 1);
+				need--;
+			}
+	}
 	return 0;
 }
 
@@ -256,7 +264,7 @@ static const struct gen_kind gen_kinds[] = {
 	{"idx3-images", 1, "IMAGES", gen_idx3, {1}, {1L << 30}},
 	{"weblog-count", 1, "RECORDS", gen_weblog_count, {1}, {0}},
 	{"weblog-rank", 1, "RECORDS", gen_weblog_rank, {1}, {0}},
-	{"html-links", 1, "LINKS", gen_html, {1}, {0}},
+	{"mtx-matrix", 2, "ROWS PER_ROW", gen_mtx, {1, 1}, {1L << 26, 1024}},
 };
 
 static void usage(FILE *f)

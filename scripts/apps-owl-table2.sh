@@ -1,0 +1,146 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# OWL's Table 2 (004_5ddceeb9570f9a99.txt, Sec 3) on owl-28 with the collection's programs: for
+# each OWL application that is built, PMEM (IPC with every memory request satisfied in L1,
+# gpu.memory.model=perfect-l1, over the baseline) and CINV (core inactive cycles over all core
+# cycles, gpu.cinv of the baseline), both under LRR as OWL's baseline, beside the paper's
+# figures; then, over the applications that ran, the Spearman rank correlation of PMEM with the
+# paper's and how many get the paper's Type (Type-1: PMEM >= 1.4).
+#
+# usage: scripts/apps-owl-table2.sh [--size small|paper] [--cap-warp-insts N] [--rerun] [--only "ID..."]
+#   Each run stops at N warp instructions (default 1000000; 0 = none) through sim.max_warp_insts,
+#   base and perfect-L1 alike, and the IPCs are those of that prefix: OWL stops at 1 billion
+#   thread instructions the same way. A run stopped there is marked "capped".
+#   Runs are kept in $WARPSIM_APPS_DIR/table2/<size>-<cap>/<id>/{base,pmem}/ and reused.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+size=small cap=1000000 rerun=0 only=""
+cmdline="scripts/apps-owl-table2.sh $*"
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--size) size=$2; shift 2 ;;
+	--cap-warp-insts) cap=$2; shift 2 ;;
+	--rerun) rerun=1; shift ;;
+	--only) only=$2; shift 2 ;;
+	-h|--help) sed -n '3,16p' "$0"; exit 0 ;;
+	*) echo "$0: unknown argument '$1' (try --help)" >&2; exit 2 ;;
+	esac
+done
+[[ "$cap" =~ ^[0-9]+$ ]] || { echo "$0: --cap-warp-insts takes a count" >&2; exit 2; }
+command -v jq >/dev/null || { echo "$0: needs jq" >&2; exit 2; }
+adir=${WARPSIM_APPS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/warpsim-apps}
+manifest=${APPS_MANIFEST:-workloads/apps/apps.tsv}
+out=$adir/table2/$size-$cap
+
+# OWL Table 2: abbreviation, PMEM, CINV (%), as printed.
+paper() {
+	cat <<'EOF'
+SAD 6.39 91
+PVC 4.99 93
+SSC 4.60 85
+BFS 2.77 81
+MUM 2.66 72
+CFD 2.46 66
+KMN 2.43 65
+SCP 2.37 58
+FWT 2.29 58
+IIX 2.29 65
+SPMV 2.19 65
+JPEG 2.12 54
+BFSR 2.09 64
+SC 1.94 52
+FFT 1.56 37
+SD2 1.53 36
+WP 1.50 54
+PVR 1.41 46
+BP 1.40 33
+CON 1.23 20
+AES 1.23 51
+SD1 1.17 20
+BLK 1.16 17
+HS 1.15 21
+SLA 1.13 17
+DN 1.12 22
+LPS 1.10 12
+NN 1.10 13
+PFN 1.08 10
+LYTE 1.08 15
+LUD 1.05 64
+MM 1.04 4
+STO 1.02 3
+CP 1.01 4
+NQU 1.01 95
+CUTP 1.01 2
+HW 1.01 9
+TPAF 1.01 6
+EOF
+}
+
+# "cycles thread_insts cinv state" of a run folder (state: done / capped), or nothing.
+measure() {
+	local d=$1 f state
+	if [ -s "$d/stats.json" ]; then
+		f=$d/stats.json state=done
+	elif [ -s "$d/stats.failed.json" ] && grep -q "sim.max_warp_insts: instruction limit reached" "$d/run.log"; then
+		f=$d/stats.failed.json state=capped
+	else
+		return 0
+	fi
+	jq -r --arg s "$state" '.total | "\(."gpu.cycles") \(."gpu.thread_insts") \(."gpu.cinv") \($s)"' "$f"
+}
+
+capov=()
+[ "$cap" = 0 ] || capov=(-s "sim.max_warp_insts=$cap")
+rows=$(mktemp)
+trap 'rm -f "$rows"' EXIT
+while read -r abbr ppmem pcinv; do
+	id=$(awk -F'\t' -v a="OWL:$abbr" '!/^#/ { n = split($2, p, " "); for (i = 1; i <= n; i++) if (p[i] == a) print $1 }' "$manifest")
+	[ -n "$id" ] || { echo "$0: OWL:$abbr is not in $manifest" >&2; exit 2; }
+	note=""
+	if [ -n "$only" ] && [[ " $only " != *" $id "* ]]; then continue; fi
+	if scripts/apps.sh list | awk -v id="$id" '$1 == id && $2 == "built" { f = 1 } END { exit !f }'; then
+		for v in base pmem; do
+			d=$out/$id/$v
+			if [ $rerun = 1 ] || [ -z "$(measure "$d")" ]; then
+				ov=(-s gpu.core.scheduler.policy=lrr)
+				[ $v = pmem ] && ov+=(-s gpu.memory.model=perfect-l1)
+				scripts/apps.sh run "$id" --size "$size" -c configs/owl-28.cfg "${ov[@]}" "${capov[@]}" -o "$d" > /dev/null || true
+			fi
+		done
+		read -r cb tb cinv sb < <(measure "$out/$id/base"; echo "- - - -") || true
+		read -r cp tp _ sp < <(measure "$out/$id/pmem"; echo "- - - -") || true
+		if [ "$cb" = - ] || [ "$cp" = - ]; then
+			d=$out/$id/base; [ "$cb" = - ] || d=$out/$id/pmem
+			note="did not run: $(grep -v '^\s*$' "$d/run.log" 2>/dev/null | grep -m1 -i 'fault\|error\|out of bounds\|signal' | cut -c1-120)"
+			printf '%s\t%s\t%s\t%s\t-\t-\t-\t%s\n' "$abbr" "$id" "$ppmem" "$pcinv" "$note" >> "$rows"
+		else
+			[ "$sb" = capped ] || [ "$sp" = capped ] && note="capped"
+			awk -v a="$abbr" -v id="$id" -v pp="$ppmem" -v pc="$pcinv" -v cb="$cb" -v tb="$tb" -v cp="$cp" -v tp="$tp" \
+			    -v ci="$cinv" -v note="$note" 'BEGIN { printf "%s\t%s\t%s\t%s\t%.2f\t%.0f\t%.1f\t%s\n", a, id, pp, pc, (tp / cp) / (tb / cb), 100 * ci, tb / 1e6, note }' >> "$rows"
+		fi
+	else
+		reason=$(awk -F'\t' -v id="$id" '$1 == id { print $9 }' "$manifest")
+		printf '%s\t%s\t%s\t%s\t-\t-\t-\t%s\n' "$abbr" "$id" "$ppmem" "$pcinv" "missing: ${reason%%:*}" >> "$rows"
+	fi
+done < <(paper)
+
+echo "OWL Table 2 on owl-28 ($cmdline; size $size, each run stopped at $cap warp instructions; LRR):"
+echo
+echo "| app | program | PMEM paper | PMEM ours | CINV paper | CINV ours | Type paper | Type ours | M thread insts (base) | note |"
+echo "|---|---|---|---|---|---|---|---|---|---|"
+awk -F'\t' '{ tp = $3 >= 1.4 ? 1 : 2; to = $5 == "-" ? "-" : ($5 >= 1.4 ? 1 : 2)
+	printf "| %s | %s | %.2fx | %s | %s%% | %s | %d | %s | %s | %s |\n", $1, $2, $3, $5 == "-" ? "-" : $5 "x", $4, $6 == "-" ? "-" : $6 "%", tp, to, $7, $8 }' "$rows"
+# Spearman's rho over the apps with a measured PMEM (average ranks for ties), and Type matches.
+awk -F'\t' '$5 != "-" { n++; a[n] = $3; b[n] = $5 }
+	function ranks(x, r,   i, j, less, eq) { for (i = 1; i <= n; i++) { less = 0; eq = 0
+			for (j = 1; j <= n; j++) { if (x[j] < x[i]) less++; else if (x[j] == x[i]) eq++ }
+			r[i] = less + (eq + 1) / 2 } }
+	END {
+		if (n < 2) { print "\nfewer than 2 applications ran"; exit }
+		ranks(a, ra); ranks(b, rb)
+		for (i = 1; i <= n; i++) { ma += ra[i] / n; mb += rb[i] / n }
+		for (i = 1; i <= n; i++) { sab += (ra[i] - ma) * (rb[i] - mb); saa += (ra[i] - ma) ^ 2; sbb += (rb[i] - mb) ^ 2 }
+		for (i = 1; i <= n; i++) m += ((a[i] >= 1.4) == (b[i] >= 1.4))
+		printf "\n%d applications ran: Spearman rank correlation of PMEM with the paper %.2f; Type as the paper: %d of %d (%.0f%%)\n",
+			n, sab / sqrt(saa * sbb), m, n, 100 * m / n }' "$rows"
