@@ -598,6 +598,12 @@ int gpu_run_launch(struct gpu *g, struct fe_launch *l, struct sim_error *err)
 {
 	struct fe_launch_info info;
 	fe_launch_get_info(l, &info);
+	/* gpu.core.max_regs_per_thread: the kernel as a register-limited compile would give it */
+	uint32_t reg_cap = (uint32_t)cfg_int(g->cfg, "gpu.core.max_regs_per_thread");
+	if (reg_cap && info.regs_per_thread > reg_cap) {
+		fe_launch_set_regs(l, reg_cap, (enum fe_regs_source)info.regs_source);
+		fe_launch_get_info(l, &info);
+	}
 	stats_kernel_begin(g->st, info.cxx_name ? info.cxx_name : info.kernel_name);
 	stats_kernel_set_ptx_name(g->st, info.kernel_name);
 	g->regs_per_thread = info.regs_per_thread;

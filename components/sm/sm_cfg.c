@@ -23,6 +23,10 @@ static const struct cfg_key_def sm_keys[] = {
 	CFG_KEY_INT("gpu.core.max_threads", "threads", 1536, 1, 65536, "resident threads per SM"),
 	CFG_KEY_INT("gpu.core.max_ctas", "CTAs", 8, 1, SCHED_MAX_CTAS, "resident CTAs per SM"),
 	CFG_KEY_INT("gpu.core.registers", "registers", 32768, 1, 1 << 24, "32-bit registers per SM"),
+	CFG_KEY_INT("gpu.core.max_regs_per_thread", "registers", 0, 0, 255,
+		    "compile limit (nvcc -maxrregcount): a launch whose kernel needs more registers per "
+		    "thread is given this many (0: none). Only occupancy follows it: the spill loads and "
+		    "stores such a compile adds are not simulated (the PTX runs as written)"),
 	CFG_KEY_INT("gpu.core.shared_kb", "KB", 48, 0, 1024, "shared memory per SM"),
 	CFG_KEY_INT("gpu.core.n_schedulers", "schedulers", 2, 1, SM_MAX_SCHED,
 		    "issue schedulers; warp w belongs to scheduler w mod n"),

@@ -236,6 +236,21 @@ static double kernel0_stat(const char *json, const char *name, double *total)
 	return x;
 }
 
+/* gpu.core.max_regs_per_thread (a register-limited compile, as lwm-1's 16): vecadd's 12 stays,
+ * a cap of 8 gives it 8, whatever the source. */
+Test(gpu, a_register_cap_gives_a_launch_that_many, .timeout = 120)
+{
+	double total;
+	const char *over16[] = {"gpu.core.max_regs_per_thread=16"}, *over8[] = {"gpu.core.max_regs_per_thread=8"};
+	char *json = run_once(over16, 1, "workloads/vecadd/vecadd.cfg", NULL);
+	cr_expect_eq(kernel0_stat(json, "gpu.regs_per_thread", &total), 12.0);
+	free(json);
+	json = run_once(over8, 1, "workloads/vecadd/vecadd.cfg", NULL);
+	cr_expect_eq(kernel0_stat(json, "gpu.regs_per_thread", &total), 8.0);
+	cr_expect_eq(kernel0_stat(json, "gpu.regs_source", &total), 1.0);
+	free(json);
+}
+
 /* gpu.regs_per_thread and gpu.regs_source (1 given, 2 ptxas, run now or cached, 4 estimate) per
  * kernel: a result says which register count its occupancy came from. */
 Test(gpu, each_kernel_records_its_register_count_and_its_source, .timeout = 120)
