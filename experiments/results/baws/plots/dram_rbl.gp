@@ -1,9 +1,9 @@
-set terminal svg size 1286,480 dynamic noenhanced font 'Sans,12' background '#ffffff'
+set terminal svg size 1826,480 dynamic noenhanced font 'Sans,12' background '#ffffff'
 set output 'dram_rbl.svg'
 set title 'DRAM row-buffer locality on gtx480 (size medium)'
 set ylabel 'row-buffer hit rate (fraction of DRAM accesses)'
 set datafile missing 'NaN'
-set boxwidth 0.088889 absolute
+set boxwidth 0.053333 absolute
 set xrange [-0.6:8.6]
 set xtics rotate by -30 nomirror
 set grid ytics
@@ -14,21 +14,27 @@ set ytics 0,0.2,1
 set arrow 2 from 7.5, graph 0 to 7.5, graph 1 nohead dt 3 lc rgb '#808080'
 CLIP = 0
 cut(y) = y
-plot 'dram_rbl.dat' using ($0-0.355556):(cut(column(2))):xtic(1) with boxes lc rgb '#6e6e6e' fs solid 0.9 border rgb '#303030' title 'lrr', \
-  'dram_rbl.dat' using ($0-0.266667):(cut(column(3))) with boxes lc rgb '#0072b2' fs solid 0.9 border rgb '#303030' title 'gto', \
-  'dram_rbl.dat' using ($0-0.177778):(cut(column(4))) with boxes lc rgb '#e69f00' fs solid 0.9 border rgb '#303030' title 'tl', \
-  'dram_rbl.dat' using ($0-0.088889):(cut(column(5))) with boxes lc rgb '#009e73' fs solid 0.9 border rgb '#303030' title 'mwf-lrr', \
-  'dram_rbl.dat' using ($0+0.000000):(cut(column(6))) with boxes lc rgb '#d55e00' fs solid 0.9 border rgb '#303030' title 'mwf-gto', \
-  'dram_rbl.dat' using ($0+0.088889):(cut(column(7))) with boxes lc rgb '#cc79a7' fs solid 0.9 border rgb '#303030' title 'mwf-lrr-cff', \
-  'dram_rbl.dat' using ($0+0.177778):(cut(column(8))) with boxes lc rgb '#56b4e9' fs solid 0.9 border rgb '#303030' title 'baws', \
-  'dram_rbl.dat' using ($0+0.266667):(cut(column(9))) with boxes lc rgb '#f0e442' fs solid 0.9 border rgb '#303030' title 'mwf-gto-fef', \
-  'dram_rbl.dat' using ($0+0.355556):(cut(column(10))) with boxes lc rgb '#332288' fs solid 0.9 border rgb '#303030' title 'saws'
-set terminal pngcairo size 1286,480 noenhanced font 'Sans,10' background '#ffffff'
+plot 'dram_rbl.dat' using ($0-0.373333):(cut(column(2))):xtic(1) with boxes lc rgb '#6e6e6e' fs solid 0.9 border rgb '#303030' title 'lrr', \
+  'dram_rbl.dat' using ($0-0.320000):(cut(column(3))) with boxes lc rgb '#0072b2' fs solid 0.9 border rgb '#303030' title 'gto', \
+  'dram_rbl.dat' using ($0-0.266667):(cut(column(4))) with boxes lc rgb '#e69f00' fs solid 0.9 border rgb '#303030' title 'tl', \
+  'dram_rbl.dat' using ($0-0.213333):(cut(column(5))) with boxes lc rgb '#009e73' fs solid 0.9 border rgb '#303030' title 'gto-cff', \
+  'dram_rbl.dat' using ($0-0.160000):(cut(column(6))) with boxes lc rgb '#d55e00' fs solid 0.9 border rgb '#303030' title 'tl-cff', \
+  'dram_rbl.dat' using ($0-0.106667):(cut(column(7))) with boxes lc rgb '#cc79a7' fs solid 0.9 border rgb '#303030' title 'mwf-lrr', \
+  'dram_rbl.dat' using ($0-0.053333):(cut(column(8))) with boxes lc rgb '#56b4e9' fs solid 0.9 border rgb '#303030' title 'mwf-gto', \
+  'dram_rbl.dat' using ($0+0.000000):(cut(column(9))) with boxes lc rgb '#f0e442' fs solid 0.9 border rgb '#303030' title 'mwf-lrr-cff', \
+  'dram_rbl.dat' using ($0+0.053333):(cut(column(10))) with boxes lc rgb '#332288' fs solid 0.9 border rgb '#303030' title 'baws', \
+  'dram_rbl.dat' using ($0+0.106667):(cut(column(11))) with boxes lc rgb '#117733' fs solid 0.9 border rgb '#303030' title 'mwf-lrr-fef', \
+  'dram_rbl.dat' using ($0+0.160000):(cut(column(12))) with boxes lc rgb '#882255' fs solid 0.9 border rgb '#303030' title 'mwf-lrr-fs', \
+  'dram_rbl.dat' using ($0+0.213333):(cut(column(13))) with boxes lc rgb '#44aa99' fs solid 0.9 border rgb '#303030' title 'mwf-lrr-cff-fs', \
+  'dram_rbl.dat' using ($0+0.266667):(cut(column(14))) with boxes lc rgb '#999933' fs solid 0.9 border rgb '#303030' title 'baws-fs', \
+  'dram_rbl.dat' using ($0+0.320000):(cut(column(15))) with boxes lc rgb '#aa4499' fs solid 0.9 border rgb '#303030' title 'mwf-gto-fef', \
+  'dram_rbl.dat' using ($0+0.373333):(cut(column(16))) with boxes lc rgb '#88ccee' fs solid 0.9 border rgb '#303030' title 'saws'
+set terminal pngcairo size 1826,480 noenhanced font 'Sans,10' background '#ffffff'
 set output 'dram_rbl.png'
 set title 'DRAM row-buffer locality on gtx480 (size medium)'
 set ylabel 'row-buffer hit rate (fraction of DRAM accesses)'
 set datafile missing 'NaN'
-set boxwidth 0.088889 absolute
+set boxwidth 0.053333 absolute
 set xrange [-0.6:8.6]
 set xtics rotate by -30 nomirror
 set grid ytics
@@ -39,12 +45,18 @@ set ytics 0,0.2,1
 set arrow 2 from 7.5, graph 0 to 7.5, graph 1 nohead dt 3 lc rgb '#808080'
 CLIP = 0
 cut(y) = y
-plot 'dram_rbl.dat' using ($0-0.355556):(cut(column(2))):xtic(1) with boxes lc rgb '#6e6e6e' fs solid 0.9 border rgb '#303030' title 'lrr', \
-  'dram_rbl.dat' using ($0-0.266667):(cut(column(3))) with boxes lc rgb '#0072b2' fs solid 0.9 border rgb '#303030' title 'gto', \
-  'dram_rbl.dat' using ($0-0.177778):(cut(column(4))) with boxes lc rgb '#e69f00' fs solid 0.9 border rgb '#303030' title 'tl', \
-  'dram_rbl.dat' using ($0-0.088889):(cut(column(5))) with boxes lc rgb '#009e73' fs solid 0.9 border rgb '#303030' title 'mwf-lrr', \
-  'dram_rbl.dat' using ($0+0.000000):(cut(column(6))) with boxes lc rgb '#d55e00' fs solid 0.9 border rgb '#303030' title 'mwf-gto', \
-  'dram_rbl.dat' using ($0+0.088889):(cut(column(7))) with boxes lc rgb '#cc79a7' fs solid 0.9 border rgb '#303030' title 'mwf-lrr-cff', \
-  'dram_rbl.dat' using ($0+0.177778):(cut(column(8))) with boxes lc rgb '#56b4e9' fs solid 0.9 border rgb '#303030' title 'baws', \
-  'dram_rbl.dat' using ($0+0.266667):(cut(column(9))) with boxes lc rgb '#f0e442' fs solid 0.9 border rgb '#303030' title 'mwf-gto-fef', \
-  'dram_rbl.dat' using ($0+0.355556):(cut(column(10))) with boxes lc rgb '#332288' fs solid 0.9 border rgb '#303030' title 'saws'
+plot 'dram_rbl.dat' using ($0-0.373333):(cut(column(2))):xtic(1) with boxes lc rgb '#6e6e6e' fs solid 0.9 border rgb '#303030' title 'lrr', \
+  'dram_rbl.dat' using ($0-0.320000):(cut(column(3))) with boxes lc rgb '#0072b2' fs solid 0.9 border rgb '#303030' title 'gto', \
+  'dram_rbl.dat' using ($0-0.266667):(cut(column(4))) with boxes lc rgb '#e69f00' fs solid 0.9 border rgb '#303030' title 'tl', \
+  'dram_rbl.dat' using ($0-0.213333):(cut(column(5))) with boxes lc rgb '#009e73' fs solid 0.9 border rgb '#303030' title 'gto-cff', \
+  'dram_rbl.dat' using ($0-0.160000):(cut(column(6))) with boxes lc rgb '#d55e00' fs solid 0.9 border rgb '#303030' title 'tl-cff', \
+  'dram_rbl.dat' using ($0-0.106667):(cut(column(7))) with boxes lc rgb '#cc79a7' fs solid 0.9 border rgb '#303030' title 'mwf-lrr', \
+  'dram_rbl.dat' using ($0-0.053333):(cut(column(8))) with boxes lc rgb '#56b4e9' fs solid 0.9 border rgb '#303030' title 'mwf-gto', \
+  'dram_rbl.dat' using ($0+0.000000):(cut(column(9))) with boxes lc rgb '#f0e442' fs solid 0.9 border rgb '#303030' title 'mwf-lrr-cff', \
+  'dram_rbl.dat' using ($0+0.053333):(cut(column(10))) with boxes lc rgb '#332288' fs solid 0.9 border rgb '#303030' title 'baws', \
+  'dram_rbl.dat' using ($0+0.106667):(cut(column(11))) with boxes lc rgb '#117733' fs solid 0.9 border rgb '#303030' title 'mwf-lrr-fef', \
+  'dram_rbl.dat' using ($0+0.160000):(cut(column(12))) with boxes lc rgb '#882255' fs solid 0.9 border rgb '#303030' title 'mwf-lrr-fs', \
+  'dram_rbl.dat' using ($0+0.213333):(cut(column(13))) with boxes lc rgb '#44aa99' fs solid 0.9 border rgb '#303030' title 'mwf-lrr-cff-fs', \
+  'dram_rbl.dat' using ($0+0.266667):(cut(column(14))) with boxes lc rgb '#999933' fs solid 0.9 border rgb '#303030' title 'baws-fs', \
+  'dram_rbl.dat' using ($0+0.320000):(cut(column(15))) with boxes lc rgb '#aa4499' fs solid 0.9 border rgb '#303030' title 'mwf-gto-fef', \
+  'dram_rbl.dat' using ($0+0.373333):(cut(column(16))) with boxes lc rgb '#88ccee' fs solid 0.9 border rgb '#303030' title 'saws'
