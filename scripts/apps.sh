@@ -158,10 +158,14 @@ prepare() {
 			mkdir -p "$run/$cwd/$(dirname "${w[3]}")"
 			local k
 			for ((k = 0; k < ${w[1]}; k++)); do cat "$(suite_src "$suite")/${w[2]}"; done > "$run/$cwd/${w[3]}" ;;
+		line)
+			[ ${#w[@]} -ge 3 ] && inside "${w[1]}" || die "$id: '$step': line FILE WORDS..."
+			mkdir -p "$run/$cwd/$(dirname "${w[1]}")"
+			(IFS=' '; printf '%s\n' "${w[*]:2}") >> "$run/$cwd/${w[1]}" ;;
 		mkdir)
 			[ ${#w[@]} -eq 2 ] && inside "${w[1]}" || die "$id: '$step': mkdir DIR"
 			mkdir -p "$run/$cwd/${w[1]}" ;;
-		*) die "$id: input step '$step' is not gen, copy, cat or mkdir" ;;
+		*) die "$id: input step '$step' is not gen, copy, cat, line or mkdir" ;;
 		esac
 	done
 	IFS=' '

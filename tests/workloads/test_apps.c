@@ -268,6 +268,14 @@ Test(apps_fixture, fetch_prepare_run_status_sweep, .timeout = 240)
 	s = slurp(path, &n);
 	cr_assert_str_eq(s, "fixture data\n");
 	free(s);
+	snprintf(path, sizeof path, "%s/apps/run/fixture/hostloop/small/w/x/sub/cmd.txt", t.path);
+	s = slurp(path, &n);
+	cr_assert_str_eq(s, "k 10\nj 6 3\n");
+	free(s);
+	snprintf(path, sizeof path, "%s/apps/run/fixture/hostloop/small/w/x/twice.txt", t.path);
+	s = slurp(path, &n);
+	cr_assert_str_eq(s, "fixture data\nfixture data\n");
+	free(s);
 	snprintf(path, sizeof path, "%s/o/stats.json", t.path);
 	cr_assert_eq(access(path, R_OK), 0);
 

@@ -250,6 +250,53 @@ static int gen_mtx(FILE *f, const long *a, struct gen_rng *r)
 	return 0;
 }
 
+/* Rodinia b+tree's key file: the count, then that many keys in [0, MAX), one a line. */
+static int gen_int_lines(FILE *f, const long *a, struct gen_rng *r)
+{
+	fprintf(f, "%ld\n", a[0]);
+	for (long i = 0; i < a[0]; i++)
+		fprintf(f, "%ld\n", (long)gen_below(r, (uint64_t)a[1]));
+	return 0;
+}
+
+static int put_u32(FILE *f, uint32_t v)
+{
+	unsigned char b[4] = {v & 255, v >> 8 & 255, v >> 16 & 255, v >> 24};
+	return fwrite(b, 4, 1, f) == 1 ? 0 : -1;
+}
+
+/* Uncompressed 8-bit grey AVI (RIFF, hdrl with a vids strh and a BITMAPINFOHEADER strf, movi
+ * of 00db frames, no idx1: Rodinia's avilib indexes it by scanning): frames of a bright ring of
+ * varying radius on noise, for heartwall's tracking. */
+static int gen_avi(FILE *f, const long *a, struct gen_rng *r)
+{
+	uint32_t w = (uint32_t)a[0], h = (uint32_t)a[1], n = (uint32_t)a[2];
+	uint32_t frame = w * h + (w * h & 1), movi = 4 + n * (8 + frame), hdrl = 4 + 8 + 56 + 8 + 40;
+	int e = fwrite("RIFF", 4, 1, f) != 1;
+	e |= put_u32(f, 4 + 8 + hdrl + 8 + movi) | (fwrite("AVI LIST", 8, 1, f) != 1) | put_u32(f, hdrl);
+	e |= (fwrite("hdrlstrh", 8, 1, f) != 1) | put_u32(f, 56) | (fwrite("vidsDIB ", 8, 1, f) != 1);
+	uint32_t strh[12] = {0, 0, 0, 1, 25, 0, n, frame, 0, 0, 0, 0}; /* flags..., scale 1, rate 25, length */
+	for (int i = 0; i < 12; i++)
+		e |= put_u32(f, strh[i]);
+	e |= (fwrite("strf", 4, 1, f) != 1) | put_u32(f, 40);
+	uint32_t bih[10] = {40, w, h, 1 | 8u << 16, 0, w * h, 0, 0, 256, 0};
+	for (int i = 0; i < 10; i++)
+		e |= put_u32(f, bih[i]);
+	e |= (fwrite("LIST", 4, 1, f) != 1) | put_u32(f, movi) | (fwrite("movi", 4, 1, f) != 1);
+	for (uint32_t k = 0; k < n && !e; k++) {
+		e |= (fwrite("00db", 4, 1, f) != 1) | put_u32(f, w * h);
+		double cx = w / 2.0, cy = h / 2.0, rad = (w < h ? w : h) * (0.25 + 0.03 * (k % 8));
+		for (uint32_t y = 0; y < h; y++)
+			for (uint32_t x = 0; x < w; x++) {
+				double d = sqrt((x - cx) * (x - cx) + (y - cy) * (y - cy)) - rad;
+				fputc((d > -6 && d < 6 ? 180 : 40) + (int)gen_below(r, 40), f);
+			}
+		if (w * h & 1)
+			fputc(0, f);
+	}
+	return e ? -1 : 0;
+}
+
 static const struct gen_kind gen_kinds[] = {
 	{"bfs-graph", 2, "NODES DEGREE", gen_bfs_graph, {1, 1}, {1L << 30, 1L << 20}},
 	{"kmeans-points", 2, "POINTS FEATURES", gen_kmeans_points, {1, 1}, {0, 64}},
@@ -264,6 +311,8 @@ static const struct gen_kind gen_kinds[] = {
 	{"idx3-images", 1, "IMAGES", gen_idx3, {1}, {1L << 30}},
 	{"weblog-count", 1, "RECORDS", gen_weblog_count, {1}, {0}},
 	{"weblog-rank", 1, "RECORDS", gen_weblog_rank, {1}, {0}},
+	{"avi-gray", 3, "WIDTH HEIGHT FRAMES", gen_avi, {1, 1, 1}, {4096, 4096, 10000}},
+	{"int-lines", 2, "COUNT MAX", gen_int_lines, {1, 1}, {0, 1L << 31}},
 	{"mtx-matrix", 2, "ROWS PER_ROW", gen_mtx, {1, 1}, {1L << 26, 1024}},
 };
 
