@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* Private to frontend/: typed register access and operand helpers shared by exec.c (ALU,
- * warp-synchronous) and exec_mem.c (memory spaces, atomics, textures). */
+/* Private to frontend/: typed register access, operand helpers and the semantics shared by the
+ * executor's files: exec.c (decode, dispatch), exec_opnd.c (operands, special registers),
+ * exec_alu.c (per-lane ALU), exec_float.c (floating point), exec_fast.c (fast loops),
+ * exec_warp.c (shfl, vote), exec_mem.c (memory spaces, atomics, textures). */
 #ifndef WARPSIM_FE_EXEC_INT_H
 #define WARPSIM_FE_EXEC_INT_H
 
@@ -87,11 +89,69 @@ static inline void dst(struct fe_warp *w, uint16_t r, uint32_t lane, uint64_t v,
 		*reg_slot(w, r, lane) = norm(v, t);
 }
 
+/* exec_opnd.c: special register sr for lane (the clocks: fe_cta_set_clock); immediate o read
+ * as type t (float literals converted, 0f/0d bit patterns of the type's width kept). */
+uint64_t fe_exec_sreg(const struct fe_warp *w, uint32_t lane, uint8_t sr);
+uint64_t fe_exec_imm(const struct fe_opnd *o, enum fe_type t);
+
+/* Value of an operand for lane, read as type t (immediates converted, sregs computed); the
+ * per-lane semantics' operand read, inline for registers and integer immediates. */
+static inline uint64_t fe_opnd_value(const struct fe_warp *w, const struct fe_opnd *o, uint32_t lane,
+				     enum fe_type t)
+{
+	switch (o->kind) {
+	case FE_OK_REG: {
+		uint64_t v = *reg_slot(w, o->reg, lane);
+		return o->neg ? !v : v;
+	}
+	case FE_OK_IMM:
+		return o->imm_is_f || fe_type_is_float(t) ? fe_exec_imm(o, t) : (uint64_t)o->imm;
+	case FE_OK_SREG:
+		return fe_exec_sreg(w, lane, o->sreg);
+	case FE_OK_ADDR:
+		return addr_value(w, o, lane);
+	default:
+		return 0;
+	}
+}
+
+/* exec_float.c: IEEE half <-> float/double (round to nearest even); one f16 operation of in on
+ * the low 16 bits of a, b, c. */
+float fe_half_to_f32(uint16_t h);
+uint16_t fe_double_to_half(double f);
+uint64_t fe_half_op(const struct fe_inst *in, uint64_t a, uint64_t b, uint64_t c);
+
+/* One out-of-line copy, never cloned: when both operands of an add or mul are NaN, which
+ * payload comes out depends on the operand order the compiler picked for that instruction,
+ * so the fast loops hand NaN operands to this same code instead of computing them. */
+#if defined(__clang__)
+#define FE_ONE_COPY __attribute__((noinline))
+#else
+#define FE_ONE_COPY __attribute__((noinline, noclone))
+#endif
+
+/* exec_float.c: the f32/f64 binary (add sub mul div mad fma min max, op) and unary (in->op:
+ * sqrt rcp rsqrt sin cos ex2 lg2 tanh neg abs) operations with in's rounding, .ftz, .sat;
+ * a comparison of two values read as doubles; cvt of a from in->type2 to in->type. */
+FE_ONE_COPY uint64_t fe_fbin(enum fe_op op, const struct fe_inst *in, uint64_t a, uint64_t b, uint64_t c);
+uint64_t fe_funary(const struct fe_inst *in, uint64_t a);
+bool fe_fcmp(uint8_t cmp, double x, double y);
+uint64_t fe_convert(const struct fe_inst *in, uint64_t a);
+
+/* exec_alu.c: the per-lane semantics of an ALU instruction (every type and modifier). */
+void fe_exec_lane(struct fe_warp *w, const struct fe_inst *in, uint32_t lane);
+/* exec_warp.c: shfl.sync; vote.sync and activemask; for the lanes of mask. */
+void fe_exec_shfl(struct fe_warp *w, const struct fe_inst *in, const uint64_t *mask);
+void fe_exec_vote(struct fe_warp *w, const struct fe_inst *in, const uint64_t *mask);
+/* exec_fast.c: the decoded shape x (kind not FE_X_GENERIC, FE_X_LD, FE_X_ST) of in for the
+ * lanes of mask. */
+void fe_exec_fast(struct fe_warp *w, const struct fe_xop *x, const struct fe_inst *in, const uint64_t *mask);
+
 /* A register column of zeros (read only): what an operand without a register, or an immediate
  * 0, reads in the fast loops, which index every operand by lane alike. */
 extern const uint64_t fe_zero_column[WI_MAX_LANES];
 
-/* Value of an operand for lane, read as type t (immediates converted, sregs computed). */
+/* fe_opnd_value out of line. */
 uint64_t fe_exec_src(const struct fe_warp *w, const struct fe_opnd *o, uint32_t lane, enum fe_type t);
 /* exec_mem.c: ld/ldu/st, atom/red, tex for the lanes of mask; per-lane addresses into out.
  * fe_exec_ldst goes lane by lane through every space; fe_exec_ldst_fast runs the decoded

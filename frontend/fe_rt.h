@@ -62,7 +62,7 @@ struct fe_warp {
 	uint64_t *regs;                /* [n_regs][n_lanes], register-major */
 	uint32_t n_lanes;              /* warp size */
 	uint32_t mask_words;           /* (n_lanes + 63) / 64 */
-	uint64_t n_insts;              /* warp instructions executed (also %clock) */
+	uint64_t n_insts;              /* warp instructions executed (the functional clock's sum) */
 	struct fe_cta *cta;
 	/* bar.red: the result is written when the warp next executes, i.e. after the barrier
 	 * released it, when every warp of the CTA has contributed */
@@ -79,6 +79,7 @@ struct fe_warp {
 struct fe_cta {
 	struct fe_launch *l;
 	uint32_t id, ctaid[3], sm_id, warp_size, n_warps;
+	const struct fe_clock *clock;  /* fe_cta_set_clock; NULL: the functional clock */
 	uint8_t *shared;               /* [shared_bytes] */
 	uint32_t shared_bytes;
 	uint8_t *local;                /* [threads][local_bytes] */

@@ -282,6 +282,11 @@ nomem:
 	return NULL;
 }
 
+void fe_cta_set_clock(struct fe_cta *cta, const struct fe_clock *clk)
+{
+	cta->clock = clk;
+}
+
 uint32_t fe_cta_warp_count(const struct fe_cta *cta)
 {
 	return cta->n_warps;

@@ -139,6 +139,16 @@ void fe_launch_get_info(const struct fe_launch *l, struct fe_launch_info *out);
 struct fe_cta *fe_cta_create(struct fe_launch *l, uint32_t cta_id, uint32_t warp_size,
 			     uint32_t sm_id, struct sim_error *err);
 void fe_cta_destroy(struct fe_cta *cta);
+/* What %clock/%clock64 (cycle: the SM's core cycle now) and %globaltimer (time_ns: the
+ * simulated time now, in ns) read for the warps of a CTA; the caller keeps clk alive as long
+ * as the CTA. Without one (the functional executor) they read the functional clock, the
+ * CTA's warp instructions so far (frontend/NOTES.md). */
+struct fe_clock {
+	uint64_t (*cycle)(void *ctx);
+	uint64_t (*time_ns)(void *ctx);
+	void *ctx;
+};
+void fe_cta_set_clock(struct fe_cta *cta, const struct fe_clock *clk);
 uint32_t fe_cta_warp_count(const struct fe_cta *cta);
 struct fe_warp *fe_cta_warp(struct fe_cta *cta, uint32_t i);
 

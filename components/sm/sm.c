@@ -389,6 +389,21 @@ static bool no_ctas_waiting(const void *ctx)
 	return false;
 }
 
+/* The clock registers: %clock/%clock64 read the core cycle the instruction issues in (every SM
+ * counts the same core clock from the start of the simulation), %globaltimer the simulated
+ * time in nanoseconds. */
+static uint64_t clock_cycle(void *ctx)
+{
+	const struct sm *sm = ctx;
+	return sim_component_cycle(&sm->comp);
+}
+
+static uint64_t clock_ns(void *ctx)
+{
+	const struct sm *sm = ctx;
+	return sim_now_ps(sm->sim) / 1000;
+}
+
 struct sm *sm_create_hooked(const struct cfg *cfg, struct sim *sim, struct stats *st, uint32_t core_id,
 			    uint32_t n_cores, struct sim_clock *core_clk, struct noc *noc, int noc_node,
 			    struct cta_dispatcher *d, const struct sm_hooks *h, struct sim_error *err)
@@ -405,6 +420,7 @@ struct sm *sm_create_hooked(const struct cfg *cfg, struct sim *sim, struct stats
 	sm->id = core_id;
 	sm->n_cores = n_cores;
 	sm->disp = d;
+	sm->clock = (struct fe_clock){.cycle = clock_cycle, .time_ns = clock_ns, .ctx = sm};
 	snprintf(sm->name, sizeof sm->name, "sm.%u", core_id);
 	if (read_settings(sm, cfg, err))
 		goto fail;
@@ -599,6 +615,7 @@ int sm_launch_cta(struct sm *sm, struct fe_launch *l, uint32_t cta_id, uint64_t 
 	struct fe_cta *fc = fe_cta_create(l, cta_id, sm->warp_size, sm->id, err);
 	if (!fc)
 		return err ? err->code : SIM_ERR_INPUT;
+	fe_cta_set_clock(fc, &sm->clock);
 	uint32_t nw = fe_cta_warp_count(fc);
 	SIM_ASSERT(nw == sm->warps_per_cta);
 	uint64_t now = sim_component_cycle(&sm->comp);

@@ -109,6 +109,7 @@ struct sm {
 	struct sim *sim;
 	uint32_t id, n_cores;
 	struct cta_dispatcher *disp;
+	struct fe_clock clock;          /* what its warps' %clock64 and %globaltimer read */
 	/* settings */
 	uint32_t warp_size, max_warps, max_threads, max_ctas, registers, shared_bytes;
 	uint32_t n_sched, ibuf_entries;

@@ -33,6 +33,7 @@ static struct {
 	struct fe_module *mod;
 	struct fe_memory *mem;
 	struct fe_launch *l;
+	uint64_t buf;         /* the kernel's parameter, if it has one: 4 KB of global memory */
 	struct rec ev[MAX_EV];
 	uint32_t n_ev;
 } H;
@@ -107,7 +108,7 @@ static void build_h(const char *ptx, uint32_t threads, uint32_t ctas, const char
 	}
 	cr_assert_eq(fe_module_parse_string("t.ptx", ptx, &H.mod, &err), 0, "%s:%d: %s", err.file, err.line, err.msg);
 	H.mem = fe_memory_create();
-	uint64_t buf = fe_mem_alloc(H.mem, 4096);
+	uint64_t buf = H.buf = fe_mem_alloc(H.mem, 4096);
 	uint32_t grid[3] = {ctas, 1, 1}, block[3] = {threads, 1, 1};
 	uint32_t np = 0;
 	cr_assert_eq(fe_kernel_params(H.mod, "k", &np, &err), 0, "%s", err.msg);
@@ -1574,5 +1575,60 @@ Test(sm, a_load_that_hits_l1_is_not_memory_block_nor_a_miss_wait)
 	run();
 	sm_get_counters(H.sm, &c);
 	cr_assert_eq(c.memory_block_cycles, 19);
+	teardown();
+}
+
+/* ---- clock registers --------------------------------------------------------------------- */
+
+/* %clock64 at pc 0 and pc 4 around a dependent chain, and %clock at pc 5, stored to p[0..2]. */
+static const char clock_ptx[] = PTX_HEAD
+	".visible .entry k(.param .u64 p)\n{\n .reg .b32 %r<8>;\n .reg .b64 %rd<8>;\n"
+	" mov.u64 %rd1, %clock64;\n add.s32 %r2, %r1, 1;\n add.s32 %r3, %r2, 1;\n"
+	" add.s32 %r4, %r3, 1;\n mov.u64 %rd2, %clock64;\n mov.u32 %r5, %clock;\n"
+	" ld.param.u64 %rd3, [p];\n st.global.u64 [%rd3], %rd1;\n st.global.u64 [%rd3+8], %rd2;\n"
+	" st.global.u32 [%rd3+16], %r5;\n exit;\n}\n";
+
+Test(sm, clock64_reads_the_core_cycle_its_instruction_issues_in)
+{
+	const char *const ov[] = {"gpu.core.latency.int=10", NULL};
+	build(clock_ptx, 32, 1, ov);
+	run();
+	uint64_t cyc[16], v[3] = {0, 0, 0};
+	uint32_t pc[16];
+	cr_assert_eq(issues(0, cyc, pc, 16), 11);
+	struct sim_error err = {0};
+	cr_assert_eq(fe_mem_read(H.mem, H.buf, v, sizeof v, &err), 0, "%s", err.msg);
+	/* each clock read is the cycle of its own issue, on the SM's core clock */
+	cr_assert_eq(pc[0], 0);
+	cr_assert_eq(v[0], cyc[0], "clock64 %lu, issued at %lu", (unsigned long)v[0], (unsigned long)cyc[0]);
+	cr_assert_eq(v[1], cyc[4], "clock64 %lu, issued at %lu", (unsigned long)v[1], (unsigned long)cyc[4]);
+	cr_assert_eq((uint32_t)v[2], (uint32_t)cyc[5]);
+	/* by hand: the first add is independent (issued the next cycle, interval 1 at SIMT width
+	 * 32), the next two wait for their operand (int latency 10), the second read is
+	 * independent again: 1 + 10 + 10 + 1 */
+	cr_assert_eq(v[1] - v[0], 22, "clock64 difference %lu", (unsigned long)(v[1] - v[0]));
+	teardown();
+}
+
+/* while (clock64() - t0 < 500) {}: ends, after the first read at which 500 cycles passed. */
+Test(sm, a_clock64_spin_wait_ends)
+{
+	static const char ptx[] = PTX_HEAD
+		".visible .entry k(.param .u64 p)\n{\n .reg .pred %p<2>;\n .reg .b64 %rd<8>;\n"
+		" mov.u64 %rd1, %clock64;\n"
+		"SPIN:\n mov.u64 %rd2, %clock64;\n sub.s64 %rd3, %rd2, %rd1;\n"
+		" setp.lt.u64 %p1, %rd3, 500;\n @%p1 bra SPIN;\n"
+		" ld.param.u64 %rd4, [p];\n st.global.u64 [%rd4], %rd3;\n exit;\n}\n";
+	build(ptx, 32, 1, NULL);
+	run();
+	uint64_t waited = 0;
+	struct sim_error err = {0};
+	cr_assert_eq(fe_mem_read(H.mem, H.buf, &waited, sizeof waited, &err), 0, "%s", err.msg);
+	cr_assert_geq(waited, 500);
+	/* the loop's last read came less than one iteration after the 500th cycle */
+	struct sm_counters c;
+	sm_get_counters(H.sm, &c);
+	cr_assert_lt(waited, 500 + 100, "waited %lu", (unsigned long)waited);
+	cr_assert_geq(c.cycles, waited);
 	teardown();
 }

@@ -1,0 +1,390 @@
+/* SPDX-License-Identifier: MIT */
+/* The fast loops of the functional executor: the decoded shapes (struct fe_xop) of the common
+ * ALU instructions, each one loop over the active lanes with every per-instruction decision
+ * taken at decode. They compute exactly what the per-lane semantics (exec_alu.c) do;
+ * tests/frontend/test_fastpath.c compares the two. */
+#include <math.h>
+
+#include "exec_int.h"
+
+static inline bool xboolop(uint8_t op, bool a, bool c)
+{
+	return op == FE_BOOL_AND ? a && c : op == FE_BOOL_OR ? a || c : op == FE_BOOL_XOR ? a != c : a;
+}
+
+static inline unsigned setp_idx_u(uint64_t a, uint64_t b)
+{
+	return (unsigned)(a > b) * 2 + (a == b);
+}
+
+static inline unsigned setp_idx_f(float a, float b)
+{
+	return isnan(a) || isnan(b) ? 3 : (unsigned)(a > b) * 2 + (a == b);
+}
+
+static inline unsigned setp_idx_d(double a, double b)
+{
+	return isnan(a) || isnan(b) ? 3 : (unsigned)(a > b) * 2 + (a == b);
+}
+
+/* One loop over the active lanes; operand i is a register column or, through an index mask
+ * of 0, the immediate. */
+/* The shapes of the write's norm() that fast loops are specialised for: a 64-bit result, a
+ * 32-bit result zero- or sign-extended, any other through the shift pair. */
+enum { RF_64, RF_U32, RF_S32, RF_ANY };
+
+static inline __attribute__((always_inline)) uint64_t rnorm(uint64_t v, int rf, unsigned rsh, bool rs)
+{
+	switch (rf) {
+	case RF_64: return v;
+	case RF_U32: return (uint32_t)v;
+	case RF_S32: return (uint64_t)(int64_t)(int32_t)(uint32_t)v;
+	default: return rs ? (uint64_t)((int64_t)(v << rsh) >> rsh) : (v << rsh) >> rsh;
+	}
+}
+
+const uint64_t fe_zero_column[WI_MAX_LANES];
+
+/* fma.rn.f32 on a CPU with FMA instructions: the same loop as FE_X_FFMA's in exec_fast with
+ * fmaf as one instruction instead of a libm call per lane. Both are the correctly rounded
+ * fused multiply-add, so they agree on every result that is not a NaN; NaNs go to fbin in
+ * both. (Without FMA, exec_fast's own loop runs.) */
+#if defined(__x86_64__) && defined(__GNUC__)
+#define FE_FMA_CLONE 1
+static __attribute__((target("fma"))) void ffma_fma3(const struct fe_warp *w, const uint64_t *mask,
+						     uint64_t *D, const uint64_t *S0,
+						     const uint64_t *S1, const uint64_t *S2,
+						     const struct fe_inst *in)
+{
+	FE_FOR_LANES(w, mask, lane,
+		uint64_t a = S0[lane], b = S1[lane], c = S2[lane];
+		float r = fmaf(as_f32(a), as_f32(b), as_f32(c));
+		D[lane] = r == r ? f32_bits(r) : fe_fbin(FE_OP_FMA, in, a, b, c);
+	);
+}
+#endif
+/* One fast instruction: its columns and what its decode decided. An immediate operand reads a
+ * column filled with it, so that every loop indexes its operands by lane alike (cheaper than
+ * masking each lane's index). */
+struct fast {
+	struct fe_warp *w;
+	const struct fe_xop *x;
+	const struct fe_inst *in;
+	const uint64_t *mask;
+	uint64_t *D;                       /* destination column */
+	const uint64_t *S0, *S1, *S2;      /* source columns */
+	size_t nl;                         /* lanes per column */
+};
+
+/* The names the loops use (unused ones are fine). */
+#define FAST_LOCALS(F)                                                                         \
+	struct fe_warp *const w __attribute__((unused)) = (F)->w;                             \
+	const struct fe_xop *const x __attribute__((unused)) = (F)->x;                        \
+	const struct fe_inst *const in __attribute__((unused)) = (F)->in;                     \
+	const uint64_t *const mask __attribute__((unused)) = (F)->mask;                       \
+	uint64_t *const D __attribute__((unused)) = (F)->D;                                   \
+	const uint64_t *const S0 __attribute__((unused)) = (F)->S0;                           \
+	const uint64_t *const S1 __attribute__((unused)) = (F)->S1;                           \
+	const uint64_t *const S2 __attribute__((unused)) = (F)->S2;                           \
+	const size_t nl __attribute__((unused)) = (F)->nl;                                    \
+	const unsigned rsh __attribute__((unused)) = x->rsh, ssh __attribute__((unused)) = x->ssh, \
+		       bits __attribute__((unused)) = x->bits;                                \
+	const bool rs __attribute__((unused)) = x->rsigned, ss __attribute__((unused)) = x->ssigned; \
+	const bool n0 __attribute__((unused)) = x->neg[0], n1 __attribute__((unused)) = x->neg[1], \
+		   n2 __attribute__((unused)) = x->neg[2];                                    \
+	const int rform __attribute__((unused)) =                                             \
+		rsh == 0 ? RF_64 : rsh == 32 ? (rs ? RF_S32 : RF_U32) : RF_ANY
+
+#define A (S0[lane])
+#define B (S1[lane])
+#define C (S2[lane])
+/* the write's norm(): sign- or zero-extend the result type's bytes (RF: the form, a constant
+ * in each copy BY_RESULT makes) */
+#define PUT(v) (D[lane] = rnorm((v), RF, rsh, rs))
+#define BY_RESULT(...)                                                                         \
+	do {                                                                                   \
+		switch (rform) {                                                               \
+		case RF_64: { const int RF = RF_64; __VA_ARGS__ } break;                       \
+		case RF_U32: { const int RF = RF_U32; __VA_ARGS__ } break;                     \
+		case RF_S32: { const int RF = RF_S32; __VA_ARGS__ } break;                     \
+		default: { const int RF = RF_ANY; __VA_ARGS__ } break;                         \
+		}                                                                              \
+	} while (0)
+#define LOOP_R(...) BY_RESULT(FE_FOR_LANES(w, mask, lane, __VA_ARGS__);)
+#define SEXT(v) ((int64_t)((v) << ssh) >> ssh)
+#define ZEXT(v) (((v) << ssh) >> ssh)
+
+/* Integer arithmetic, logic, shifts, multiplies, selp, mov (registers, immediates, the thread
+ * index registers), cvta and integer cvt. Called with kind a constant: one case remains. */
+static inline __attribute__((always_inline)) void fast_int(const struct fast *F, const int kind)
+{
+	FAST_LOCALS(F);
+	switch (kind) {
+	case FE_X_ADD: LOOP_R(PUT(A + B);); break;
+	case FE_X_SUB: LOOP_R(PUT(A - B);); break;
+	case FE_X_AND: LOOP_R(PUT(A & B);); break;
+	case FE_X_OR: LOOP_R(PUT(A | B);); break;
+	case FE_X_XOR: LOOP_R(PUT(A ^ B);); break;
+	case FE_X_NOT: LOOP_R(PUT(~A);); break;
+	case FE_X_SHL:
+		LOOP_R(
+			uint64_t s = B & 0xffffffffu;
+			PUT(s >= bits ? 0 : A << s);
+		);
+		break;
+	case FE_X_SHR:
+		if (ssh == 32 && ss)
+			LOOP_R(
+				uint64_t s = B & 0xffffffffu;
+				int64_t a = (int32_t)(uint32_t)A;
+				PUT(s >= 32 ? (uint64_t)(a >> 63) : (uint64_t)(a >> s));
+			);
+		else if (ssh == 32)
+			LOOP_R(
+				uint64_t s = B & 0xffffffffu;
+				PUT(s >= 32 ? 0 : (uint64_t)(uint32_t)A >> s);
+			);
+		else if (ss)
+			LOOP_R(
+				uint64_t s = B & 0xffffffffu, a = A;
+				PUT(s >= bits ? (uint64_t)(SEXT(a) >> 63) : (uint64_t)(SEXT(a) >> s));
+			);
+		else
+			LOOP_R(
+				uint64_t s = B & 0xffffffffu, a = A;
+				PUT(s >= bits ? 0 : ZEXT(a) >> s);
+			);
+		break;
+	case FE_X_MUL_LO: LOOP_R(PUT(A * B);); break;
+	case FE_X_MAD_LO: LOOP_R(PUT(A * B + C);); break;
+	case FE_X_MUL_WIDE: case FE_X_MAD_WIDE: {
+		bool mad = x->kind == FE_X_MAD_WIDE;
+		/* .wide of 32-bit operands into 64 bits, the common case, without the shift pairs */
+		if (ssh == 32 && rform == RF_64 && ss) {
+			FE_FOR_LANES(w, mask, lane,
+				uint64_t p = (uint64_t)((int64_t)(int32_t)(uint32_t)A * (int32_t)(uint32_t)B);
+				D[lane] = mad ? p + C : p;
+			);
+		} else if (ssh == 32 && rform == RF_64) {
+			FE_FOR_LANES(w, mask, lane,
+				uint64_t p = (uint64_t)(uint32_t)A * (uint32_t)B;
+				D[lane] = mad ? p + C : p;
+			);
+		} else {
+			LOOP_R(
+				uint64_t a = A, b = B;
+				uint64_t p = ss ? (uint64_t)(SEXT(a) * SEXT(b)) : ZEXT(a) * ZEXT(b);
+				PUT(mad ? p + C : p);
+			);
+		}
+		break;
+	}
+	case FE_X_SELP: LOOP_R(PUT(((C != 0) != n2) ? A : B);); break;
+	case FE_X_MOV: LOOP_R(PUT(A);); break;
+	case FE_X_MOV_SREG: {
+		/* the thread index registers, read once or more by every thread, as sreg_value
+		 * computes them but without its call and switch per lane */
+		const struct fe_launch *l = w->cta->l;
+		const uint32_t t0 = w->id * w->n_lanes, bx = l->block[0], by = l->block[1];
+		switch (x->sreg) {
+		case FE_SR_TID_X: LOOP_R(PUT((t0 + lane) % bx);); break;
+		case FE_SR_TID_Y: LOOP_R(PUT(((t0 + lane) / bx) % by);); break;
+		case FE_SR_TID_Z: LOOP_R(PUT((t0 + lane) / (bx * by));); break;
+		case FE_SR_NTID_X: case FE_SR_NTID_Y: case FE_SR_NTID_Z:
+		case FE_SR_CTAID_X: case FE_SR_CTAID_Y: case FE_SR_CTAID_Z: {
+			const uint64_t v = fe_exec_sreg(w, 0, x->sreg); /* the same for every lane */
+			LOOP_R(PUT(v););
+			break;
+		}
+		default: LOOP_R(PUT(fe_exec_sreg(w, lane, x->sreg));); break;
+		}
+		break;
+	}
+	case FE_X_CVTA_TO: {
+		const uint64_t base = x->imm[2];
+		LOOP_R(uint64_t a = A; PUT(base + ZEXT(a)););
+		break;
+	}
+	case FE_X_CVTA_FROM: {
+		const uint64_t base = x->imm[2];
+		LOOP_R(
+			uint64_t a = A;
+			PUT((base && a >= base && a < base + FE_WIN_BYTES) ? a - base : (base ? 0 : a));
+		);
+		break;
+	}
+	case FE_X_CVT_INT:
+		if (ss)
+			LOOP_R(uint64_t a = A; PUT((uint64_t)SEXT(a)););
+		else
+			LOOP_R(uint64_t a = A; PUT(ZEXT(a)););
+		break;
+	default:
+		break;
+	}
+}
+
+/* setp of integers, f32 and f64, with or without a combining predicate and second result. */
+static inline __attribute__((always_inline)) void fast_setp(const struct fast *F)
+{
+	FAST_LOCALS(F);
+	switch (x->kind) {
+	case FE_X_SETP_INT: case FE_X_SETP_F32: case FE_X_SETP_F64: {
+		uint64_t *D2 = x->d2 != FE_NO_REG ? &w->regs[(size_t)x->d2 * nl] : NULL;
+		const unsigned tbl = x->tbl;
+		const uint8_t bop = x->boolop;
+		if (x->kind == FE_X_SETP_INT && bop == FE_BOOL_NONE && !D2 && (ssh == 32 || ssh == 0) &&
+		    tbl >= 0x1 && tbl <= 0x6) {
+			/* one predicate from a 32- or 64-bit integer comparison, the common case:
+			 * the comparison itself instead of the outcome table */
+#define SETP_CMP(KA, KB)                                                                       \
+	do {                                                                                   \
+		switch (tbl) {                                                                 \
+		case 0x1: FE_FOR_LANES(w, mask, lane, D[lane] = (KA) < (KB);); break;         \
+		case 0x2: FE_FOR_LANES(w, mask, lane, D[lane] = (KA) == (KB);); break;        \
+		case 0x3: FE_FOR_LANES(w, mask, lane, D[lane] = (KA) <= (KB);); break;        \
+		case 0x4: FE_FOR_LANES(w, mask, lane, D[lane] = (KA) > (KB);); break;         \
+		case 0x5: FE_FOR_LANES(w, mask, lane, D[lane] = (KA) != (KB);); break;        \
+		default: /* 0x6 */ FE_FOR_LANES(w, mask, lane, D[lane] = (KA) >= (KB);); break; \
+		}                                                                              \
+	} while (0)
+			if (ssh == 32 && ss)
+				SETP_CMP((int32_t)(uint32_t)A, (int32_t)(uint32_t)B);
+			else if (ssh == 32)
+				SETP_CMP((uint32_t)A, (uint32_t)B);
+			else if (ss)
+				SETP_CMP((int64_t)A, (int64_t)B);
+			else
+				SETP_CMP(A, B);
+#undef SETP_CMP
+			break;
+		}
+		/* the outcome index (less 0, equal 1, greater 2, unordered 3) of A against B */
+#define SETP_LOOP(IDX)                                                                         \
+	do {                                                                                   \
+		if (bop == FE_BOOL_NONE && !D2) {                                              \
+			FE_FOR_LANES(w, mask, lane, uint64_t a = A, b = B; D[lane] = (tbl >> (IDX)) & 1;); \
+		} else {                                                                       \
+			FE_FOR_LANES(w, mask, lane,                                            \
+				uint64_t a = A, b = B;                                         \
+				bool p = (tbl >> (IDX)) & 1, cc = (C != 0) != n2;               \
+				D[lane] = xboolop(bop, p, cc);                                 \
+				if (D2)                                                        \
+					D2[lane] = xboolop(bop, !p, cc);                       \
+			);                                                                     \
+		}                                                                              \
+	} while (0)
+		if (x->kind == FE_X_SETP_INT && ss) {
+			/* signed order: sign-extend, then flip the sign bit for an unsigned compare */
+			SETP_LOOP(setp_idx_u((uint64_t)SEXT(a) ^ (1ull << 63), (uint64_t)SEXT(b) ^ (1ull << 63)));
+		} else if (x->kind == FE_X_SETP_INT) {
+			SETP_LOOP(setp_idx_u(ZEXT(a), ZEXT(b)));
+		} else if (x->kind == FE_X_SETP_F32) {
+			SETP_LOOP(setp_idx_f(as_f32(a), as_f32(b)));
+		} else {
+			SETP_LOOP(setp_idx_d(as_f64(a), as_f64(b)));
+		}
+#undef SETP_LOOP
+		break;
+	}
+	default:
+		break;
+	}
+}
+
+/* f32/f64 add, sub, mul, fma in round-to-nearest, and predicate logic. */
+static inline __attribute__((always_inline)) void fast_float(const struct fast *F, const int kind)
+{
+	FAST_LOCALS(F);
+	switch (kind) {
+	/* round-to-nearest IEEE arithmetic is exact to compute here, except for the NaN payload
+	 * of two NaN operands (see fbin): a lane whose result is a NaN is recomputed by fbin.
+	 * That covers every NaN operand (add, sub, mul and fma propagate a NaN), and for the
+	 * rest, the default NaN of an invalid operation, fbin computes the same operation. */
+#define FLOAT_LOOP(OP, EXPR)                                                                   \
+	FE_FOR_LANES(w, mask, lane,                                                            \
+		uint64_t a = A, b = B;                                                         \
+		float fa = as_f32(a), fb = as_f32(b), r = (EXPR);                              \
+		D[lane] = r == r ? f32_bits(r) : fe_fbin(OP, in, a, b, C);                        \
+	)
+#define DOUBLE_LOOP(OP, EXPR)                                                                  \
+	FE_FOR_LANES(w, mask, lane,                                                            \
+		uint64_t a = A, b = B;                                                         \
+		double da = as_f64(a), db = as_f64(b), r = (EXPR);                             \
+		D[lane] = r == r ? f64_bits(r) : fe_fbin(OP, in, a, b, C);                        \
+	)
+	case FE_X_FADD: FLOAT_LOOP(FE_OP_ADD, fa + fb); break;
+	case FE_X_FSUB: FLOAT_LOOP(FE_OP_SUB, fa - fb); break;
+	case FE_X_FMUL: FLOAT_LOOP(FE_OP_MUL, fa * fb); break;
+	case FE_X_FFMA:
+#ifdef FE_FMA_CLONE
+		if (__builtin_cpu_supports("fma")) {
+			ffma_fma3(w, mask, D, S0, S1, S2, in);
+			break;
+		}
+#endif
+		FLOAT_LOOP(FE_OP_FMA, fmaf(fa, fb, as_f32(C)));
+		break;
+	case FE_X_DADD: DOUBLE_LOOP(FE_OP_ADD, da + db); break;
+	case FE_X_DSUB: DOUBLE_LOOP(FE_OP_SUB, da - db); break;
+	case FE_X_DMUL: DOUBLE_LOOP(FE_OP_MUL, da * db); break;
+	case FE_X_DFMA: DOUBLE_LOOP(FE_OP_FMA, fma(da, db, as_f64(C))); break;
+#undef FLOAT_LOOP
+#undef DOUBLE_LOOP
+	case FE_X_PAND: FE_FOR_LANES(w, mask, lane, D[lane] = ((A != 0) != n0) && ((B != 0) != n1);); break;
+	case FE_X_POR: FE_FOR_LANES(w, mask, lane, D[lane] = ((A != 0) != n0) || ((B != 0) != n1);); break;
+	case FE_X_PXOR: FE_FOR_LANES(w, mask, lane, D[lane] = ((A != 0) != n0) != ((B != 0) != n1);); break;
+	case FE_X_PNOT: FE_FOR_LANES(w, mask, lane, D[lane] = (A != 0) == n0;); break;
+	default:
+		break;
+	}
+}
+#undef A
+#undef B
+#undef C
+#undef PUT
+#undef BY_RESULT
+#undef LOOP_R
+#undef SEXT
+#undef ZEXT
+
+/* One loop over the active lanes; operand i is a register column or a column holding the
+ * immediate. Each kind's case inlines its group's loop for that kind alone. */
+void fe_exec_fast(struct fe_warp *w, const struct fe_xop *x, const struct fe_inst *in,
+		  const uint64_t *mask)
+{
+	const size_t nl = w->n_lanes;
+	uint64_t *D = &w->regs[(size_t)x->d * nl];
+	uint64_t icol[3][WI_MAX_LANES];
+	const uint64_t *S[3];
+	for (int i = 0; i < 3; i++) {
+		if (x->r[i] != FE_NO_REG) {
+			S[i] = &w->regs[(size_t)x->r[i] * nl];
+		} else if (x->imm[i] == 0) {
+			S[i] = fe_zero_column;
+		} else {
+#pragma GCC unroll 8
+			for (size_t j = 0; j < nl; j++)
+				icol[i][j] = x->imm[i];
+			S[i] = icol[i];
+		}
+	}
+	const struct fast F = {.w = w, .x = x, .in = in, .mask = mask, .D = D,
+			       .S0 = S[0], .S1 = S[1], .S2 = S[2], .nl = nl};
+#define INT(K) case K: fast_int(&F, K); break
+#define FLT(K) case K: fast_float(&F, K); break
+	switch (x->kind) {
+	INT(FE_X_ADD); INT(FE_X_SUB); INT(FE_X_AND); INT(FE_X_OR); INT(FE_X_XOR); INT(FE_X_NOT);
+	INT(FE_X_SHL); INT(FE_X_SHR); INT(FE_X_MUL_LO); INT(FE_X_MAD_LO); INT(FE_X_MUL_WIDE);
+	INT(FE_X_MAD_WIDE); INT(FE_X_SELP); INT(FE_X_MOV); INT(FE_X_MOV_SREG); INT(FE_X_CVTA_TO);
+	INT(FE_X_CVTA_FROM); INT(FE_X_CVT_INT);
+	case FE_X_SETP_INT: case FE_X_SETP_F32: case FE_X_SETP_F64: fast_setp(&F); break;
+	FLT(FE_X_FADD); FLT(FE_X_FSUB); FLT(FE_X_FMUL); FLT(FE_X_FFMA); FLT(FE_X_DADD);
+	FLT(FE_X_DSUB); FLT(FE_X_DMUL); FLT(FE_X_DFMA); FLT(FE_X_PAND); FLT(FE_X_POR);
+	FLT(FE_X_PXOR); FLT(FE_X_PNOT);
+	default:
+		break;
+	}
+#undef INT
+#undef FLT
+}
