@@ -125,8 +125,9 @@ struct fe_state_ring {
 /* True, and h recorded, when h is none of the samples held; false otherwise. */
 bool fe_state_ring_new(struct fe_state_ring *r, uint64_t h);
 
-/* Execute every CTA functionally (no timing): warps in lockstep round-robin, barriers honoured.
- * Counts warp and thread instructions. */
+/* Execute every CTA functionally (no timing): CTAs one after another, a CTA's warps round-robin
+ * in turns of up to 64 instructions (a turn ends early at a barrier arrival or exit), barriers
+ * honoured. Counts warp and thread instructions. */
 int fe_launch_run_functional(struct fe_launch *l, uint64_t *warp_insts, uint64_t *thread_insts,
 			     struct sim_error *err);
 /* The same with a livelock limit: a CTA that executes livelock_warp_insts warp instructions

@@ -91,6 +91,18 @@ struct fe_cta {
 	uint32_t red_true[2], red_n[2];
 };
 
+/* Instructions that act on the SIMT stack or the CTA (bra, call, ret, exit, trap, bar): launch.c
+ * executes them; the rest are the executor's (fe_exec_inst). */
+static inline bool fe_op_is_control(uint16_t op)
+{
+	return op == FE_OP_BRA || op == FE_OP_CALL || op == FE_OP_RET || op == FE_OP_EXIT ||
+	       op == FE_OP_TRAP || op == FE_OP_BAR;
+}
+
+/* launch.c: after a non-control instruction moved the top entry's pc onto its reconvergence
+ * point or past the code: pop what finished, end lanes that ran off the code, w->pc. */
+void fe_warp_settle(struct fe_warp *w);
+
 /* exec.c: execute the non-control instruction at pc for the lanes in mask (guard already
  * applied), recording per-lane addresses in out. */
 int fe_exec_inst(struct fe_warp *w, uint32_t pc, const uint64_t *mask, struct warp_inst *out,
@@ -121,6 +133,26 @@ static inline void fe_mask_zero(uint64_t m[WI_MASK_WORDS])
 static inline bool fe_mask_test(const uint64_t *m, uint32_t lane)
 {
 	return (m[lane >> 6] >> (lane & 63)) & 1u;
+}
+
+/* Bit count without __builtin_popcountll, which is a libgcc call unless the build targets a
+ * CPU with POPCNT; this runs for every executed instruction. */
+static inline uint32_t fe_popcount64(uint64_t x)
+{
+	x = x - ((x >> 1) & 0x5555555555555555ull);
+	x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+	x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
+	return (uint32_t)((x * 0x0101010101010101ull) >> 56);
+}
+
+/* The lanes of a mask of w (the words past its lanes are zero in every mask). */
+static inline __attribute__((always_inline)) uint32_t fe_mask_count(const struct fe_warp *w,
+								     const uint64_t *m)
+{
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < w->mask_words; i++)
+		n += fe_popcount64(m[i]);
+	return n;
 }
 
 /* Run the statements after the lane name for every lane of warp w set in mask, in lane order

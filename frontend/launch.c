@@ -339,28 +339,9 @@ static bool mask_eq(const struct fe_warp *w, const uint64_t *a, const uint64_t *
 	return !memcmp(a, b, w->mask_words * sizeof *a);
 }
 
-/* Bit count without __builtin_popcountll, which is a libgcc call unless the build targets a
- * CPU with POPCNT; this runs for every executed instruction. */
-static inline uint32_t popcount64(uint64_t x)
-{
-	x = x - ((x >> 1) & 0x5555555555555555ull);
-	x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
-	x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
-	return (uint32_t)((x * 0x0101010101010101ull) >> 56);
-}
-
-static inline __attribute__((always_inline)) uint32_t mask_count(const struct fe_warp *w,
-								   const uint64_t *m)
-{
-	uint32_t n = 0;
-	for (uint32_t i = 0; i < w->mask_words; i++)
-		n += popcount64(m[i]);
-	return n;
-}
-
 uint32_t fe_warp_next_active(const struct fe_warp *w)
 {
-	return w->sp ? mask_count(w, w->stack[w->sp - 1].mask) : 0;
+	return w->sp ? fe_mask_count(w, w->stack[w->sp - 1].mask) : 0;
 }
 
 /* Push an entry. The stack grows by doubling: depth is bounded by the nesting of divergent
@@ -463,23 +444,14 @@ exec_begin(struct fe_warp *w, const struct fe_simt_entry *top, uint32_t pc, cons
 	out->si = &k->wi[pc];
 	out->pc = pc;
 	out->n_lanes = w->n_lanes;
-	out->n_active = mask_count(w, active);
+	out->n_active = fe_mask_count(w, active);
 	out->diverged = false;
 	out->taken = false;
 	out->access_bytes = (uint32_t)k->wi[pc].access_bytes * k->wi[pc].vec;
 	w->n_insts++;
 }
 
-/* Instructions that act on the SIMT stack or the CTA (bra, call, ret, exit, trap, bar); the
- * rest go through fe_warp_execute's own path. */
-static bool is_control(uint16_t op)
-{
-	return op == FE_OP_BRA || op == FE_OP_CALL || op == FE_OP_RET || op == FE_OP_EXIT ||
-	       op == FE_OP_TRAP || op == FE_OP_BAR;
-}
-
-/* Pop what finished and end lanes that ran off the code; the next pc into out. */
-static void settle_tail(struct fe_warp *w, struct warp_inst *out)
+void fe_warp_settle(struct fe_warp *w)
 {
 	const struct fe_kernel *k = w->k;
 	simt_settle(w);
@@ -490,10 +462,17 @@ static void settle_tail(struct fe_warp *w, struct warp_inst *out)
 		lanes_leave(w, 0, all);
 		simt_settle(w);
 	}
-	out->next_pc = stack_pc(w);
+	w->pc = stack_pc(w);
 }
 
-/* A control instruction (is_control) at the top entry's pc. */
+/* Pop what finished and end lanes that ran off the code; the next pc into out. */
+static void settle_tail(struct fe_warp *w, struct warp_inst *out)
+{
+	fe_warp_settle(w);
+	out->next_pc = w->pc;
+}
+
+/* A control instruction (fe_op_is_control) at the top entry's pc. */
 static __attribute__((noinline)) int warp_control(struct fe_warp *w, struct warp_inst *out,
 						  struct sim_error *err)
 {
@@ -660,7 +639,7 @@ static __attribute__((noinline)) int warp_control(struct fe_warp *w, struct warp
 			memcpy(w->red_mask, active, sizeof w->red_mask);
 		}
 		break;
-	default: /* is_control names exactly the cases above */
+	default: /* fe_op_is_control names exactly the cases above */
 		SIM_ASSERT(!"warp_control of a non-control instruction");
 		break;
 	}
@@ -687,7 +666,7 @@ int fe_warp_execute(struct fe_warp *w, struct warp_inst *out, struct sim_error *
 	SIM_ASSERT(pc < k->n_insts);
 	const struct fe_xop *x = &k->xop[pc];
 	int rc;
-	if (is_control(x->op)) {
+	if (fe_op_is_control(x->op)) {
 		rc = warp_control(w, out, err);
 	} else {
 		exec_begin(w, top, pc, x, out);
@@ -706,121 +685,5 @@ int fe_warp_execute(struct fe_warp *w, struct warp_inst *out, struct sim_error *
 	}
 	/* on every path, faults included: some move the pc before failing */
 	w->pc = stack_pc(w);
-	return rc;
-}
-
-/* ---- functional run ---------------------------------------------------------------- */
-
-void fe_launch_progress(const struct fe_launch *l, uint64_t *mem_state, uint64_t *atomic_changes)
-{
-	*mem_state = l->mem_state;
-	*atomic_changes = l->atomic_changes;
-}
-
-bool fe_state_ring_new(struct fe_state_ring *r, uint64_t h)
-{
-	for (uint32_t i = 0; i < r->n; i++)
-		if (r->h[i] == h)
-			return false;
-	r->h[r->next] = h;
-	r->next = (r->next + 1) % FE_STATE_RING;
-	if (r->n < FE_STATE_RING)
-		r->n++;
-	return true;
-}
-
-int fe_launch_run_functional(struct fe_launch *l, uint64_t *warp_insts, uint64_t *thread_insts,
-			     struct sim_error *err)
-{
-	return fe_launch_run_functional_limit(l, FE_LIVELOCK_WARP_INSTS, warp_insts, thread_insts, err);
-}
-
-int fe_launch_run_functional_limit(struct fe_launch *l, uint64_t livelock_warp_insts,
-				   uint64_t *warp_insts, uint64_t *thread_insts, struct sim_error *err)
-{
-	return fe_launch_run_functional_observe(l, livelock_warp_insts, NULL, NULL, warp_insts, thread_insts, err);
-}
-
-int fe_launch_run_functional_observe(struct fe_launch *l, uint64_t livelock_warp_insts, fe_mem_observe_fn observe,
-				     void *ctx, uint64_t *warp_insts, uint64_t *thread_insts,
-				     struct sim_error *err)
-{
-	uint64_t wn = 0, tn = 0;
-	uint64_t idle = 0; /* warp instructions since the CTA's last forward progress */
-	uint64_t atomics_seen = l->atomic_changes;
-	struct fe_state_ring ring;
-	uint64_t addr[32];
-	struct warp_inst wi;
-	memset(&wi, 0, sizeof wi);
-	wi.addr = addr;
-	int rc = 0;
-	for (uint32_t id = 0; id < l->n_ctas && !rc; id++) {
-		struct fe_cta *c = fe_cta_create(l, id, 32, 0, err);
-		if (!c)
-			return err ? err->code : SIM_ERR_NOMEM;
-		/* each CTA starts with the memory as it finds it as its only sample */
-		memset(&ring, 0, sizeof ring);
-		fe_state_ring_new(&ring, l->mem_state);
-		uint8_t *waiting = calloc(c->n_warps, 1);
-		if (!waiting) {
-			fe_cta_destroy(c);
-			return sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory");
-		}
-		for (;;) {
-			bool live = false, progress = false;
-			/* round-robin, one instruction per warp per round; a warp that executed a
-			 * barrier waits until every live warp of the CTA has (exited warps count) */
-			for (uint32_t i = 0; i < c->n_warps && !rc; i++) {
-				struct fe_warp *w = &c->warps[i];
-				if (fe_warp_done(w))
-					continue;
-				live = true;
-				if (waiting[i])
-					continue;
-				uint32_t pc = fe_warp_pc(w);
-				rc = fe_warp_execute(w, &wi, err);
-				wn++;
-				tn += wi.n_active;
-				if (wi.si->flags & WI_F_BARRIER)
-					waiting[i] = 1;
-				progress = true;
-				if (!rc && observe && wi.si->mem_kind != WI_MEM_NONE)
-					rc = observe(ctx, id, &wi, err);
-				if (rc)
-					break;
-				/* progress as in the timing model (components/gpu.c forward_progress); the
-				 * memory state is looked at every FE_STATE_SAMPLE_INSTS idle instructions
-				 * and before giving up, not per store */
-				if ((wi.si->flags & WI_F_BARRIER) || fe_warp_done(w) ||
-				    l->atomic_changes != atomics_seen) {
-					idle = 0;
-					atomics_seen = l->atomic_changes;
-				} else if ((++idle % FE_STATE_SAMPLE_INSTS == 0 ||
-					    (livelock_warp_insts && idle >= livelock_warp_insts)) &&
-					   fe_state_ring_new(&ring, l->mem_state)) {
-					idle = 0;
-				} else if (livelock_warp_insts && idle >= livelock_warp_insts) {
-					rc = sim_error_set(err, SIM_ERR_PROGRAM, l->m->path, (int)wi.si->src_line, 0,
-							   NULL, "livelock: block (%u,%u,%u) executed %llu warp "
-							   "instructions without changing memory, a barrier arrival "
-							   "or warp exit; spinning: warp %u at pc %u '%s'",
-							   c->ctaid[0], c->ctaid[1], c->ctaid[2],
-							   (unsigned long long)idle, i, pc,
-							   wi.si->text ? wi.si->text : "?");
-				}
-			}
-			if (rc || !live)
-				break;
-			if (!progress)
-				memset(waiting, 0, c->n_warps);
-		}
-		free(waiting);
-		fe_cta_destroy(c);
-		idle = 0;
-	}
-	if (warp_insts)
-		*warp_insts = wn;
-	if (thread_insts)
-		*thread_insts = tn;
 	return rc;
 }

@@ -1,0 +1,200 @@
+/* SPDX-License-Identifier: MIT */
+/* The functional run of a launch (no timing): CTAs one after another, each CTA's warps in
+ * turn, a warp running straight through up to FE_FUNC_SLICE_INSTS instructions without the
+ * timing model's per-instruction record; barriers, livelock rules, and the memory observer. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fe_rt.h"
+
+void fe_launch_progress(const struct fe_launch *l, uint64_t *mem_state, uint64_t *atomic_changes)
+{
+	*mem_state = l->mem_state;
+	*atomic_changes = l->atomic_changes;
+}
+
+bool fe_state_ring_new(struct fe_state_ring *r, uint64_t h)
+{
+	for (uint32_t i = 0; i < r->n; i++)
+		if (r->h[i] == h)
+			return false;
+	r->h[r->next] = h;
+	r->next = (r->next + 1) % FE_STATE_RING;
+	if (r->n < FE_STATE_RING)
+		r->n++;
+	return true;
+}
+
+int fe_launch_run_functional(struct fe_launch *l, uint64_t *warp_insts, uint64_t *thread_insts,
+			     struct sim_error *err)
+{
+	return fe_launch_run_functional_limit(l, FE_LIVELOCK_WARP_INSTS, warp_insts, thread_insts, err);
+}
+
+int fe_launch_run_functional_limit(struct fe_launch *l, uint64_t livelock_warp_insts,
+				   uint64_t *warp_insts, uint64_t *thread_insts, struct sim_error *err)
+{
+	return fe_launch_run_functional_observe(l, livelock_warp_insts, NULL, NULL, warp_insts, thread_insts, err);
+}
+
+/* A warp's turn: at most this many instructions before the next warp of its CTA runs. Long
+ * enough that the turn's bookkeeping is negligible, short enough that warps waiting on each
+ * other without a barrier (a flag in shared memory) take turns often. A divisor of
+ * FE_STATE_SAMPLE_INSTS, so that turns end where the livelock rule samples memory. */
+#define FE_FUNC_SLICE_INSTS 64u
+_Static_assert(FE_STATE_SAMPLE_INSTS % FE_FUNC_SLICE_INSTS == 0, "turns end at the samples");
+
+/* What one turn of a warp did. */
+struct turn {
+	uint64_t warp_insts, thread_insts;
+	uint32_t last_pc;       /* the last instruction executed */
+	bool barrier;           /* it ended at a barrier arrival: the warp waits */
+};
+
+/* Run w for at most max instructions, until it arrives at a barrier or exits. Control
+ * instructions, a pending bar.red result and (with observe) memory instructions go through
+ * fe_warp_execute, which fills wi for the observer; the rest run here as fe_warp_execute
+ * would run them (guard, fe_exec_inst, pc + 1, settle at a reconvergence point or past the
+ * code), without filling wi's record for the timing model. */
+static int warp_turn(struct fe_warp *w, uint64_t max, struct warp_inst *wi, fe_mem_observe_fn observe,
+		     void *ctx, uint32_t cta, struct turn *t, struct sim_error *err)
+{
+	const struct fe_kernel *k = w->k;
+	uint64_t n = 0, tn = 0;
+	uint64_t guarded[WI_MASK_WORDS];
+	int rc = 0;
+	t->barrier = false;
+	t->last_pc = w->pc;
+	while (n < max && w->sp) {
+		struct fe_simt_entry *top = &w->stack[w->sp - 1];
+		const uint32_t pc = top->pc;
+		const struct fe_xop *x = &k->xop[pc];
+		t->last_pc = pc;
+		if (fe_op_is_control(x->op) || w->red_pending ||
+		    (observe && k->wi[pc].mem_kind != WI_MEM_NONE)) {
+			rc = fe_warp_execute(w, wi, err);
+			n++;
+			tn += wi->n_active;
+			if (!rc && observe && wi->si->mem_kind != WI_MEM_NONE)
+				rc = observe(ctx, cta, wi, err);
+			if (rc)
+				break;
+			if (wi->si->flags & WI_F_BARRIER) {
+				t->barrier = true;
+				break;
+			}
+			continue;
+		}
+		const uint64_t *mask = top->mask;
+		if (x->guard != FE_NO_REG) {
+			fe_exec_guard(w, x->guard, x->guard_neg, mask, guarded);
+			mask = guarded;
+		}
+		w->n_insts++;
+		n++;
+		tn += fe_mask_count(w, mask);
+		if ((rc = fe_exec_inst(w, pc, mask, wi, err))) {
+			w->pc = pc;
+			break;
+		}
+		const uint32_t npc = pc + 1;
+		top->pc = npc;
+		if (npc == top->rpc || npc >= k->n_insts)
+			fe_warp_settle(w);
+	}
+	/* fe_warp_execute keeps w->pc; the loop above only moved the top entry's */
+	w->pc = w->sp ? w->stack[w->sp - 1].pc : FE_PC_NONE;
+	t->warp_insts = n;
+	t->thread_insts = tn;
+	return rc;
+}
+
+int fe_launch_run_functional_observe(struct fe_launch *l, uint64_t livelock_warp_insts, fe_mem_observe_fn observe,
+				     void *ctx, uint64_t *warp_insts, uint64_t *thread_insts,
+				     struct sim_error *err)
+{
+	uint64_t wn = 0, tn = 0;
+	uint64_t idle = 0; /* warp instructions since the CTA's last forward progress */
+	uint64_t atomics_seen = l->atomic_changes;
+	struct fe_state_ring ring;
+	uint64_t addr[WI_MAX_LANES];
+	struct warp_inst wi;
+	memset(&wi, 0, sizeof wi);
+	wi.addr = addr;
+	int rc = 0;
+	for (uint32_t id = 0; id < l->n_ctas && !rc; id++) {
+		struct fe_cta *c = fe_cta_create(l, id, 32, 0, err);
+		if (!c)
+			return err ? err->code : SIM_ERR_NOMEM;
+		/* each CTA starts with the memory as it finds it as its only sample */
+		memset(&ring, 0, sizeof ring);
+		fe_state_ring_new(&ring, l->mem_state);
+		uint8_t *waiting = calloc(c->n_warps, 1);
+		if (!waiting) {
+			fe_cta_destroy(c);
+			return sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory");
+		}
+		for (;;) {
+			bool live = false, progress = false;
+			/* round-robin, one turn per warp per round; a warp that arrived at a barrier
+			 * waits until every live warp of the CTA has (exited warps count) */
+			for (uint32_t i = 0; i < c->n_warps && !rc; i++) {
+				struct fe_warp *w = &c->warps[i];
+				if (fe_warp_done(w))
+					continue;
+				live = true;
+				if (waiting[i])
+					continue;
+				/* the turn ends where the livelock rule looks next: the next memory
+				 * sample (idle stays a multiple of the turn) or the limit */
+				uint64_t max = FE_FUNC_SLICE_INSTS - idle % FE_FUNC_SLICE_INSTS;
+				if (livelock_warp_insts && livelock_warp_insts - idle < max)
+					max = livelock_warp_insts - idle;
+				struct turn t;
+				rc = warp_turn(w, max, &wi, observe, ctx, id, &t, err);
+				wn += t.warp_insts;
+				tn += t.thread_insts;
+				progress = true;
+				if (rc)
+					break;
+				if (t.barrier)
+					waiting[i] = 1;
+				/* progress as in the timing model (components/gpu.c forward_progress); the
+				 * memory state is looked at every FE_STATE_SAMPLE_INSTS idle instructions
+				 * and before giving up, not per store */
+				if (t.barrier || fe_warp_done(w) || l->atomic_changes != atomics_seen) {
+					idle = 0;
+					atomics_seen = l->atomic_changes;
+					continue;
+				}
+				idle += t.warp_insts;
+				bool at_limit = livelock_warp_insts && idle >= livelock_warp_insts;
+				if ((idle % FE_STATE_SAMPLE_INSTS == 0 || at_limit) &&
+				    fe_state_ring_new(&ring, l->mem_state)) {
+					idle = 0;
+				} else if (at_limit) {
+					const struct wi_static *si = &l->k->wi[t.last_pc];
+					rc = sim_error_set(err, SIM_ERR_PROGRAM, l->m->path, (int)si->src_line, 0,
+							   NULL, "livelock: block (%u,%u,%u) executed %llu warp "
+							   "instructions without changing memory, a barrier arrival "
+							   "or warp exit; spinning: warp %u at pc %u '%s'",
+							   c->ctaid[0], c->ctaid[1], c->ctaid[2],
+							   (unsigned long long)idle, i, t.last_pc,
+							   si->text ? si->text : "?");
+				}
+			}
+			if (rc || !live)
+				break;
+			if (!progress)
+				memset(waiting, 0, c->n_warps);
+		}
+		free(waiting);
+		fe_cta_destroy(c);
+		idle = 0;
+	}
+	if (warp_insts)
+		*warp_insts = wn;
+	if (thread_insts)
+		*thread_insts = tn;
+	return rc;
+}
