@@ -105,7 +105,8 @@ while read -r abbr ppmem pcinv; do
 			if [ $rerun = 1 ] || [ -z "$(measure "$d")" ]; then
 				ov=(-s gpu.core.scheduler.policy=lrr)
 				[ $v = pmem ] && ov+=(-s gpu.memory.model=perfect-l1)
-				scripts/apps.sh run "$id" --size "$size" -c configs/owl-28.cfg "${ov[@]}" "${capov[@]}" -o "$d" > /dev/null || true
+				reuse=0; [ $v = pmem ] && reuse=1 # the base run made the inputs
+				APPS_REUSE_INPUTS=$reuse scripts/apps.sh run "$id" --size "$size" -c configs/owl-28.cfg "${ov[@]}" "${capov[@]}" -o "$d" > /dev/null || true
 			fi
 		done
 		read -r cb tb cinv sb < <(measure "$out/$id/base"; echo "- - - -") || true

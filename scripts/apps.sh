@@ -24,7 +24,8 @@
 # Environment: WARPSIM_APPS_DIR (default ${XDG_CACHE_HOME:-~/.cache}/warpsim-apps), WARPSIM (the
 # warpsim binary, default build/warpsim), WARPSIM_APPGEN (default build/warpsim-appgen),
 # APPS_MANIFEST / APPS_SUITES (default workloads/apps/apps.tsv, suites.tsv; the tests point them
-# at a fixture), APPS_TIMEOUT (seconds per run, default 1800).
+# at a fixture), APPS_TIMEOUT (seconds per run, default 1800), APPS_REUSE_INPUTS=1 (run: keep the
+# inputs a previous prepare made, unless the manifest is newer).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 manifest=${APPS_MANIFEST:-$root/workloads/apps/apps.tsv}
@@ -190,7 +191,10 @@ run_one() {
 	bin=$(bin_of "$id")
 	[ -x "$bin" ] || { printf '%s\tno\t-\tnot built\n' "$id"; return 0; }
 	check=$(field "$id" 8)
-	run=$(prepare "$id" "$size" 2>&1) || { printf '%s\tno\t-\tinputs: %s\n' "$id" "$(echo "$run" | tail -1)"; return 0; }
+	run=$adir/run/$id/$size
+	if [ "${APPS_REUSE_INPUTS:-0}" != 1 ] || [ ! -x "$run/run.sh" ] || [ "$manifest" -nt "$run/run.sh" ]; then
+		run=$(prepare "$id" "$size" 2>&1) || { printf '%s\tno\t-\tinputs: %s\n' "$id" "$(echo "$run" | tail -1)"; return 0; }
+	fi
 	rm -rf "$out"; mkdir -p "$out"
 	if [ "$functional" = 1 ]; then
 		WARPSIM_FUNCTIONAL=1 timeout "$timeout_s" nice -n 10 "$warpsim" cuda "$@" -o "$out" -- "$run/run.sh" > "$out/run.log" 2>&1 || rc=$?
