@@ -175,6 +175,15 @@ prepare() {
 	{
 		echo "#!/bin/sh"
 		echo "# $id, size $size (scripts/apps.sh prepare)"
+		echo "# warpsim's relative paths (a sweep's configs, its output folder) are made absolute"
+		echo "# before the program enters its own folder"
+		echo 'abs() { case "$1" in /*|"") printf "%s" "$1" ;; *) printf "%s/%s" "$PWD" "$1" ;; esac; }'
+		echo 'if [ -n "${WARPSIM_CONFIG:-}" ]; then'
+		echo '	c=""; ifs=$IFS; IFS=:'
+		echo '	for f in $WARPSIM_CONFIG; do c="${c:+$c:}$(abs "$f")"; done'
+		echo '	IFS=$ifs; WARPSIM_CONFIG=$c; export WARPSIM_CONFIG'
+		echo 'fi'
+		echo 'if [ -n "${WARPSIM_OUTDIR:-}" ]; then WARPSIM_OUTDIR=$(abs "$WARPSIM_OUTDIR"); export WARPSIM_OUTDIR; fi'
 		printf "cd '%s' || exit 2\n" "$run/$cwd"
 		printf "exec '%s' %s \"\$@\"\n" "$bin" "$ARGS"
 	} > "$run/run.sh"

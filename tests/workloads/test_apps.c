@@ -292,5 +292,16 @@ Test(apps_fixture, fetch_prepare_run_status_sweep, .timeout = 240)
 	snprintf(cmd, sizeof cmd, "%s scripts/apps.sh sweep --papers OWL", env);
 	cr_assert_eq(run(cmd, out), 0, "%s", out);
 	cr_assert(strstr(out, "name = \"hl\";"), "%s", out);
+
+	/* the entries in a sweep, with relative config and output paths: the run folder's run.sh
+	 * makes them absolute before it enters the program's folder */
+	snprintf(cmd, sizeof cmd,
+		 "{ echo 'sweep = { name = \"fx\"; configs = [\"configs/gtx480.cfg\"];'; %s scripts/apps.sh sweep; echo 'variants = ( { name = \"base\"; } ); };'; }"
+		 " > '%s/fx.cfg' && \"$WARPSIM_BIN\" sweep '%s/fx.cfg' --jobs 1 --out fx-out-$$ && cat fx-out-$$/fx/results.csv;"
+		 " rc=$?; rm -rf fx-out-$$; exit $rc",
+		 env, t.path, t.path);
+	cr_assert_eq(run(cmd, out), 0, "%s", out);
+	cr_assert(strstr(out, "collected 1 runs (0 without results)"), "%s", out);
+	cr_assert(strstr(out, "\ngtx480,hostloop,base,"), "%s", out);
 	tmp_fini(&t);
 }
