@@ -156,6 +156,7 @@ static void hook_kernel_begin(void *v, const struct fe_launch_info *in, uint64_t
 	sm->quiet.valid = false;
 	sm->insts = in->insts;
 	sm->n_insts = in->n_insts;
+	sm_phase_kernel_begin(sm);
 	if (sm->lwm)
 		sm->warp_size = sm_lwm_kernel_warp_size(sm, in->threads_per_cta);
 	sm->warps_per_cta = (in->threads_per_cta + sm->warp_size - 1) / sm->warp_size;
@@ -303,6 +304,13 @@ static int read_settings(struct sm *sm, const struct cfg *cfg, struct sim_error 
 	uint32_t logic = (uint32_t)cfg_int(cfg, "gpu.core.latency.logic");
 	sm->lat[WI_LAT_LOGIC] = logic ? logic + alu_pipe : sm->lat[WI_LAT_INT];
 	sm->mem_pipe_cycles = (uint32_t)cfg_int(cfg, "gpu.core.latency.mem_pipeline");
+	sm->phase_machine = !strcmp(cfg_str(cfg, "gpu.core.phase_latency"), "machine");
+	/* memory/'s hit latencies, read by name for the phase lengths only; an SM built without
+	 * memory/'s settings (its unit tests) has no such accesses to time */
+	static const char *const shared_lat = "gpu.memory.shared.latency_cycles", *const const_lat =
+		"gpu.memory.l1c.hit_latency_cycles";
+	sm->phase_shared_cycles = cfg_key_type(cfg, shared_lat) >= 0 ? (uint32_t)cfg_int(cfg, shared_lat) : 0;
+	sm->phase_const_cycles = cfg_key_type(cfg, const_lat) >= 0 ? (uint32_t)cfg_int(cfg, const_lat) : 0;
 	static const char *const ii_keys[WI_II_TYPES] = {"gpu.core.initiation.int", "gpu.core.initiation.fp",
 							 "gpu.core.initiation.dp"};
 	static const char *const op_lat_keys[WI_II_TYPES] = {"gpu.core.latency.ops.int", "gpu.core.latency.ops.fp",
@@ -559,6 +567,8 @@ void sm_destroy(struct sm *sm)
 	if (sm->wi_pool.obj_bytes)
 		sim_pool_fini(&sm->wi_pool);
 	free(sm->scratch);
+	free(sm->phase);
+	free(sm->phase_scratch);
 	free(sm->ic_tag);
 	free(sm->ic_lru);
 	free(sm->ic_fill);
@@ -586,9 +596,15 @@ void sm_update_view_pc(struct sm *sm, uint16_t slot)
 	if (pc < sm->n_insts) {
 		const struct wi_static *si = &sm->insts[pc];
 		v->phase_id = si->phase_id;
-		v->phase_distance_cycles = si->phase_distance_cycles;
-		v->phase_len_cycles = si->phase_len_cycles;
-		v->next_phase_len_cycles = si->next_phase_len_cycles;
+		if (sm->phase_machine) {
+			v->phase_distance_cycles = sm->phase[pc].distance_cycles;
+			v->phase_len_cycles = sm->phase[pc].len_cycles;
+			v->next_phase_len_cycles = sm->phase[pc].next_len_cycles;
+		} else {
+			v->phase_distance_cycles = si->phase_distance_cycles;
+			v->phase_len_cycles = si->phase_len_cycles;
+			v->next_phase_len_cycles = si->next_phase_len_cycles;
+		}
 	}
 	v->active_threads = fe_warp_next_active(sm->warps[slot].fw);
 }

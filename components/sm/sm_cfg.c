@@ -8,6 +8,8 @@
 static const char *const sm_ic_paths[] = {"fixed", "memory", NULL};
 static const char *const sm_sched_orders[] = {"fixed", "rotating", NULL};
 
+static const char *const sm_phase_latencies[] = {"machine", "fixed", NULL};
+
 static const struct cfg_key_def sm_keys[] = {
 	CFG_KEY_STR("gpu.name", "", "the machine's name, as a CUDA program reads it (cudaDeviceProp.name: "
 		    "NAME (warpsim); empty: warpsim simulated GPU)"),
@@ -23,6 +25,11 @@ static const struct cfg_key_def sm_keys[] = {
 	CFG_KEY_INT("gpu.core.max_threads", "threads", 1536, 1, 65536, "resident threads per SM"),
 	CFG_KEY_INT("gpu.core.max_ctas", "CTAs", 8, 1, SCHED_MAX_CTAS, "resident CTAs per SM"),
 	CFG_KEY_INT("gpu.core.registers", "registers", 32768, 1, 1 << 24, "32-bit registers per SM"),
+	CFG_KEY_ENUM("gpu.core.phase_latency", "machine", sm_phase_latencies,
+		      "PAWS phase lengths and distances (003 Sec III-A: the sum of the instruction "
+		      "latencies): machine, this core's result latencies (latency.*, alu_pipeline; a shared "
+		      "or constant access its hit latency and mem_pipeline, a global one its issue); fixed, the "
+		      "frontend's table (4-cycle ALU operations, frontend/link.c)"),
 	CFG_KEY_INT("gpu.core.max_regs_per_thread", "registers", 0, 0, 255,
 		    "compile limit (nvcc -maxrregcount): a launch whose kernel needs more registers per "
 		    "thread is given this many (0: none). Only occupancy follows it: the spill loads and "

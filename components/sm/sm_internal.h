@@ -103,6 +103,11 @@ struct sm_unit {
 	uint64_t wb_mask[SM_MAX_UNITS], wb_base[SM_MAX_UNITS];
 };
 
+/* PAWS phase data of one instruction with this SM's latencies (sm_phase.c). */
+struct sm_phase {
+	uint32_t distance_cycles, len_cycles, next_len_cycles;
+};
+
 struct sm {
 	struct sim_component comp;      /* first: the engine's view */
 	char name[32];
@@ -163,6 +168,13 @@ struct sm {
 	/* kernel */
 	const struct wi_static *insts;
 	uint32_t n_insts;
+	/* gpu.core.phase_latency = machine: the kernel's phase data timed by this SM (else the
+	 * frontend's fixed table, in insts) */
+	bool phase_machine;
+	uint32_t phase_shared_cycles, phase_const_cycles; /* hit latencies of shared and l1c */
+	struct sm_phase *phase;         /* [phase_cap], n_insts valid */
+	uint32_t *phase_scratch;        /* [2 * phase_cap] */
+	uint32_t phase_cap;
 	uint32_t warps_per_cta, threads_per_cta, regs_per_thread, shared_per_cta;
 	bool in_kernel;
 	/* warps and CTAs */
@@ -348,6 +360,14 @@ static inline uint32_t sm_result_cycles(const struct sm *sm, const struct wi_sta
 	uint32_t l = sm->op_lat[si->ii_class];
 	return l ? l : sm->lat[si->lat_class];
 }
+
+/* sm_phase.c: phase distance, length and next phase's length of each of wi[0..n) (phases as the
+ * frontend numbered them, ascending with pc), summing cost[pc] cycles; phase_len: n entries of
+ * scratch. */
+void sm_phase_lengths(const struct wi_static *wi, uint32_t n, const uint32_t *cost, struct sm_phase *out,
+		      uint32_t *phase_len);
+/* At kernel begin, with phase_machine: fills sm->phase for the kernel's instructions. */
+void sm_phase_kernel_begin(struct sm *sm);
 
 /* sm_issue.c: scheduler s's cycle at now: issues at most one warp instruction, returns the
  * scheduler's cycle class (enum sm_cyc). */
