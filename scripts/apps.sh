@@ -297,7 +297,8 @@ cmd_status() {
 		fi
 		if [ "$reason" != "-" ]; then note=${note:+$note; }$reason; fi
 		printf '| %s | %s | %s | %s | %s | %s | %s |\n' "${id#*/}" "${id%%/*}" "$papers" "$built" "$runs" "$verdict" "${note:--}"
-	done
+	done | awk -F' [|] ' '{ print; n++; b += $4 == "yes"; r += $5 == "yes"; p += $6 == "pass"; nc += $6 == "no check"; f += $6 == "fail" }
+		END { printf "\n%d programs: %d built, %d ran under warpsim, %d passed their own check, %d have none, %d failed it\n", n, b, r, p, nc, f }'
 }
 
 cmd_sweep() {
@@ -325,16 +326,21 @@ cmd_sweep() {
 	echo "  );"
 }
 
-[ $# -gt 0 ] || { sed -n '3,30p' "$0"; exit 2; }
-cmd=$1; shift
-case "$cmd" in -h|--help) ;; *) check_manifest ;; esac
-case "$cmd" in
-fetch) cmd_fetch "$@" ;;
-list) cmd_list ;;
-prepare) cmd_prepare "$@" ;;
-run) cmd_run "$@" ;;
-status) cmd_status "$@" ;;
-sweep) cmd_sweep "$@" ;;
--h|--help) sed -n '3,30p' "$0" ;;
-*) die "unknown command '$cmd' (try --help)" ;;
-esac
+main() {
+	[ $# -gt 0 ] || { sed -n '3,28p' "$0"; exit 2; }
+	local cmd=$1
+	shift
+	case "$cmd" in -h|--help) ;; *) check_manifest ;; esac
+	case "$cmd" in
+	fetch) cmd_fetch "$@" ;;
+	list) cmd_list ;;
+	prepare) cmd_prepare "$@" ;;
+	run) cmd_run "$@" ;;
+	status) cmd_status "$@" ;;
+	sweep) cmd_sweep "$@" ;;
+	-h|--help) sed -n '3,28p' "$0" ;;
+	*) die "unknown command '$cmd' (try --help)" ;;
+	esac
+}
+# one line, read whole before it runs: editing this file under a running command is then safe
+main "$@"; exit $?

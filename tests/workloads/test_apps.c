@@ -284,6 +284,7 @@ Test(apps_fixture, fetch_prepare_run_status_sweep, .timeout = 240)
 	cr_assert_eq(run(cmd, out), 0, "%s", out);
 	cr_assert(strstr(out, "| hostloop | fixture | OWL:HL PRO:hostloop | yes | yes | pass | - |"), "%s", out);
 	cr_assert(strstr(out, "| absent | fixture | OWL:ABS | no | - | - | not public: the test says so |"), "%s", out);
+	cr_assert(strstr(out, "\n2 programs: 1 built, 1 ran under warpsim, 1 passed their own check, 0 have none, 0 failed it\n"), "%s", out);
 	snprintf(cmd, sizeof cmd, "%s scripts/apps.sh sweep --papers PRO", env);
 	cr_assert_eq(run(cmd, out), 0, "%s", out);
 	char want[512];
