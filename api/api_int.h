@@ -15,6 +15,10 @@ struct gpu *warpsim_gpu(struct warpsim *ws);          /* NULL when functional */
 /* The device every launch goes through: after a PROGRAM or FAULT it refuses further launches
  * with that status (include/warpsim.h, warpsim_launch). */
 struct fe_device warpsim_device(struct warpsim *ws);
+/* Launch control of a timing machine (api/launch_ctl.h: budget reached, modes); NULL on the
+ * functional executor. */
+struct api_ctl;
+const struct api_ctl *warpsim_ctl(struct warpsim *ws);
 /* Warp and thread instructions of the functional executor so far. */
 void warpsim_functional_totals(const struct warpsim *ws, uint64_t *warp_insts,
 			       uint64_t *thread_insts);

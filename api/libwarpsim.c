@@ -14,6 +14,7 @@
 #include "../workloads/workload.h"
 #include "api_guard.h"
 #include "api_int.h"
+#include "launch_ctl.h"
 
 /* The most registers a thread may have (PTX ISA, every architecture since sm_30). */
 #define API_MAX_REGS_PER_THREAD 255u
@@ -31,6 +32,7 @@ struct warpsim {
 	struct ws_func_stats fstats;
 	struct fe_device inner;         /* the timing model's or the functional executor's */
 	struct fe_device dev;           /* inner behind guarded_launch: what every host launches on */
+	struct api_ctl ctl;             /* timing machine: budgets, launch selection, sampling */
 	struct fe_memory *mem;
 	struct warpsim_module **mods;
 	uint32_t n_mods, cap_mods;
@@ -111,7 +113,9 @@ static int guarded_launch(void *ctx, struct fe_launch *l, struct sim_error *err)
 	if (ws->fault_code)
 		return sim_error_set(err, (enum sim_err)ws->fault_code, NULL, 0, 0, NULL,
 				     "an earlier launch faulted and this machine launches no more");
-	int rc = ws->inner.launch(ws->inner.ctx, l, err);
+	/* a timing machine's launches go through launch control, which runs each in timing mode
+	 * or functionally; a budget that stops the run is no fault (SIM_ERR_BUDGET: it says so) */
+	int rc = ws->g ? api_ctl_launch(&ws->ctl, l, err) : ws->inner.launch(ws->inner.ctx, l, err);
 	if (rc == SIM_ERR_PROGRAM || rc == SIM_ERR_FAULT) {
 		ws->fault_code = rc;
 		sim_error_format(err, ws->fault_msg, sizeof ws->fault_msg);
@@ -192,6 +196,7 @@ static void machine_free(struct warpsim *ws)
 	if (ws->timeline)
 		fclose(ws->timeline);
 	free(ws->timeline_buf);
+	api_ctl_fini(&ws->ctl);
 	gpu_destroy(ws->g);
 	fe_memory_destroy(ws->mem);
 	stats_destroy(ws->st);
@@ -220,8 +225,12 @@ struct warpsim *warpsim_create_sim(const struct warpsim_options *o, struct sim_e
 		rc = cfg_set_override(ws->cfg, o->overrides[i], e);
 	if (!rc)
 		rc = gpu_cfg_validate(ws->cfg, e);
+	if (!rc)
+		rc = api_ctl_check_cfg(ws->cfg, e);
 	if (!rc && !o->functional && !(ws->g = gpu_create(ws->cfg, ws->st, e)))
 		rc = e->code ? (int)e->code : SIM_ERR_CONFIG;
+	if (!rc && ws->g)
+		rc = api_ctl_init(&ws->ctl, ws->cfg, ws->g, ws->st, e);
 	if (!rc && !api_handle_add(ws, API_MACHINE))
 		rc = sim_error_set(e, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory");
 	if (rc) {
@@ -259,6 +268,16 @@ struct cfg *warpsim_cfg(struct warpsim *ws) { return ws->cfg; }
 struct stats *warpsim_stats(struct warpsim *ws) { return ws->st; }
 struct gpu *warpsim_gpu(struct warpsim *ws) { return ws->g; }
 struct fe_device warpsim_device(struct warpsim *ws) { return ws->dev; }
+const struct api_ctl *warpsim_ctl(struct warpsim *ws) { return ws->g ? &ws->ctl : NULL; }
+
+/* stats.json's "budget" and "sampling" sections follow the launches: brought up to date
+ * whenever the document is read. They are a view of state the machine owns, so the const
+ * readers update them too. */
+static void publish(const struct warpsim *ws)
+{
+	if (ws->g)
+		api_ctl_publish((struct api_ctl *)&ws->ctl);
+}
 
 void warpsim_functional_totals(const struct warpsim *ws, uint64_t *warp_insts,
 			       uint64_t *thread_insts)
@@ -744,6 +763,7 @@ char *warpsim_stats_json(const struct warpsim *ws)
 {
 	if (need_machine(ws, __func__, NULL))
 		return NULL;
+	publish(ws);
 	char *s = stats_to_json_string(ws->st);
 	if (!s)
 		api_fail(NULL, WARPSIM_ERR_NOMEM, "%s: out of memory", __func__);
@@ -821,6 +841,7 @@ int warpsim_write_outputs(struct warpsim *ws, const char *dir, struct warpsim_er
 		rc = write_file_atomic(p, ws->timeline_buf, ws->timeline_len, false, NULL, err);
 	}
 	/* stats.json last: its presence marks a complete run (sweeps rely on it) */
+	publish(ws);
 	snprintf(p, sizeof p, "%s/stats.json", dir);
 	if (!rc && stats_write_json(ws->st, p, &e))
 		rc = api_fail_sim(err, &e);

@@ -31,8 +31,9 @@ struct gpu {
 	uint64_t l2_line_bytes;
 	FILE *report;
 	FILE *timeline;
-	uint64_t max_cycles;             /* sim.max_cycles, 0 = none */
-	uint64_t max_warp_insts;         /* sim.max_warp_insts, 0 = none */
+	struct gpu_budget budget;        /* caps on the totals (gpu_set_budget), 0 = none */
+	uint64_t max_issue_per_cycle;    /* warp instructions the GPU can issue in a cycle at most */
+	uint32_t warp_size;
 	bool check;                      /* sim.check: reconcile invariants at each kernel end */
 	/* machine-wide summary counters (gpu.*), advanced at the end of each launch */
 	uint64_t cycles, warp_insts, thread_insts, kernels, ctas;
@@ -370,6 +371,7 @@ static void periodic(void *ctx)
 		struct sm_counters c;
 		sm_get_counters(g->sms[i], &c);
 		p.warp_insts += c.warp_insts;
+		p.thread_insts += c.thread_insts;
 		p.ctas_done += c.ctas_finished - g->last[i].ctas_finished;
 	}
 	g->progress_fn(g->progress_ctx, &p);
@@ -417,8 +419,8 @@ struct gpu *gpu_create(const struct cfg *c, struct stats *st, struct sim_error *
 	g->st = st;
 	g->report = stderr;
 	g->n_cores = (uint32_t)cfg_int(c, "gpu.core.count");
-	g->max_cycles = (uint64_t)cfg_int(c, "sim.max_cycles");
-	g->max_warp_insts = (uint64_t)cfg_int(c, "sim.max_warp_insts");
+	g->max_issue_per_cycle = (uint64_t)g->n_cores * (uint64_t)cfg_int(c, "gpu.core.n_schedulers");
+	g->warp_size = (uint32_t)cfg_int(c, "gpu.core.warp_size");
 	g->check = cfg_bool(c, "sim.check");
 	g->core_clk.name = "core";
 	g->core_clk.freq_mhz = (uint32_t)cfg_int(c, "gpu.core.clock_mhz");
@@ -519,15 +521,50 @@ static void account_launch(struct gpu *g, uint64_t kernel_cycles)
 	}
 }
 
-static uint64_t total_warp_insts(const struct gpu *g)
+/* Warp and thread instructions issued so far, the running launch's included. */
+static void issued_so_far(const struct gpu *g, uint64_t *warp_insts, uint64_t *thread_insts)
 {
-	uint64_t n = 0;
+	*warp_insts = *thread_insts = 0;
 	for (uint32_t i = 0; i < g->n_cores; i++) {
 		struct sm_counters c;
 		sm_get_counters(g->sms[i], &c);
-		n += c.warp_insts;
+		*warp_insts += c.warp_insts;
+		*thread_insts += c.thread_insts;
 	}
-	return n;
+}
+
+void gpu_set_budget(struct gpu *g, const struct gpu_budget *b)
+{
+	g->budget = *b;
+}
+
+/* Core cycles the instruction caps leave at the most issue per cycle: the earliest they can be
+ * reached, so a run to that cycle cannot pass them by more than one cycle's issue. 0: one is
+ * reached, *hit names it. UINT64_MAX: no instruction cap. Called between sim_run stretches,
+ * which shrink as the cap nears (a few hundred per capped launch), never per cycle. */
+static uint64_t inst_cycles_left(const struct gpu *g, const char **hit)
+{
+	uint64_t wi, ti, left = UINT64_MAX;
+	issued_so_far(g, &wi, &ti);
+	const struct {
+		uint64_t cap, now, per_cycle;
+		const char *key;
+	} caps[] = {
+		{g->budget.warp_insts, wi, g->max_issue_per_cycle, "sim.max_warp_insts"},
+		{g->budget.thread_insts, ti, g->max_issue_per_cycle * g->warp_size, "sim.max_thread_insts"},
+	};
+	for (size_t k = 0; k < SIM_ARRAY_LEN(caps); k++) {
+		if (!caps[k].cap)
+			continue;
+		if (caps[k].now >= caps[k].cap) {
+			*hit = caps[k].key;
+			return 0;
+		}
+		uint64_t c = (caps[k].cap - caps[k].now + caps[k].per_cycle - 1) / caps[k].per_cycle;
+		if (c < left)
+			left = c;
+	}
+	return left;
 }
 
 /* A stat counter's value, 0 when it is not registered (a memory model without that part). */
@@ -594,6 +631,33 @@ static int check_kernel_end(struct gpu *g, const char *kernel, struct sim_error 
 	return 0;
 }
 
+/* A budget reached inside the launch: its statistics up to now become the launch's record (the
+ * CTAs still running stay where they are: the machine launches no more), and the run ends
+ * cleanly with SIM_ERR_BUDGET naming the cap. */
+static int capped(struct gpu *g, const struct fe_launch_info *info, uint64_t start, const char *hit,
+		  struct sim_error *err)
+{
+	uint64_t now = sim_clock_cycle_at(&g->core_clk, sim_now_ps(g->sim));
+	char stuck[256] = "";
+	for (uint32_t i = 0; i < g->n_cores && !sm_describe_stuck(g->sms[i], stuck, sizeof stuck); i++)
+		;
+	account_launch(g, now > start ? now - start : 0);
+	account_memory(g);
+	if (g->sampler)
+		sampler_take(g->sampler, now);
+	stats_kernel_end(g->st);
+	int rc;
+	if (g->timeline && (rc = cta_dispatcher_write_kernel_timeline_csv(g->disp, g->timeline, err)))
+		return rc;
+	uint64_t cap = !strcmp(hit, "sim.max_cycles") ? g->budget.cycles
+		       : !strcmp(hit, "sim.max_warp_insts") ? g->budget.warp_insts : g->budget.thread_insts;
+	return sim_error_set(err, SIM_ERR_BUDGET, NULL, 0, 0, hit,
+			     "budget of %llu reached in kernel %s after %llu core cycles, %llu warp and "
+			     "%llu thread instructions%s%s", (unsigned long long)cap, info->kernel_name,
+			     (unsigned long long)g->cycles, (unsigned long long)g->warp_insts,
+			     (unsigned long long)g->thread_insts, stuck[0] ? "; still running: " : "", stuck);
+}
+
 int gpu_run_launch(struct gpu *g, struct fe_launch *l, struct sim_error *err)
 {
 	struct fe_launch_info info;
@@ -626,16 +690,38 @@ int gpu_run_launch(struct gpu *g, struct fe_launch *l, struct sim_error *err)
 		uint64_t next = (start / g->sample_cycles + 1) * g->sample_cycles;
 		sim_event_reschedule(g->sim, &g->sample_ev, sim_clock_edge_ps(&g->core_clk, next));
 	}
+	/* the cycle cap is a time limit; the instruction caps cut the run into stretches that
+	 * cannot pass them (inst_cycles_left) */
 	uint64_t until = SIM_NEVER;
-	if (g->max_cycles) {
-		uint64_t limit_cycle = start + g->max_cycles;
-		until = sim_clock_edge_ps(&g->core_clk, limit_cycle);
+	if (g->budget.cycles)
+		until = sim_clock_edge_ps(&g->core_clk, start + (g->budget.cycles > g->cycles ?
+								  g->budget.cycles - g->cycles : 0));
+	const char *hit = NULL;
+	enum sim_stop why = SIM_STOP_QUIESCENT;
+	for (;;) {
+		uint64_t stretch = until;
+		uint64_t left = inst_cycles_left(g, &hit);
+		if (!left)
+			break;
+		if (left != UINT64_MAX) {
+			uint64_t now = sim_clock_cycle_at(&g->core_clk, sim_now_ps(g->sim));
+			uint64_t to = sim_clock_edge_ps(&g->core_clk, (now > start ? now : start) + left);
+			stretch = to < until ? to : until;
+		}
+		why = sim_run(g->sim, stretch, g->report, err);
+		if (why != SIM_STOP_TIME_LIMIT)
+			break;
+		if (stretch == until) {
+			hit = "sim.max_cycles";
+			break;
+		}
 	}
-	enum sim_stop why = sim_run(g->sim, until, g->report, err);
 	g->launch = NULL;
 	g->launch_ctas = 0;
 	if (g->sampler && sim_event_queued(&g->sample_ev))
 		sim_event_cancel(g->sim, &g->sample_ev);
+	if (hit)
+		return capped(g, &info, start, hit, err);
 	for (uint32_t i = 0; i < g->n_cores; i++) {
 		const struct sim_error *e = sm_error(g->sms[i]);
 		if (e && e->code != SIM_OK) {
@@ -655,15 +741,6 @@ int gpu_run_launch(struct gpu *g, struct fe_launch *l, struct sim_error *err)
 				     info.kernel_name, (unsigned long long)cfg_int(g->cfg, "sim.livelock_cycles"),
 				     spin[0] ? "; spinning: " : "", spin);
 	}
-	if (why == SIM_STOP_TIME_LIMIT) {
-		char stuck[256] = "";
-		for (uint32_t i = 0; i < g->n_cores && !sm_describe_stuck(g->sms[i], stuck, sizeof stuck); i++)
-			;
-		return sim_error_set(err, SIM_ERR_FAULT, NULL, 0, 0, "sim.max_cycles",
-				     "kernel %s did not finish within %llu core cycles%s%s", info.kernel_name,
-				     (unsigned long long)g->max_cycles, stuck[0] ? "; still running: " : "",
-				     stuck);
-	}
 	if (!cta_dispatcher_kernel_done(g->disp))
 		return sim_error_set(err, SIM_ERR_FAULT, NULL, 0, 0, NULL,
 				     "simulation went quiet but kernel %s has unfinished CTAs", info.kernel_name);
@@ -677,9 +754,6 @@ int gpu_run_launch(struct gpu *g, struct fe_launch *l, struct sim_error *err)
 	stats_kernel_end(g->st);
 	if (g->timeline && (rc = cta_dispatcher_write_kernel_timeline_csv(g->disp, g->timeline, err)))
 		return rc;
-	if (g->max_warp_insts && total_warp_insts(g) >= g->max_warp_insts)
-		return sim_error_set(err, SIM_ERR_FAULT, NULL, 0, 0, "sim.max_warp_insts",
-				     "instruction limit reached after kernel %s", info.kernel_name);
 	return 0;
 }
 
@@ -696,6 +770,12 @@ static void device_copied(void *ctx, uint64_t addr, uint64_t bytes)
 	const uint64_t line = g->l2_line_bytes;
 	for (uint64_t a = addr & ~(line - 1); a < addr + bytes; a += line)
 		mem_channel_copy_fill(g->chans[mem_addr_channel(&g->amap, a)], a);
+}
+
+void gpu_warm_l2(struct gpu *g, uint64_t addr, uint64_t bytes)
+{
+	if (g->chans)
+		device_copied(g, addr, bytes);
 }
 
 struct fe_device gpu_device(struct gpu *g)

@@ -27,10 +27,23 @@ void gpu_destroy(struct gpu *g);
 
 /* Run one kernel launch to completion on the timing model. SIM_ERR_FAULT on deadlock or a
  * broken invariant (report written to the gpu's report stream, stderr by default),
- * SIM_ERR_PROGRAM when the kernel itself is at fault. Stats get a per-kernel scope. */
+ * SIM_ERR_PROGRAM when the kernel itself is at fault. Stats get a per-kernel scope.
+ * SIM_ERR_BUDGET (err->setting names the cap) when a budget of gpu_set_budget is reached inside
+ * the launch: its statistics so far are recorded as the launch's, the totals include them, and
+ * the machine must launch no more (CTAs are left in flight). */
 int gpu_run_launch(struct gpu *g, struct fe_launch *l, struct sim_error *err);
+/* Caps on the totals over all launches (gpu.cycles, gpu.warp_insts, gpu.thread_insts); 0 = none.
+ * Cycles are met exactly; an instruction cap is passed by less than one cycle's issue. */
+struct gpu_budget {
+	uint64_t cycles, warp_insts, thread_insts;
+};
+void gpu_set_budget(struct gpu *g, const struct gpu_budget *b);
 /* A device for the workload runner / host API that runs launches on this gpu. */
 struct fe_device gpu_device(struct gpu *g);
+/* The L2 lines of [addr, addr+bytes) filled as a host copy fills them (tags only, no timing;
+ * counted in l2.*.copy_fills): a functional launch's accesses warming the caches. Nothing in the
+ * perfect-l1 and fixed-latency memory models, which have no L2. */
+void gpu_warm_l2(struct gpu *g, uint64_t addr, uint64_t bytes);
 void gpu_set_report(struct gpu *g, FILE *report);
 /* Optional CSV of per-CTA start/end cycle and core (PRO Fig 2), written as CTAs finish. */
 void gpu_set_cta_timeline(struct gpu *g, FILE *csv);
@@ -40,6 +53,7 @@ void gpu_set_cta_timeline(struct gpu *g, FILE *csv);
 struct gpu_progress {
 	uint64_t cycles;          /* core cycles in kernels, the current one so far */
 	uint64_t warp_insts;      /* issued so far */
+	uint64_t thread_insts;    /* executed so far */
 	uint64_t kernels_done;
 	uint64_t ctas_done;       /* of the current launch */
 	uint64_t ctas_total;      /* of the current launch (0 between launches) */

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cudart_int.h"
 
@@ -734,6 +735,16 @@ static cudaError_t run_launch(struct warpsim_module *m, int k, const char *kname
 	case WARPSIM_ERR_FAULT:
 		cr.sticky_err = cudaErrorLaunchTimeout;
 		break;
+	case WARPSIM_ERR_BUDGET:
+		/* sim.on_budget = stop: the program ends here, cleanly (exit 0), with the statistics
+		 * of what was simulated (stats.json "budget"); nothing of it runs after the cap,
+		 * whose results would be incomplete */
+		fprintf(stderr, "warpsim cudart: kernel %s: %s; the program ends here\n", kname,
+			err.message);
+		cr.launches++;
+		cr_finish();
+		fflush(NULL);
+		_exit(0);
 	default:
 		cr.sticky_err = cudaErrorLaunchFailure;
 		break;

@@ -859,13 +859,42 @@ void cfg_print_list(const struct cfg *c, FILE *out, bool json)
 }
 
 static const char *const kernel_stats_modes[] = {"summary", "all", NULL};
+static const char *const on_budget_modes[] = {"stop", "functional", NULL};
+static const char *const functional_cache_modes[] = {"cold", "warm", NULL};
 
 static const struct cfg_key_def engine_keys[] = {
 	CFG_KEY_INT("sim.seed", "", 1, 0, INT64_MAX, "seed of every component's random stream"),
+	/* Budgets (issue 33): what the timing model simulates, over all its launches. A capped run
+	 * is a clean end (exit 0, stats.json "budget" says where), never a fault. */
 	CFG_KEY_INT("sim.max_cycles", "core cycles", 0, 0, INT64_MAX,
-		    "stop after this many core cycles (0 = no limit)"),
+		    "budget: timing-mode core cycles over all launches (gpu.cycles); the run is capped "
+		    "there, inside the launch (0 = no limit)"),
 	CFG_KEY_INT("sim.max_warp_insts", "warp instructions", 0, 0, INT64_MAX,
-		    "stop after this many warp instructions (0 = no limit)"),
+		    "budget: timing-mode warp instructions over all launches (gpu.warp_insts); capped "
+		    "within one cycle's issue of it (0 = no limit)"),
+	CFG_KEY_INT("sim.max_thread_insts", "thread instructions", 0, 0, INT64_MAX,
+		    "budget: timing-mode thread instructions over all launches (gpu.thread_insts, "
+		    "GPGPU-Sim's -gpgpu_max_insn unit); capped within one cycle's issue (0 = no limit)"),
+	CFG_KEY_INT("sim.max_launches", "launches", 0, 0, INT64_MAX,
+		    "budget: launches simulated in timing mode; the next one is capped (0 = no limit)"),
+	CFG_KEY_ENUM("sim.on_budget", "stop", on_budget_modes,
+		     "when a budget is spent: stop (the program ends there, inside the launch; its "
+		     "statistics are complete up to the cap) or functional (the launch in flight "
+		     "finishes in timing mode, later launches run functionally with exact results)"),
+	CFG_KEY_STR("sim.timing_launches", "",
+		    "launches simulated in timing mode, the others run functionally: comma-separated "
+		    "N (launch index from 0), N-M, every:K (index multiple of K), kernel:NAME (C++ name, "
+		    "with or without parameters, or PTX name); empty = every launch"),
+	CFG_KEY_ENUM("sim.functional_launches_cache", "cold", functional_cache_modes,
+		     "caches after a functional launch on a timing machine: cold (left as they were) or "
+		     "warm (its global accesses replayed through the L2 tags, no timing)"),
+	CFG_KEY_INT("sim.sample_launches", "launches", 0, 0, 1000000,
+		    "launch sampling: simulate this many launches of each group (kernel, grid, block, "
+		    "shared memory, warp-instruction bucket) in timing mode, run the rest functionally "
+		    "and estimate their cycles (stats.json \"sampling\"); 0 = off"),
+	CFG_KEY_INT("sim.sample_warmup_launches", "launches", 1, 0, 1000000,
+		    "launch sampling: launches of each kernel shape simulated first and not taken as "
+		    "samples (the first finds the caches cold)"),
 	CFG_KEY_ENUM("sim.kernel_stats", "summary", kernel_stats_modes,
 		     "per-kernel records in stats.json: summary (gpu.* only) or all (every stat that changed; grows with each launch)"),
 	CFG_KEY_BOOL("sim.check", 0, "check invariants (request/reply, conservation, DRAM timing) at run time"),

@@ -56,6 +56,7 @@ int sim_error_exit_status(const struct sim_error *err)
 {
 	switch (err->code) {
 	case SIM_OK:
+	case SIM_ERR_BUDGET:
 		return 0;
 	case SIM_ERR_CONFIG:
 	case SIM_ERR_INPUT:

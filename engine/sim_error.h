@@ -19,6 +19,9 @@ enum sim_err {
 	SIM_ERR_NOMEM = -5,    /* allocation failed while building */
 	SIM_ERR_FAULT = -6,    /* simulator fault: deadlock, invariant violated */
 	SIM_ERR_PROGRAM = -7,  /* the simulated kernel is at fault (OOB access, stuck barrier) */
+	SIM_ERR_BUDGET = -8,   /* not a failure: the run's budget (sim.max_*) is spent and
+				* sim.on_budget is stop; the caller ends the program cleanly, its
+				* statistics (complete up to the cap) written. Exit status 0 */
 };
 
 struct sim_error {
@@ -44,7 +47,7 @@ void sim_error_clear(struct sim_error *err);
 /* One line: "file:line:col: setting: msg" (parts omitted when empty). */
 void sim_error_format(const struct sim_error *err, char *buf, size_t n);
 
-/* 2 for CONFIG/INPUT/USAGE/IO, 1 for FAULT/PROGRAM/NOMEM, 0 for OK. */
+/* 2 for CONFIG/INPUT/USAGE/IO, 1 for FAULT/PROGRAM/NOMEM, 0 for OK and BUDGET. */
 int sim_error_exit_status(const struct sim_error *err);
 
 /* Internal invariant; on in every build. Never for user input. */

@@ -44,6 +44,7 @@ struct stats {
 	char *cur_kernel;
 	char *cur_ptx_name;     /* the kernel's PTX name when it differs (C++ kernels) */
 	json_t *provenance;    /* NULL or an object, written first */
+	json_t *sections;      /* named members after "total" (stats_set_section) */
 };
 
 struct stats *stats_create(void)
@@ -52,7 +53,10 @@ struct stats *stats_create(void)
 	if (!s)
 		return NULL;
 	s->kernels = json_array();
-	if (!s->kernels) {
+	s->sections = json_object();
+	if (!s->kernels || !s->sections) {
+		json_decref(s->kernels);
+		json_decref(s->sections);
 		free(s);
 		return NULL;
 	}
@@ -79,6 +83,7 @@ void stats_destroy(struct stats *s)
 	free(s->kernel_prefix);
 	json_decref(s->kernels);
 	json_decref(s->provenance);
+	json_decref(s->sections);
 	free(s);
 }
 
@@ -392,6 +397,24 @@ void stats_set_provenance(struct stats *s, struct json_t *obj)
 	s->provenance = obj;
 }
 
+void stats_set_section(struct stats *s, const char *name, struct json_t *obj)
+{
+	if (obj)
+		json_object_set_new(s->sections, name, obj);
+	else
+		json_object_del(s->sections, name);
+}
+
+struct json_t *stats_kernel_record(struct stats *s, uint64_t i)
+{
+	return i < json_array_size(s->kernels) ? json_array_get(s->kernels, (size_t)i) : NULL;
+}
+
+uint64_t stats_kernel_count(const struct stats *s)
+{
+	return json_array_size(s->kernels);
+}
+
 static json_t *document(const struct stats *s)
 {
 	json_t *meta = json_object();
@@ -403,6 +426,7 @@ static json_t *document(const struct stats *s)
 	if (s->provenance)
 		json_object_set(doc, "provenance", s->provenance);
 	json_object_set_new(doc, "total", scope_json(s, false));
+	json_object_update(doc, s->sections);
 	json_object_set(doc, "kernels", s->kernels);
 	json_object_set_new(doc, "meta", meta);
 	return doc;

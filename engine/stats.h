@@ -105,6 +105,15 @@ bool stats_exists(const struct stats *s, const char *name);
 struct json_t;
 void stats_set_provenance(struct stats *s, struct json_t *obj);
 
+/* A named top-level member of the document (jansson object, reference stolen; NULL removes
+ * it), written after "total": a run's "budget" and "sampling" records. Set again, it replaces. */
+void stats_set_section(struct stats *s, const char *name, struct json_t *obj);
+/* The record of launch i in "kernels" (borrowed; NULL past the last) for its owner to annotate
+ * ("mode", estimated cycles). */
+struct json_t *stats_kernel_record(struct stats *s, uint64_t i);
+/* Number of records in "kernels". */
+uint64_t stats_kernel_count(const struct stats *s);
+
 /* JSON document {"total": {name: {"value":..,"unit":..,"desc":..}}, "kernels": [...]}.
  * Written to tmp name then renamed into place. */
 int stats_write_json(const struct stats *s, const char *path, struct sim_error *err);

@@ -31,6 +31,8 @@ enum warpsim_status {
 	WARPSIM_ERR_NOMEM = -5,   /* host or device memory exhausted */
 	WARPSIM_ERR_FAULT = -6,   /* simulator fault: deadlock, livelock, limit, invariant */
 	WARPSIM_ERR_PROGRAM = -7, /* the kernel is at fault: bad address, trap, failed assert */
+	WARPSIM_ERR_BUDGET = -8,  /* no failure: the run's budget (sim.max_*) is spent with
+				   * sim.on_budget = stop; end the program (stats are complete) */
 };
 struct warpsim_error {
 	int code;            /* enum warpsim_status */
@@ -142,8 +144,13 @@ int warpsim_texture_destroy(struct warpsim *ws, uint64_t handle, struct warpsim_
  * params_bytes exactly attrs.param_bytes (params may be NULL when that is 0). r may be NULL.
  * INPUT: no kernel k, another buffer size, a grid, block or shared size out of bounds or
  * over the machine's resources. PROGRAM: the kernel faulted (on the functional executor, a
- * livelock too); FAULT: the simulator did (deadlock, livelock, limit). After either, every launch (and workload) on the machine
- * fails with that status and the fault's message; memory, stats and outputs still work. */
+ * livelock too); FAULT: the simulator did (deadlock, livelock). After either, every launch (and workload) on the machine
+ * fails with that status and the fault's message; memory, stats and outputs still work.
+ * A timing machine may run the launch functionally instead (sim.timing_launches,
+ * sim.sample_launches, sim.on_budget = functional: exact results, no cycles). BUDGET: a
+ * budget (sim.max_thread_insts, _warp_insts, _cycles, _launches) was reached with
+ * sim.on_budget = stop: the launch was cut there, its statistics recorded up to the cap
+ * (stats.json "budget"), and every later launch returns BUDGET; write the outputs and end. */
 struct warpsim_launch {
 	uint32_t grid[3], block[3];
 	uint32_t dynamic_shared_bytes;
@@ -176,7 +183,8 @@ void warpsim_print_summary(const struct warpsim *ws, FILE *out);
 /* A workload file (workloads/README.md) run on the machine, as `warpsim run` does: its own
  * device memory, launches, check. size NULL: the file's. log (may be NULL): one line a launch.
  * IO: the file cannot be opened; INPUT: its text, or size, is wrong; PROGRAM: a kernel
- * faulted or the check failed; FAULT as for warpsim_launch. */
+ * faulted or the check failed; FAULT and BUDGET as for warpsim_launch (BUDGET: the check is
+ * not made). */
 int warpsim_run_workload(struct warpsim *ws, const char *path, const char *size, FILE *log,
 			 struct warpsim_error *err);
 

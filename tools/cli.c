@@ -2,6 +2,8 @@
 /* Shared command-line parsing and configuration building for every subcommand. */
 #include "cli.h"
 
+#include "../api/launch_ctl.h"
+
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -157,6 +159,8 @@ int cli_build_cfg(const struct cli_opts *o, struct cfg **out, struct sim_error *
 		rc = cfg_set_override(c, o->overrides[i], err);
 	if (!rc)
 		rc = gpu_cfg_validate(c, err);
+	if (!rc)
+		rc = api_ctl_check_cfg(c, err);
 	if (rc) {
 		cfg_destroy(c);
 		return rc;
@@ -247,4 +251,78 @@ double cli_now_s(void)
 	struct timespec t;
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* Each budget flag and the setting it stands for; numbers are 1..2^63-1 (0, no limit, is the
+ * default: a flag that says "no limit" would be a mistake). */
+static const struct {
+	const char *flag, *key;
+	bool number;
+} budget_flags[] = {
+	{"--max-insts", "sim.max_thread_insts", true},
+	{"--max-warp-insts", "sim.max_warp_insts", true},
+	{"--max-cycles", "sim.max_cycles", true},
+	{"--max-launches", "sim.max_launches", true},
+	{"--on-budget", "sim.on_budget", false},
+	{"--launches", "sim.timing_launches", false},
+};
+
+int cli_budget_overrides(struct cli_opts *o, struct cli_budget_buf *buf, struct sim_error *err)
+{
+	int n = 0;
+	for (size_t i = 0; i < sizeof budget_flags / sizeof budget_flags[0]; i++) {
+		const char *v = cli_long(o, budget_flags[i].flag);
+		if (!v)
+			continue;
+		if (budget_flags[i].number) {
+			uint64_t x;
+			int rc = cli_parse_u64(budget_flags[i].flag, v, 1, INT64_MAX, &x, err);
+			if (rc)
+				return rc;
+		} else if (!strcmp(budget_flags[i].flag, "--on-budget") && strcmp(v, "stop") &&
+			   strcmp(v, "functional")) {
+			return sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, "--on-budget",
+					     "expected stop or functional, got '%.100s'", v);
+		}
+		for (const char *p = v; *p; p++)
+			if ((unsigned char)*p < 0x20)
+				return sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, budget_flags[i].flag,
+						     "the value has a control character");
+		if (strlen(v) + strlen(budget_flags[i].key) + 2 > sizeof buf->s[0])
+			return sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, budget_flags[i].flag,
+					     "the value is longer than %zu characters",
+					     sizeof buf->s[0] - strlen(budget_flags[i].key) - 2);
+		size_t kl = strlen(budget_flags[i].key);
+		memcpy(buf->s[n], budget_flags[i].key, kl);
+		buf->s[n][kl] = '=';
+		memcpy(buf->s[n] + kl + 1, v, strlen(v) + 1);
+		n++;
+	}
+	if (cli_long(o, "--sample-launches")) {
+		snprintf(buf->s[n++], sizeof buf->s[0], "sim.sample_launches=%d", CLI_SAMPLE_LAUNCHES);
+		snprintf(buf->s[n++], sizeof buf->s[0], "sim.functional_launches_cache=warm");
+	}
+	for (int i = 0; i < n; i++) {
+		if (o->n_overrides == CLI_MAX_OVERRIDES)
+			return sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, "-s", "more than %d settings",
+					     CLI_MAX_OVERRIDES);
+		o->overrides[o->n_overrides++] = buf->s[i];
+	}
+	return 0;
+}
+
+void cli_budget_usage(FILE *out)
+{
+	fprintf(out,
+		"  budgets and launch selection (each a short form of a sim.* setting; docs/sampling.md):\n"
+		"  --max-insts N      stop after N thread instructions in timing mode (sim.max_thread_insts)\n"
+		"  --max-warp-insts N, --max-cycles N, --max-launches N   the same in warp instructions,\n"
+		"                     core cycles, timing launches\n"
+		"  --on-budget MODE   stop (default: the program ends at the cap, statistics complete) or\n"
+		"                     functional (later launches run functionally, results exact)\n"
+		"  --launches SPEC    simulate only these launches, run the others functionally: N, N-M,\n"
+		"                     every:K, kernel:NAME, comma-separated (sim.timing_launches)\n"
+		"  --sample-launches  sample: simulate %d launch(es) of each group, estimate the others'\n"
+		"                     cycles with a bound (sim.sample_launches; functional launches\n"
+		"                     warm the L2: sim.functional_launches_cache = warm)\n", CLI_SAMPLE_LAUNCHES);
 }

@@ -50,6 +50,22 @@ const char *cli_long(const struct cli_opts *o, const char *name);
  * missing value, s NULL, included). */
 int cli_parse_u64(const char *flag, const char *s, uint64_t min, uint64_t max, uint64_t *out, struct sim_error *err);
 
+/* The budget and launch-selection flags `warpsim run` and `warpsim cuda` share (issue 33),
+ * for their lists of options with a value and of flags. */
+#define CLI_BUDGET_WITH_VALUE "--max-insts", "--max-warp-insts", "--max-cycles", "--max-launches", \
+	"--on-budget", "--launches"
+#define CLI_BUDGET_FLAGS "--sample-launches"
+/* Launches of each group --sample-launches simulates (sim.sample_launches). */
+#define CLI_SAMPLE_LAUNCHES 1
+struct cli_budget_buf {
+	char s[8][512];
+};
+/* Append each budget flag given as its -s setting (after the -s ones: the flag wins), the text
+ * in buf (which must outlive o). SIM_ERR_USAGE naming the flag for a bad number or mode. */
+int cli_budget_overrides(struct cli_opts *o, struct cli_budget_buf *buf, struct sim_error *err);
+/* Their lines of a usage text. */
+void cli_budget_usage(FILE *out);
+
 /* Build the configuration: every module's schema, each -c file in order, then every -s. */
 int cli_build_cfg(const struct cli_opts *o, struct cfg **out, struct sim_error *err);
 

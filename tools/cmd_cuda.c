@@ -21,7 +21,7 @@ static void usage(void)
 {
 	printf("usage: warpsim cuda -c CONFIG [-c PRESET]... [-s key=value]... [-o DIR] [--functional]\n"
 	       "                   [--quiet] [--progress | --no-progress] [--progress-interval S]\n"
-	       "                   -- PROGRAM [ARGS...]\n"
+	       "                   [budget and launch options] -- PROGRAM [ARGS...]\n"
 	       "  runs PROGRAM (built with nvcc -cudart shared) on the simulated GPU; its exit\n"
 	       "  status is warpsim's, but 1 when it exited 0 after the runtime refused a launch or\n"
 	       "  a launch faulted. -o DIR gets stats.json (one record per launch, keyed by the\n"
@@ -32,6 +32,7 @@ static void usage(void)
 	       "  The same by hand: LD_LIBRARY_PATH=DIR_OF_LIBCUDART WARPSIM_CONFIG=CONFIG PROGRAM\n"
 	       "  (WARPSIM_OVERRIDES: key=value lines, WARPSIM_OUTDIR, WARPSIM_FUNCTIONAL=1,\n"
 	       "  WARPSIM_PTX: a PTX file for programs that carry none, WARPSIM_PROGRESS=S)\n");
+	cli_budget_usage(stdout);
 }
 
 static bool has_cudart(const char *dir)
@@ -209,9 +210,24 @@ static void summary(const char *dir, const char *file, bool keep, const struct c
 	if (cs->refused || cs->faulted)
 		snprintf(mishaps, sizeof mishaps, " (%llu refused by the runtime, %llu faulted)",
 			 cs->refused, cs->faulted);
-	fprintf(stderr, "warpsim cuda: %zu kernel launches%s, %lld core cycles, %lld warp instructions%s%s%s%s\n",
+	/* a capped or sampled run says so (stats.json "budget", "sampling") */
+	char more[256] = "";
+	json_t *b = json_object_get(doc, "budget"), *smp = json_object_get(doc, "sampling");
+	if (json_is_true(json_object_get(b, "capped")))
+		snprintf(more, sizeof more, "; capped by %s at launch %lld",
+			 json_string_value(json_object_get(b, "limit")),
+			 (long long)json_integer_value(json_object_get(b, "launch")));
+	else if (json_integer_value(json_object_get(b, "functional_launches")) && !smp)
+		snprintf(more, sizeof more, "; %lld launches run functionally",
+			 (long long)json_integer_value(json_object_get(b, "functional_launches")));
+	if (smp)
+		snprintf(more + strlen(more), sizeof more - strlen(more),
+			 "; sampled: %lld core cycles estimated, bound +-%.2f%%",
+			 (long long)json_integer_value(json_object_get(smp, "total_cycles")),
+			 100 * json_real_value(json_object_get(smp, "error_bound_frac")));
+	fprintf(stderr, "warpsim cuda: %zu kernel launches%s, %lld core cycles, %lld warp instructions%s%s%s%s%s\n",
 		json_array_size(json_object_get(doc, "kernels")), mishaps, (long long)json_integer_value(cyc),
-		(long long)json_integer_value(wi), incomplete ? "; incomplete: " : "",
+		(long long)json_integer_value(wi), more, incomplete ? "; incomplete: " : "",
 		incomplete ? incomplete : "", keep ? "; stats in " : "", keep ? p : "");
 	json_decref(doc);
 }
@@ -221,10 +237,14 @@ int cmd_cuda(int argc, char **argv, struct sim_error *err)
 	int sep = 1;
 	while (sep < argc && strcmp(argv[sep], "--"))
 		sep++;
-	static const char *const with_value[] = {"--progress-interval", NULL};
-	static const char *const flags[] = {"--functional", "--quiet", "--progress", "--no-progress", NULL};
+	static const char *const with_value[] = {"--progress-interval", CLI_BUDGET_WITH_VALUE, NULL};
+	static const char *const flags[] = {"--functional", "--quiet", "--progress", "--no-progress",
+					    CLI_BUDGET_FLAGS, NULL};
 	struct cli_opts o;
+	struct cli_budget_buf bb;
 	int rc = cli_parse(sep, argv, "cso", with_value, flags, &o, err);
+	if (!rc)
+		rc = cli_budget_overrides(&o, &bb, err);
 	if (rc)
 		return rc;
 	if (o.help) {

@@ -58,9 +58,32 @@ void progress_format(const struct progress *p, const struct gpu_progress *gp, do
 			snprintf(eta, sizeof eta, ", ETA %d:%02d", (int)(left / 60), (int)left % 60);
 		}
 	}
-	snprintf(buf, n, "warpsim: %s cycles, %s (CTAs %llu/%llu), IPC %.2f warp inst/cycle, %s warp inst/s%s",
+	char budget[96] = "";
+	const struct {
+		uint64_t cap, now;
+		const char *what;
+	} caps[] = {{p->max_thread_insts, gp->thread_insts, "thread insts"},
+		    {p->max_warp_insts, gp->warp_insts, "warp insts"}, {p->max_cycles, gp->cycles, "cycles"}};
+	double spent = -1;
+	for (size_t i = 0; i < sizeof caps / sizeof caps[0]; i++) {
+		double f = caps[i].cap ? (double)caps[i].now / (double)caps[i].cap : -1;
+		if (f > spent) {
+			char cap[32];
+			si((double)caps[i].cap, cap, sizeof cap);
+			snprintf(budget, sizeof budget, ", budget %.0f%% of %s %s", 100 * (f < 1 ? f : 1), cap,
+				 caps[i].what);
+			spent = f;
+		}
+	}
+	if (spent > 0.001 && spent < 1.0) {
+		double left = elapsed_s * (1.0 - spent) / spent;
+		double done = p->kernels_planned ? ((double)gp->kernels_done + cur) / (double)p->kernels_planned : 0;
+		if (!eta[0] || left < elapsed_s * (1.0 - done) / done)
+			snprintf(eta, sizeof eta, ", ETA %d:%02d", (int)(left / 60), (int)left % 60);
+	}
+	snprintf(buf, n, "warpsim: %s cycles, %s (CTAs %llu/%llu), IPC %.2f warp inst/cycle, %s warp inst/s%s%s",
 		 cyc, kern, (unsigned long long)gp->ctas_done, (unsigned long long)gp->ctas_total,
-		 gp->cycles ? (double)gp->warp_insts / (double)gp->cycles : 0.0, rate, eta);
+		 gp->cycles ? (double)gp->warp_insts / (double)gp->cycles : 0.0, rate, budget, eta);
 }
 
 void progress_report(void *ctx, const struct gpu_progress *gp)
@@ -70,7 +93,7 @@ void progress_report(void *ctx, const struct gpu_progress *gp)
 	if (now - p->last_s < p->interval_s)
 		return;
 	p->last_s = now;
-	char line[256];
+	char line[384];
 	progress_format(p, gp, now - p->t0_s, line, sizeof line);
 	int len = (int)strlen(line);
 	if (p->tty) {

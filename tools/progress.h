@@ -18,6 +18,9 @@ struct progress {
 	double t0_s, last_s;      /* monotonic start and last line */
 	int width;                /* characters of the line on screen (tty) */
 	uint64_t lines;           /* lines printed */
+	/* budgets (sim.max_thread_insts, max_warp_insts, max_cycles; 0 = none): the line shows the
+	 * share spent of the one nearest its cap, and an ETA to it when that comes first */
+	uint64_t max_thread_insts, max_warp_insts, max_cycles;
 };
 
 void progress_init(struct progress *p, FILE *out, bool tty, double interval_s, uint64_t kernels_planned);

@@ -101,3 +101,25 @@ Test(progress, the_line_says_what_was_simulated_and_what_is_left)
 	cr_expect_str_eq(line, "warpsim: 2.50M cycles, kernel 2 (CTAs 50/100), IPC 2.40 warp inst/cycle, "
 			       "200.0k warp inst/s");
 }
+
+Test(progress, a_budget_shows_its_share_and_brings_the_eta_forward)
+{
+	struct progress p;
+	progress_init(&p, stderr, false, 1.0, 4);
+	/* 1.5/4 kernels done in 30 s (50 s left), but 6M of a 8M warp-instruction budget spent:
+	 * 75% in 30 s -> 10 s left; the thread-instruction budget is further away (10%) */
+	p.max_warp_insts = 8000000;
+	p.max_thread_insts = 1920000000;
+	struct gpu_progress gp = {.cycles = 2500000, .warp_insts = 6000000, .thread_insts = 192000000,
+				  .kernels_done = 1, .ctas_done = 50, .ctas_total = 100};
+	char line[384];
+	progress_format(&p, &gp, 30.0, line, sizeof line);
+	cr_expect_str_eq(line, "warpsim: 2.50M cycles, kernel 2/4 (CTAs 50/100), IPC 2.40 warp inst/cycle, "
+			       "200.0k warp inst/s, budget 75% of 8.00M warp insts, ETA 0:10");
+	/* a host routine (launches unknown): the budget gives the only ETA */
+	progress_init(&p, stderr, false, 1.0, 0);
+	p.max_cycles = 10000000;
+	progress_format(&p, &gp, 30.0, line, sizeof line);
+	cr_expect_str_eq(line, "warpsim: 2.50M cycles, kernel 2 (CTAs 50/100), IPC 2.40 warp inst/cycle, "
+			       "200.0k warp inst/s, budget 25% of 10.00M cycles, ETA 1:30");
+}

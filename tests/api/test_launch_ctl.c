@@ -1,0 +1,312 @@
+/* SPDX-License-Identifier: MIT */
+/* api/launch_ctl.c through include/warpsim.h: budgets that end a run cleanly, launches run
+ * functionally (selection, sim.on_budget = functional) with bit-identical results, sampling,
+ * and the sim.timing_launches syntax. */
+#include <criterion/criterion.h>
+#include <jansson.h>
+#include <string.h>
+
+#include "api/launch_ctl.h"
+#include "include/warpsim.h"
+
+/* scale(float *p, int n, float f): p[i] = p[i] * f + 1 for i < n. */
+static const char *scale_ptx =
+	".version 7.0\n.target sm_75\n.address_size 64\n"
+	".visible .entry _Z5scalePfif(.param .u64 p, .param .u32 n, .param .f32 f)\n{\n"
+	"\t.reg .pred %p<2>;\n\t.reg .b32 %r<6>;\n\t.reg .f32 %f<4>;\n\t.reg .b64 %rd<4>;\n"
+	"\tld.param.u64 %rd1, [p];\n\tld.param.u32 %r1, [n];\n\tld.param.f32 %f1, [f];\n"
+	"\tmov.u32 %r2, %ctaid.x;\n\tmov.u32 %r3, %ntid.x;\n\tmov.u32 %r4, %tid.x;\n"
+	"\tmad.lo.s32 %r5, %r2, %r3, %r4;\n\tsetp.ge.s32 %p1, %r5, %r1;\n\t@%p1 bra DONE;\n"
+	"\tmul.wide.s32 %rd2, %r5, 4;\n\tadd.s64 %rd3, %rd1, %rd2;\n"
+	"\tld.global.f32 %f2, [%rd3];\n\tfma.rn.f32 %f3, %f2, %f1, 0f3F800000;\n"
+	"\tst.global.f32 [%rd3], %f3;\n"
+	"DONE:\n\tret;\n}\n"
+	/* spin(): 64 rounds of a register loop, no memory: every launch alike */
+	".visible .entry _Z4spinv()\n{\n\t.reg .pred %p<2>;\n\t.reg .b32 %r<2>;\n"
+	"\tmov.u32 %r1, 0;\nLOOP:\n\tadd.u32 %r1, %r1, 1;\n\tsetp.lt.u32 %p1, %r1, 64;\n"
+	"\t@%p1 bra LOOP;\n\tret;\n}\n";
+
+#define N_ELEMS 4096
+
+static struct warpsim *machine(const char *const *ovs, int n)
+{
+	const char *cfgs[] = {"configs/gtx480.cfg"};
+	struct warpsim_options o = {.configs = cfgs, .n_configs = 1, .overrides = ovs, .n_overrides = n};
+	struct warpsim_error err;
+	struct warpsim *ws = warpsim_create(&o, &err);
+	cr_assert_not_null(ws, "%s", err.message);
+	return ws;
+}
+
+struct prog {
+	struct warpsim *ws;
+	struct warpsim_module *m;
+	uint64_t buf;
+};
+
+static struct prog setup(const char *const *ovs, int n)
+{
+	struct prog p = {.ws = machine(ovs, n)};
+	struct warpsim_error err;
+	cr_assert_eq(warpsim_module_load_ptx(p.ws, "t.ptx", scale_ptx, &p.m, &err), 0, "%s", err.message);
+	float init[N_ELEMS];
+	for (int i = 0; i < N_ELEMS; i++)
+		init[i] = (float)i * 0.37f - 100.0f;
+	cr_assert_eq(warpsim_malloc(p.ws, sizeof init, &p.buf, &err), 0);
+	cr_assert_eq(warpsim_write(p.ws, p.buf, init, sizeof init, &err), 0);
+	return p;
+}
+
+/* Launch i of the sequence: scale by 1 + i/8 over all elements. */
+static int scale(struct prog *p, int i, struct warpsim_error *err)
+{
+	struct {
+		uint64_t p;
+		uint32_t n;
+		float f;
+	} args = {p->buf, N_ELEMS, 1.0f + (float)i / 8};
+	struct warpsim_launch l = {.grid = {N_ELEMS / 128, 1, 1}, .block = {128, 1, 1}, .params = &args,
+				   .params_bytes = sizeof args};
+	return warpsim_launch(p->m, 0, &l, NULL, err);
+}
+
+static json_t *stats(struct warpsim *ws)
+{
+	char *s = warpsim_stats_json(ws);
+	cr_assert_not_null(s);
+	json_t *doc = json_loads(s, 0, NULL);
+	free(s);
+	cr_assert_not_null(doc);
+	return doc;
+}
+
+static json_int_t total(json_t *doc, const char *name)
+{
+	json_t *v = json_object_get(json_object_get(doc, "total"), name);
+	cr_assert(json_is_integer(v), "total %s", name);
+	return json_integer_value(v);
+}
+
+/* Sum of a counter over the launch records (a record leaves out counters that did not move). */
+static json_int_t per_launch_sum(json_t *doc, const char *name)
+{
+	json_int_t sum = 0;
+	size_t i;
+	json_t *k;
+	json_array_foreach(json_object_get(doc, "kernels"), i, k)
+		sum += json_integer_value(json_object_get(json_object_get(k, "stats"), name));
+	return sum;
+}
+
+static void assert_adds_up(json_t *doc)
+{
+	static const char *const names[] = {"gpu.cycles", "gpu.warp_insts", "gpu.thread_insts", "gpu.ctas",
+					    "gpu.functional.launches", "gpu.functional.warp_insts"};
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		cr_assert_eq(per_launch_sum(doc, names[i]), total(doc, names[i]), "%s", names[i]);
+}
+
+static const char *mode(json_t *doc, size_t launch)
+{
+	return json_string_value(json_object_get(json_array_get(json_object_get(doc, "kernels"), launch), "mode"));
+}
+
+static void read_all(struct prog *p, float *out)
+{
+	struct warpsim_error err;
+	cr_assert_eq(warpsim_read(p->ws, out, p->buf, N_ELEMS * sizeof *out, &err), 0, "%s", err.message);
+}
+
+/* The reference: every launch in timing mode. */
+static void reference(int launches, float *out, json_int_t *cycles)
+{
+	struct prog p = setup(NULL, 0);
+	struct warpsim_error err;
+	for (int i = 0; i < launches; i++)
+		cr_assert_eq(scale(&p, i, &err), 0, "%s", err.message);
+	read_all(&p, out);
+	json_t *doc = stats(p.ws);
+	*cycles = total(doc, "gpu.cycles");
+	json_decref(doc);
+	warpsim_destroy(p.ws);
+}
+
+Test(launch_ctl, a_thread_instruction_cap_stops_inside_a_launch_and_the_stats_add_up)
+{
+	/* a launch of scale is 4096 threads x 15 instructions = 61440 thread instructions; the
+	 * cap falls inside the third launch */
+	const char *ovs[] = {"sim.max_thread_insts=150000"};
+	struct prog p = setup(ovs, 1);
+	struct warpsim_error err;
+	cr_assert_eq(scale(&p, 0, &err), 0, "%s", err.message);
+	cr_assert_eq(scale(&p, 1, &err), 0, "%s", err.message);
+	cr_assert_eq(scale(&p, 2, &err), WARPSIM_ERR_BUDGET, "%s", err.message);
+	cr_assert(strstr(err.message, "sim.max_thread_insts: budget of 150000 reached in kernel _Z5scalePfif"),
+		  "%s", err.message);
+	cr_assert_eq(scale(&p, 3, &err), WARPSIM_ERR_BUDGET, "later launches are refused");
+	json_t *doc = stats(p.ws);
+	json_t *b = json_object_get(doc, "budget");
+	cr_assert(json_is_true(json_object_get(b, "capped")));
+	cr_assert_str_eq(json_string_value(json_object_get(b, "limit")), "sim.max_thread_insts");
+	cr_assert_eq(json_integer_value(json_object_get(b, "launch")), 2);
+	json_int_t v = json_integer_value(json_object_get(b, "value"));
+	/* passed by less than a cycle's issue: 15 cores x 2 schedulers x 32 threads */
+	cr_assert(v >= 150000 && v < 150000 + 15 * 2 * 32, "value %lld", (long long)v);
+	cr_assert_eq(v, total(doc, "gpu.thread_insts"));
+	cr_assert_eq(json_integer_value(json_object_get(b, "cycle")), total(doc, "gpu.cycles"));
+	cr_assert_eq(json_array_size(json_object_get(doc, "kernels")), 3, "the cut launch has its record");
+	cr_assert_str_eq(mode(doc, 2), "timing");
+	assert_adds_up(doc);
+	json_decref(doc);
+	warpsim_destroy(p.ws);
+}
+
+Test(launch_ctl, a_cycle_cap_is_met_exactly)
+{
+	const char *ovs[] = {"sim.max_cycles=2500"};
+	struct prog p = setup(ovs, 1);
+	struct warpsim_error err;
+	int rc = 0;
+	for (int i = 0; i < 10 && !rc; i++)
+		rc = scale(&p, i, &err);
+	cr_assert_eq(rc, WARPSIM_ERR_BUDGET, "%s", err.message);
+	json_t *doc = stats(p.ws);
+	cr_assert_eq(total(doc, "gpu.cycles"), 2500);
+	json_t *b = json_object_get(doc, "budget");
+	cr_assert_str_eq(json_string_value(json_object_get(b, "limit")), "sim.max_cycles");
+	cr_assert_eq(json_integer_value(json_object_get(b, "value")), 2500);
+	assert_adds_up(doc);
+	json_decref(doc);
+	warpsim_destroy(p.ws);
+}
+
+Test(launch_ctl, a_launch_cap_refuses_the_next_launch)
+{
+	const char *ovs[] = {"sim.max_launches=2"};
+	struct prog p = setup(ovs, 1);
+	struct warpsim_error err;
+	cr_assert_eq(scale(&p, 0, &err), 0);
+	cr_assert_eq(scale(&p, 1, &err), 0);
+	cr_assert_eq(scale(&p, 2, &err), WARPSIM_ERR_BUDGET);
+	json_t *doc = stats(p.ws);
+	json_t *b = json_object_get(doc, "budget");
+	cr_assert_str_eq(json_string_value(json_object_get(b, "limit")), "sim.max_launches");
+	cr_assert_eq(json_integer_value(json_object_get(b, "value")), 2);
+	cr_assert_eq(json_integer_value(json_object_get(b, "launch")), 2);
+	cr_assert_eq(json_array_size(json_object_get(doc, "kernels")), 2);
+	json_decref(doc);
+	warpsim_destroy(p.ws);
+}
+
+Test(launch_ctl, functional_launches_give_bit_identical_results)
+{
+	float want[N_ELEMS], got[N_ELEMS];
+	json_int_t full_cycles;
+	reference(6, want, &full_cycles);
+	/* after the budget (on_budget functional), and by selection */
+	const char *a[] = {"sim.max_launches=2", "sim.on_budget=functional"};
+	const char *b[] = {"sim.timing_launches=1,every:4"};
+	const char *const *ovs[] = {a, b};
+	int n[] = {2, 1};
+	static const char *const modes[2][6] = {
+		{"timing", "timing", "functional", "functional", "functional", "functional"},
+		{"timing", "timing", "functional", "functional", "timing", "functional"}};
+	for (int c = 0; c < 2; c++) {
+		struct prog p = setup(ovs[c], n[c]);
+		struct warpsim_error err;
+		for (int i = 0; i < 6; i++)
+			cr_assert_eq(scale(&p, i, &err), 0, "%s", err.message);
+		read_all(&p, got);
+		cr_assert_eq(memcmp(got, want, sizeof got), 0, "case %d: results differ", c);
+		json_t *doc = stats(p.ws);
+		for (size_t i = 0; i < 6; i++)
+			cr_assert_str_eq(mode(doc, i), modes[c][i], "case %d launch %zu", c, i);
+		cr_assert_eq(total(doc, "gpu.functional.launches"), c ? 3 : 4);
+		cr_assert_eq(total(doc, "gpu.functional.warp_insts"), (c ? 3 : 4) * 128 * 15);
+		json_t *bud = json_object_get(doc, "budget");
+		cr_assert(json_is_true(json_object_get(bud, "capped")) == !c, "case %d", c);
+		assert_adds_up(doc);
+		json_decref(doc);
+		warpsim_destroy(p.ws);
+	}
+}
+
+Test(launch_ctl, sampling_alike_launches_picks_one_and_estimates_the_total_exactly)
+{
+	/* spin touches no memory: its launches are alike but for the first, whose I-cache misses go
+	 * to DRAM (1930 cycles; later ones 1261): the default warm-up launch, simulated and not taken
+	 * as a sample, keeps that one out of the estimate */
+	const char *ovs[] = {"sim.sample_launches=1"};
+	json_int_t cycles[2] = {0, 0}, first = 0;
+	for (int c = 0; c < 2; c++) {
+		struct warpsim *ws = machine(ovs, c);
+		struct warpsim_module *m;
+		struct warpsim_error err;
+		cr_assert_eq(warpsim_module_load_ptx(ws, "t.ptx", scale_ptx, &m, &err), 0, "%s", err.message);
+		struct warpsim_launch l = {.grid = {30, 1, 1}, .block = {64, 1, 1}};
+		for (int i = 0; i < 20; i++)
+			cr_assert_eq(warpsim_launch(m, 1, &l, NULL, &err), 0, "%s", err.message);
+		json_t *doc = stats(ws);
+		json_t *s = json_object_get(doc, "sampling"), *k = json_object_get(doc, "kernels");
+		if (!c) {
+			cr_assert_null(s);
+			cycles[0] = total(doc, "gpu.cycles");
+			first = json_integer_value(json_object_get(json_object_get(json_array_get(k, 0), "stats"),
+								   "gpu.cycles"));
+			cr_assert_eq((cycles[0] - first) % 19, 0, "launches 1..19 alike: %lld cycles after %lld",
+				     (long long)cycles[0], (long long)first);
+		} else {
+			cr_assert_eq(json_integer_value(json_object_get(s, "timing_launches")), 2, "warm-up + one");
+			cr_assert_eq(json_integer_value(json_object_get(s, "functional_launches")), 18);
+			cr_assert_eq(json_integer_value(json_object_get(s, "groups")), 1);
+			cycles[1] = json_integer_value(json_object_get(s, "total_cycles"));
+			cr_assert_eq(json_real_value(json_object_get(s, "warp_inst_reduction")), 10.0);
+			/* one sample of one group: no measure of spread, and it says so */
+			cr_assert_eq(json_integer_value(json_object_get(s, "unbounded_launches")), 18);
+			cr_assert_str_eq(mode(doc, 1), "timing");
+			cr_assert_str_eq(mode(doc, 2), "functional");
+			cr_assert_eq(json_integer_value(json_object_get(json_array_get(k, 7), "estimated_cycles")),
+				     (cycles[0] - first) / 19);
+		}
+		json_decref(doc);
+		warpsim_destroy(ws);
+	}
+	cr_assert_eq(cycles[1], cycles[0], "estimated %lld, simulated %lld", (long long)cycles[1],
+		     (long long)cycles[0]);
+}
+
+Test(launch_ctl, the_timing_launches_syntax)
+{
+	struct cfg *c = cfg_create();
+	struct sim_error err;
+	sim_error_clear(&err);
+	cr_assert_eq(gpu_cfg_define_all(c, &err), 0);
+	cr_assert_eq(cfg_set_override(c, "sim.timing_launches=3-5,every:10,kernel:spin,7", &err), 0, "%s", err.msg);
+	struct api_sel sel;
+	cr_assert_eq(api_sel_parse(c, &sel, &err), 0, "%s", err.msg);
+	struct fe_launch_info a = {.kernel_name = "_Z5scalePfif", .cxx_name = "scale(float*, int, float)"};
+	struct fe_launch_info b = {.kernel_name = "_Z4spinv", .cxx_name = "spin()"};
+	static const bool want_a[] = {1, 0, 0, 1, 1, 1, 0, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1};
+	for (uint64_t i = 0; i < sizeof want_a; i++) {
+		cr_assert_eq(api_sel_match(&sel, i, &a), want_a[i], "launch %llu", (unsigned long long)i);
+		cr_assert(api_sel_match(&sel, i, &b), "kernel:spin names spin() at %llu", (unsigned long long)i);
+	}
+	api_sel_free(&sel);
+	static const char *const bad[][2] = {
+		{"5-3", "item '5-3': the range is empty (N > M)"},
+		{"1,,2", "item '': empty (two commas, or one at an end)"},
+		{"every:0", "item 'every:0': every:K needs a whole number K >= 1"},
+		{"x1", "item 'x1': not a launch index"},
+		{"1-", "item '1-': a range is N-M"},
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		char ov[64];
+		snprintf(ov, sizeof ov, "sim.timing_launches=%s", bad[i][0]);
+		cr_assert_eq(cfg_set_override(c, ov, &err), 0);
+		cr_assert_eq(api_sel_parse(c, &sel, &err), SIM_ERR_CONFIG, "%s", bad[i][0]);
+		cr_assert(strstr(err.msg, bad[i][1]), "'%s': %s", bad[i][0], err.msg);
+		cr_assert_str_eq(err.setting, "sim.timing_launches");
+		api_sel_free(&sel);
+	}
+	cfg_destroy(c);
+}
