@@ -122,6 +122,8 @@ void cr_run_machine(struct warpsim *ws)
 	struct gpu *g = warpsim_gpu(ws);
 	if (!g || (wake_fd[0] < 0 && !run.progress_on))
 		return;
+	if (run.progress_on)
+		progress_set_budget(&run.pr, warpsim_cfg(ws));
 	gpu_set_progress(g, on_period, NULL);
 }
 

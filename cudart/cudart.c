@@ -742,7 +742,7 @@ static cudaError_t run_launch(struct warpsim_module *m, int k, const char *kname
 		fprintf(stderr, "warpsim cudart: kernel %s: %s; the program ends here\n", kname,
 			err.message);
 		cr.launches++;
-		cr_finish();
+		cr_finish(NULL);
 		fflush(NULL);
 		_exit(0);
 	default:

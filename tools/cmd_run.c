@@ -191,10 +191,7 @@ int cmd_run(int argc, char **argv, struct sim_error *err)
 	}
 	if (g && show_progress) {
 		progress_init(&pr, stderr, isatty(STDERR_FILENO), interval_s, workload_launch_count(w));
-		const struct cfg *cf = warpsim_cfg(ws);
-		pr.max_thread_insts = (uint64_t)cfg_int(cf, "sim.max_thread_insts");
-		pr.max_warp_insts = (uint64_t)cfg_int(cf, "sim.max_warp_insts");
-		pr.max_cycles = (uint64_t)cfg_int(cf, "sim.max_cycles");
+		progress_set_budget(&pr, warpsim_cfg(ws));
 		gpu_set_progress(g, progress_report, &pr);
 		pdev.inner = dev;
 		pdev.pr = &pr;

@@ -24,6 +24,13 @@ void progress_init(struct progress *p, FILE *out, bool tty, double interval_s, u
 	p->t0_s = p->last_s = now_s();
 }
 
+void progress_set_budget(struct progress *p, const struct cfg *c)
+{
+	p->max_thread_insts = (uint64_t)cfg_int(c, "sim.max_thread_insts");
+	p->max_warp_insts = (uint64_t)cfg_int(c, "sim.max_warp_insts");
+	p->max_cycles = (uint64_t)cfg_int(c, "sim.max_cycles");
+}
+
 /* 1234567 -> "1.23M" */
 static void si(double v, char *buf, size_t n)
 {

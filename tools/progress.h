@@ -24,6 +24,8 @@ struct progress {
 };
 
 void progress_init(struct progress *p, FILE *out, bool tty, double interval_s, uint64_t kernels_planned);
+/* The budgets of configuration c (sim.max_thread_insts, _warp_insts, _cycles) for the line. */
+void progress_set_budget(struct progress *p, const struct cfg *c);
 /* gpu_set_progress callback (ctx = struct progress *). */
 void progress_report(void *ctx, const struct gpu_progress *gp);
 /* Format one line into buf (tests); elapsed_s is wall time since the start. */
