@@ -333,12 +333,36 @@ struct scratch {
 /* The speedup, memory-system and scheduler-cycle sections and the CTA timeline of the runs on
  * config a->at (the whole report when the sweep has one config). The runs its speedup table
  * lacks are added to missing. */
+/* A run that is not a whole simulation says so in its cell, and is listed under the table:
+ * capped by a budget (results.csv budget.capped), or sampled (sampling.* columns, with the
+ * estimated total cycles and its bound). "" for a whole run. */
+static const char *budget_mark(const struct csv_table *t, int r, const struct axes *a, const char *wl,
+			       const char *var, struct run_list *capped, struct run_list *sampled)
+{
+	int cap = csv_col(t, "budget.capped"), tot = csv_col(t, "sampling.total_cycles"),
+	    bound = csv_col(t, "sampling.error_bound_frac");
+	char item[320];
+	int n = a->n_cfg > 1 ? snprintf(item, sizeof item, "%s/%s/%s", a->at, wl, var)
+			     : snprintf(item, sizeof item, "%s/%s", wl, var);
+	if (cap >= 0 && csv_num(t, r, cap) == 1) {
+		run_list_add(capped, item);
+		return " (capped)";
+	}
+	if (tot >= 0 && bound >= 0 && isfinite(csv_num(t, r, tot))) {
+		snprintf(item + n, sizeof item - (size_t)n, " %.0f cycles +-%.2f%%", csv_num(t, r, tot),
+			 100 * csv_num(t, r, bound));
+		run_list_add(sampled, item);
+		return " (sampled)";
+	}
+	return "";
+}
+
 static int config_sections(const char *dir, const struct csv_table *t, const char *base, const struct axes *a,
 			   FILE *md, const char *plots, bool draw, struct scratch *scratch, struct run_list *missing,
 			   struct sim_error *err)
 {
 	double *val = scratch->val;
-	struct run_list here = {0};
+	struct run_list here = {0}, capped = {0}, sampled = {0};
 	int rc = 0;
 	int ipc = csv_col(t, "gpu.ipc");
 	char where[512], title[768], ylabel[256], fname[256];
@@ -386,7 +410,7 @@ static int config_sections(const char *dir, const struct csv_table *t, const cha
 				fprintf(md, " missing (%s) |", item);
 				continue;
 			}
-			fprintf(md, " %.3f |", s);
+			fprintf(md, " %.3f%s |", s, budget_mark(t, r, a, a->wl[w], a->var[v], &capped, &sampled));
 			val[w * a->n_var + v] = s;
 			if (s > 0) {
 				logsum[v] += log(s);
@@ -408,6 +432,14 @@ static int config_sections(const char *dir, const struct csv_table *t, const cha
 			    "that have both the run and the baseline.\n\n",
 			here.n, here.n == 1 ? " is" : "s are", here.text);
 	}
+	if (capped.n)
+		fprintf(md, "**Capped**: %d run%s stopped at a budget (stats.json \"budget\"): %s; their figures are "
+			    "of the part simulated, not of the whole program.\n\n", capped.n,
+			capped.n == 1 ? "" : "s", capped.text);
+	if (sampled.n)
+		fprintf(md, "**Sampled**: %d run%s simulated some launches and estimated the others' cycles "
+			    "(stats.json \"sampling\"; total cycles and bound): %s; their IPC is of the simulated "
+			    "launches.\n\n", sampled.n, sampled.n == 1 ? "" : "s", sampled.text);
 	snprintf(title, sizeof title, "IPC speedup over %s%s", base, where);
 	snprintf(ylabel, sizeof ylabel, "speedup over %s (IPC / IPC of %s)", base, base);
 	struct rep_bars bars = {.name = fig_name(fname, sizeof fname, "speedup", a), .title = title, .ylabel = ylabel, .rows = rows,

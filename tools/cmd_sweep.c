@@ -24,6 +24,7 @@
 #include "cli.h"
 #include "csv.h"
 #include "sweep.h"
+#include "../api/launch_ctl.h"
 
 #define SWEEP_MAX_ITEMS 256
 #define SWEEP_MAX_STATS 64
@@ -416,7 +417,7 @@ static int spec_check_machine(const struct spec *s, int c, int v, bool *stat_fou
 	}
 	bool simgrid = !strcmp(cfg_str(cf, "gpu.noc.topology"), "simgrid");
 	*unchecked = *unchecked || simgrid;
-	if (!(rc = gpu_cfg_validate(cf, &in)) && !simgrid) {
+	if (!(rc = gpu_cfg_validate(cf, &in)) && !(rc = api_ctl_check_cfg(cf, &in)) && !simgrid) {
 		struct stats *st = stats_create();
 		struct gpu *g = st ? gpu_create(cf, st, &in) : NULL;
 		for (int k = 0; g && k < s->n_stats; k++)

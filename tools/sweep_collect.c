@@ -101,6 +101,28 @@ static int check_stats_doc(const json_t *doc, const char *path, struct sim_error
 	return 0;
 }
 
+/* A capped or sampled run is never taken for a finished one: stats.json's "budget" and
+ * "sampling" (api/launch_ctl.c) become columns budget.capped (0/1), budget.functional_launches,
+ * sampling.total_cycles (the estimate), sampling.error_bound_frac, sampling.warp_inst_reduction. */
+static void budget_columns(json_t *total, const json_t *doc)
+{
+	const json_t *b = json_object_get(doc, "budget"), *s = json_object_get(doc, "sampling");
+	if (json_is_object(b)) {
+		json_object_set_new(total, "budget.capped", json_integer(json_is_true(json_object_get(b, "capped"))));
+		const json_t *f = json_object_get(b, "functional_launches");
+		if (json_is_integer(f))
+			json_object_set_new(total, "budget.functional_launches", json_copy((json_t *)f));
+	}
+	static const char *const keys[] = {"total_cycles", "error_bound_frac", "warp_inst_reduction"};
+	for (size_t i = 0; json_is_object(s) && i < sizeof keys / sizeof keys[0]; i++) {
+		const json_t *v = json_object_get(s, keys[i]);
+		char name[64];
+		snprintf(name, sizeof name, "sampling.%s", keys[i]);
+		if (json_is_number(v))
+			json_object_set_new(total, name, json_copy((json_t *)v));
+	}
+}
+
 /* One run directory (rel = config/workload/variant under the sweep) with its stats.json. */
 static int add_row(struct collect *c, const char *const id[3], const char *path, struct sim_error *err)
 {
@@ -134,8 +156,13 @@ static int add_row(struct collect *c, const char *const id[3], const char *path,
 		c->rows = nr;
 		c->cap = cap;
 	}
-	r.total = json_incref(json_object_get(doc, "total"));
+	r.total = json_copy(json_object_get(doc, "total"));
 	r.prov = json_incref(json_object_get(doc, "provenance"));
+	if (!r.total) {
+		json_decref(doc);
+		return sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory");
+	}
+	budget_columns(r.total, doc);
 	c->rows[c->n++] = r;
 	json_decref(doc);
 	return 0;
@@ -292,7 +319,8 @@ static int read_extra_stats(const char *dir, char **out, int max, struct sim_err
 	return n;
 }
 
-/* Columns: every gpu.* number any run reported and the sweep spec's extra stats, sorted by
+/* Columns: every gpu.*, budget.* and sampling.* number any run reported (budget_columns) and
+ * the sweep spec's extra stats, sorted by
  * name; then the provenance members in the order the first run with provenance has them. */
 static int pick_columns(const struct collect *c, char *const *extra, int n_extra, struct names *cols,
 			struct names *prov, struct sim_error *err)
@@ -302,7 +330,8 @@ static int pick_columns(const struct collect *c, char *const *extra, int n_extra
 		const char *k;
 		json_t *v;
 		json_object_foreach(c->rows[r].total, k, v) {
-			bool wanted = !strncmp(k, "gpu.", 4);
+			bool wanted = !strncmp(k, "gpu.", 4) || !strncmp(k, "budget.", 7) ||
+				      !strncmp(k, "sampling.", 9);
 			for (int e = 0; e < n_extra && !wanted; e++)
 				wanted = !strcmp(extra[e], k);
 			if (wanted && json_is_number(v) && (rc = names_add(cols, k, err)))

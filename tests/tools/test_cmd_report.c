@@ -418,3 +418,24 @@ Test(cmd_report, a_sweep_over_750_configs_keeps_every_config_with_tables_only, .
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
 	cr_assert_eq(sh(cmd), 0);
 }
+
+Test(cmd_report, capped_and_sampled_runs_are_marked_and_listed, .timeout = 120)
+{
+	char dir[] = "/tmp/ws_rep_XXXXXX", cmd[1024], buf[16384];
+	/* results.csv as sweep --collect writes it for a capped run (budget.capped 1) and a sampled
+	 * one (sampling.* columns, empty for the others) */
+	sweep_dir(dir,
+		  "config,workload,variant,budget.capped,gpu.ipc,sampling.error_bound_frac,sampling.total_cycles\n"
+		  "owl-28,bfs,gto,1,12,,\nowl-28,bfs,lrr,0,10,,\nowl-28,cfd,gto,0,11,0.0123,456789\n"
+		  "owl-28,cfd,lrr,0,10,,\n",
+		  "# order\nconfig owl-28\nworkload bfs\nworkload cfd\nvariant lrr\nvariant gto\n");
+	report(dir);
+	read_file(dir, "report.md", buf, sizeof buf);
+	cr_expect(strstr(buf, "| bfs | 1.000 | 1.200 (capped) |\n| cfd | 1.000 | 1.100 (sampled) |\n"), "%s", buf);
+	cr_expect(strstr(buf, "**Capped**: 1 run stopped at a budget (stats.json \"budget\"): bfs/gto;"), "%s", buf);
+	cr_expect(strstr(buf, "**Sampled**: 1 run simulated some launches and estimated the others' cycles "
+			      "(stats.json \"sampling\"; total cycles and bound): cfd/gto 456789 cycles +-1.23%;"),
+		  "%s", buf);
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	cr_assert_eq(sh(cmd), 0);
+}

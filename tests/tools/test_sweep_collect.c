@@ -169,3 +169,27 @@ Test(sweep_collect, a_path_too_long_is_an_error_naming_it, .timeout = 60)
 	cr_expect(strstr(out, ":6: name: variant name longer than 255 characters (a directory name)"), "%s", out);
 	cr_expect(access("/tmp/ws_swcol_never", F_OK) != 0, "the output directory was made");
 }
+
+Test(sweep_collect, a_capped_or_sampled_run_has_its_columns, .timeout = 60)
+{
+	char dir[] = "/tmp/ws_swcol_XXXXXX", out[8192], stats[512], p[600];
+	cr_assert_not_null(mkdtemp(dir));
+	make_run_dir(dir, stats, sizeof stats);
+	write_file(stats, "{\"total\": {\"gpu.cycles\": 1200}, \"budget\": {\"capped\": true, \"limit\": "
+			  "\"sim.max_thread_insts\", \"functional_launches\": 3}, \"sampling\": {\"total_cycles\": 5000, "
+			  "\"error_bound_frac\": 0.02, \"warp_inst_reduction\": 12.5, \"groups\": 4}}\n");
+	snprintf(p, sizeof p, "sweep --collect %s", dir);
+	int rc = warpsim(p, out, sizeof out);
+	cr_assert_eq(rc, 0, "%s", out);
+	snprintf(p, sizeof p, "%s/results.csv", dir);
+	FILE *f = fopen(p, "r");
+	cr_assert_not_null(f);
+	char text[4096];
+	size_t k = fread(text, 1, sizeof text - 1, f);
+	text[k] = '\0';
+	fclose(f);
+	cr_assert_str_eq(text, "config,workload,variant,budget.capped,budget.functional_launches,gpu.cycles,"
+			       "sampling.error_bound_frac,sampling.total_cycles,sampling.warp_inst_reduction\n"
+			       "owl-28,vecadd,lrr,1,3,1200,0.02,5000,12.5\n");
+	rm_rf(dir);
+}
