@@ -689,10 +689,12 @@ static cudaError_t launch_checked(struct cr_func *f, struct dim3 grid, struct di
 		return cr_fail(cudaErrorLaunchOutOfResources, call,
 			       "%s: %u registers x %llu threads exceed 65536 registers per block",
 			       kname, a.regs_per_thread, (unsigned long long)threads);
-	unsigned char params[4096];
-	if (a.param_bytes > sizeof params)
-		return cr_fail(cudaErrorInvalidValue, call, "%s: parameters too large", kname);
-	memset(params, 0, sizeof params);
+	/* the launch holds cr.lock: one buffer serves every launch */
+	unsigned char *params = cr.param_buf;
+	if (a.param_bytes > sizeof cr.param_buf)
+		return cr_fail(cudaErrorInvalidValue, call, "%s: %u bytes of parameters exceed the %zu "
+			       "bytes CUDA allows", kname, a.param_bytes, sizeof cr.param_buf);
+	memset(params, 0, a.param_bytes);
 	for (uint32_t i = 0; i < a.n_params; i++) {
 		uint32_t off, size;
 		if (warpsim_kernel_param(m, (uint32_t)k, i, &off, &size, &err))

@@ -93,6 +93,8 @@ struct cr_state {
 	pthread_t holder;            /* the thread in the lock, while depth > 0 */
 	volatile uint32_t depth;     /* the lock's recursion depth (a signal handler reads it) */
 	char last_msg[320];          /* cr_fail's latest message */
+	/* a launch's parameters, laid out (CUDA 12.1+ allows 32,764 bytes, FE_MAX_PARAM_BYTES) */
+	unsigned char param_buf[32764];
 };
 
 /* The runtime's state: one per process, as the CUDA runtime's own (the program's calls name

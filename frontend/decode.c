@@ -26,6 +26,7 @@ const char *const fe_op_names[FE_OP_COUNT] = {
 	[FE_OP_CALL] = "call", [FE_OP_RET] = "ret", [FE_OP_EXIT] = "exit", [FE_OP_SHFL] = "shfl",
 	[FE_OP_VOTE] = "vote", [FE_OP_ACTIVEMASK] = "activemask", [FE_OP_NANOSLEEP] = "nanosleep",
 	[FE_OP_TEX] = "tex", [FE_OP_TRAP] = "trap", [FE_OP_BFIND] = "bfind", [FE_OP_DP4A] = "dp4a",
+	[FE_OP_BMSK] = "bmsk", [FE_OP_MATCH] = "match",
 };
 
 static const struct { const char *s; uint8_t t; } type_names[] = {
@@ -51,6 +52,7 @@ static const char *const op_base[] = {
 	"selp", "slct", "mov", "cvt", "cvta", "ld", "ldu", "st", "prefetch", "sqrt", "rcp",
 	"rsqrt", "sin", "cos", "ex2", "lg2", "tanh", "atom", "red", "bar", "bar.warp", "membar",
 	"bra", "call", "ret", "exit", "shfl", "vote", "activemask", "nanosleep", "tex", "trap", "bfind", "dp4a",
+	"bmsk", "match",
 };
 
 static bool eq(const char *s, size_t n, const char *lit)
@@ -125,6 +127,14 @@ static int modifier(struct fe_inst *in, const char *s, size_t n, int *n_types)
 			in->part = (uint8_t)i;
 			return 0;
 		}
+	}
+	if (op == FE_OP_BMSK && (eq(s, n, "clamp") || eq(s, n, "wrap"))) {
+		in->part = eq(s, n, "clamp") ? FE_BMSK_CLAMP : FE_BMSK_WRAP;
+		return 0;
+	}
+	if (op == FE_OP_MATCH && (eq(s, n, "any") || eq(s, n, "all"))) {
+		in->part = eq(s, n, "any") ? FE_MATCH_ANY : FE_MATCH_ALL;
+		return 0;
 	}
 	if (op == FE_OP_TESTP && (i = find(s, n, testp_names, SIM_ARRAY_LEN(testp_names))) >= 0) {
 		in->part = (uint8_t)i;
@@ -251,6 +261,12 @@ int fe_decode_opcode(const char *s, size_t n, struct fe_inst *in, char *bad, siz
 	if (in->op == FE_OP_BAR) {
 		in->type = in->part == FE_BAR_RED_POPC ? FE_T_U32 : FE_T_PRED;
 		in->cmp = 0;
+	}
+	/* bmsk.{clamp,wrap}.b32; match.{any,all}.sync.{b32,b64} */
+	if ((in->op == FE_OP_BMSK && (!in->part || in->type != FE_T_B32)) ||
+	    (in->op == FE_OP_MATCH && (!in->part || (in->type != FE_T_B32 && in->type != FE_T_B64)))) {
+		snprintf(bad, bad_n, "%.*s", (int)n, s);
+		return -1;
 	}
 	if (in->op == FE_OP_TEX && (in->part == 0 || in->vec != 4)) {
 		snprintf(bad, bad_n, "%.*s", (int)n, s); /* only tex.1d/.2d.v4 */
@@ -392,7 +408,7 @@ void fe_inst_classify(const struct fe_inst *in, struct wi_static *ws)
 		ws->lat_class = WI_LAT_CTRL;
 		ws->flags |= WI_F_MEMBAR;
 		break;
-	case FE_OP_SHFL: case FE_OP_VOTE: case FE_OP_ACTIVEMASK:
+	case FE_OP_SHFL: case FE_OP_VOTE: case FE_OP_ACTIVEMASK: case FE_OP_MATCH:
 		ws->flags |= WI_F_WARP_SYNC;
 		break;
 	case FE_OP_NANOSLEEP: case FE_OP_TRAP:

@@ -234,6 +234,9 @@ int fe_exec_inst_generic(struct fe_warp *w, uint32_t pc, const uint64_t *mask, s
 	case FE_OP_VOTE: case FE_OP_ACTIVEMASK:
 		fe_exec_vote(w, in, mask);
 		return 0;
+	case FE_OP_MATCH:
+		fe_exec_match(w, in, mask);
+		return 0;
 	case FE_OP_MEMBAR: case FE_OP_BAR_WARP: case FE_OP_NANOSLEEP: case FE_OP_PREFETCH:
 		return 0;
 	default:

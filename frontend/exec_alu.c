@@ -111,6 +111,22 @@ static uint64_t bfe(uint64_t a, uint32_t pos, uint32_t len, uint32_t width, bool
 	return d;
 }
 
+/* bmsk.mode.b32 (PTX ISA, sm_70): width b's mask of ones from bit position a; .clamp takes a
+ * or b of 32 or more as the whole word, .wrap their low 5 bits. */
+static uint32_t bmsk(uint32_t a, uint32_t b, bool clamp)
+{
+	uint32_t a1 = a & 31, b1 = b & 31, sum = a1 + b1;
+	uint32_t mask0 = ~0u << a1, mask1 = sum >= 32 ? 0 : ~0u << sum;
+	bool pos_over = clamp && a >= 32, width_over = clamp && b >= 32;
+	if (pos_over)
+		mask0 = 0;
+	if (sum >= 32 || pos_over || width_over)
+		mask1 = 0;
+	else if (b1 == 0)
+		mask1 = ~0u;
+	return mask0 & ~mask1;
+}
+
 static uint64_t bfi(uint64_t a, uint64_t b, uint32_t pos, uint32_t len, uint32_t width)
 {
 	uint64_t f = b;
@@ -282,6 +298,9 @@ static inline __attribute__((always_inline)) bool lane_bits(struct lane *L, uint
 	}
 	case FE_OP_BFE:
 		r = bfe(zext(a, n), (uint32_t)b & 0xff, (uint32_t)c & 0xff, bits, sg);
+		break;
+	case FE_OP_BMSK:
+		r = bmsk((uint32_t)a, (uint32_t)b, in->part == FE_BMSK_CLAMP);
 		break;
 	case FE_OP_BFI: {
 		uint64_t pos = fe_opnd_value(w, &o[3], lane, FE_T_U32) & 0xff, len = fe_opnd_value(w, &o[4], lane, FE_T_U32) & 0xff;
@@ -497,7 +516,7 @@ static const uint8_t lane_group[FE_OP_COUNT] = {
 	[FE_OP_CNOT] = G_BITS, [FE_OP_SHL] = G_BITS, [FE_OP_SHR] = G_BITS, [FE_OP_BFE] = G_BITS,
 	[FE_OP_BFI] = G_BITS, [FE_OP_DP4A] = G_BITS, [FE_OP_BFIND] = G_BITS, [FE_OP_CLZ] = G_BITS,
 	[FE_OP_POPC] = G_BITS, [FE_OP_BREV] = G_BITS, [FE_OP_PRMT] = G_BITS, [FE_OP_LOP3] = G_BITS,
-	[FE_OP_SHF] = G_BITS,
+	[FE_OP_SHF] = G_BITS, [FE_OP_BMSK] = G_BITS,
 	[FE_OP_COPYSIGN] = G_FLOAT, [FE_OP_TESTP] = G_FLOAT, [FE_OP_SQRT] = G_FLOAT,
 	[FE_OP_RCP] = G_FLOAT, [FE_OP_RSQRT] = G_FLOAT, [FE_OP_SIN] = G_FLOAT, [FE_OP_COS] = G_FLOAT,
 	[FE_OP_EX2] = G_FLOAT, [FE_OP_LG2] = G_FLOAT, [FE_OP_TANH] = G_FLOAT,

@@ -140,9 +140,10 @@ uint64_t fe_convert(const struct fe_inst *in, uint64_t a);
 
 /* exec_alu.c: the per-lane semantics of an ALU instruction (every type and modifier). */
 void fe_exec_lane(struct fe_warp *w, const struct fe_inst *in, uint32_t lane);
-/* exec_warp.c: shfl.sync; vote.sync and activemask; for the lanes of mask. */
+/* exec_warp.c: shfl.sync; vote.sync and activemask; match.sync; for the lanes of mask. */
 void fe_exec_shfl(struct fe_warp *w, const struct fe_inst *in, const uint64_t *mask);
 void fe_exec_vote(struct fe_warp *w, const struct fe_inst *in, const uint64_t *mask);
+void fe_exec_match(struct fe_warp *w, const struct fe_inst *in, const uint64_t *mask);
 /* exec_fast.c: the decoded shape x (kind not FE_X_GENERIC, FE_X_LD, FE_X_ST) of in for the
  * lanes of mask. */
 void fe_exec_fast(struct fe_warp *w, const struct fe_xop *x, const struct fe_inst *in, const uint64_t *mask);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Warp-synchronous instructions of the functional executor, where lanes read each other's
- * values: shfl.sync, vote.sync and activemask. */
+ * values: shfl.sync, vote.sync, activemask and match.sync. */
 #include "exec_int.h"
 
 /* shfl.sync (PTX ISA 9.7.8.6): lanes exchange within groups of 32, whatever the warp size. */
@@ -71,5 +71,42 @@ void fe_exec_vote(struct fe_warp *w, const struct fe_inst *in, const uint64_t *m
 		for (uint32_t i = 0; i < 32 && g + i < w->n_lanes; i++)
 			if (fe_mask_test(mask, g + i))
 				dst(w, in->o[0].reg, g + i, v, t);
+	}
+}
+
+/* match.{any,all}.sync.{b32,b64} d[|p], a, membermask (PTX ISA 9.7.12.8): the lanes taking
+ * part are those executing it within the member mask (as for vote, the executing lanes stand
+ * for the non-exited ones); any: d the lanes whose a equals this lane's; all: d the lanes
+ * taking part if every a is equal (p true), else 0 (p false). Per group of 32 lanes. */
+void fe_exec_match(struct fe_warp *w, const struct fe_inst *in, const uint64_t *mask)
+{
+	enum fe_type t = (enum fe_type)in->type;
+	for (uint32_t g = 0; g < w->n_lanes; g += 32) {
+		uint32_t gl = w->n_lanes - g < 32 ? w->n_lanes - g : 32, part = 0;
+		uint64_t v[32];
+		for (uint32_t i = 0; i < gl; i++) {
+			if (!fe_mask_test(mask, g + i))
+				continue;
+			v[i] = fe_opnd_value(w, &in->o[1], g + i, t);
+			if ((uint32_t)fe_opnd_value(w, &in->o[2], g + i, FE_T_B32) >> i & 1)
+				part |= 1u << i;
+		}
+		bool all = true;
+		for (uint32_t i = 0; i < gl; i++)
+			if ((part >> i & 1) && v[i] != v[__builtin_ctz(part)])
+				all = false;
+		for (uint32_t i = 0; i < gl; i++) {
+			if (!fe_mask_test(mask, g + i))
+				continue;
+			uint32_t d = 0;
+			if (in->part == FE_MATCH_ALL)
+				d = all ? part : 0;
+			else
+				for (uint32_t j = 0; j < gl; j++)
+					if ((part >> j & 1) && v[j] == v[i])
+						d |= 1u << j;
+			dst(w, in->o[0].reg, g + i, d, FE_T_B32);
+			dst(w, in->o[0].reg2, g + i, all, FE_T_PRED);
+		}
 	}
 }

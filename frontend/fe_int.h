@@ -45,7 +45,7 @@ enum fe_op {
 	FE_OP_TANH,
 	FE_OP_ATOM, FE_OP_RED, FE_OP_BAR, FE_OP_BAR_WARP, FE_OP_MEMBAR, FE_OP_BRA, FE_OP_CALL,
 	FE_OP_RET, FE_OP_EXIT, FE_OP_SHFL, FE_OP_VOTE, FE_OP_ACTIVEMASK, FE_OP_NANOSLEEP,
-	FE_OP_TEX, FE_OP_TRAP, FE_OP_BFIND, FE_OP_DP4A, FE_OP_COUNT
+	FE_OP_TEX, FE_OP_TRAP, FE_OP_BFIND, FE_OP_DP4A, FE_OP_BMSK, FE_OP_MATCH, FE_OP_COUNT
 };
 extern const char *const fe_op_names[FE_OP_COUNT];
 
@@ -62,6 +62,9 @@ enum fe_atom { FE_ATOM_ADD, FE_ATOM_MIN, FE_ATOM_MAX, FE_ATOM_EXCH, FE_ATOM_CAS,
 	       FE_ATOM_AND, FE_ATOM_OR, FE_ATOM_XOR, FE_ATOM_INC, FE_ATOM_DEC };
 enum fe_shfl { FE_SHFL_UP, FE_SHFL_DOWN, FE_SHFL_BFLY, FE_SHFL_IDX };
 enum fe_vote { FE_VOTE_ALL, FE_VOTE_ANY, FE_VOTE_UNI, FE_VOTE_BALLOT };
+/* bmsk's mode and match.sync's (0: not given, refused at decode) */
+enum fe_bmsk { FE_BMSK_NONE, FE_BMSK_CLAMP, FE_BMSK_WRAP };
+enum fe_match { FE_MATCH_NONE, FE_MATCH_ANY, FE_MATCH_ALL };
 enum fe_cvta { FE_CVTA_TO_GENERIC, FE_CVTA_FROM_GENERIC };
 /* bar: plain barrier or bar.red with its reduction */
 enum fe_bar { FE_BAR_SYNC, FE_BAR_RED_POPC, FE_BAR_RED_AND, FE_BAR_RED_OR };
@@ -231,6 +234,18 @@ struct fe_func {
 	uint32_t cap_regs;
 };
 
+/* What one activation of a .func holds that another activation would overwrite: its
+ * registers (renumbered), its .local bytes and its call-scratch .param bytes (per thread, each
+ * contiguous). A call of a recursive function (one that can reach itself) saves them first
+ * and restores them when the call returns: the call stack a compiler would keep in local
+ * memory (frontend/NOTES.md). */
+struct fe_frame {
+	uint32_t reg_off, n_regs;
+	uint32_t local_off, local_bytes;
+	uint32_t fparam_off, fparam_bytes;
+	bool recursive;
+};
+
 /* A kernel as executed: its entry body followed by every .func it reaches, with registers
  * and pcs renumbered into one space, per-kernel shared/local/param-scratch layouts folded in. */
 struct fe_kernel {
@@ -247,6 +262,7 @@ struct fe_kernel {
 	bool dyn_shared;             /* uses .extern .shared */
 	uint32_t local_bytes;        /* per thread, all functions' .local */
 	uint32_t fparam_bytes;       /* per thread call scratch */
+	struct fe_frame *frames;     /* [module n_funcs]: what a call of each function may reuse */
 	uint32_t regs_estimate;
 	uint32_t n_blocks;
 	uint32_t n_phases;

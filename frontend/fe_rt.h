@@ -43,6 +43,7 @@ struct fe_simt_entry {
 	uint32_t pc, rpc;
 	uint32_t call_pc;              /* CALL: pc of the call instruction */
 	uint8_t kind;                  /* enum fe_simt_kind */
+	uint8_t saved;                 /* CALL of a recursive function: a record on the save stack */
 	uint64_t mask[WI_MASK_WORDS];
 };
 
@@ -74,7 +75,18 @@ struct fe_warp {
 	uint32_t red_pc;               /* the bar.red instruction */
 	uint32_t red_gen;              /* bar.red instructions executed so far */
 	uint64_t red_mask[WI_MASK_WORDS];
+	/* Calls of recursive functions: the callee's registers, .local and call scratch of every
+	 * lane as they were before the call, a record per active call (launch.c frame_save);
+	 * grows by doubling, like the SIMT stack */
+	uint8_t *save;
+	size_t save_len, save_cap;     /* bytes */
+	uint32_t save_depth;           /* records */
 };
+
+/* Bytes per lane the saved frames of one warp may take: more is a fault (the hardware's stack
+ * overflow; CUDA's default stack is 1 KB per thread, and a record holds every register of the
+ * callee at 8 bytes), not an exhausted host: at most 2 MB per 32-lane warp. */
+#define FE_MAX_CALL_STACK_BYTES_PER_LANE (64u * 1024u)
 
 struct fe_cta {
 	struct fe_launch *l;

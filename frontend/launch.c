@@ -212,6 +212,7 @@ void fe_cta_destroy(struct fe_cta *cta)
 			free(w->carry);
 			if (w->stack != w->stack_inline)
 				free(w->stack);
+			free(w->save);
 		}
 	}
 	free(cta->warps);
@@ -366,7 +367,85 @@ static struct fe_simt_entry *simt_push(struct fe_warp *w, struct sim_error *err)
 	return e;
 }
 
-/* Copy a finished call's results from the callee's return params to the caller's. */
+/* ---- the save stack of recursive calls ------------------------------------------------- */
+
+/* Bytes of one lane's return values of callee. */
+static uint32_t ret_bytes(const struct fe_module *m, const struct fe_func *callee)
+{
+	uint32_t n = 0;
+	for (uint32_t r = 0; r < callee->n_rets; r++)
+		n += m->syms[callee->rets[r]].size_bytes;
+	return n;
+}
+
+/* A record: registers [n_regs][lanes], then per lane .local, call scratch and room for the
+ * return values, then its own size (so the top record is found from the end). */
+static size_t frame_record_bytes(const struct fe_warp *w, const struct fe_frame *fr, uint32_t rb)
+{
+	return (size_t)fr->n_regs * w->n_lanes * sizeof *w->regs +
+	       (size_t)w->n_lanes * (fr->local_bytes + fr->fparam_bytes + rb) + sizeof(size_t);
+}
+
+/* Threads of the warp's lanes exist up to the CTA's thread count (a partial last warp). */
+static bool lane_thread(const struct fe_warp *w, uint32_t lane, size_t *t)
+{
+	*t = (size_t)w->id * w->n_lanes + lane;
+	return *t < w->cta->l->threads_per_cta;
+}
+
+/* Before a call of a recursive function: its state as the caller's activation left it. */
+static int frame_save(struct fe_warp *w, uint32_t func, uint32_t rb, struct sim_error *err)
+{
+	const struct fe_kernel *k = w->k;
+	const struct fe_frame *fr = &k->frames[func];
+	size_t need = frame_record_bytes(w, fr, rb);
+	if (w->save_len + need > w->save_cap) {
+		size_t cap = w->save_cap ? w->save_cap : 4096;
+		while (cap < w->save_len + need)
+			cap *= 2;
+		uint8_t *ns = realloc(w->save, cap);
+		if (!ns)
+			return sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL,
+					     "out of memory growing a call stack (%zu bytes)", cap);
+		w->save = ns;
+		w->save_cap = cap;
+	}
+	uint8_t *p = w->save + w->save_len;
+	size_t nr = (size_t)fr->n_regs * w->n_lanes * sizeof *w->regs;
+	memcpy(p, w->regs + (size_t)fr->reg_off * w->n_lanes, nr);
+	p += nr;
+	for (uint32_t lane = 0; lane < w->n_lanes; lane++, p += fr->local_bytes + fr->fparam_bytes + rb) {
+		size_t t;
+		if (!lane_thread(w, lane, &t))
+			continue;
+		memcpy(p, w->cta->local + t * k->local_bytes + fr->local_off, fr->local_bytes);
+		memcpy(p + fr->local_bytes, w->cta->fparam + t * k->fparam_bytes + fr->fparam_off,
+		       fr->fparam_bytes);
+	}
+	memcpy(p, &need, sizeof need);
+	w->save_len += need;
+	w->save_depth++;
+	return 0;
+}
+
+/* The top record's start, and its size in *bytes. */
+static uint8_t *frame_top(const struct fe_warp *w, size_t *bytes)
+{
+	memcpy(bytes, w->save + w->save_len - sizeof *bytes, sizeof *bytes);
+	return w->save + w->save_len - *bytes;
+}
+
+static void frame_drop(struct fe_warp *w)
+{
+	size_t bytes;
+	frame_top(w, &bytes);
+	w->save_len -= bytes;
+	w->save_depth--;
+}
+
+/* Copy a finished call's results from the callee's return params to the caller's. A recursive
+ * callee's own state is restored first (its return params, and the caller's when the caller is
+ * itself, are in it): the results wait in the record meanwhile. */
 static void call_return(struct fe_warp *w, const struct fe_simt_entry *f)
 {
 	const struct fe_launch *l = w->cta->l;
@@ -374,14 +453,39 @@ static void call_return(struct fe_warp *w, const struct fe_simt_entry *f)
 	const struct fe_kernel *k = l->k;
 	const struct fe_call *c = &m->calls[k->prog[f->call_pc].call];
 	const struct fe_func *callee = &m->funcs[c->func];
-	for (uint32_t lane = 0; lane < w->n_lanes; lane++) {
-		if (!fe_mask_test(f->mask, lane))
-			continue;
-		uint8_t *fp = w->cta->fparam + (size_t)(w->id * w->n_lanes + lane) * k->fparam_bytes;
-		for (uint32_t r = 0; r < c->n_rets; r++)
-			memmove(fp + k->sym_off[c->rets[r]], fp + k->sym_off[callee->rets[r]],
-				m->syms[callee->rets[r]].size_bytes);
+	if (!f->saved) {
+		for (uint32_t lane = 0; lane < w->n_lanes; lane++) {
+			if (!fe_mask_test(f->mask, lane))
+				continue;
+			uint8_t *fp = w->cta->fparam + (size_t)(w->id * w->n_lanes + lane) * k->fparam_bytes;
+			for (uint32_t r = 0; r < c->n_rets; r++)
+				memmove(fp + k->sym_off[c->rets[r]], fp + k->sym_off[callee->rets[r]],
+					m->syms[callee->rets[r]].size_bytes);
+		}
+		return;
 	}
+	const struct fe_frame *fr = &k->frames[c->func];
+	uint32_t rb = ret_bytes(m, callee), per_lane = fr->local_bytes + fr->fparam_bytes + rb;
+	size_t bytes;
+	uint8_t *rec = frame_top(w, &bytes), *lanes = rec + (size_t)fr->n_regs * w->n_lanes * sizeof *w->regs;
+	for (uint32_t lane = 0; lane < w->n_lanes; lane++) {
+		size_t t;
+		if (!lane_thread(w, lane, &t))
+			continue;
+		uint8_t *fp = w->cta->fparam + t * k->fparam_bytes, *q = lanes + (size_t)lane * per_lane;
+		if (fe_mask_test(f->mask, lane))
+			for (uint32_t r = 0, o = 0; r < c->n_rets; o += m->syms[callee->rets[r]].size_bytes, r++)
+				memcpy(q + fr->local_bytes + fr->fparam_bytes + o, fp + k->sym_off[callee->rets[r]],
+				       m->syms[callee->rets[r]].size_bytes);
+		memcpy(w->cta->local + t * k->local_bytes + fr->local_off, q, fr->local_bytes);
+		memcpy(fp + fr->fparam_off, q + fr->local_bytes, fr->fparam_bytes);
+		if (fe_mask_test(f->mask, lane))
+			for (uint32_t r = 0, o = 0; r < c->n_rets; o += m->syms[callee->rets[r]].size_bytes, r++)
+				memcpy(fp + k->sym_off[c->rets[r]], q + fr->local_bytes + fr->fparam_bytes + o,
+				       m->syms[callee->rets[r]].size_bytes);
+	}
+	memcpy(w->regs + (size_t)fr->reg_off * w->n_lanes, rec, (size_t)fr->n_regs * w->n_lanes * sizeof *w->regs);
+	frame_drop(w);
 }
 
 /* Pop entries that are finished: empty, reconverged (pc reached rpc), or calls whose lanes
@@ -391,6 +495,9 @@ static void simt_settle(struct fe_warp *w)
 	while (w->sp) {
 		struct fe_simt_entry *e = &w->stack[w->sp - 1];
 		if (mask_empty(w, e->mask)) {
+			/* a call whose lanes all exited: nothing to return to */
+			if (e->kind == FE_SIMT_CALL && e->saved)
+				frame_drop(w);
 			w->sp--;
 		} else if (e->kind == FE_SIMT_NORMAL && e->pc == e->rpc) {
 			w->sp--;
@@ -553,6 +660,21 @@ static __attribute__((noinline)) int warp_control(struct fe_warp *w, struct warp
 			}
 			break;
 		}
+		/* a recursive callee's state is saved before its arguments overwrite it */
+		bool save = k->frames[c->func].recursive;
+		size_t rec = save ? frame_record_bytes(w, &k->frames[c->func], ret_bytes(m, callee)) : 0;
+		if (save && w->save_len + rec > (size_t)FE_MAX_CALL_STACK_BYTES_PER_LANE * w->n_lanes) {
+			for (uint32_t lane = 0;; lane++)
+				if (fe_mask_test(active, lane))
+					return fe_exec_fault(w, lane, pc, err, "call stack overflow: %u nested "
+							     "calls of recursive functions hold %zu bytes a "
+							     "lane (at most %u)", w->save_depth + 1,
+							     (w->save_len + rec) / w->n_lanes,
+							     FE_MAX_CALL_STACK_BYTES_PER_LANE);
+		}
+		int rc = save ? frame_save(w, c->func, ret_bytes(m, callee), err) : 0;
+		if (rc)
+			return rc;
 		for (uint32_t lane = 0; lane < w->n_lanes; lane++) {
 			if (!fe_mask_test(active, lane))
 				continue;
@@ -562,8 +684,12 @@ static __attribute__((noinline)) int warp_control(struct fe_warp *w, struct warp
 					m->syms[callee->params[a]].size_bytes);
 		}
 		struct fe_simt_entry *e = simt_push(w, err);
-		if (!e)
+		if (!e) {
+			if (save)
+				frame_drop(w);
 			return SIM_ERR_NOMEM;
+		}
+		e->saved = save;
 		e->pc = k->func_start[c->func];
 		e->rpc = FE_PC_NONE;
 		e->kind = FE_SIMT_CALL;

@@ -80,10 +80,9 @@ static int resolve_calls(struct fe_module *m, struct sim_error *err)
 	return 0;
 }
 
-/* Functions reachable from entry e, in discovery order (entry first). Recursion is refused:
- * .local and call parameters get one static slot per function. */
-static int reachable(const struct fe_module *m, uint32_t e, uint32_t *order, uint32_t *n,
-		     struct sim_error *err)
+/* Functions reachable from entry e, in discovery order (entry first). A call back into a
+ * function on the stack is recursion: such functions are marked by mark_recursive. */
+static void reachable(const struct fe_module *m, uint32_t e, uint32_t *order, uint32_t *n)
 {
 	uint8_t *state = xcalloc(m->n_funcs, 1); /* 0 new, 1 on stack, 2 done */
 	uint32_t *stack = xcalloc(m->n_funcs, sizeof *stack), *pos = xcalloc(m->n_funcs, sizeof *pos);
@@ -92,8 +91,7 @@ static int reachable(const struct fe_module *m, uint32_t e, uint32_t *order, uin
 	stack[sp++] = e;
 	state[e] = 1;
 	order[(*n)++] = e;
-	int rc = 0;
-	while (sp && !rc) {
+	while (sp) {
 		uint32_t f = stack[sp - 1];
 		const struct fe_func *fn = &m->funcs[f];
 		if (pos[f] >= fn->n_insts) {
@@ -105,10 +103,7 @@ static int reachable(const struct fe_module *m, uint32_t e, uint32_t *order, uin
 		if (in->op != FE_OP_CALL || m->calls[in->call].builtin)
 			continue;
 		uint32_t g = m->calls[in->call].func;
-		if (state[g] == 1)
-			rc = sim_error_set(err, SIM_ERR_INPUT, m->path, (int)in->line, (int)in->col,
-					   m->funcs[g].name, "recursive calls are not supported");
-		else if (state[g] == 0) {
+		if (state[g] == 0) {
 			state[g] = 1;
 			stack[sp++] = g;
 			order[(*n)++] = g;
@@ -117,7 +112,38 @@ static int reachable(const struct fe_module *m, uint32_t e, uint32_t *order, uin
 	free(state);
 	free(stack);
 	free(pos);
-	return rc;
+}
+
+/* frames[f].recursive for each of the n reached functions that a chain of calls leads back to
+ * (a search from each: O(functions x calls), a few dozen of each in real programs). */
+static void mark_recursive(const struct fe_module *m, const uint32_t *order, uint32_t n,
+			   struct fe_frame *frames)
+{
+	uint8_t *seen = xcalloc(m->n_funcs, 1);
+	uint32_t *todo = xcalloc(m->n_funcs, sizeof *todo);
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t f = order[i], nt = 0;
+		memset(seen, 0, m->n_funcs);
+		todo[nt++] = f;
+		bool again = false;
+		while (nt && !again) {
+			const struct fe_func *fn = &m->funcs[todo[--nt]];
+			for (uint32_t j = 0; j < fn->n_insts && !again; j++) {
+				const struct fe_inst *in = &fn->insts[j];
+				if (in->op != FE_OP_CALL || m->calls[in->call].builtin)
+					continue;
+				uint32_t g = m->calls[in->call].func;
+				again = g == f;
+				if (!seen[g]) {
+					seen[g] = 1;
+					todo[nt++] = g;
+				}
+			}
+		}
+		frames[f].recursive = again;
+	}
+	free(seen);
+	free(todo);
 }
 
 static void add_src(struct wi_static *ws, uint16_t r)
@@ -448,14 +474,70 @@ static uint32_t align_up(uint32_t v, uint32_t a)
 	return (v + a - 1) / a * a;
 }
 
+/* Each recursive function's .local and call-scratch bytes as one range each: the symbols it
+ * uses (its parameters, results and what its instructions name; a prototype's copies are
+ * laid out but never used) are declared together, so they are adjacent. A range holding a
+ * symbol another function uses cannot be saved alone: refused. */
+static int frame_ranges(const struct fe_module *m, const uint32_t *order, uint32_t n_order,
+			struct fe_kernel *k, const uint32_t *sym_off, struct sim_error *err)
+{
+	int32_t *owner = xcalloc(m->n_syms, sizeof *owner);
+	for (uint32_t s = 0; s < m->n_syms; s++)
+		owner[s] = -1;
+	for (uint32_t i = 0; i < n_order; i++) {
+		const struct fe_func *fn = &m->funcs[order[i]];
+		for (uint32_t p = 0; p < fn->n_params; p++)
+			owner[fn->params[p]] = (int32_t)order[i];
+		for (uint32_t r = 0; r < fn->n_rets; r++)
+			owner[fn->rets[r]] = (int32_t)order[i];
+		for (uint32_t j = 0; j < fn->n_insts; j++)
+			for (int o = 0; o < fn->insts[j].n_opnd; o++)
+				if (fn->insts[j].o[o].kind == FE_OK_ADDR &&
+				    fn->insts[j].o[o].abase == FE_AB_SYM_UNLINKED)
+					owner[fn->insts[j].o[o].sym] = (int32_t)order[i];
+	}
+	int rc = 0;
+	for (uint32_t i = 0; i < n_order && !rc; i++) {
+		uint32_t f = order[i];
+		struct fe_frame *fr = &k->frames[f];
+		if (!fr->recursive)
+			continue;
+		uint32_t lo[2] = {UINT32_MAX, UINT32_MAX}, hi[2] = {0, 0};
+		for (uint32_t s = 0; s < m->n_syms; s++) {
+			const struct fe_sym *y = &m->syms[s];
+			int r = y->kind == FE_SYM_LOCAL ? 0 : y->kind == FE_SYM_FPARAM ? 1 : -1;
+			if (r < 0 || owner[s] != (int32_t)f)
+				continue;
+			if (sym_off[s] < lo[r])
+				lo[r] = sym_off[s];
+			if (sym_off[s] + y->size_bytes > hi[r])
+				hi[r] = sym_off[s] + y->size_bytes;
+		}
+		for (uint32_t s = 0; s < m->n_syms && !rc; s++) {
+			const struct fe_sym *y = &m->syms[s];
+			int r = y->kind == FE_SYM_LOCAL ? 0 : y->kind == FE_SYM_FPARAM ? 1 : -1;
+			if (r >= 0 && owner[s] >= 0 && owner[s] != (int32_t)f && sym_off[s] < hi[r] &&
+			    sym_off[s] + y->size_bytes > lo[r])
+				rc = sim_error_set(err, SIM_ERR_INPUT, m->path, (int)y->line, 0,
+						   m->funcs[f].name, "recursive function's frame is not "
+						   "contiguous (%s of %s lies inside it)", y->name,
+						   m->funcs[owner[s]].name);
+		}
+		fr->local_off = lo[0] == UINT32_MAX ? 0 : lo[0];
+		fr->local_bytes = lo[0] == UINT32_MAX ? 0 : hi[0] - lo[0];
+		fr->fparam_off = lo[1] == UINT32_MAX ? 0 : lo[1];
+		fr->fparam_bytes = lo[1] == UINT32_MAX ? 0 : hi[1] - lo[1];
+	}
+	free(owner);
+	return rc;
+}
+
 static int link_kernel(struct fe_module *m, uint32_t e, struct fe_kernel *k, struct sim_error *err)
 {
 	uint32_t *order = xcalloc(m->n_funcs, sizeof *order), n_order;
-	int rc = reachable(m, e, order, &n_order, err);
-	if (rc) {
-		free(order);
-		return rc;
-	}
+	reachable(m, e, order, &n_order);
+	k->frames = xcalloc(m->n_funcs, sizeof *k->frames);
+	mark_recursive(m, order, n_order, k->frames);
 	k->func = e;
 	k->func_start = xcalloc(m->n_funcs, sizeof *k->func_start);
 	for (uint32_t f = 0; f < m->n_funcs; f++)
@@ -466,6 +548,8 @@ static int link_kernel(struct fe_module *m, uint32_t e, struct fe_kernel *k, str
 		const struct fe_func *fn = &m->funcs[order[i]];
 		k->func_start[order[i]] = n;
 		reg_off[order[i]] = regs;
+		k->frames[order[i]].reg_off = regs;
+		k->frames[order[i]].n_regs = fn->n_regs;
 		n += fn->n_insts;
 		regs += fn->n_regs;
 	}
@@ -534,6 +618,9 @@ static int link_kernel(struct fe_module *m, uint32_t e, struct fe_kernel *k, str
 			break;
 		}
 	}
+	int rc = frame_ranges(m, order, n_order, k, sym_off, err);
+	if (rc)
+		goto out;
 	uint32_t dyn_off = align_up(sh, dyn_align);
 	k->shared_static_bytes = sh;
 	k->local_bytes = align_up(lo, 8);
@@ -605,12 +692,15 @@ static int link_kernel(struct fe_module *m, uint32_t e, struct fe_kernel *k, str
 	cfg_free(&g);
 	/* param-scratch offsets of call arguments: kept on the kernel for the executor */
 	k->sym_off = sym_off;
+	sym_off = NULL;
 	free(fstart);
+out:
+	free(sym_off);
 	free(used);
 	free(in_k);
 	free(reg_off);
 	free(order);
-	return 0;
+	return rc;
 }
 
 int fe_module_link(struct fe_module *m, struct sim_error *err)
@@ -651,6 +741,7 @@ void fe_module_free(struct fe_module *m)
 		free(kk->func_start);
 		free(kk->phase_len);
 		free(kk->sym_off);
+		free(kk->frames);
 	}
 	for (uint32_t k = 0; m->cxx_names && k < m->n_kernels; k++)
 		free(m->cxx_names[k]);

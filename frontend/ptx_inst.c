@@ -317,6 +317,7 @@ static void op_arity(enum fe_op op, int *lo, int *hi)
 	case FE_OP_BRA: *lo = *hi = 1; break;
 	case FE_OP_SHFL: *lo = *hi = 5; break;
 	case FE_OP_VOTE: *lo = 2; *hi = 3; break;
+	case FE_OP_MATCH: *lo = *hi = 3; break; /* d[|p], a, membermask */
 	case FE_OP_ACTIVEMASK: case FE_OP_NANOSLEEP: case FE_OP_PREFETCH: *lo = *hi = 1; break;
 	case FE_OP_TEX: *lo = *hi = 2; break;
 	default: break;
@@ -330,7 +331,7 @@ static bool pred_slots(const struct fe_inst *in, unsigned *mask)
 {
 	*mask = 0;
 	switch (in->op) {
-	case FE_OP_VOTE: case FE_OP_BAR: case FE_OP_SHFL: case FE_OP_CALL:
+	case FE_OP_VOTE: case FE_OP_BAR: case FE_OP_SHFL: case FE_OP_CALL: case FE_OP_MATCH:
 		return false;
 	case FE_OP_SETP: *mask = 1u | 8u; return true;  /* p[|q], a, b[, {!}c] */
 	case FE_OP_SET: case FE_OP_SELP: *mask = 8u; return true;

@@ -10,7 +10,7 @@
 static int stop(const char *sig, const char *mode, const char *extra, const char *dir, char *out)
 {
 	char cmd[2048];
-	snprintf(cmd, sizeof cmd, "timeout -s %s 3 %s cuda -c configs/gtx480.cfg %s -o %s -- "
+	snprintf(cmd, sizeof cmd, "timeout -s %s 8 %s cuda -c configs/gtx480.cfg %s -o %s -- "
 		 "tests/cuda/bin/stop_me %s", sig, bin(), extra, dir, mode);
 	return run_cuda(cmd, out);
 }
@@ -30,7 +30,7 @@ static const char *incomplete_of(json_t *doc)
 
 /* A watchdog check every 1000 cycles, each a report (interval 0): the first launch of warp_ops
  * (1 CTA) runs past 1000 cycles, its third (12 CTAs) past several thousand. */
-Test(cmd_cuda, the_progress_line_on_request, .timeout = 60)
+Test(cmd_cuda, the_progress_line_on_request, .timeout = 240)
 {
 	char *out = buf(), cmd[1024];
 	snprintf(cmd, sizeof cmd, "%s cuda -c configs/gtx480.cfg -s sim.watchdog_cycles=1000 --progress "

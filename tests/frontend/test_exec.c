@@ -370,3 +370,70 @@ Test(exec, dp4a_byte_dot_product)
 	check("dp4a.u32.u32 %r2, %r1, 0x02060504, 10; cvt.u64.u32 %rd10, %r2;", 1, (uint64_t[]){0xff030201}, (uint64_t[]){552});
 	check("dp4a.s32.u32 %r2, %r1, 0x02060504, 10; cvt.u64.u32 %rd10, %r2;", 1, (uint64_t[]){0xff030201}, (uint64_t[]){40});
 }
+
+Test(exec, bmsk_clamp_and_wrap)
+{
+	/* in: a in the low half, b in the high half. (1, 2): bits 1..2 = 0x6 (the ISA's example);
+	 * (4, 0): width 0 is 0; (28, 8): past bit 31, clamped to 0xf0000000 in both modes (sum
+	 * overflows); (33, 2): clamp: position past 31 -> 0; wrap: position 1 -> 0x6; (3, 40):
+	 * clamp: width over 31 -> from bit 3 up, 0xfffffff8; wrap: width 8 -> 0x7f8 */
+	uint64_t in[5] = {1 | 2ull << 32, 4, 28 | 8ull << 32, 33 | 2ull << 32, 3 | 40ull << 32};
+	const char *body = "shr.u64 %rd6, %rd5, 32; cvt.u32.u64 %r2, %rd6; bmsk.%s.b32 %r3, %r1, %r2; "
+			   "cvt.u64.u32 %rd10, %r3;";
+	char b[256];
+	snprintf(b, sizeof b, body, "clamp");
+	check(b, 5, in, (uint64_t[]){0x6, 0, 0xf0000000, 0, 0xfffffff8});
+	snprintf(b, sizeof b, body, "wrap");
+	check(b, 5, in, (uint64_t[]){0x6, 0, 0xf0000000, 0x6, 0x7f8});
+}
+
+Test(exec, match_any_and_all_within_the_member_mask)
+{
+	/* 8 lanes, values 5 5 7 5 7 9 9 9 (lane 7 outside member mask 0x7f). any: the lanes of
+	 * equal value among 0..6; all: not all equal (0, false); the 64-bit form compares all 64 bits */
+	uint64_t in[8] = {5, 5, 7, 5, 7, 9, 9, 9};
+	check("match.any.sync.b32 %r2, %r1, 0x7f; cvt.u64.u32 %rd10, %r2;", 8, in,
+	      (uint64_t[]){0x0b, 0x0b, 0x14, 0x0b, 0x14, 0x60, 0x60, 0x60});
+	check("match.all.sync.b32 %r2|%p1, %r1, 0x7f; selp.u64 %rd11, 1, 0, %p1; cvt.u64.u32 %rd10, %r2; "
+	      "shl.b64 %rd11, %rd11, 32; or.b64 %rd10, %rd10, %rd11;", 8, in,
+	      (uint64_t[]){0, 0, 0, 0, 0, 0, 0, 0});
+	/* lanes 5 and 6 alone share 9: all is their mask (0x60) and true */
+	check("match.all.sync.b32 %r2|%p1, %r1, 0x60; selp.u64 %rd11, 1, 0, %p1; cvt.u64.u32 %rd10, %r2; "
+	      "shl.b64 %rd11, %rd11, 32; or.b64 %rd10, %rd10, %rd11;", 8, in,
+	      (uint64_t[]){0x100000060, 0x100000060, 0x100000060, 0x100000060, 0x100000060, 0x100000060,
+			   0x100000060, 0x100000060});
+	uint64_t in64[4] = {1ull << 40, 1ull << 40 | 1, 1ull << 40, 2ull << 40};
+	check("match.any.sync.b64 %r2, %rd5, 0xf; cvt.u64.u32 %rd10, %r2;", 4, in64,
+	      (uint64_t[]){0x5, 0x2, 0x5, 0x8});
+}
+
+/* Recursion: each activation keeps its registers and .local across the inner calls (a lost
+ * frame would change the sum), threads recurse to different depths (divergent calls). */
+Test(exec, recursive_calls_keep_a_frame_per_activation)
+{
+	static const char *ptx =
+		HDR ".func (.param .b32 r) sum(.param .b32 n)\n{\n"
+		".local .align 4 .b8 keep[4];\n.reg .b32 %r<8>;\n.reg .pred %p<2>;\n"
+		"ld.param.b32 %r1, [n];\nmul.lo.s32 %r6, %r1, 3;\nst.local.b32 [keep], %r6;\n"
+		"mov.b32 %r2, 0;\nsetp.eq.s32 %p1, %r1, 0;\n@%p1 bra DONE;\nsub.s32 %r3, %r1, 1;\n"
+		"{ .param .b32 a; st.param.b32 [a], %r3; .param .b32 b;\n"
+		"  call.uni (b), sum, (a); ld.param.b32 %r2, [b]; }\n"
+		"DONE:\nld.local.b32 %r4, [keep];\nmul.lo.s32 %r7, %r1, 3;\nsub.s32 %r4, %r4, %r7;\n"
+		"add.s32 %r5, %r2, %r1;\nadd.s32 %r5, %r5, %r4;\nst.param.b32 [r], %r5;\nret;\n}\n"
+		".visible .entry k(.param .u64 out)\n{\n.reg .b32 %r<4>;\n.reg .b64 %rd<4>;\n"
+		"ld.param.u64 %rd1, [out];\nmov.u32 %r1, %tid.x;\n"
+		"{ .param .b32 a; st.param.b32 [a], %r1; .param .b32 b;\n"
+		"  call.uni (b), sum, (a); ld.param.b32 %r2, [b]; }\n"
+		"mul.wide.u32 %rd2, %r1, 4;\nadd.s64 %rd3, %rd1, %rd2;\nst.global.u32 [%rd3], %r2;\nret;\n}\n";
+	struct fe_module *m = fe_t_load_str(ptx);
+	struct fe_memory *mem = fe_memory_create();
+	uint64_t d = fe_t_buf(mem, NULL, 40 * 4), args[1] = {d};
+	struct sim_error err;
+	cr_assert_eq(fe_t_launch(m, mem, "k", 1, 40, 0, args, 1, NULL, &err), 0, "%s", err.msg);
+	uint32_t r[40];
+	fe_t_read(mem, d, r, sizeof r);
+	for (uint32_t t = 0; t < 40; t++)
+		cr_assert_eq(r[t], t * (t + 1) / 2, "thread %u: %u", t, r[t]);
+	fe_memory_destroy(mem);
+	fe_module_destroy(m);
+}

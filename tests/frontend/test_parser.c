@@ -94,10 +94,18 @@ Test(parser, missing_file_is_an_io_error)
 	cr_assert_null(m);
 }
 
-Test(parser, recursion_is_refused)
+Test(parser, bmsk_and_match_need_their_mode_and_type)
 {
-	expect_error(HDR ".func f()\n{\ncall.uni f;\nret;\n}\n.visible .entry k()\n{\ncall.uni f;\nret;\n}\n",
-		     SIM_ERR_INPUT, "bad.ptx:6:1: f:", "recursive calls");
+	expect_error(HDR ".visible .entry k()\n{\n.reg .b32 %r<4>;\nbmsk.b32 %r1, %r2, %r3;\nret;\n}\n",
+		     SIM_ERR_INPUT, "bad.ptx:7:1:", "unsupported opcode or modifier");
+	expect_error(HDR ".visible .entry k()\n{\n.reg .b32 %r<4>;\nbmsk.clamp.u32 %r1, %r2, %r3;\nret;\n}\n",
+		     SIM_ERR_INPUT, "bad.ptx:7:1:", "unsupported opcode or modifier");
+	expect_error(HDR ".visible .entry k()\n{\n.reg .b32 %r<4>;\nmatch.sync.b32 %r1, %r2, %r3;\nret;\n}\n",
+		     SIM_ERR_INPUT, "bad.ptx:7:1:", "unsupported opcode or modifier");
+	expect_error(HDR ".visible .entry k()\n{\n.reg .b32 %r<4>;\nmatch.any.sync.b16 %r1, %r2, %r3;\nret;\n}\n",
+		     SIM_ERR_INPUT, "bad.ptx:7:1:", "unsupported opcode or modifier");
+	expect_error(HDR ".visible .entry k()\n{\n.reg .b32 %r<4>;\nmatch.any.sync.b32 %r1, %r2;\nret;\n}\n",
+		     SIM_ERR_INPUT, "bad.ptx:7:", "match expects 3 operands");
 }
 
 static const char *accepted =
