@@ -26,6 +26,7 @@ struct gpu {
 	uint32_t n_cores;
 	struct mem_channel **chans;
 	uint32_t n_chans;
+	uint32_t n_slices;                /* L2 slices: n_chans x gpu.l2.sub_partitions (stats l2.<slice>) */
 	bool fill_on_copy;               /* gpu.l2.fill_on_copy (with chans only) */
 	struct mem_addrmap amap;         /* to find a copied line's channel */
 	uint64_t l2_line_bytes;
@@ -316,8 +317,8 @@ static void account_memory(struct gpu *g)
 			sum_stat(g, "mc.%u.row_conflicts", g->n_chans),
 		sum_stat(g, "mc.%u.reads", g->n_chans),
 		sum_stat(g, "mc.%u.writes", g->n_chans),
-		sum_stat(g, "l2.%u.hits", g->n_chans),
-		sum_stat(g, "l2.%u.accesses", g->n_chans),
+		sum_stat(g, "l2.%u.hits", g->n_slices),
+		sum_stat(g, "l2.%u.accesses", g->n_slices),
 		dram_acc * (uint64_t)cfg_int(g->cfg, "gpu.l2.line_bytes"),
 		sum_stat(g, "mc.%u.bus_busy_cycles", g->n_chans),
 	};
@@ -442,14 +443,15 @@ struct gpu *gpu_create(const struct cfg *c, struct stats *st, struct sim_error *
 		goto fail;
 	if (needs_noc(c)) {
 		g->n_chans = (uint32_t)cfg_int(c, "gpu.dram.channels");
-		g->noc = noc_create(c, g->sim, st, (int)g->n_cores, (int)g->n_chans, err);
+		g->n_slices = g->n_chans * (uint32_t)cfg_int(c, "gpu.l2.sub_partitions");
+		g->noc = noc_create(c, g->sim, st, (int)g->n_cores, (int)g->n_slices, err);
 		if (!g->noc)
 			goto fail;
 		g->chans = calloc(g->n_chans, sizeof *g->chans);
 		if (!g->chans)
 			goto nomem;
 		for (uint32_t i = 0; i < g->n_chans; i++) {
-			g->chans[i] = mem_channel_create(c, g->sim, st, i, g->noc, g->noc->mc_node[i], err);
+			g->chans[i] = mem_channel_create(c, g->sim, st, i, g->noc, err);
 			if (!g->chans[i])
 				goto fail;
 		}
@@ -610,7 +612,7 @@ static int check_kernel_end(struct gpu *g, const char *kernel, struct sim_error 
 			sum_stat(g, "sm.%u.mem.writes_sent", g->n_cores) +
 			sum_stat(g, "sm.%u.mem.writebacks_sent", g->n_cores) +
 			sum_stat(g, "sm.%u.mem.atomics_sent", g->n_cores);
-	uint64_t l2_in = sum_stat(g, "l2.%u.requests", g->n_chans);
+	uint64_t l2_in = sum_stat(g, "l2.%u.requests", g->n_slices);
 	if ((rc = check_equal(kernel, "requests sent by the SMs", sent, "requests received by the L2s",
 			      l2_in, err)) ||
 	    (rc = check_equal(kernel, "NoC packets", stat_u64(g, "noc.packets_injected"),
@@ -619,8 +621,8 @@ static int check_kernel_end(struct gpu *g, const char *kernel, struct sim_error 
 	/* MC in = out: each demand the controllers served (reads + writes) is one L2 demand fill
 	 * or one completed write-back (the slices are empty, so all have completed). */
 	uint64_t mc_served = sum_stat(g, "mc.%u.reads", g->n_chans) + sum_stat(g, "mc.%u.writes", g->n_chans);
-	uint64_t l2_back = sum_stat(g, "l2.%u.dram_fills", g->n_chans) +
-			   sum_stat(g, "l2.%u.writebacks", g->n_chans);
+	uint64_t l2_back = sum_stat(g, "l2.%u.dram_fills", g->n_slices) +
+			   sum_stat(g, "l2.%u.writebacks", g->n_slices);
 	if (!strcmp(cfg_str(g->cfg, "gpu.memory.model"), "full") &&
 	    (rc = check_equal(kernel, "DRAM demands served (mc.*.reads + writes)", mc_served,
 			      "L2 fills + write-backs", l2_back, err)))

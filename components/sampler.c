@@ -93,8 +93,9 @@ struct sampler *sampler_create(const struct cfg *c, struct stats *st, struct sm 
 		*const l2h[] = {"l2.%u.hits", NULL}, *const l2a[] = {"l2.%u.accesses", NULL},
 		*const rw[] = {"mc.%u.reads", "mc.%u.writes", NULL},
 		*const links[] = {"noc.req.link.%u.flits", "noc.reply.link.%u.flits", "noc.link.%u.flits", NULL};
+	uint32_t n_slices = n_chans * (uint32_t)cfg_int(c, "gpu.l2.sub_partitions"); /* l2.<slice> */
 	if (group(s, S_L1H, st, l1h, n_cores) || group(s, S_L1A, st, l1a, n_cores) ||
-	    group(s, S_L2H, st, l2h, n_chans) || group(s, S_L2A, st, l2a, n_chans) ||
+	    group(s, S_L2H, st, l2h, n_slices) || group(s, S_L2A, st, l2a, n_slices) ||
 	    group(s, S_DRAM_RW, st, rw, n_chans) || group(s, S_NOC_FLITS, st, links, 1u << 20))
 		goto nomem;
 	s->n_links = s->n_grp[S_NOC_FLITS];

@@ -79,6 +79,20 @@ int mem_addrmap_setup(struct mem_addrmap *m, uint32_t n_channels, uint32_t chan_
 		next[f]++;
 	}
 	m->row_bits_in_map = next[2];
+	m->sub_partitions = 1;
+	return 0;
+}
+
+int mem_addrmap_set_sub_partitions(struct mem_addrmap *m, uint32_t n, struct sim_error *err)
+{
+	if (!is_pow2(n) || n > m->banks)
+		return sim_error_set(err, SIM_ERR_CONFIG, NULL, 0, 0, "gpu.l2.sub_partitions",
+				     "must be a power of two of at most gpu.dram.banks (%u), got %u", m->banks, n);
+	m->sub_partitions = n;
+	m->n_sub_bits = 0;
+	for (uint32_t i = 0; i < m->n_map_bits && m->n_sub_bits < log2u(n); i++)
+		if (m->map[i] == 'B')
+			m->sub_bit[m->n_sub_bits++] = (uint8_t)i;
 	return 0;
 }
 
@@ -90,6 +104,8 @@ int mem_addrmap_init(struct mem_addrmap *m, const struct cfg *cfg, struct sim_er
 				   (uint32_t)cfg_int(cfg, "gpu.dram.row_bytes"),
 				   cfg_str(cfg, "gpu.dram.addrmap.local_map"),
 				   cfg_bool(cfg, "gpu.dram.addrmap.xor_bank"), err);
+	if (!rc)
+		rc = mem_addrmap_set_sub_partitions(m, (uint32_t)cfg_int(cfg, "gpu.l2.sub_partitions"), err);
 	if (rc && err && err->setting[0]) {
 		/* Re-issue at the setting's source line. */
 		char msg[sizeof err->msg], setting[sizeof err->setting];
@@ -115,6 +131,38 @@ uint64_t mem_addr_global(const struct mem_addrmap *m, uint32_t channel, uint64_t
 {
 	uint64_t il = m->chan_interleave_bytes;
 	return ((local / il) * m->n_channels + channel) * il + (local & (il - 1));
+}
+
+uint32_t mem_addr_slice(const struct mem_addrmap *m, uint64_t addr)
+{
+	uint32_t sub = 0;
+	if (m->n_sub_bits) {
+		uint64_t local = mem_addr_local(m, addr);
+		for (uint32_t i = 0; i < m->n_sub_bits; i++)
+			sub |= (uint32_t)(local >> m->sub_bit[i] & 1) << i;
+	}
+	return mem_addr_channel(m, addr) * m->sub_partitions + sub;
+}
+
+uint64_t mem_addr_slice_local(const struct mem_addrmap *m, uint64_t addr)
+{
+	uint64_t x = mem_addr_local(m, addr);
+	for (uint32_t i = m->n_sub_bits; i-- > 0;) { /* highest first: lower positions stay put */
+		uint32_t p = m->sub_bit[i];
+		x = (x >> (p + 1) << p) | (x & ((1ull << p) - 1));
+	}
+	return x;
+}
+
+uint64_t mem_addr_slice_global(const struct mem_addrmap *m, uint32_t slice, uint64_t slice_local)
+{
+	uint64_t x = slice_local;
+	uint32_t sub = slice % m->sub_partitions;
+	for (uint32_t i = 0; i < m->n_sub_bits; i++) { /* lowest first, as they were removed */
+		uint32_t p = m->sub_bit[i];
+		x = (x >> p << (p + 1)) | ((uint64_t)(sub >> i & 1) << p) | (x & ((1ull << p) - 1));
+	}
+	return mem_addr_global(m, slice / m->sub_partitions, x);
 }
 
 static inline uint64_t low_bits(uint32_t width)

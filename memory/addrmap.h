@@ -44,6 +44,10 @@ struct mem_addrmap {
 	uint8_t map[MEM_ADDRMAP_MAX_BITS]; /* map[i] = field of local bit i (LSB first): 'C','B','R' */
 	/* The map as runs of consecutive bits of one field (encode/decode move a run at once). */
 	uint32_t n_runs, row_bits_in_map;
+	/* L2 sub-partitions (gpu.l2.sub_partitions): slices per channel, a power of two; the
+	 * local-address bits of the lowest log2 of them bank bits, lowest first. */
+	uint32_t sub_partitions, n_sub_bits;
+	uint8_t sub_bit[MEM_ADDRMAP_MAX_BITS];
 	struct mem_addrmap_run {
 		uint8_t field;          /* 0 column, 1 bank, 2 row */
 		uint8_t src_lo, dst_lo, width; /* bits [src_lo, +width) of the field at local bit dst_lo */
@@ -55,8 +59,16 @@ struct mem_addrmap {
 int mem_addrmap_setup(struct mem_addrmap *m, uint32_t n_channels, uint32_t chan_interleave_bytes,
 		      uint32_t banks, uint32_t row_bytes, const char *local_map, bool xor_bank,
 		      struct sim_error *err);
-/* Fill m from gpu.dram.channels, gpu.dram.banks, gpu.dram.row_bytes and
- * gpu.dram.addrmap.{chan_interleave_bytes,local_map,xor_bank}; errors name the setting. */
+/* Split each channel's L2 into n (a power of two, at most banks) sub-partitions, each its own
+ * slice and NoC node, as GPGPU-Sim's -gpgpu_n_sub_partition_per_mchannel (addrdec.cc): a line's
+ * sub-partition is the lowest log2(n) bits of its bank number as the map reads them (before
+ * xor_bank), and the slice indexes its sets by the local address without those bits (its
+ * partition_address). mem_addrmap_setup sets 1. Fails with SIM_ERR_CONFIG naming
+ * gpu.l2.sub_partitions. */
+int mem_addrmap_set_sub_partitions(struct mem_addrmap *m, uint32_t n, struct sim_error *err);
+/* Fill m from gpu.dram.channels, gpu.dram.banks, gpu.dram.row_bytes,
+ * gpu.dram.addrmap.{chan_interleave_bytes,local_map,xor_bank} and gpu.l2.sub_partitions; errors
+ * name the setting. */
 int mem_addrmap_init(struct mem_addrmap *m, const struct cfg *cfg, struct sim_error *err);
 
 void mem_addr_decode(const struct mem_addrmap *m, uint64_t addr, struct mem_dram_addr *out);
@@ -70,5 +82,11 @@ uint32_t mem_addr_channel(const struct mem_addrmap *m, uint64_t addr);
  * address for the same reason). */
 uint64_t mem_addr_local(const struct mem_addrmap *m, uint64_t addr);
 uint64_t mem_addr_global(const struct mem_addrmap *m, uint32_t channel, uint64_t local);
+/* The L2 slice of addr: channel x sub_partitions + its sub-partition (= the channel when
+ * sub_partitions is 1); the address the slice indexes by (the local address without the
+ * sub-partition bits), and back from (slice, slice-local). */
+uint32_t mem_addr_slice(const struct mem_addrmap *m, uint64_t addr);
+uint64_t mem_addr_slice_local(const struct mem_addrmap *m, uint64_t addr);
+uint64_t mem_addr_slice_global(const struct mem_addrmap *m, uint32_t slice, uint64_t slice_local);
 
 #endif

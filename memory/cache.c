@@ -112,7 +112,10 @@ struct cache_outcome cache_lookup(struct cache *c, uint64_t addr, bool is_write,
 		sectors = all_sectors(c);
 	struct cache_line *l = find(c, la);
 	c->tick++;
-	if (l) {
+	if (l && l->reserved) {
+		l = NULL; /* its fill is pending: a miss, no state change (cache_reserve) */
+		o.line_present = true;
+	} else if (l) {
 		o.line_present = true;
 		o.user = l->user;
 		/* A write supplies its own bytes, so for writes a present line is a hit whatever
@@ -153,10 +156,49 @@ struct cache_outcome cache_lookup(struct cache *c, uint64_t addr, bool is_write,
 		c->read_hits++;
 	} else {
 		c->read_misses++;
-		if (o.line_present)
+		if (l)
 			c->sector_misses++;
 	}
 	return o;
+}
+
+/* The way a new line of la takes: an invalid one first, else the LRU / first-filled one that
+ * is not reserved; with any_if_all, a reserved one when every way is (else NULL). */
+static struct cache_line *pick_victim(struct cache *c, uint64_t la, bool any_if_all)
+{
+	struct cache_line *set = set_of(c, la);
+	struct cache_line *v = NULL, *r = NULL;
+	for (uint32_t w = 0; w < c->cfg.assoc; w++) {
+		struct cache_line *x = &set[w];
+		if (!x->sectors && !x->reserved)
+			return x;
+		/* LRU: oldest last access; FIFO: oldest fill (stamp is not refreshed on hits). */
+		struct cache_line **best = x->reserved ? &r : &v;
+		if (!*best || x->stamp < (*best)->stamp)
+			*best = x;
+	}
+	return v ? v : any_if_all ? r : NULL;
+}
+
+/* Evict what way v holds (described in *victim) and give it line la, stamped now. */
+static void fill_way(struct cache *c, struct cache_line *v, uint64_t la, struct cache_victim *victim)
+{
+	if (v->sectors) {
+		c->evictions++;
+		if (v->dirty)
+			c->dirty_evictions++;
+		if (victim) {
+			victim->valid = true;
+			victim->dirty = v->dirty;
+			victim->user = v->user;
+			victim->addr = v->line_addr << c->set_shift;
+		}
+	}
+	if (v->sectors || v->reserved)
+		line_clear(c, v);
+	v->reserved = false;
+	line_set(c, v, la);
+	v->stamp = c->tick;
 }
 
 void cache_fill(struct cache *c, uint64_t addr, uint32_t sectors, bool dirty, bool user,
@@ -177,39 +219,50 @@ void cache_fill(struct cache *c, uint64_t addr, uint32_t sectors, bool dirty, bo
 		l->sectors |= sectors;
 		l->dirty |= dirty;
 		l->user = user;
+		l->reserved = false;
 		if (c->cfg.repl == CACHE_REPL_LRU)
 			l->stamp = c->tick;
 		return;
 	}
-	struct cache_line *set = set_of(c, la);
-	struct cache_line *v = NULL;
-	for (uint32_t w = 0; w < c->cfg.assoc; w++) {
-		if (!set[w].sectors) {
-			v = &set[w];
-			break;
-		}
-		/* LRU: oldest last access; FIFO: oldest fill (stamp is not refreshed on hits). */
-		if (!v || set[w].stamp < v->stamp)
-			v = &set[w];
-	}
-	if (v->sectors) {
-		c->evictions++;
-		if (v->dirty)
-			c->dirty_evictions++;
-		if (victim) {
-			victim->valid = true;
-			victim->dirty = v->dirty;
-			victim->user = v->user;
-			victim->addr = v->line_addr << c->set_shift;
-		}
-	}
-	if (v->sectors)
-		line_clear(c, v);
-	line_set(c, v, la);
+	struct cache_line *v = pick_victim(c, la, true);
+	fill_way(c, v, la, victim);
 	v->sectors = sectors;
 	v->dirty = dirty;
 	v->user = user;
-	v->stamp = c->tick;
+}
+
+bool cache_can_reserve(const struct cache *c, uint64_t addr)
+{
+	uint64_t la = addr >> c->set_shift;
+	const struct cache_line *l = find(c, la);
+	if (l)
+		return !l->reserved;
+	const struct cache_line *set = &c->lines[(size_t)cache_set_(c, la) * c->cfg.assoc];
+	for (uint32_t w = 0; w < c->cfg.assoc; w++)
+		if (!set[w].reserved)
+			return true;
+	return false;
+}
+
+void cache_reserve(struct cache *c, uint64_t addr, struct cache_victim *victim)
+{
+	c->version++;
+	uint64_t la = addr >> c->set_shift;
+	if (victim)
+		memset(victim, 0, sizeof *victim);
+	c->tick++;
+	struct cache_line *l = find(c, la);
+	if (!l) {
+		l = pick_victim(c, la, false);
+		SIM_ASSERT(l); /* cache_can_reserve */
+		fill_way(c, l, la, victim);
+		l->sectors = 0;
+		l->dirty = false;
+		l->user = false;
+	}
+	SIM_ASSERT(!l->reserved);
+	l->reserved = true;
+	l->stamp = c->tick;
 }
 
 bool cache_mark_dirty(struct cache *c, uint64_t addr)
@@ -234,12 +287,14 @@ bool cache_invalidate(struct cache *c, uint64_t addr)
 	struct cache_line *l = find(c, addr >> c->set_shift);
 	if (!l)
 		return false;
+	bool valid = l->sectors != 0;
 	line_clear(c, l);
 	l->sectors = 0;
 	l->dirty = false;
 	l->user = false;
-	c->invalidations++;
-	return true;
+	l->reserved = false;
+	c->invalidations += valid;
+	return valid;
 }
 
 uint32_t cache_invalidate_all(struct cache *c, uint64_t *dirty_addrs, uint32_t *n_dirty)
@@ -248,9 +303,10 @@ uint32_t cache_invalidate_all(struct cache *c, uint64_t *dirty_addrs, uint32_t *
 	size_t n = (size_t)c->n_sets * c->cfg.assoc;
 	for (size_t i = 0; i < n; i++) {
 		struct cache_line *l = &c->lines[i];
-		if (!l->sectors)
+		if (!l->sectors && !l->reserved)
 			continue;
-		valid++;
+		valid += l->sectors != 0;
+		l->reserved = false;
 		if (l->dirty) {
 			SIM_ASSERT(dirty_addrs);
 			dirty_addrs[dirty++] = l->line_addr << c->set_shift;

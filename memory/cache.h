@@ -42,11 +42,14 @@ struct cache_cfg {
 
 struct cache_line {
 	uint64_t line_addr;     /* address >> log2(line_bytes); CACHE_NO_LINE while invalid
-	                           (sectors == 0), so a lookup compares one field per way */
+	                           (sectors == 0 and not reserved), so a lookup compares one
+	                           field per way */
 	uint64_t stamp;         /* LRU: last access; FIFO: fill time (cache's access counter) */
 	uint32_t sectors;       /* valid sectors (bit i = sector i); 0 = line invalid */
 	bool dirty;
 	bool user;              /* owner's bit (L2: "filled by the prefetcher, not yet used") */
+	bool reserved;          /* allocated at a miss, its fill pending (cache_reserve): holds its
+	                           tag, misses every access, is never a fill's victim */
 };
 
 #define CACHE_NO_LINE UINT64_MAX /* no address >> log2(line_bytes >= 4) reaches it */
@@ -150,12 +153,25 @@ static inline bool cache_probe(const struct cache *c, uint64_t addr, uint32_t se
 	return l && (l->sectors & sectors) == sectors;
 }
 
-/* Install addr's line (or add sectors to it when present: no eviction then). Chooses an
- * invalid way first, else the LRU / first-filled way; the displaced line is described in
+/* Install addr's line (or add sectors to it when present or reserved: no eviction then).
+ * Chooses an invalid way first, else the LRU / first-filled way that is not reserved (a
+ * reserved one only when all are); the displaced line is described in
  * *victim (may be NULL if the caller does not care, e.g. a write-through cache). dirty and
  * user set the new line's bits (dirty is OR-ed into a present line). */
 void cache_fill(struct cache *c, uint64_t addr, uint32_t sectors, bool dirty, bool user,
 		struct cache_victim *victim);
+
+/* Allocate on miss (GPGPU-Sim's tag_array::access for an allocate-on-miss cache, 3.x and
+ * 4.x): a miss takes its way at once, evicting now what a fill would evict later, and the way
+ * stays reserved until cache_fill brings the line. cache_can_reserve: addr's line is not
+ * reserved already and its set has a way that is not reserved (else GPGPU-Sim's
+ * LINE_ALLOC_FAIL). cache_reserve does it (the caller checked cache_can_reserve); a present
+ * line (a sector miss) is reserved in place without eviction. The displaced line is in
+ * *victim as for cache_fill. A reserved line misses reads and writes alike (a write to it
+ * changes nothing: GPGPU-Sim's HIT_RESERVED store goes below as a miss), and a fill of it
+ * clears the reservation. */
+bool cache_can_reserve(const struct cache *c, uint64_t addr);
+void cache_reserve(struct cache *c, uint64_t addr, struct cache_victim *victim);
 
 /* Per-line bits; false when the line is not present. */
 bool cache_mark_dirty(struct cache *c, uint64_t addr);

@@ -8,15 +8,15 @@
 
 #include "addrmap.h"
 
-/* The slice's tag store, MSHRs and prefetch filter work on channel-local line addresses
- * (addrmap.h: mem_addr_local), so every set is reachable; requests keep their global address,
- * which the MC decodes, and a victim's local address is turned back into a global one. */
+/* The slice's tag store, MSHRs and prefetch filter work on slice-local line addresses
+ * (addrmap.h: mem_addr_slice_local), so every set is reachable; requests keep their global
+ * address, which the MC decodes, and a victim's local address is turned back into a global one. */
 static uint64_t slice_line(const struct l2_slice *l2, uint64_t addr)
 {
-	return cache_line_base(&l2->cache, mem_addr_local(l2->map, addr));
+	return cache_line_base(&l2->cache, mem_addr_slice_local(l2->map, addr));
 }
 
-int l2_slice_init(struct l2_slice *l2, const struct l2_cfg *cfg, uint32_t channel,
+int l2_slice_init(struct l2_slice *l2, const struct l2_cfg *cfg, uint32_t slice,
 		  const struct mem_addrmap *map, struct dram_mc *mc, struct sim_component *mc_comp,
 		  struct noc *noc, int node, struct sim_error *err)
 {
@@ -24,7 +24,8 @@ int l2_slice_init(struct l2_slice *l2, const struct l2_cfg *cfg, uint32_t channe
 	memset(l2, 0, sizeof *l2);
 	l2->comp = keep;
 	l2->cfg = *cfg;
-	l2->channel = channel;
+	l2->slice = slice;
+	l2->channel = slice / map->sub_partitions;
 	l2->map = map;
 	l2->mc = mc;
 	l2->mc_comp = mc_comp;
@@ -58,7 +59,7 @@ int l2_slice_init(struct l2_slice *l2, const struct l2_cfg *cfg, uint32_t channe
 	return 0;
 nomem:
 	l2_slice_fini(l2);
-	return sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "L2 slice %u", channel);
+	return sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "L2 slice %u", slice);
 }
 
 void l2_slice_fini(struct l2_slice *l2)
@@ -153,12 +154,12 @@ static void victim(struct l2_slice *l2, const struct cache_victim *v)
 		return;
 	struct mem_req *w = sim_pool_alloc(&l2->wb_pool);
 	SIM_ASSERT(w);
-	w->addr = mem_addr_global(l2->map, l2->channel, v->addr);
+	w->addr = mem_addr_slice_global(l2->map, l2->slice, v->addr);
 	w->size_bytes = l2->cache.cfg.line_bytes;
 	w->kind = MEM_REQ_WRITEBACK;
 	w->src_sm = UINT16_MAX;
-	w->channel = (uint16_t)l2->channel;
-	w->id = ((uint64_t)0xFFFF << 40) | (((uint64_t)l2->channel) << 32) | l2->next_id++;
+	w->channel = (uint16_t)l2->slice;
+	w->id = ((uint64_t)0xFFFF << 40) | (((uint64_t)l2->slice) << 32) | l2->next_id++;
 	SIM_ASSERT(l2->wbq_n < l2->wbq_cap);
 	l2->wbq[(l2->wbq_head + l2->wbq_n) % l2->wbq_cap] = w;
 	l2->wbq_n++;
@@ -420,7 +421,7 @@ static double st_pf_accuracy(const void *p)
 
 void l2_slice_stats_register(struct l2_slice *l2, struct stats *st)
 {
-	uint32_t c = l2->channel;
+	uint32_t c = l2->slice;
 	char prefix[32];
 	snprintf(prefix, sizeof prefix, "l2.%u", c);
 	cache_stats_register(&l2->cache, st, prefix);

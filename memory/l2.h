@@ -40,13 +40,15 @@ struct l2_reply {
 };
 
 /* The slice is ticked as a component on the L2 clock (comp); the memory controller is the
- * channel's other component (mc_comp, DRAM clock). Replies go to noc->core_node[src_sm]. */
+ * channel's other component (mc_comp, DRAM clock), shared by the channel's sub-partitions
+ * (addrmap.h: mem_addrmap_set_sub_partitions). Replies go to noc->core_node[src_sm]. */
 struct l2_slice {
 	struct l2_cfg cfg;
 	struct sim_component comp;
 	struct sim_component *mc_comp;
 	struct dram_mc *mc;
 	const struct mem_addrmap *map;
+	uint32_t slice;             /* mem_addr_slice: channel x sub-partitions + sub-partition */
 	uint32_t channel;
 	struct noc *noc;
 	int node;
@@ -79,9 +81,10 @@ struct l2_slice {
 	uint64_t copy_fills, copy_dirty_drops; /* l2_slice_copy_fill */
 };
 
-/* Builds the tag store, MSHRs and queues; comp.ops/clk/name must be set and registered by the
+/* Builds the tag store, MSHRs and queues of slice `slice` (mem_addr_slice numbering; its
+ * channel is slice / map->sub_partitions); comp.ops/clk/name must be set and registered by the
  * caller. noc may be NULL only when no request will come (tests of the DRAM side). */
-int l2_slice_init(struct l2_slice *l2, const struct l2_cfg *cfg, uint32_t channel,
+int l2_slice_init(struct l2_slice *l2, const struct l2_cfg *cfg, uint32_t slice,
 		  const struct mem_addrmap *map, struct dram_mc *mc, struct sim_component *mc_comp,
 		  struct noc *noc, int node, struct sim_error *err);
 void l2_slice_fini(struct l2_slice *l2);  /* safe on a zeroed slice */

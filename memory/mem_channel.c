@@ -14,11 +14,13 @@ struct mem_channel {
 	struct sim *sim;
 	uint32_t channel;
 	struct sim_clock l2_clk, dram_clk;
-	char l2_name[24], mc_name[24];
+	char mc_name[24];
+	char (*l2_name)[24];            /* [n_sub] */
 	struct mem_addrmap map;
 	struct dram_mc mc;
 	struct sim_component mc_comp;
-	struct l2_slice l2;
+	uint32_t n_sub;                 /* gpu.l2.sub_partitions: slices sharing the MC */
+	struct l2_slice *l2;            /* [n_sub]: slice s is mem_addr_slice number channel x n_sub + s */
 	double peak_bytes_per_s;
 };
 
@@ -41,7 +43,11 @@ static const char *const ch_index[] = {"linear", "xor", NULL};
 
 static const struct cfg_key_def ch_keys[] = {
 	CFG_KEY_INT("gpu.l2.clock_mhz", "MHz", 650, 1, 100000, "L2 slice clock"),
-	CFG_KEY_INT("gpu.l2.size_kb", "KiB", 512, 1, 1 << 20, "L2 capacity per memory channel (OWL: 512)"),
+	CFG_KEY_INT("gpu.l2.sub_partitions", "slices", 1, 1, 64,
+		    "L2 slices per memory channel, each its own NoC node (gpu.noc.placement.mc_nodes lists channels x this), "
+		    "sharing the channel's MC; a line's slice is the low bits of its bank number (GPGPU-Sim's "
+		    "-gpgpu_n_sub_partition_per_mchannel; power of two, at most gpu.dram.banks). Sizes under gpu.l2 are per slice"),
+	CFG_KEY_INT("gpu.l2.size_kb", "KiB", 512, 1, 1 << 20, "L2 capacity per slice (OWL: 512 per channel)"),
 	CFG_KEY_INT("gpu.l2.assoc", "ways", 16, 1, 1024, "L2 associativity (OWL: 16)"),
 	CFG_KEY_INT("gpu.l2.line_bytes", "bytes", 64, 16, 4096, "L2 line (OWL: 64) = DRAM request size (see gpu.l2.fill_request_bytes)"),
 	CFG_KEY_ENUM("gpu.l2.replacement", "lru", ch_repl, "L2 replacement: lru | fifo"),
@@ -57,9 +63,9 @@ static const struct cfg_key_def ch_keys[] = {
 		      "order, displacing dirty lines without write-back: GPGPU-Sim 4's -gpgpu_perf_sim_memcpy (on in its configs; scripts/correlate.sh sets it)"),
 	CFG_KEY_INT("gpu.l2.mshr_entries", "entries", 32, 1, 4096, "L2 lines missing at once per slice"),
 	CFG_KEY_INT("gpu.l2.mshr_merges", "requests", 4, 1, 1024, "requests per missing line, the first included"),
-	CFG_KEY_INT("gpu.l2.reply_queue", "replies", 16, 1, 4096, "replies waiting for the NoC before the slice stalls"),
+	CFG_KEY_INT("gpu.l2.reply_queue", "replies", 16, 1, 4096, "replies waiting for the NoC before the slice stalls (per slice)"),
 	CFG_KEY_INT("gpu.dram.clock_mhz", "MHz", 800, 1, 100000, "DRAM command clock (OWL: GDDR3 800 MHz)"),
-	CFG_KEY_INT("gpu.dram.channels", "channels", 8, 1, 64, "memory channels = memory controllers = L2 slices"),
+	CFG_KEY_INT("gpu.dram.channels", "channels", 8, 1, 64, "memory channels = memory controllers (each gpu.l2.sub_partitions L2 slices)"),
 	CFG_KEY_INT("gpu.dram.banks", "banks", 4, 1, DRAM_MAX_BANKS, "banks per channel (OWL: 4; power of two)"),
 	CFG_KEY_INT("gpu.dram.row_bytes", "bytes", 2048, 64, 1 << 20, "row (page) size of a bank across the channel (OWL: 2 KB)"),
 	CFG_KEY_INT("gpu.dram.queue_size", "requests", 128, 1, 4096, "MC request queue (OWL: 128 per MC)"),
@@ -147,10 +153,21 @@ static uint64_t ch_mc_tick(struct sim_component *c, uint64_t cycle)
 {
 	struct mem_channel *ch = SIM_CONTAINER_OF(c, struct mem_channel, mc_comp);
 	uint64_t next = dram_mc_tick(&ch->mc, cycle);
-	/* The slice waits without polling for room in the queue. */
-	if ((ch->l2.pending || ch->l2.wbq_n || ch->l2.mq_n) && !dram_mc_full(&ch->mc))
-		sim_component_wake(&ch->l2.comp);
+	/* The slices wait without polling for room in the queue. */
+	for (uint32_t s = 0; s < ch->n_sub; s++) {
+		struct l2_slice *l2 = &ch->l2[s];
+		if ((l2->pending || l2->wbq_n || l2->mq_n) && !dram_mc_full(&ch->mc))
+			sim_component_wake(&l2->comp);
+	}
 	return next;
+}
+
+/* The channel's slice holding addr. */
+static struct l2_slice *ch_slice(struct mem_channel *ch, uint64_t addr)
+{
+	uint32_t s = mem_addr_slice(&ch->map, addr) - ch->channel * ch->n_sub;
+	SIM_ASSERT(s < ch->n_sub);
+	return &ch->l2[s];
 }
 
 static uint64_t ch_mc_outstanding(const struct sim_component *c)
@@ -181,19 +198,22 @@ static void ch_dram_done(void *ctx, struct mem_req *r, uint64_t done_cycle)
 		uint64_t lat = ch->mc.cfg.tCL + ch->mc.cfg.rd_burst_cycles;
 		r->t_ps[MEM_T_DRAM_ISSUE] = sim_clock_edge_ps(&ch->dram_clk, done_cycle - lat);
 	}
-	l2_slice_dram_done(&ch->l2, r, sim_now_ps(ch->sim));
+	l2_slice_dram_done(ch_slice(ch, r->addr), r, sim_now_ps(ch->sim));
 }
 
 static bool ch_pf_filter(void *ctx, uint64_t addr)
 {
 	struct mem_channel *ch = ctx;
-	return l2_slice_pf_filter(&ch->l2, addr);
+	return l2_slice_pf_filter(ch_slice(ch, addr), addr);
 }
 
 static uint64_t ch_pf_version(const void *ctx)
 {
 	const struct mem_channel *ch = ctx;
-	return l2_slice_pf_version(&ch->l2);
+	uint64_t v = 0; /* each only grows */
+	for (uint32_t s = 0; s < ch->n_sub; s++)
+		v += l2_slice_pf_version(&ch->l2[s]);
+	return v;
 }
 
 static double st_bus_util(const void *p)
@@ -205,8 +225,7 @@ static double st_bus_util(const void *p)
 /* ---- build ------------------------------------------------------------------------------- */
 
 struct mem_channel *mem_channel_create(const struct cfg *cfg, struct sim *sim, struct stats *st,
-				       uint32_t channel, struct noc *noc, int noc_node,
-				       struct sim_error *err)
+				       uint32_t channel, struct noc *noc, struct sim_error *err)
 {
 	struct mem_channel *ch = calloc(1, sizeof *ch);
 	if (!ch) {
@@ -226,9 +245,22 @@ struct mem_channel *mem_channel_create(const struct cfg *cfg, struct sim *sim, s
 	struct dram_cfg dc;
 	if (dram_cfg_read(&dc, cfg, err))
 		goto fail;
-	snprintf(ch->l2_name, sizeof ch->l2_name, "l2.%u", channel);
+	ch->n_sub = ch->map.sub_partitions;
+	ch->l2 = calloc(ch->n_sub, sizeof *ch->l2);
+	ch->l2_name = calloc(ch->n_sub, sizeof *ch->l2_name);
+	if (!ch->l2 || !ch->l2_name) {
+		sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "memory channel");
+		goto fail;
+	}
+	if (noc && (int)((channel + 1) * ch->n_sub) > noc->n_mcs) {
+		cfg_error(err, cfg, "gpu.noc.placement.mc_nodes", "places %d L2 slices, channel %u needs %u",
+			  noc->n_mcs, channel, (channel + 1) * ch->n_sub);
+		goto fail;
+	}
+	for (uint32_t s = 0; s < ch->n_sub; s++)
+		snprintf(ch->l2_name[s], sizeof ch->l2_name[s], "l2.%u", channel * ch->n_sub + s);
 	snprintf(ch->mc_name, sizeof ch->mc_name, "mc.%u", channel);
-	ch->l2_clk.name = ch->l2_name;
+	ch->l2_clk.name = ch->l2_name[0];
 	ch->l2_clk.freq_mhz = (uint32_t)cfg_int(cfg, "gpu.l2.clock_mhz");
 	ch->dram_clk.name = ch->mc_name;
 	ch->dram_clk.freq_mhz = (uint32_t)cfg_int(cfg, "gpu.dram.clock_mhz");
@@ -252,17 +284,22 @@ struct mem_channel *mem_channel_create(const struct cfg *cfg, struct sim *sim, s
 	lc.perfect = cfg_is_defined(cfg, "gpu.memory.model") &&
 		     strcmp(cfg_str(cfg, "gpu.memory.model"), "perfect-l2") == 0;
 
-	ch->l2.comp.ops = &ch_l2_ops;
-	ch->l2.comp.name = ch->l2_name;
-	ch->l2.comp.clk = &ch->l2_clk;
-	rc = l2_slice_init(&ch->l2, &lc, channel, &ch->map, &ch->mc, &ch->mc_comp, noc, noc_node, err);
-	if (rc) {
-		if (err && err->code == SIM_ERR_CONFIG && !err->file[0]) {
-			char msg[sizeof err->msg]; /* err->msg is overwritten while formatting */
-			snprintf(msg, sizeof msg, "%s", err->msg);
-			cfg_error(err, cfg, "gpu.l2.size_kb", "%s", msg);
+	for (uint32_t s = 0; s < ch->n_sub; s++) {
+		uint32_t slice = channel * ch->n_sub + s;
+		struct l2_slice *l2 = &ch->l2[s];
+		l2->comp.ops = &ch_l2_ops;
+		l2->comp.name = ch->l2_name[s];
+		l2->comp.clk = &ch->l2_clk;
+		rc = l2_slice_init(l2, &lc, slice, &ch->map, &ch->mc, &ch->mc_comp, noc,
+				   noc ? noc->mc_node[slice] : -1, err);
+		if (rc) {
+			if (err && err->code == SIM_ERR_CONFIG && !err->file[0]) {
+				char msg[sizeof err->msg]; /* err->msg is overwritten while formatting */
+				snprintf(msg, sizeof msg, "%s", err->msg);
+				cfg_error(err, cfg, "gpu.l2.size_kb", "%s", msg);
+			}
+			goto fail;
 		}
-		goto fail;
 	}
 	rc = dram_mc_init(&ch->mc, &dc, &ch->map, channel, ch_dram_done,
 			  dc.prefetch ? ch_pf_filter : NULL, ch, err);
@@ -273,15 +310,21 @@ struct mem_channel *mem_channel_create(const struct cfg *cfg, struct sim *sim, s
 	ch->mc_comp.ops = &ch_mc_ops;
 	ch->mc_comp.name = ch->mc_name;
 	ch->mc_comp.clk = &ch->dram_clk;
-	if (sim_component_add(sim, &ch->l2.comp, err) || sim_component_add(sim, &ch->mc_comp, err))
-		goto fail;
-	if (noc) {
-		/* What noc_set_sink() does; set directly so memory/ links without noc/. */
-		SIM_ASSERT(noc_node >= 0 && noc_node < noc->n_nodes);
-		noc->sink[noc_node] = &ch->l2.comp;
+	for (uint32_t s = 0; s < ch->n_sub; s++) {
+		if (sim_component_add(sim, &ch->l2[s].comp, err))
+			goto fail;
+		if (noc) {
+			/* What noc_set_sink() does; set directly so memory/ links without noc/. */
+			int node = ch->l2[s].node;
+			SIM_ASSERT(node >= 0 && node < noc->n_nodes);
+			noc->sink[node] = &ch->l2[s].comp;
+		}
 	}
+	if (sim_component_add(sim, &ch->mc_comp, err))
+		goto fail;
 	if (st) {
-		l2_slice_stats_register(&ch->l2, st);
+		for (uint32_t s = 0; s < ch->n_sub; s++)
+			l2_slice_stats_register(&ch->l2[s], st);
 		dram_mc_stats_register(&ch->mc, st);
 		stats_derived(st, st_bus_util, ch, "ratio",
 			      "DRAM data-bus utilisation: busy cycles / elapsed DRAM cycles",
@@ -297,24 +340,32 @@ void mem_channel_destroy(struct mem_channel *ch)
 {
 	if (!ch)
 		return;
-	l2_slice_fini(&ch->l2);
+	for (uint32_t s = 0; ch->l2 && s < ch->n_sub; s++)
+		l2_slice_fini(&ch->l2[s]);
 	dram_mc_fini(&ch->mc);
+	free(ch->l2);
+	free(ch->l2_name);
 	free(ch);
 }
 
 void mem_channel_copy_fill(struct mem_channel *ch, uint64_t addr)
 {
-	l2_slice_copy_fill(&ch->l2, addr);
+	l2_slice_copy_fill(ch_slice(ch, addr), addr);
 }
 
 uint64_t mem_channel_outstanding(const struct mem_channel *ch)
 {
-	return l2_slice_outstanding(&ch->l2) + dram_mc_outstanding(&ch->mc);
+	uint64_t n = dram_mc_outstanding(&ch->mc);
+	for (uint32_t s = 0; s < ch->n_sub; s++)
+		n += l2_slice_outstanding(&ch->l2[s]);
+	return n;
 }
 
 int mem_channel_check(struct mem_channel *ch, struct sim_error *err)
 {
-	uint64_t l2_held = l2_slice_outstanding(&ch->l2), mc_held = dram_mc_outstanding(&ch->mc);
+	uint64_t l2_held = 0, mc_held = dram_mc_outstanding(&ch->mc);
+	for (uint32_t s = 0; s < ch->n_sub; s++)
+		l2_held += l2_slice_outstanding(&ch->l2[s]);
 	if (l2_held || mc_held)
 		return sim_error_set(err, SIM_ERR_FAULT, NULL, 0, 0, "sim.check",
 				     "channel %u holds requests with the simulation quiet (L2 slice %llu, "
@@ -341,11 +392,13 @@ void mem_channel_summary(struct mem_channel *ch, struct mem_channel_summary *o)
 	o->avg_queue_len = dram_mc_avg_queue_len(mc);
 	o->queue_latency_cycles = mc->queue_lat.n ? mc->queue_lat.sum / (double)mc->queue_lat.n : 0;
 	o->service_latency_cycles = mc->service_lat.n ? mc->service_lat.sum / (double)mc->service_lat.n : 0;
-	o->l2_hits = ch->l2.cache.hits;
-	o->l2_misses = ch->l2.cache.misses;
 	o->pf_issued = mc->pf_issued;
-	o->pf_useful = ch->l2.pf_useful;
-	o->pf_late = ch->l2.pf_late;
+	for (uint32_t s = 0; s < ch->n_sub; s++) {
+		o->l2_hits += ch->l2[s].cache.hits;
+		o->l2_misses += ch->l2[s].cache.misses;
+		o->pf_useful += ch->l2[s].pf_useful;
+		o->pf_late += ch->l2[s].pf_late;
+	}
 	o->dram_clock_mhz = ch->dram_clk.freq_mhz;
 	o->peak_bytes_per_s = ch->peak_bytes_per_s;
 }

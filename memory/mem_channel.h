@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* One memory channel as the assembly sees it: L2 slice (gpu.l2.clock_mhz) + memory controller
- * and DRAM banks (gpu.dram.clock_mhz), attached to the NoC at one node. */
+/* One memory channel as the assembly sees it: L2 slices (gpu.l2.clock_mhz; one per sub-partition,
+ * each attached to the NoC at its own node) + memory controller and DRAM banks (gpu.dram.clock_mhz). */
 #ifndef WARPSIM_MEM_CHANNEL_H
 #define WARPSIM_MEM_CHANNEL_H
 
@@ -17,17 +17,18 @@ struct mem_channel;
  * (defaults: owl-28, OWL Table 1). */
 int mem_channel_cfg_define(struct cfg *c, struct sim_error *err);
 
-/* Build channel `channel` (0 .. gpu.dram.channels-1): registers two components and two clock
- * domains with sim, stats l2.<channel>.*, mc.<channel>.*, mc.<channel>.bank.<b>.* with st
- * (st may be NULL), and becomes noc's sink at noc_node. It ejects struct mem_req packets of
- * class NOC_CLASS_REQ there and answers each with the same object (is_reply = 1) injected
- * in NOC_CLASS_REPLY to noc->core_node[req->src_sm]: read reply 8 B + data, write / write-back
- * ack 8 B, atomic reply 8 B + data. Reads gpu.memory.model when defined (perfect-l2: every
- * L2 access hits, no DRAM). NULL on failure with err filled (SIM_ERR_CONFIG naming the
- * setting, SIM_ERR_NOMEM). The channel must be destroyed before sim and st. */
+/* Build channel `channel` (0 .. gpu.dram.channels-1): its gpu.l2.sub_partitions L2 slices
+ * (slice i = channel x sub_partitions + s, addrmap.h: mem_addr_slice) and its MC: registers a
+ * component per slice and the MC's, two clock domains, stats l2.<slice>.*, mc.<channel>.*,
+ * mc.<channel>.bank.<b>.* with st (st may be NULL), and becomes noc's sink at
+ * noc->mc_node[slice] for each slice. It ejects struct mem_req packets of class NOC_CLASS_REQ
+ * there and answers each with the same object (is_reply = 1) injected in NOC_CLASS_REPLY to
+ * noc->core_node[req->src_sm]: read reply 8 B + data, write / write-back ack 8 B, atomic reply
+ * 8 B + data. Reads gpu.memory.model when defined (perfect-l2: every L2 access hits, no DRAM).
+ * NULL on failure with err filled (SIM_ERR_CONFIG naming the setting, SIM_ERR_NOMEM). The
+ * channel must be destroyed before sim and st. */
 struct mem_channel *mem_channel_create(const struct cfg *cfg, struct sim *sim, struct stats *st,
-				       uint32_t channel, struct noc *noc, int noc_node,
-				       struct sim_error *err);
+				       uint32_t channel, struct noc *noc, struct sim_error *err);
 void mem_channel_destroy(struct mem_channel *ch); /* NULL is fine */
 
 /* Requests held (in the slice, the MC queue or on the DRAM bus). */

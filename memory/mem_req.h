@@ -29,7 +29,7 @@ enum mem_stage {
 
 /* One line-sized request below L1 (pooled, owned by whoever holds it).
  * Protocol between an SM's mem_unit and the L2 slices: every request an SM injects
- * (NOC_CLASS_REQ to noc->mc_node[channel]; READ and WRITEBACK carry 8 bytes of header,
+ * (NOC_CLASS_REQ to noc->mc_node[channel], its slice's node; READ and WRITEBACK carry 8 bytes of header,
  * WRITE/ATOMIC 8 + size_bytes) gets exactly one reply: the same struct, is_reply = 1,
  * injected in NOC_CLASS_REPLY to noc->core_node[src_sm] (READ/ATOMIC: 8 + size_bytes,
  * WRITE/WRITEBACK acks: 8 bytes). The SM allocated it from its own pool and frees it on the
@@ -42,7 +42,8 @@ struct mem_req {
 	uint8_t ifetch;             /* a READ of an instruction-cache line (mem_unit_ifetch): below
 	                               L1 a read like any other; its reply goes to the SM's fetch */
 	uint16_t src_sm;            /* issuing core, or UINT16_MAX for L2/MC-originated */
-	uint16_t channel;           /* memory channel / L2 slice */
+	uint16_t channel;           /* L2 slice (addrmap.h: mem_addr_slice; the memory channel when
+	                               gpu.l2.sub_partitions is 1), the index of its node in noc->mc_node */
 	uint16_t bank;
 	uint32_t row, col;
 	uint64_t id;                /* unique, for checking and tracing */
@@ -73,8 +74,8 @@ struct mem_unit_ports {
 	mem_ifetch_done_fn ifetch_done; /* needed for mem_unit_ifetch */
 	void *sm_ctx;
 	struct noc *noc;            /* NULL in perfect-l1 / fixed-latency modes; the unit maps an
-	                               address to its channel (memory/'s address map) and sends to
-	                               noc->mc_node[channel] */
+	                               address to its L2 slice (memory/'s address map) and sends to
+	                               noc->mc_node[slice] */
 	int noc_node;               /* this SM's NoC node */
 };
 

@@ -110,7 +110,7 @@ static struct mem_req *req_new(struct mem_unit *m, enum mem_req_kind kind, uint6
 	r->kind = (uint8_t)kind;
 	r->ifetch = 0;
 	r->src_sm = (uint16_t)m->sm_id;
-	r->channel = m->have_addrmap ? (uint16_t)mem_addr_channel(&m->amap, line_addr) : 0;
+	r->channel = m->have_addrmap ? (uint16_t)mem_addr_slice(&m->amap, line_addr) : 0;
 	r->id = ((uint64_t)m->sm_id << 40) | m->next_req_id++;
 	r->t_ps[MEM_T_ISSUE] = sim_clock_edge_ps(m->clk, now_cycle);
 	r->owner_ctx = owner;
@@ -287,7 +287,18 @@ static enum st_result stage_access(struct mem_unit *m, const struct coal_req *cr
 		return ST_STALL_MSHR;
 	if (!can_push(m, true, true))
 		return ST_STALL_MISSQ;
+	bool reserve = m->l1d_alloc_on_miss && m->st.cache_id == MU_L1D;
+	if (reserve && !cache_can_reserve(c, line))
+		return ST_STALL_MSHR; /* GPGPU-Sim's LINE_ALLOC_FAIL; a fill of the set lifts it */
 	cache_lookup(c, line, false, cr->sectors);
+	if (reserve) {
+		/* The victim leaves now (cache.h: cache_reserve); a dirty one takes the ring place
+		 * kept for this entry's fill victim, which the fill then no longer has. */
+		struct cache_victim v;
+		cache_reserve(c, line, &v);
+		if (v.valid && v.dirty)
+			ring_push(m, req_new(m, MEM_REQ_WRITEBACK, v.addr, c->cfg.line_bytes, NULL, now));
+	}
 	e = mshr_alloc(&m->mshr, m->st.cache_id, line, cr->sectors, si, now);
 	mf_add(m, e);
 	ring_push(m, req_new(m, MEM_REQ_READ, line, m->st.cache_id == MU_L1C ? c->cfg.line_bytes : cr->bytes, e, now));
@@ -582,6 +593,8 @@ static enum st_result precheck(struct mem_unit *m, uint8_t cache_id, uint8_t kin
 			return ST_STALL_MSHR;
 		if (!can_push(m, true, true))
 			return ST_STALL_MISSQ;
+		if (m->l1d_alloc_on_miss && cache_id == MU_L1D && !cache_can_reserve(&m->cache[cache_id], line))
+			return ST_STALL_MSHR;
 	}
 	return ST_DONE;
 }
@@ -686,7 +699,7 @@ static __attribute__((noinline)) bool try_issue(struct mem_unit *m, const struct
 	enum st_result pre = hit && mo->epoch == m->epoch && mo->mem_kind == si->mem_kind
 				     ? (enum st_result)mo->pre
 				     : precheck(m, cid, si->mem_kind);
-	if (pre != ST_DONE) {
+	if (pre != ST_DONE && !m->hold_on_fail) {
 		if (mo) {
 			mo->mem_kind = si->mem_kind;
 			mo->pre = (uint8_t)pre;
@@ -722,7 +735,8 @@ static __attribute__((noinline)) bool try_issue(struct mem_unit *m, const struct
 		m->st.busy = true;
 		m->st.last_cycle = UINT64_MAX;
 		/* The first access uses the port in the issue cycle; the precheck guarantees it
-		 * is accepted, the rest follow one per cycle from the unit's own ticks. */
+		 * is accepted (unless hold_on_fail: then it may wait in the stage), the rest follow
+		 * one per cycle from the unit's own ticks. */
 		stage_step(m, now_cycle);
 	}
 	sim_component_wake_at_cycle(&m->comp, mu_next_need(m, now_cycle));

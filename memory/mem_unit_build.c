@@ -13,6 +13,8 @@
 
 static const char *const mu_models[] = {"full", "perfect-l1", "perfect-l2", "fixed-latency", NULL};
 static const char *const mu_repl[] = {"lru", "fifo", NULL};
+static const char *const mu_alloc[] = {"on-fill", "on-miss", NULL};
+static const char *const mu_rfail[] = {"refuse", "hold", NULL};
 static const char *const mu_wpol[] = {"write-back", "write-through", "write-evict", NULL};
 static const char *const mu_index[] = {"linear", "xor", NULL};
 
@@ -48,6 +50,15 @@ static const struct cfg_key_def mu_keys[] = {
 	CFG_KEY_INT("gpu.memory.l1d.hit_latency_cycles", "cycles", 20, 1, 10000, "L1D hit latency (core cycles)"),
 	CFG_KEY_ENUM("gpu.memory.l1d.set_index", "linear", mu_index,
 		     "L1D set index: linear (low line-address bits) | xor (low bits XOR the two fields above them: power-of-two strides spread over the sets)"),
+	CFG_KEY_ENUM("gpu.memory.l1d.allocate", "on-fill", mu_alloc,
+		     "when a load miss takes its L1D way: on-fill (the victim is chosen when the data arrives) | on-miss "
+		     "(GPGPU-Sim 3.x/4.x's allocate-on-miss, dl1 'm': the way is reserved at the miss and its victim evicted "
+		     "then; a miss whose set has every way reserved is refused, GPGPU-Sim's LINE_ALLOC_FAIL reservation failure)"),
+	CFG_KEY_ENUM("gpu.memory.reservation_fail", "refuse", mu_rfail,
+		     "an L1 access that finds no MSHR entry (or its entry full), no way to reserve or no miss-queue slot: "
+		     "refuse (its instruction is refused at issue and retried; other warps' memory instructions may go first) | "
+		     "hold (GPGPU-Sim's RESERVATION_FAIL: the instruction is accepted and waits in the L1 stage, which serves "
+		     "nothing else meanwhile, as the access stays at the head of GPGPU-Sim's L1 latency queue)"),
 	CFG_KEY_BOOL("gpu.memory.l1d.flush_at_launch", false,
 		     "invalidate every L1D line when a kernel starts (GPGPU-Sim's -gpgpu_flush_l1_cache: "
 		     "the next launch misses on what the last one left); dirty lines of a write-back "
@@ -206,9 +217,9 @@ struct mem_unit *mem_unit_create(const struct cfg *cfg, struct sim *sim, struct 
 		}
 		if (mem_addrmap_init(&m->amap, cfg, err))
 			goto fail;
-		if ((int)m->amap.n_channels > ports->noc->n_mcs) {
-			cfg_error(err, cfg, "gpu.dram.channels", "%u channels but the NoC places %d memory nodes",
-				  m->amap.n_channels, ports->noc->n_mcs);
+		if ((int)(m->amap.n_channels * m->amap.sub_partitions) > ports->noc->n_mcs) {
+			cfg_error(err, cfg, "gpu.dram.channels", "%u channels x %u L2 sub-partitions but the NoC places %d memory nodes",
+				  m->amap.n_channels, m->amap.sub_partitions, ports->noc->n_mcs);
 			goto fail;
 		}
 		m->have_addrmap = true;
@@ -231,6 +242,8 @@ struct mem_unit *mem_unit_create(const struct cfg *cfg, struct sim *sim, struct 
 		m->coal_atomic = (struct coal_cfg){.line_bytes = seg, .sector_bytes = 0};
 	}
 	m->flush_at_launch = cfg_bool(cfg, "gpu.memory.l1d.flush_at_launch");
+	m->l1d_alloc_on_miss = !strcmp(cfg_str(cfg, "gpu.memory.l1d.allocate"), "on-miss");
+	m->hold_on_fail = !strcmp(cfg_str(cfg, "gpu.memory.reservation_fail"), "hold");
 	if (m->flush_at_launch && m->cache[MU_L1D].cfg.write_policy == CACHE_WRITE_BACK) {
 		/* room for every line of the L1D dirty at once, allocated here, not at the flush */
 		m->flush_wb = calloc((size_t)m->cache[MU_L1D].n_sets * m->cache[MU_L1D].cfg.assoc,

@@ -152,6 +152,11 @@ struct mem_unit {
 	uint64_t *flush_wb;
 	uint32_t flush_wb_n, flush_wb_next;
 
+	bool l1d_alloc_on_miss;       /* gpu.memory.l1d.allocate = on-miss (cache_reserve) */
+	bool hold_on_fail;            /* gpu.memory.reservation_fail = hold: an instruction whose access
+	                                 finds no MSHR entry, way or miss-queue slot is accepted and
+	                                 waits in the L1 stage (blocking the SM's later ones) */
+
 	/* counters */
 	uint64_t flushes, flushed_lines;
 	uint64_t insts[4];            /* by enum wi_mem_kind (index 0 = shared) */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* memtest: a generator component (on the L2 clock, one read per cycle within a window) and a
- * zero-latency two-node NoC in front of channel 0, so only the L2 and DRAM shape the results. */
+ * zero-latency NoC in front of channel 0 (a node per L2 slice), so only the L2 and DRAM shape
+ * the results. */
 #include "memtest.h"
 
 #include <stdlib.h>
@@ -27,7 +28,8 @@ const char *memtest_pattern_name(enum memtest_pattern p)
 	return p == MEMTEST_STREAM ? "stream" : p == MEMTEST_RANDOM ? "random" : "rows";
 }
 
-/* Node 0: the generator; node 1: the channel. Queues hold at most the window. */
+/* Node 0: the generator; nodes 1..: the channel's slices. Queues hold at most the window. */
+#define MT_MAX_SLICES 64 /* gpu.l2.sub_partitions at most */
 struct mt_ring {
 	void **v;
 	uint32_t head, n, cap;
@@ -35,10 +37,10 @@ struct mt_ring {
 
 struct mt {
 	struct noc noc;
-	int core_node[1], mc_node[1];
-	enum noc_node_kind kind[2];
-	struct sim_component *sinks[2];
-	struct mt_ring q[2];             /* q[0]: replies to the generator, q[1]: requests */
+	int core_node[1], mc_node[MT_MAX_SLICES];
+	enum noc_node_kind kind[1 + MT_MAX_SLICES];
+	struct sim_component *sinks[1 + MT_MAX_SLICES];
+	struct mt_ring q[1 + MT_MAX_SLICES]; /* q[0]: replies to the generator, q[1 + s]: requests to slice s */
 	struct sim_component gen;
 	struct sim_clock clk;
 	struct sim *sim;
@@ -100,7 +102,10 @@ static void *mt_peek(struct noc *n, int node, enum noc_class cls)
 static uint64_t mt_outstanding(const struct noc *n)
 {
 	const struct mt *t = SIM_CONTAINER_OF(n, struct mt, noc);
-	return t->q[0].n + t->q[1].n;
+	uint64_t k = 0;
+	for (int i = 0; i < n->n_nodes; i++)
+		k += t->q[i].n;
+	return k;
 }
 
 static const struct noc_ops mt_ops = {"memtest", mt_inject, mt_eject, mt_peek, mt_outstanding, NULL};
@@ -162,10 +167,10 @@ static uint64_t mt_tick(struct sim_component *c, uint64_t cycle)
 		bool wr = t->o.write_percent && splitmix(&t->rng_rw) % 100 < t->o.write_percent;
 		r->kind = wr ? MEM_REQ_WRITE : MEM_REQ_READ;
 		r->src_sm = 0;
-		r->channel = 0;
+		r->channel = (uint16_t)mem_addr_slice(&t->map, r->addr);
 		r->id = t->issued;
 		r->t_ps[MEM_T_ISSUE] = now;
-		if (mt_inject(&t->noc, 0, 1, NOC_CLASS_REQ, wr ? 8 + t->line_bytes : 8, r)) {
+		if (mt_inject(&t->noc, 0, t->mc_node[r->channel], NOC_CLASS_REQ, wr ? 8 + t->line_bytes : 8, r)) {
 			if (!t->issued)
 				t->first_ps = now;
 			t->n_free--;
@@ -205,13 +210,17 @@ int memtest_run(const struct cfg *cfg, const struct memtest_opts *o, struct memt
 	t->line_bytes = (uint32_t)cfg_int(cfg, "gpu.l2.line_bytes");
 	if ((rc = mem_addrmap_init(&t->map, cfg, err)))
 		goto out;
-	uint32_t cap = o->outstanding + 1;
-	t->q[0].v = calloc(cap, sizeof(void *));
-	t->q[1].v = calloc(cap, sizeof(void *));
-	t->q[0].cap = t->q[1].cap = cap;
+	uint32_t n_sub = t->map.sub_partitions, cap = o->outstanding + 1;
+	SIM_ASSERT(n_sub <= MT_MAX_SLICES); /* the key's range */
+	bool nomem = false;
+	for (uint32_t i = 0; i <= n_sub; i++) {
+		t->q[i].v = calloc(cap, sizeof(void *));
+		t->q[i].cap = cap;
+		nomem |= !t->q[i].v;
+	}
 	t->reqs = calloc(o->outstanding, sizeof *t->reqs);
 	t->free_ids = calloc(o->outstanding, sizeof *t->free_ids);
-	if (!t->q[0].v || !t->q[1].v || !t->reqs || !t->free_ids) {
+	if (nomem || !t->reqs || !t->free_ids) {
 		rc = sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "memtest");
 		goto out;
 	}
@@ -220,15 +229,17 @@ int memtest_run(const struct cfg *cfg, const struct memtest_opts *o, struct memt
 	t->n_free = o->outstanding;
 
 	t->noc.ops = &mt_ops;
-	t->noc.n_nodes = 2;
+	t->noc.n_nodes = 1 + (int)n_sub;
 	t->noc.n_cores = 1;
-	t->noc.n_mcs = 1;
+	t->noc.n_mcs = (int)n_sub; /* channel 0's slices are 0 .. n_sub-1 */
 	t->noc.core_node = t->core_node;
 	t->noc.mc_node = t->mc_node;
 	t->core_node[0] = 0;
-	t->mc_node[0] = 1;
 	t->kind[0] = NOC_NODE_CORE;
-	t->kind[1] = NOC_NODE_MC;
+	for (uint32_t s = 0; s < n_sub; s++) {
+		t->mc_node[s] = 1 + (int)s;
+		t->kind[1 + s] = NOC_NODE_MC;
+	}
 	t->noc.node_kind = t->kind;
 	t->noc.sink = t->sinks;
 
@@ -248,7 +259,7 @@ int memtest_run(const struct cfg *cfg, const struct memtest_opts *o, struct memt
 	if ((rc = sim_component_add(sim, &t->gen, err)))
 		goto out;
 	t->sinks[0] = &t->gen;
-	if (!(ch = mem_channel_create(cfg, sim, NULL, 0, &t->noc, 1, err))) {
+	if (!(ch = mem_channel_create(cfg, sim, NULL, 0, &t->noc, err))) {
 		rc = err->code ? (int)err->code : SIM_ERR_CONFIG;
 		goto out;
 	}
@@ -289,8 +300,8 @@ out:
 	mem_channel_destroy(ch);
 	if (sim)
 		sim_destroy(sim);
-	free(t->q[0].v);
-	free(t->q[1].v);
+	for (uint32_t i = 0; i <= MT_MAX_SLICES; i++)
+		free(t->q[i].v);
 	free(t->reqs);
 	free(t->free_ids);
 	free(t);

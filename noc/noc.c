@@ -254,12 +254,12 @@ static int placement(const struct cfg *c, const struct topo *t, int n_cores, int
 				snprintf(at[i], sizeof at[i], "%s", f);
 		}
 		rc = cfg_error(err, c, blame, "%s topology (%s, %s) has %d nodes, fewer than %d cores (gpu.core.count, %s) "
-			       "+ %d memory channels (gpu.dram.channels, %s)",
+			       "+ %d L2 slices (gpu.dram.channels x gpu.l2.sub_partitions, %s)",
 			       t->kind, topo_key, at[2], t->n_nodes, n_cores, at[0], n_mcs, at[1]);
 		goto out;
 	}
 	if ((int)nm != n_mcs) {
-		rc = cfg_error(err, c, "gpu.noc.placement.mc_nodes", "lists %zu nodes for %d memory channels", nm, n_mcs);
+		rc = cfg_error(err, c, "gpu.noc.placement.mc_nodes", "lists %zu nodes for %d L2 slices (gpu.dram.channels x gpu.l2.sub_partitions)", nm, n_mcs);
 		goto out;
 	}
 	for (size_t i = 0; i < nm; i++) {

@@ -390,7 +390,11 @@ int cmd_noc(int argc, char **argv, struct sim_error *err)
 		return rc;
 	size_t nm;
 	(void)cfg_int_list(cfg, "gpu.noc.placement.mc_nodes", &nm);
-	int n_mcs = cfg_is_defined(cfg, "gpu.dram.channels") ? (int)cfg_int(cfg, "gpu.dram.channels") : (int)nm;
+	/* one node per L2 slice: channels x sub-partitions */
+	int n_mcs = cfg_is_defined(cfg, "gpu.dram.channels")
+			    ? (int)(cfg_int(cfg, "gpu.dram.channels") *
+				    (cfg_is_defined(cfg, "gpu.l2.sub_partitions") ? cfg_int(cfg, "gpu.l2.sub_partitions") : 1))
+			    : (int)nm;
 	int n_cores = cfg_is_defined(cfg, "gpu.core.count") ? (int)cfg_int(cfg, "gpu.core.count") : 0;
 
 	json_t *rows = json_array();

@@ -220,6 +220,7 @@ static const struct cfg_key_def dram_keys[] = {
 	CFG_KEY_INT("gpu.dram.addrmap.chan_interleave_bytes", "bytes", 2048, 64, 65536, "test"),
 	CFG_KEY_STR("gpu.dram.addrmap.local_map", "BBCCCCCCCCCCC", "test"),
 	CFG_KEY_BOOL("gpu.dram.addrmap.xor_bank", false, "test"),
+	CFG_KEY_INT("gpu.l2.sub_partitions", "slices", 1, 1, 64, "test"),
 };
 
 /* L1D 1 KiB, 2-way, 64 B lines = 8 sets: lines 0, 512 and 1024 (0x1000, 0x2000) share set 0.
@@ -292,7 +293,7 @@ static inline void setup_text(const char *overrides, bool with_noc, const char *
 	if (with_channels) {
 		f->to_sinks = true;
 		for (int c = 0; c < 2; c++) {
-			H.ch[c] = mem_channel_create(H.cfg, H.sim, H.st, (uint32_t)c, &f->base, f->mc_node[c], &err);
+			H.ch[c] = mem_channel_create(H.cfg, H.sim, H.st, (uint32_t)c, &f->base, &err);
 			cr_assert_not_null(H.ch[c], "%s: %s", err.setting, err.msg);
 		}
 	}

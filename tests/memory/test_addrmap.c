@@ -194,3 +194,47 @@ Test(addrmap, local_address_packs_a_channels_chunks_together)
 		cr_assert_eq(mem_addr_global(&m, ch, mem_addr_local(&m, a)), a);
 	}
 }
+
+/* GPGPU-Sim's GTX480 (addrdec.cc, -gpgpu_n_sub_partition_per_mchannel 2, "dramid@8;...BBBCCCCB.
+ * CCSSSSSS"): chip = (addr >> 8) % 6, sub-partition = chip x 2 + (bank & 1), the lowest bank bit
+ * being bit 8 of the channel-local address; the slice indexes by the local address without it. */
+Test(addrmap, gtx480_sub_partition_is_the_lowest_bank_bit)
+{
+	struct mem_addrmap m;
+	struct sim_error err = {0};
+	cr_assert_eq(mem_addrmap_setup(&m, 6, 256, 16, 4096, "BBBCCCCBCCCCCCCC", false, &err), 0, "%s", err.msg);
+	cr_assert_eq(mem_addr_slice(&m, 0x100), 1, "sub_partitions defaults to 1: the slice is the channel");
+	cr_assert_eq(mem_addrmap_set_sub_partitions(&m, 2, &err), 0, "%s", err.msg);
+	/* 0x600 = 6 x 256: channel 0 again, local 0x100 (bank bit 0 set) -> slice 1 */
+	cr_assert_eq(mem_addr_slice(&m, 0x0), 0);
+	cr_assert_eq(mem_addr_slice(&m, 0x100), 2);    /* channel 1, local 0 */
+	cr_assert_eq(mem_addr_slice(&m, 0x600), 1);
+	cr_assert_eq(mem_addr_slice(&m, 0xC00), 0);    /* local 0x200 */
+	cr_assert_eq(mem_addr_slice(&m, 0x700 + 0x80), 3); /* channel 1, local 0x180 */
+	cr_assert_eq(mem_addr_slice(&m, 0x500), 10);   /* channel 5, local 0 */
+	cr_assert_eq(mem_addr_slice(&m, 0xB00), 11);   /* channel 5, local 0x100 */
+	struct mem_dram_addr d;
+	mem_addr_decode(&m, 0x600, &d);
+	cr_assert_eq(d.bank, 1);
+	/* slice-local: local 0x1380 (bits 12, 9, 8, 7) loses bit 8 -> 0x980 */
+	uint64_t a = mem_addr_global(&m, 4, 0x1380);
+	cr_assert_eq(mem_addr_slice(&m, a), 9);
+	cr_assert_eq(mem_addr_slice_local(&m, a), 0x980);
+	cr_assert_eq(mem_addr_slice_global(&m, 9, 0x980), a);
+	for (uint64_t x = 0; x < (1u << 20); x += 0x80)
+		cr_assert_eq(mem_addr_slice_global(&m, mem_addr_slice(&m, x), mem_addr_slice_local(&m, x)), x);
+}
+
+Test(addrmap, sub_partitions_must_be_a_power_of_two_within_the_banks)
+{
+	struct mem_addrmap m;
+	struct sim_error err = {0};
+	cr_assert_eq(mem_addrmap_setup(&m, 6, 256, 4, 2048, "auto", false, &err), 0, "%s", err.msg);
+	cr_assert_neq(mem_addrmap_set_sub_partitions(&m, 3, &err), 0);
+	cr_assert_str_eq(err.setting, "gpu.l2.sub_partitions");
+	cr_assert_neq(mem_addrmap_set_sub_partitions(&m, 8, &err), 0);
+	cr_assert_eq(mem_addrmap_set_sub_partitions(&m, 4, &err), 0, "%s", err.msg);
+	/* auto map "BB" + 11 C: bank bits are local bits 11 and 12 */
+	cr_assert_eq(mem_addr_slice(&m, mem_addr_global(&m, 2, 0x1800)), 2 * 4 + 3);
+	cr_assert_eq(mem_addr_slice_local(&m, mem_addr_global(&m, 2, 0x2000 + 0x1800 + 0x40)), 0x840);
+}

@@ -302,3 +302,42 @@ Test(cache, index_names_parse)
 	cr_assert_eq(cache_index_parse("xor"), CACHE_INDEX_XOR);
 	cr_assert_eq(cache_index_parse("hash"), -1);
 }
+
+/* Allocate on miss (cache_reserve): in a 2-way set, A and B reserved leave no way for C
+ * (GPGPU-Sim's LINE_ALLOC_FAIL); a reserved line misses reads and writes and is no fill's
+ * victim; its fill clears the reservation; C then takes the LRU non-reserved way at once. */
+Test(cache, reserved_ways_miss_and_are_never_victims)
+{
+	struct cache c;
+	struct cache_cfg cfg = small(CACHE_REPL_LRU, CACHE_WRITE_THROUGH);
+	cfg.size_bytes = 2 * 64; /* one set of 2 ways */
+	cr_assert_eq(cache_init(&c, &cfg, NULL), 0);
+	const uint64_t A = 0x000, B = 0x040, C = 0x080, D = 0x0C0;
+	struct cache_victim v;
+	cr_assert(cache_can_reserve(&c, A));
+	cache_reserve(&c, A, &v);
+	cr_assert_not(v.valid);
+	cr_assert_not(cache_can_reserve(&c, A)); /* already reserved */
+	cache_reserve(&c, B, &v);
+	cr_assert_not(cache_can_reserve(&c, C));
+	cr_assert_not(cache_probe(&c, A, 0));
+	cr_assert_not(cache_lookup(&c, A, false, 0).hit);
+	cr_assert_not(cache_lookup(&c, A, true, 0).hit); /* a write to it changes nothing */
+	cr_assert_not(cache_probe(&c, A, 0));
+	cr_assert_eq(c.sector_misses, 0);
+	cache_fill(&c, A, 0, false, false, &v); /* A's data arrives */
+	cr_assert_not(v.valid);
+	cr_assert(cache_probe(&c, A, 0));
+	cr_assert(cache_can_reserve(&c, C));
+	cache_reserve(&c, C, &v); /* B reserved: A, the only non-reserved way, goes now */
+	cr_assert(v.valid);
+	cr_assert_eq(v.addr, A);
+	cr_assert_not(cache_probe(&c, A, 0));
+	cr_assert_not(cache_can_reserve(&c, D));
+	cache_fill(&c, B, 0, false, false, NULL);
+	cache_fill(&c, C, 0, false, false, NULL);
+	cr_assert(cache_probe(&c, B, 0));
+	cr_assert(cache_probe(&c, C, 0));
+	cr_assert_eq(c.evictions, 1);
+	cache_fini(&c);
+}

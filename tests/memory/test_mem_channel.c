@@ -12,8 +12,10 @@
 #include "memory/mem_req.h"
 #include "noc/noc.h"
 
-/* ---- a fake NoC: node 0 = core 0, node 1 = channel 0; delivery is immediate ------------- */
+/* ---- a fake NoC: node 0 = core 0, node 1 + s = the channel's slice s (sub-partition);
+ * delivery is immediate ------------------------------------------------------------------- */
 #define FQ 256
+#define FN 3 /* nodes: the core and up to two slices */
 struct fake_pkt {
 	void *payload;
 	uint32_t size;
@@ -22,13 +24,13 @@ struct fake_pkt {
 struct fake_noc {
 	struct noc base;
 	struct sim *sim;
-	struct fake_pkt q[2][NOC_NUM_CLASSES][FQ];
-	uint32_t n[2][NOC_NUM_CLASSES];
+	struct fake_pkt q[FN][NOC_NUM_CLASSES][FQ];
+	uint32_t n[FN][NOC_NUM_CLASSES];
 	uint32_t cap;     /* packets per queue accepted */
 	uint64_t delay_ps; /* a packet is ejectable this long after injection; its sink is woken then */
-	int core_node[1], mc_node[1];
-	enum noc_node_kind kind[2];
-	struct sim_component *sinks[2];
+	int core_node[1], mc_node[64]; /* slice i at node 1 + i % sub_partitions (fake_noc_place) */
+	enum noc_node_kind kind[FN];
+	struct sim_component *sinks[FN];
 };
 
 static bool fk_inject(struct noc *n, int src, int dst, enum noc_class cls, uint32_t size, void *p)
@@ -66,10 +68,23 @@ static void *fk_eject(struct noc *n, int node, enum noc_class cls)
 static uint64_t fk_outstanding(const struct noc *n)
 {
 	const struct fake_noc *f = (const struct fake_noc *)n;
-	return f->n[1][NOC_CLASS_REQ];
+	return f->n[1][NOC_CLASS_REQ] + f->n[2][NOC_CLASS_REQ];
 }
 
 static const struct noc_ops fk_ops = {"fake", fk_inject, fk_eject, fk_peek, fk_outstanding, NULL};
+
+/* Every slice number of the machine on node 1 + its sub-partition. */
+static void fake_noc_place(struct fake_noc *f, const struct cfg *c)
+{
+	uint32_t n_sub = (uint32_t)cfg_int(c, "gpu.l2.sub_partitions");
+	cr_assert_leq(n_sub, FN - 1);
+	f->base.n_nodes = 1 + (int)n_sub;
+	f->base.n_mcs = 64;
+	for (int i = 0; i < 64; i++)
+		f->mc_node[i] = 1 + i % (int)n_sub;
+	for (uint32_t s = 0; s < n_sub; s++)
+		f->kind[1 + s] = NOC_NODE_MC;
+}
 
 /* ---- fixture ------------------------------------------------------------------------------ */
 static struct fake_noc NOC;
@@ -109,12 +124,13 @@ static void build_ch(const char *const *overrides, uint32_t channel)
 	cr_assert_eq(cfg_set_override(CFG, "gpu.dram.channels=1", &err), 0, "%s", err.msg);
 	for (int i = 0; overrides && overrides[i]; i++)
 		cr_assert_eq(cfg_set_override(CFG, overrides[i], &err), 0, "%s", err.msg);
+	fake_noc_place(&NOC, CFG);
 	struct sim_config sc = {.seed = 1};
 	SIM = sim_create(&sc, &err);
 	cr_assert(SIM);
 	NOC.sim = SIM;
 	ST = stats_create();
-	CH = mem_channel_create(CFG, SIM, ST, channel, &NOC.base, 1, &err);
+	CH = mem_channel_create(CFG, SIM, ST, channel, &NOC.base, &err);
 	cr_assert(CH, "%s", err.msg);
 	cr_assert_eq(NOC.base.sink[1] != NULL, true);
 	cr_assert_eq(sim_clock_add(SIM, &L2CLK, &err), 0);
@@ -230,7 +246,7 @@ Test(mem_channel_cfg, fill_request_bytes_must_divide_the_line)
 		cr_assert_eq(cfg_set_override(c, bad[k][0], &err), 0, "%s", err.msg);
 		struct sim_config sc = {.seed = 1};
 		struct sim *sim = sim_create(&sc, &err);
-		cr_assert_null(mem_channel_create(c, sim, NULL, 0, NULL, 0, &err));
+		cr_assert_null(mem_channel_create(c, sim, NULL, 0, NULL, &err));
 		cr_assert_eq(err.code, SIM_ERR_CONFIG);
 		cr_assert_str_eq(err.setting, "gpu.l2.fill_request_bytes", "%s", err.msg);
 		sim_destroy(sim);
@@ -262,6 +278,54 @@ Test(mem_channel, a_copied_line_hits_and_displaces_dirty_lines_without_write_bac
 	mem_channel_copy_fill(CH, 16ull * 512 * 64);
 	cr_assert_eq(stat("l2.0.copy_dirty_drops"), 1);
 	cr_assert_eq(stat("mc.0.writes"), 0);
+}
+
+/* gpu.l2.sub_partitions (GPGPU-Sim's -gpgpu_n_sub_partition_per_mchannel): the channel's two
+ * slices each take one request per L2 cycle at their own node. Eight hits, four per
+ * sub-partition (owl-28's map "BB" + 11 C: the sub-partition is bank bit 0 = local bit 11, so
+ * 0x0.. and 0x800..), all arriving at time 0: each slice takes its four at L2 cycles 0..3 and
+ * replies 20 cycles later (gpu.l2.hit_latency_cycles), the last at cycle 23; one slice takes the
+ * eight at cycles 0..7, the last reply at cycle 27. */
+static uint64_t eight_hits_last_reply_cycle(const char *const *overrides, uint32_t n_sub)
+{
+	build(overrides);
+	static const uint64_t addr[8] = {0x0, 0x800, 0x40, 0x840, 0x80, 0x880, 0xC0, 0x8C0};
+	struct mem_addrmap m;
+	struct sim_error err = {0};
+	cr_assert_eq(mem_addrmap_init(&m, CFG, &err), 0, "%s", err.msg);
+	for (int i = 0; i < 8; i++)
+		mem_channel_copy_fill(CH, addr[i]);
+	for (int i = 0; i < 8; i++) {
+		struct mem_req *r = &REQ[i];
+		memset(r, 0, sizeof *r);
+		r->id = (uint64_t)i;
+		r->addr = addr[i];
+		r->size_bytes = 64;
+		r->kind = MEM_REQ_READ;
+		cr_assert_eq(mem_addr_slice(&m, addr[i]), n_sub == 2 ? (uint32_t)i % 2 : 0);
+		cr_assert(noc_try_inject(&NOC.base, 0, NOC.mc_node[mem_addr_slice(&m, addr[i])], NOC_CLASS_REQ, 8, r));
+	}
+	run();
+	uint64_t last = 0;
+	for (int i = 0; i < 8; i++) {
+		/* request i is the (i / n_sub)-th of its slice */
+		uint64_t want = 20 + (uint64_t)(n_sub == 2 ? i / 2 : i);
+		cr_assert_eq(REQ[i].t_ps[MEM_T_L2_REPLY], sim_clock_edge_ps(&L2CLK, want), "request %d", i);
+		last = want > last ? want : last;
+	}
+	cr_assert_eq(stat("mc.0.reads"), 0);
+	return last;
+}
+
+Test(mem_channel, two_sub_partitions_serve_a_channel_in_parallel)
+{
+	const char *const two[] = {"gpu.l2.sub_partitions=2", NULL};
+	cr_assert_eq(eight_hits_last_reply_cycle(two, 2), 23);
+	cr_assert_eq(stat("l2.0.hits"), 4);
+	cr_assert_eq(stat("l2.1.hits"), 4);
+	teardown();
+	cr_assert_eq(eight_hits_last_reply_cycle(NULL, 1), 27);
+	cr_assert_eq(stat("l2.0.hits"), 8);
 }
 
 Test(mem_channel, read_hit_replies_after_hit_latency)
@@ -437,7 +501,7 @@ static void check_machine(const char *machine, int64_t channels, double peak)
 	cr_assert_eq(cfg_int(c, "gpu.dram.channels"), channels);
 	struct sim_config sc = {.seed = 1};
 	struct sim *sim = sim_create(&sc, &err);
-	struct mem_channel *ch = mem_channel_create(c, sim, NULL, (uint32_t)channels - 1, NULL, 0, &err);
+	struct mem_channel *ch = mem_channel_create(c, sim, NULL, (uint32_t)channels - 1, NULL, &err);
 	cr_assert(ch, "%s", err.msg);
 	struct mem_channel_summary s;
 	mem_channel_summary(ch, &s);
@@ -478,7 +542,7 @@ Test(mem_channel_cfg, bad_local_map_names_file_and_line)
 	cr_assert_eq(cfg_load_string(c, "bad.cfg", "gpu: {\n dram: {\n  addrmap: { local_map = \"BCC\"; };\n };\n};\n", &err), 0, "%s", err.msg);
 	struct sim_config sc = {.seed = 1};
 	struct sim *sim = sim_create(&sc, &err);
-	cr_assert_null(mem_channel_create(c, sim, NULL, 0, NULL, 0, &err));
+	cr_assert_null(mem_channel_create(c, sim, NULL, 0, NULL, &err));
 	cr_assert_eq(err.code, SIM_ERR_CONFIG);
 	char line[1024];
 	sim_error_format(&err, line, sizeof line);
@@ -645,7 +709,7 @@ static uint64_t read_footprint(struct mem_channel *ch_obj, struct stats *st, con
 			r->addr = a;
 			r->size_bytes = line_bytes;
 			r->kind = MEM_REQ_READ;
-			cr_assert(noc_try_inject(&NOC.base, 0, 1, NOC_CLASS_REQ, 8, r));
+			cr_assert(noc_try_inject(&NOC.base, 0, NOC.mc_node[mem_addr_slice(m, a)], NOC_CLASS_REQ, 8, r));
 			i++;
 			b++;
 		}
@@ -678,17 +742,19 @@ static void check_footprint_hits(const char *machine)
 	NOC.base.sink = NOC.sinks;
 	NOC.cap = FQ;
 	CFG = load_machine(machine);
+	fake_noc_place(&NOC, CFG);
 	struct sim_config sc = {.seed = 1};
 	SIM = sim_create(&sc, &err);
 	NOC.sim = SIM;
 	ST = stats_create();
 	uint32_t ch = (uint32_t)cfg_int(CFG, "gpu.dram.channels") - 1;
-	CH = mem_channel_create(CFG, SIM, ST, ch, &NOC.base, 1, &err);
+	CH = mem_channel_create(CFG, SIM, ST, ch, &NOC.base, &err);
 	cr_assert(CH, "%s", err.msg);
 	struct mem_addrmap m;
 	cr_assert_eq(mem_addrmap_init(&m, CFG, &err), 0, "%s", err.msg);
 	uint32_t line = (uint32_t)cfg_int(CFG, "gpu.l2.line_bytes");
-	uint32_t lines = (uint32_t)(cfg_int(CFG, "gpu.l2.size_kb") * 1024 / line * 9 / 10);
+	uint32_t lines = (uint32_t)(cfg_int(CFG, "gpu.l2.size_kb") * 1024 / line *
+				    cfg_int(CFG, "gpu.l2.sub_partitions") * 9 / 10); /* the channel's slices */
 	struct mem_req *reqs = calloc(lines, sizeof *reqs);
 	cr_assert(reqs);
 	uint64_t first = read_footprint(CH, ST, &m, ch, line, lines, reqs);

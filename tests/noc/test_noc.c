@@ -87,7 +87,7 @@ Test(noc, placement_errors_name_the_setting)
 	cfg_destroy(c);
 	c = owl28(NULL);
 	cr_assert_null(noc_create(c, NULL, NULL, 28, 6, &err));
-	cr_assert(strstr(err.msg, "lists 8 nodes for 6 memory channels") != NULL, "%s", err.msg);
+	cr_assert(strstr(err.msg, "lists 8 nodes for 6 L2 slices") != NULL, "%s", err.msg);
 	cfg_destroy(c);
 }
 
