@@ -25,6 +25,8 @@ while [ $# -gt 0 ]; do
     *) echo "usage: scripts/sampling-table.sh [-c CONFIG] [--only \"NAME...\"] [-s key=value]..." >&2; exit 2 ;;
   esac
 done
+# the Rodinia programs run in their own folder: every path absolute
+case "$cfg" in /*) ;; *) cfg=$root/$cfg ;; esac
 [ -x "$warpsim" ] || { echo "sampling-table.sh: no warpsim at $warpsim (scripts/build.sh release)" >&2; exit 2; }
 tmp=$(mktemp -d /tmp/ws_sampling_XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
@@ -79,7 +81,8 @@ while IFS=$'\t' read -r name kind what; do
   cf=$(run_one full "$kind" "$what" "$d.full")
   cs=$(run_one sampled "$kind" "$what" "$d.sampled")
   if [ "$cf" = FAILED ] || [ "$cs" = FAILED ]; then
-    printf "| %s | failed: %s |||||||||\n" "$name" "$(tail -1 "$d.full.log" "$d.sampled.log" 2>/dev/null | tr '\n|' ' /' | cut -c1-200)"
+    log=$d.full.log; [ "$cf" = FAILED ] || log=$d.sampled.log
+    printf "| %s | failed: %s |||||||||\n" "$name" "$(tail -n 1 "$log" | tr '|' '/' | cut -c1-200)"
     continue
   fi
   python3 - "$name" "$d.full/stats.json" "$d.sampled/stats.json" "$cf" "$cs" <<'PY'

@@ -298,16 +298,20 @@ int cli_budget_overrides(struct cli_opts *o, struct cli_budget_buf *buf, struct 
 		memcpy(buf->s[n] + kl + 1, v, strlen(v) + 1);
 		n++;
 	}
-	if (cli_long(o, "--sample-launches")) {
+	if (cli_long(o, "--sample-launches"))
 		snprintf(buf->s[n++], sizeof buf->s[0], "sim.sample_launches=%d", CLI_SAMPLE_LAUNCHES);
-		snprintf(buf->s[n++], sizeof buf->s[0], "sim.functional_launches_cache=warm");
+	/* what --sample-launches implies comes first, so that a -s of the user's still decides */
+	bool warm = cli_long(o, "--sample-launches") != NULL;
+	if (o->n_overrides + n + warm > CLI_MAX_OVERRIDES)
+		return sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, "-s", "more than %d settings",
+				     CLI_MAX_OVERRIDES);
+	if (warm) {
+		memmove(o->overrides + 1, o->overrides, (size_t)o->n_overrides * sizeof *o->overrides);
+		o->overrides[0] = "sim.functional_launches_cache=warm";
+		o->n_overrides++;
 	}
-	for (int i = 0; i < n; i++) {
-		if (o->n_overrides == CLI_MAX_OVERRIDES)
-			return sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, "-s", "more than %d settings",
-					     CLI_MAX_OVERRIDES);
+	for (int i = 0; i < n; i++)
 		o->overrides[o->n_overrides++] = buf->s[i];
-	}
 	return 0;
 }
 
@@ -322,7 +326,7 @@ void cli_budget_usage(FILE *out)
 		"                     functional (later launches run functionally, results exact)\n"
 		"  --launches SPEC    simulate only these launches, run the others functionally: N, N-M,\n"
 		"                     every:K, kernel:NAME, comma-separated (sim.timing_launches)\n"
-		"  --sample-launches  sample: simulate %d launch(es) of each group, estimate the others'\n"
+		"  --sample-launches  sample: simulate %d launches of each group, estimate the others'\n"
 		"                     cycles with a bound (sim.sample_launches; functional launches\n"
 		"                     warm the L2: sim.functional_launches_cache = warm)\n", CLI_SAMPLE_LAUNCHES);
 }

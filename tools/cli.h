@@ -55,13 +55,15 @@ int cli_parse_u64(const char *flag, const char *s, uint64_t min, uint64_t max, u
 #define CLI_BUDGET_WITH_VALUE "--max-insts", "--max-warp-insts", "--max-cycles", "--max-launches", \
 	"--on-budget", "--launches"
 #define CLI_BUDGET_FLAGS "--sample-launches"
-/* Launches of each group --sample-launches simulates (sim.sample_launches). */
-#define CLI_SAMPLE_LAUNCHES 1
+/* Launches of each group --sample-launches simulates (sim.sample_launches): two, so that each
+ * group's spread bounds its estimate (one sample gives no bound). */
+#define CLI_SAMPLE_LAUNCHES 2
 struct cli_budget_buf {
 	char s[8][512];
 };
 /* Append each budget flag given as its -s setting (after the -s ones: the flag wins), the text
- * in buf (which must outlive o). SIM_ERR_USAGE naming the flag for a bad number or mode. */
+ * in buf (which must outlive o); --sample-launches also sets sim.functional_launches_cache=warm
+ * before them (a -s says otherwise). SIM_ERR_USAGE naming the flag for a bad number or mode. */
 int cli_budget_overrides(struct cli_opts *o, struct cli_budget_buf *buf, struct sim_error *err);
 /* Their lines of a usage text. */
 void cli_budget_usage(FILE *out);
