@@ -236,6 +236,25 @@ static double kernel0_stat(const char *json, const char *name, double *total)
 	return x;
 }
 
+Test(gpu, lwm1_is_a_7_stage_pipeline_with_a_64_kb_register_file)
+{
+	/* 002 Sec 6.3 "a simple 7-stage pipeline": fetch and decode, then Table 1's 5-stage back end
+	 * that an ALU result passes before the barrel lets its warp fetch again; Table 1's 64 KB
+	 * register file for 1024 threads. */
+	struct sim_error err;
+	struct cfg *c = cfg_create();
+	cr_assert_eq(gpu_cfg_define_all(c, &err), 0);
+	cr_assert_eq(cfg_load_file(c, "configs/lwm-1.cfg", &err), 0, "%s", err.msg);
+	cr_assert(cfg_bool(c, "gpu.core.barrel"));
+	int64_t loop = cfg_int(c, "gpu.core.fetch_decode_cycles") + cfg_int(c, "gpu.core.latency.int") +
+		       cfg_int(c, "gpu.core.latency.alu_pipeline");
+	cr_expect_eq(loop, 7);
+	cr_expect_eq(cfg_int(c, "gpu.core.latency.fp32"), cfg_int(c, "gpu.core.latency.int"));
+	cr_expect_eq(cfg_int(c, "gpu.core.registers") * 4, 64 * 1024);
+	cr_expect_eq(cfg_int(c, "gpu.core.registers"), cfg_int(c, "gpu.core.max_regs_per_thread") * 1024);
+	cfg_destroy(c);
+}
+
 /* gpu.core.max_regs_per_thread (a register-limited compile, as lwm-1's 16): vecadd's 12 stays,
  * a cap of 8 gives it 8, whatever the source. */
 Test(gpu, a_register_cap_gives_a_launch_that_many, .timeout = 120)
