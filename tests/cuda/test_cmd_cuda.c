@@ -52,6 +52,21 @@ Test(cmd_cuda, the_progress_line_on_request, .timeout = 240)
 	free(out);
 }
 
+/* Stop stop_me MODE with signal SIG: its status (timeout's, or the program's own death), then
+ * stats.failed.json with its one finished launch and the incomplete mark, which starts with
+ * why; the loaded document (caller frees) and the output in out. */
+static json_t *stopped(const char *sig, const char *mode, const char *extra, int want_status,
+		       const char *why, const struct tmp *t, char *out)
+{
+	cr_assert_eq(stop(sig, mode, extra, t->path, out), want_status, "%s", out);
+	cr_assert(strstr(out, "first launch done"), "%s", out);
+	json_t *doc = load(t, "stats.failed.json");
+	cr_assert_eq(json_array_size(json_object_get(doc, "kernels")), 1);
+	const char *got = incomplete_of(doc);
+	cr_assert(got && !strncmp(got, why, strlen(why)), "%s", got);
+	return doc;
+}
+
 /* SIGTERM (a timeout) while the program sleeps after its first launch: that launch's statistics,
  * marked; the program dies of the signal (timeout itself says 124). */
 Test(cmd_cuda, sigterm_between_launches_keeps_what_ran, .timeout = 60)
@@ -59,36 +74,26 @@ Test(cmd_cuda, sigterm_between_launches_keeps_what_ran, .timeout = 60)
 	char *out = buf();
 	struct tmp t;
 	tmp_init(&t);
-	cr_assert_eq(stop("TERM", "sleep", "", t.path, out), 124, "%s", out);
-	cr_assert(strstr(out, "first launch done"), "%s", out);
+	static const char why[] = "SIGTERM between launches, after 1: the statistics are of what ran until then";
+	json_decref(stopped("TERM", "sleep", "", 124, why, &t, out));
 	cr_assert(strstr(out, "stop_me died of signal 15 (Terminated)"), "%s", out);
-	json_t *doc = load(&t, "stats.failed.json");
-	cr_assert_eq(json_array_size(json_object_get(doc, "kernels")), 1);
-	cr_assert_str_eq(incomplete_of(doc), "SIGTERM between launches, after 1: the statistics are of "
-			 "what ran until then");
 	cr_assert(strstr(out, "; incomplete: SIGTERM between launches, after 1: "), "%s", out);
-	json_decref(doc);
 	tmp_fini(&t);
 	free(out);
 }
 
 /* SIGINT during a launch that would run for hours: handled at the next watchdog check, the
- * launch under way in the live totals (its stores counted) but not among the finished ones. */
+ * launch under way in the live totals but not among the finished ones. */
 Test(cmd_cuda, sigint_during_a_launch_keeps_what_ran, .timeout = 60)
 {
 	char *out = buf();
 	struct tmp t;
 	tmp_init(&t);
-	cr_assert_eq(stop("INT", "spin", "-s sim.watchdog_cycles=1000", t.path, out), 124, "%s", out);
+	json_t *doc = stopped("INT", "spin", "-s sim.watchdog_cycles=1000", 124,
+			      "SIGINT during launch 2 (count(int volatile*, long long)): ", &t, out);
 	cr_assert(strstr(out, "stop_me died of signal 2 (Interrupt)"), "%s", out);
-	json_t *doc = load(&t, "stats.failed.json");
-	json_t *ks = json_object_get(doc, "kernels");
-	cr_assert_eq(json_array_size(ks), 1);
-	const char *why = incomplete_of(doc);
-	static const char want[] = "SIGINT during launch 2 (count(int volatile*, long long)): ";
-	cr_assert(why && !strncmp(why, want, sizeof want - 1), "%s", why);
 	/* gpu.* count the finished launch alone; sm.0's counters the one under way too */
-	json_t *tot = json_object_get(doc, "total");
+	json_t *tot = json_object_get(doc, "total"), *ks = json_object_get(doc, "kernels");
 	json_int_t first = json_integer_value(json_object_get(json_object_get(json_array_get(ks, 0), "stats"),
 							      "gpu.warp_insts"));
 	cr_assert_eq(json_integer_value(json_object_get(tot, "gpu.warp_insts")), first);
@@ -105,13 +110,9 @@ Test(cmd_cuda, a_faulting_program_keeps_what_ran, .timeout = 60)
 	char *out = buf();
 	struct tmp t;
 	tmp_init(&t);
-	cr_assert_eq(stop("TERM", "segv", "", t.path, out), 139, "%s", out);
+	json_decref(stopped("TERM", "segv", "", 139, "SIGSEGV between launches, after 1: the statistics "
+			    "are of what ran until then", &t, out));
 	cr_assert(strstr(out, "warpsim cudart: SIGSEGV; writing the statistics gathered so far"), "%s", out);
-	json_t *doc = load(&t, "stats.failed.json");
-	cr_assert_eq(json_array_size(json_object_get(doc, "kernels")), 1);
-	cr_assert_str_eq(incomplete_of(doc), "SIGSEGV between launches, after 1: the statistics are of "
-			 "what ran until then");
-	json_decref(doc);
 	tmp_fini(&t);
 	free(out);
 }

@@ -35,3 +35,20 @@ Test(cuda_ptx, a_runaway_recursion_overflows_the_stack, .timeout = 120)
 	cr_assert(strstr(out, "runaway recursion: 700 cudaErrorIllegalAddress\n"), "%s", out);
 	free(out);
 }
+
+/* Thrust's sort (CUB's radix sort, whose PTX holds bmsk: loading it failed before) at two
+ * sizes: 2000 keys, one block-level sort; 100000, the onesweep radix sort's six launches. */
+Test(cuda_ptx, thrust_sort, .timeout = 300)
+{
+	char *out = buf(), cmd[1024];
+	static const struct { const char *n; const char *launches; } runs[] = {
+		{"2000", "warpsim cuda: 1 kernel launches, "}, {"100000", "warpsim cuda: 6 kernel launches, "}};
+	for (size_t i = 0; i < 2; i++) {
+		snprintf(cmd, sizeof cmd, "%s cuda -c configs/gtx480.cfg -- tests/cuda/bin/thrust_sort %s",
+			 bin(), runs[i].n);
+		cr_assert_eq(run_cuda(cmd, out), 0, "%s", out);
+		cr_assert(strstr(out, "keys sorted, 0 out of place\nPASS\n"), "%s", out);
+		cr_assert(strstr(out, runs[i].launches), "%s", out);
+	}
+	free(out);
+}
