@@ -14,39 +14,11 @@
 #include "../workloads/workload.h"
 #include "api_guard.h"
 #include "api_int.h"
+#include "api_machine.h"
 #include "launch_ctl.h"
 
 /* The most registers a thread may have (PTX ISA, every architecture since sm_30). */
 #define API_MAX_REGS_PER_THREAD 255u
-
-struct warpsim_module {
-	struct warpsim *ws;
-	struct fe_module *m;
-	struct ws_host *h;
-};
-
-struct warpsim {
-	struct cfg *cfg;
-	struct stats *st;
-	struct gpu *g;                  /* NULL: functional executor */
-	struct ws_func_stats fstats;
-	struct fe_device inner;         /* the timing model's or the functional executor's */
-	struct fe_device dev;           /* inner behind guarded_launch: what every host launches on */
-	struct api_ctl ctl;             /* timing machine: budgets, launch selection, sampling */
-	struct fe_memory *mem;
-	struct warpsim_module **mods;
-	uint32_t n_mods, cap_mods;
-	FILE *printf_out;
-	FILE *timeline;                 /* memstream of the CTA timeline */
-	char *timeline_buf;
-	size_t timeline_len;
-	uint64_t launches;
-	double cpu_s;                   /* host CPU seconds spent in launches */
-	void (*cfg_trailer)(FILE *f, const void *ctx); /* warpsim_set_provenance */
-	const void *cfg_trailer_ctx;
-	int fault_code;                 /* 0, or the PROGRAM/FAULT that stopped the machine */
-	char fault_msg[1024];           /* its message, as the faulting launch reported it */
-};
 
 void warpsim_set_provenance(struct warpsim *ws, struct json_t *prov,
 			    void (*trailer)(FILE *f, const void *ctx), const void *ctx)
@@ -62,12 +34,12 @@ int warpsim_error_from(struct warpsim_error *err, const struct sim_error *e)
 }
 
 /* The checks every entry point starts with; each returns 0 or the status it failed with. */
-static int need(const void *p, const char *fn, const char *arg, struct warpsim_error *err)
+int api_need(const void *p, const char *fn, const char *arg, struct warpsim_error *err)
 {
 	return p ? 0 : api_fail(err, WARPSIM_ERR_USAGE, "%s: %s is NULL", fn, arg);
 }
 
-static int need_machine(const struct warpsim *ws, const char *fn, struct warpsim_error *err)
+int api_need_machine(const struct warpsim *ws, const char *fn, struct warpsim_error *err)
 {
 	if (!ws)
 		return api_fail(err, WARPSIM_ERR_USAGE, "%s: ws is NULL", fn);
@@ -77,7 +49,7 @@ static int need_machine(const struct warpsim *ws, const char *fn, struct warpsim
 	return 0;
 }
 
-static int need_module(const struct warpsim_module *m, const char *fn, struct warpsim_error *err)
+int api_need_module(const struct warpsim_module *m, const char *fn, struct warpsim_error *err)
 {
 	if (!m)
 		return api_fail(err, WARPSIM_ERR_USAGE, "%s: m is NULL", fn);
@@ -136,15 +108,15 @@ const char *warpsim_version(void) { return WARPSIM_VERSION; }
 static int check_options(const struct warpsim_options *o, struct warpsim_error *err)
 {
 	static const char fn[] = "warpsim_create";
-	int rc = need(o, fn, "o", err);
+	int rc = api_need(o, fn, "o", err);
 	if (rc)
 		return rc;
 	if (o->n_configs < 0 || o->n_overrides < 0)
 		return api_fail(err, WARPSIM_ERR_USAGE, "%s: n_configs %d and n_overrides %d must be >= 0",
 				fn, o->n_configs, o->n_overrides);
-	if (o->n_configs && (rc = need(o->configs, fn, "o->configs", err)))
+	if (o->n_configs && (rc = api_need(o->configs, fn, "o->configs", err)))
 		return rc;
-	if (o->n_overrides && (rc = need(o->overrides, fn, "o->overrides", err)))
+	if (o->n_overrides && (rc = api_need(o->overrides, fn, "o->overrides", err)))
 		return rc;
 	for (int i = 0; i < o->n_configs; i++)
 		if (!o->configs[i])
@@ -258,7 +230,7 @@ void warpsim_destroy(struct warpsim *ws)
 	 * than freed twice (while no later machine has reused its memory) */
 	if (!ws)
 		return;
-	if (need_machine(ws, __func__, NULL))
+	if (api_need_machine(ws, __func__, NULL))
 		return;
 	api_handle_remove(ws);
 	machine_free(ws);
@@ -289,7 +261,7 @@ void warpsim_functional_totals(const struct warpsim *ws, uint64_t *warp_insts,
 /* The checks of the three configuration queries; type names the wanted type in the message. */
 static bool config_key(const struct warpsim *ws, const char *key, const void *out, const char *fn)
 {
-	return !need_machine(ws, fn, NULL) && !need(key, fn, "key", NULL) && !need(out, fn, "out", NULL);
+	return !api_need_machine(ws, fn, NULL) && !api_need(key, fn, "key", NULL) && !api_need(out, fn, "out", NULL);
 }
 
 static bool no_key(const char *fn, const char *key, const char *type)
@@ -372,10 +344,10 @@ int warpsim_module_load_ptx(struct warpsim *ws, const char *name, const char *pt
 			    struct warpsim_module **out, struct warpsim_error *err)
 {
 	int rc;
-	if ((rc = need(out, __func__, "out", err)))
+	if ((rc = api_need(out, __func__, "out", err)))
 		return rc;
 	*out = NULL;
-	if ((rc = need_machine(ws, __func__, err)) || (rc = need(ptx, __func__, "ptx", err)))
+	if ((rc = api_need_machine(ws, __func__, err)) || (rc = api_need(ptx, __func__, "ptx", err)))
 		return rc;
 	struct sim_error e;
 	sim_error_clear(&e);
@@ -389,10 +361,10 @@ int warpsim_module_load_file(struct warpsim *ws, const char *path, struct warpsi
 			     struct warpsim_error *err)
 {
 	int rc;
-	if ((rc = need(out, __func__, "out", err)))
+	if ((rc = api_need(out, __func__, "out", err)))
 		return rc;
 	*out = NULL;
-	if ((rc = need_machine(ws, __func__, err)) || (rc = need(path, __func__, "path", err)))
+	if ((rc = api_need_machine(ws, __func__, err)) || (rc = api_need(path, __func__, "path", err)))
 		return rc;
 	struct sim_error e;
 	sim_error_clear(&e);
@@ -404,19 +376,19 @@ int warpsim_module_load_file(struct warpsim *ws, const char *path, struct warpsi
 
 uint32_t warpsim_kernel_count(const struct warpsim_module *m)
 {
-	return need_module(m, __func__, NULL) ? 0 : fe_module_kernel_count(m->m);
+	return api_need_module(m, __func__, NULL) ? 0 : fe_module_kernel_count(m->m);
 }
 
 const char *warpsim_kernel_ptx_name(const struct warpsim_module *m, uint32_t k)
 {
-	if (need_module(m, __func__, NULL) || bad_kernel(m, k, __func__, NULL))
+	if (api_need_module(m, __func__, NULL) || bad_kernel(m, k, __func__, NULL))
 		return NULL;
 	return fe_module_kernel_name(m->m, k);
 }
 
 const char *warpsim_kernel_name(const struct warpsim_module *m, uint32_t k)
 {
-	if (need_module(m, __func__, NULL) || bad_kernel(m, k, __func__, NULL))
+	if (api_need_module(m, __func__, NULL) || bad_kernel(m, k, __func__, NULL))
 		return NULL;
 	return fe_module_kernel_cxx_name(m->m, k);
 }
@@ -424,7 +396,7 @@ const char *warpsim_kernel_name(const struct warpsim_module *m, uint32_t k)
 int warpsim_kernel_find(const struct warpsim_module *m, const char *name,
 			struct warpsim_error *err)
 {
-	if (need_module(m, __func__, err) || need(name, __func__, "name", err))
+	if (api_need_module(m, __func__, err) || api_need(name, __func__, "name", err))
 		return -1;
 	struct sim_error e;
 	sim_error_clear(&e);
@@ -457,7 +429,7 @@ int warpsim_kernel_attrs(struct warpsim_module *m, uint32_t k, struct warpsim_ke
 			 struct warpsim_error *err)
 {
 	int rc;
-	if ((rc = need_module(m, __func__, err)) || (rc = need(out, __func__, "out", err)) ||
+	if ((rc = api_need_module(m, __func__, err)) || (rc = api_need(out, __func__, "out", err)) ||
 	    (rc = bad_kernel(m, k, __func__, err)))
 		return rc;
 	struct sim_error e;
@@ -481,8 +453,8 @@ int warpsim_kernel_param(const struct warpsim_module *m, uint32_t k, uint32_t i,
 			 uint32_t *offset, uint32_t *size_bytes, struct warpsim_error *err)
 {
 	int rc;
-	if ((rc = need_module(m, __func__, err)) || (rc = need(offset, __func__, "offset", err)) ||
-	    (rc = need(size_bytes, __func__, "size_bytes", err)) || (rc = bad_kernel(m, k, __func__, err)))
+	if ((rc = api_need_module(m, __func__, err)) || (rc = api_need(offset, __func__, "offset", err)) ||
+	    (rc = api_need(size_bytes, __func__, "size_bytes", err)) || (rc = bad_kernel(m, k, __func__, err)))
 		return rc;
 	struct sim_error e;
 	sim_error_clear(&e);
@@ -496,7 +468,7 @@ int warpsim_kernel_set_regs(struct warpsim_module *m, uint32_t k, uint32_t regs,
 			    struct warpsim_error *err)
 {
 	int rc;
-	if ((rc = need_module(m, __func__, err)) || (rc = bad_kernel(m, k, __func__, err)))
+	if ((rc = api_need_module(m, __func__, err)) || (rc = bad_kernel(m, k, __func__, err)))
 		return rc;
 	if (regs > API_MAX_REGS_PER_THREAD)
 		return api_fail(err, WARPSIM_ERR_INPUT, "%s: %u registers per thread; at most %u", __func__,
@@ -506,173 +478,6 @@ int warpsim_kernel_set_regs(struct warpsim_module *m, uint32_t k, uint32_t regs,
 	if (ws_set_regs_per_thread(m->h, fe_module_kernel_name(m->m, k), regs, &e))
 		rc = api_fail_sim(err, &e);
 	return rc;
-}
-
-int warpsim_malloc(struct warpsim *ws, uint64_t bytes, uint64_t *addr, struct warpsim_error *err)
-{
-	int rc;
-	if ((rc = need(addr, __func__, "addr", err)))
-		return rc;
-	*addr = 0;
-	if ((rc = need_machine(ws, __func__, err)))
-		return rc;
-	uint64_t a = fe_mem_alloc(ws->mem, bytes ? bytes : 1);
-	if (!a)
-		return api_fail(err, WARPSIM_ERR_NOMEM, "device allocation of %llu bytes failed",
-				(unsigned long long)bytes);
-	*addr = a;
-	return 0;
-}
-
-int warpsim_free(struct warpsim *ws, uint64_t addr, struct warpsim_error *err)
-{
-	int rc = need_machine(ws, __func__, err);
-	if (rc)
-		return rc;
-	struct sim_error e;
-	sim_error_clear(&e);
-	return fe_mem_free(ws->mem, addr, &e) ? api_fail_sim(err, &e) : 0;
-}
-
-bool warpsim_allocation(const struct warpsim *ws, uint64_t addr, uint64_t *base, uint64_t *bytes)
-{
-	if (need_machine(ws, __func__, NULL))
-		return false;
-	if (fe_mem_allocation(ws->mem, addr, base, bytes))
-		return true;
-	api_fail(NULL, WARPSIM_ERR_INPUT, "%s: 0x%llx is in no device allocation", __func__,
-		 (unsigned long long)addr);
-	return false;
-}
-
-uint64_t warpsim_allocated_bytes(const struct warpsim *ws)
-{
-	return need_machine(ws, __func__, NULL) ? 0 : fe_mem_live_bytes(ws->mem);
-}
-
-/* [a, a+n) inside one live allocation; the error names the address and the size. */
-static int range_check(const struct warpsim *ws, uint64_t a, uint64_t n, const char *what,
-		       struct warpsim_error *err)
-{
-	uint64_t base, bytes;
-	if (fe_mem_allocation(ws->mem, a, &base, &bytes) && n <= bytes && a - base <= bytes - n)
-		return 0;
-	return api_fail(err, WARPSIM_ERR_INPUT,
-			"%s range 0x%llx + %llu bytes is not inside one device allocation", what,
-			(unsigned long long)a, (unsigned long long)n);
-}
-
-int warpsim_write(struct warpsim *ws, uint64_t dst, const void *src, uint64_t bytes,
-		  struct warpsim_error *err)
-{
-	int rc = need_machine(ws, __func__, err);
-	if (rc || !bytes)
-		return rc;
-	if ((rc = need(src, __func__, "src", err)) ||
-	    (rc = range_check(ws, dst, bytes, "destination", err)))
-		return rc;
-	struct sim_error e;
-	sim_error_clear(&e);
-	return fe_mem_write(ws->mem, dst, src, bytes, &e) ? api_fail_sim(err, &e) : 0;
-}
-
-int warpsim_read(struct warpsim *ws, void *dst, uint64_t src, uint64_t bytes,
-		 struct warpsim_error *err)
-{
-	int rc = need_machine(ws, __func__, err);
-	if (rc || !bytes)
-		return rc;
-	if ((rc = need(dst, __func__, "dst", err)) || (rc = range_check(ws, src, bytes, "source", err)))
-		return rc;
-	struct sim_error e;
-	sim_error_clear(&e);
-	return fe_mem_read(ws->mem, src, dst, bytes, &e) ? api_fail_sim(err, &e) : 0;
-}
-
-int warpsim_memset(struct warpsim *ws, uint64_t dst, int value, uint64_t bytes,
-		   struct warpsim_error *err)
-{
-	int rc = need_machine(ws, __func__, err);
-	if (rc || !bytes)
-		return rc;
-	unsigned char buf[4096];
-	memset(buf, value, sizeof buf);
-	rc = range_check(ws, dst, bytes, "destination", err);
-	for (uint64_t done = 0; !rc && done < bytes; done += sizeof buf) {
-		uint64_t n = bytes - done < sizeof buf ? bytes - done : sizeof buf;
-		rc = warpsim_write(ws, dst + done, buf, n, err);
-	}
-	return rc;
-}
-
-int warpsim_copy(struct warpsim *ws, uint64_t dst, uint64_t src, uint64_t bytes,
-		 struct warpsim_error *err)
-{
-	int rc = need_machine(ws, __func__, err);
-	if (rc || !bytes)
-		return rc;
-	unsigned char buf[4096];
-	if (!(rc = range_check(ws, src, bytes, "source", err)))
-		rc = range_check(ws, dst, bytes, "destination", err);
-	/* overlapping ranges copy as memmove does: backwards when dst is above src (both ranges
-	 * are inside allocations here, so src + bytes does not wrap) */
-	bool back = !rc && dst > src && dst < src + bytes;
-	for (uint64_t done = 0; !rc && done < bytes; done += sizeof buf) {
-		uint64_t n = bytes - done < sizeof buf ? bytes - done : sizeof buf;
-		uint64_t off = back ? bytes - done - n : done;
-		rc = warpsim_read(ws, buf, src + off, n, err);
-		if (!rc)
-			rc = warpsim_write(ws, dst + off, buf, n, err);
-	}
-	return rc;
-}
-
-int warpsim_symbol(const struct warpsim_module *m, const char *name, uint64_t *addr,
-		   uint64_t *bytes, struct warpsim_error *err)
-{
-	int rc;
-	if ((rc = need_module(m, __func__, err)) || (rc = need(name, __func__, "name", err)) ||
-	    (rc = need(addr, __func__, "addr", err)))
-		return rc;
-	struct sim_error e;
-	sim_error_clear(&e);
-	return fe_symbol(m->ws->mem, m->m, name, addr, bytes, &e) ? api_fail_sim(err, &e) : 0;
-}
-
-int warpsim_texture_create(struct warpsim *ws, const struct warpsim_texture *t, uint64_t *handle,
-			   struct warpsim_error *err)
-{
-	int rc;
-	if ((rc = need(handle, __func__, "handle", err)))
-		return rc;
-	*handle = 0;
-	if ((rc = need_machine(ws, __func__, err)) || (rc = need(t, __func__, "t", err)))
-		return rc;
-	/* The texels' extent, pitch x (height - 1) + width x texel, can pass 2^64 for a made-up
-	 * shape and wrap to a size that fits; no allocation exceeds 2^40 bytes, so refuse any
-	 * shape whose rows alone exceed that (kept below 2^64 by the bounds of the factors). */
-	uint64_t texel = 4ull * t->channels;
-	uint64_t pitch = t->pitch_bytes ? t->pitch_bytes : t->width * texel;
-	if (t->height > 1 && pitch > (1ull << 40) / (t->height - 1))
-		return api_fail(err, WARPSIM_ERR_INPUT, "%s: texture of %ux%u texels (pitch %llu "
-				"bytes) is larger than any device allocation", __func__, t->width,
-				t->height, (unsigned long long)pitch);
-	struct sim_error e;
-	sim_error_clear(&e);
-	struct fe_tex_desc d = {.addr = t->addr, .width = t->width, .height = t->height,
-				.pitch_bytes = t->pitch_bytes, .channels = t->channels,
-				.normalized_coords = t->normalized_coords};
-	return fe_texture_create(ws->mem, &d, handle, &e) ? api_fail_sim(err, &e) : 0;
-}
-
-int warpsim_texture_destroy(struct warpsim *ws, uint64_t handle, struct warpsim_error *err)
-{
-	int rc = need_machine(ws, __func__, err);
-	if (rc)
-		return rc;
-	struct sim_error e;
-	sim_error_clear(&e);
-	return fe_texture_destroy(ws->mem, handle, &e) ? api_fail_sim(err, &e) : 0;
 }
 
 static double cpu_seconds(void)
@@ -689,17 +494,17 @@ static uint64_t now_ps(const struct warpsim *ws)
 
 uint64_t warpsim_now_ps(const struct warpsim *ws)
 {
-	return need_machine(ws, __func__, NULL) ? 0 : now_ps(ws);
+	return api_need_machine(ws, __func__, NULL) ? 0 : now_ps(ws);
 }
 
 int warpsim_launch(struct warpsim_module *m, uint32_t k, const struct warpsim_launch *l,
 		   struct warpsim_launch_result *r, struct warpsim_error *err)
 {
 	int rc;
-	if ((rc = need_module(m, __func__, err)) || (rc = need(l, __func__, "l", err)) ||
+	if ((rc = api_need_module(m, __func__, err)) || (rc = api_need(l, __func__, "l", err)) ||
 	    (rc = stopped(m->ws, __func__, err)) || (rc = bad_kernel(m, k, __func__, err)))
 		return rc;
-	if (l->params_bytes && (rc = need(l->params, __func__, "l->params", err)))
+	if (l->params_bytes && (rc = api_need(l->params, __func__, "l->params", err)))
 		return rc;
 	struct warpsim *ws = m->ws;
 	const char *name = fe_module_kernel_name(m->m, k);
@@ -736,7 +541,7 @@ int warpsim_launch(struct warpsim_module *m, uint32_t k, const struct warpsim_la
 
 void warpsim_set_printf(struct warpsim *ws, FILE *out)
 {
-	if (need_machine(ws, __func__, NULL))
+	if (api_need_machine(ws, __func__, NULL))
 		return;
 	ws->printf_out = out;
 	for (uint32_t i = 0; i < ws->n_mods; i++)
@@ -745,8 +550,8 @@ void warpsim_set_printf(struct warpsim *ws, FILE *out)
 
 bool warpsim_stat(const struct warpsim *ws, const char *name, double *out)
 {
-	if (need_machine(ws, __func__, NULL) || need(name, __func__, "name", NULL) ||
-	    need(out, __func__, "out", NULL))
+	if (api_need_machine(ws, __func__, NULL) || api_need(name, __func__, "name", NULL) ||
+	    api_need(out, __func__, "out", NULL))
 		return false;
 	uint64_t u;
 	if (stats_get_u64(ws->st, name, &u)) {
@@ -761,7 +566,7 @@ bool warpsim_stat(const struct warpsim *ws, const char *name, double *out)
 
 char *warpsim_stats_json(const struct warpsim *ws)
 {
-	if (need_machine(ws, __func__, NULL))
+	if (api_need_machine(ws, __func__, NULL))
 		return NULL;
 	publish(ws);
 	char *s = stats_to_json_string(ws->st);
@@ -806,7 +611,7 @@ int warpsim_write_outputs(struct warpsim *ws, const char *dir, struct warpsim_er
 {
 	char p[4096];
 	int rc;
-	if ((rc = need_machine(ws, __func__, err)) || (rc = need(dir, __func__, "dir", err)))
+	if ((rc = api_need_machine(ws, __func__, err)) || (rc = api_need(dir, __func__, "dir", err)))
 		return rc;
 	if (!dir[0])
 		return api_fail(err, WARPSIM_ERR_USAGE, "%s: dir is empty", __func__);
@@ -851,7 +656,7 @@ int warpsim_write_outputs(struct warpsim *ws, const char *dir, struct warpsim_er
 void warpsim_print_summary(const struct warpsim *ws, FILE *out)
 {
 	static const char *const patterns[] = {"gpu.*", NULL};
-	if (need_machine(ws, __func__, NULL) || need(out, __func__, "out", NULL))
+	if (api_need_machine(ws, __func__, NULL) || api_need(out, __func__, "out", NULL))
 		return;
 	if (!ws->g) {
 		fprintf(out, "functional run: %llu launches, %llu warp instructions, %llu thread "
@@ -870,7 +675,7 @@ int warpsim_run_workload(struct warpsim *ws, const char *path, const char *size,
 			 struct warpsim_error *err)
 {
 	int rc;
-	if ((rc = need_machine(ws, __func__, err)) || (rc = need(path, __func__, "path", err)) ||
+	if ((rc = api_need_machine(ws, __func__, err)) || (rc = api_need(path, __func__, "path", err)) ||
 	    (rc = stopped(ws, __func__, err)))
 		return rc;
 	struct sim_error e;
