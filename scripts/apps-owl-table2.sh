@@ -7,15 +7,16 @@
 # figures; then, over the applications that ran, the Spearman rank correlation of PMEM with the
 # paper's and how many get the paper's Type (Type-1: PMEM >= 1.4).
 #
-# usage: scripts/apps-owl-table2.sh [--size small|paper] [--cap-warp-insts N] [--rerun] [--only "ID..."]
+# usage: scripts/apps-owl-table2.sh [--size small|paper] [--cap-warp-insts N] [--rerun] [--only "ID..."] [--no-run]
 #   Each run stops at N warp instructions (default 1000000; 0 = none) through sim.max_warp_insts,
 #   base and perfect-L1 alike, and the IPCs are those of that prefix: OWL stops at 1 billion
 #   thread instructions the same way. A run stopped there is marked "capped".
-#   Runs are kept in $WARPSIM_APPS_DIR/table2/<size>-<cap>/<id>/{base,pmem}/ and reused.
+#   Runs are kept in $WARPSIM_APPS_DIR/table2/<size>-<cap>/<id>/{base,pmem}/ and reused;
+#   --no-run prints the table from them without starting any run.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-size=small cap=1000000 rerun=0 only=""
+size=small cap=1000000 rerun=0 only="" norun=0
 cmdline="scripts/apps-owl-table2.sh $*"
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -23,6 +24,7 @@ while [ $# -gt 0 ]; do
 	--cap-warp-insts) cap=$2; shift 2 ;;
 	--rerun) rerun=1; shift ;;
 	--only) only=$2; shift 2 ;;
+	--no-run) norun=1; shift ;;
 	-h|--help) sed -n '3,16p' "$0"; exit 0 ;;
 	*) echo "$0: unknown argument '$1' (try --help)" >&2; exit 2 ;;
 	esac
@@ -77,7 +79,11 @@ TPAF 1.01 6
 EOF
 }
 
-# "cycles thread_insts cinv state" of a run folder (state: done / capped), or nothing.
+# "cycles thread_insts cinv cinv_pipe state" of a run folder (state: done / capped), or nothing.
+# cinv_pipe: core cycles whose SIMT pipeline holds no warp instruction: a warp instruction
+# occupies it warp_size / simt_width cycles (4 on owl-28), so gpu.cinv (cycles without an issue)
+# is at least 0.75 there even on a core that never waits; OWL's CINV counts cycles in which "no
+# threads are being executed" (Sec 3), which is this one.
 measure() {
 	local d=$1 f state
 	if [ -s "$d/stats.json" ]; then
@@ -87,7 +93,10 @@ measure() {
 	else
 		return 0
 	fi
-	jq -r --arg s "$state" '.total | "\(."gpu.cycles") \(."gpu.thread_insts") \(."gpu.cinv") \($s)"' "$f"
+	local lanes
+	lanes=$(awk '$1 == "warp_size" { w = $3 + 0 } $1 == "simt_width" { s = $3 + 0 } END { if (w && s) print w / s; else print 1 }' "$d/config.cfg")
+	jq -r --arg s "$state" --argjson k "$lanes" '.total | "\(."gpu.cycles") \(."gpu.thread_insts") \(."gpu.cinv") \(
+		[0, 1 - $k * ."gpu.issue_core_cycles" / ."gpu.core_cycles"] | max) \($s)"' "$f"
 }
 
 capov=()
@@ -102,46 +111,55 @@ while read -r abbr ppmem pcinv; do
 	if scripts/apps.sh list | awk -v id="$id" '$1 == id && $2 == "built" { f = 1 } END { exit !f }'; then
 		for v in base pmem; do
 			d=$out/$id/$v
-			if [ $rerun = 1 ] || [ -z "$(measure "$d")" ]; then
+			if [ $norun = 0 ] && { [ $rerun = 1 ] || [ -z "$(measure "$d")" ]; }; then
 				ov=(-s gpu.core.scheduler.policy=lrr)
 				[ $v = pmem ] && ov+=(-s gpu.memory.model=perfect-l1)
 				reuse=0; [ $v = pmem ] && reuse=1 # the base run made the inputs
 				APPS_REUSE_INPUTS=$reuse scripts/apps.sh run "$id" --size "$size" -c configs/owl-28.cfg "${ov[@]}" "${capov[@]}" -o "$d" > /dev/null || true
 			fi
 		done
-		read -r cb tb cinv sb < <(measure "$out/$id/base"; echo "- - - -") || true
-		read -r cp tp _ sp < <(measure "$out/$id/pmem"; echo "- - - -") || true
+		read -r cb tb cinv cpipe sb < <(measure "$out/$id/base"; echo "- - - - -") || true
+		read -r cp tp _ _ sp < <(measure "$out/$id/pmem"; echo "- - - - -") || true
 		if [ "$cb" = - ] || [ "$cp" = - ]; then
 			d=$out/$id/base; [ "$cb" = - ] || d=$out/$id/pmem
-			note="did not run: $(grep -v '^\s*$' "$d/run.log" 2>/dev/null | grep -m1 -i 'fault\|error\|out of bounds\|signal' | cut -c1-120)"
-			printf '%s\t%s\t%s\t%s\t-\t-\t-\t%s\n' "$abbr" "$id" "$ppmem" "$pcinv" "$note" >> "$rows"
+			if [ -s "$d/run.log" ]; then
+				note="did not run: $(grep -v '^\s*$' "$d/run.log" | grep -m1 -i 'fault\|error\|out of bounds\|signal\|limit' | cut -c1-110)"
+			else
+				note="not run"
+			fi
+			printf '%s\t%s\t%s\t%s\t-\t-\t-\t%s\t-\n' "$abbr" "$id" "$ppmem" "$pcinv" "$note" >> "$rows"
 		else
 			[ "$sb" = capped ] || [ "$sp" = capped ] && note="capped"
 			awk -v a="$abbr" -v id="$id" -v pp="$ppmem" -v pc="$pcinv" -v cb="$cb" -v tb="$tb" -v cp="$cp" -v tp="$tp" \
-			    -v ci="$cinv" -v note="$note" 'BEGIN { printf "%s\t%s\t%s\t%s\t%.2f\t%.0f\t%.1f\t%s\n", a, id, pp, pc, (tp / cp) / (tb / cb), 100 * ci, tb / 1e6, note }' >> "$rows"
+			    -v ci="$cinv" -v cpp="$cpipe" -v note="$note" 'BEGIN { printf "%s\t%s\t%s\t%s\t%.2f\t%.0f\t%.1f\t%s\t%.0f\n", a, id, pp, pc, (tp / cp) / (tb / cb), 100 * ci, tb / 1e6, note, 100 * cpp }' >> "$rows"
 		fi
 	else
 		reason=$(awk -F'\t' -v id="$id" '$1 == id { print $9 }' "$manifest")
-		printf '%s\t%s\t%s\t%s\t-\t-\t-\t%s\n' "$abbr" "$id" "$ppmem" "$pcinv" "missing: ${reason%%:*}" >> "$rows"
+		printf '%s\t%s\t%s\t%s\t-\t-\t-\t%s\t-\n' "$abbr" "$id" "$ppmem" "$pcinv" "missing: ${reason%%:*}" >> "$rows"
 	fi
 done < <(paper)
 
 echo "OWL Table 2 on owl-28 ($cmdline; size $size, each run stopped at $cap warp instructions; LRR):"
 echo
-echo "| app | program | PMEM paper | PMEM ours | CINV paper | CINV ours | Type paper | Type ours | M thread insts (base) | note |"
+echo "CINV ours: cycles with an empty SIMT pipeline (OWL's sense); gpu.cinv (cycles without an issue) in brackets."
+echo
+echo "| app | program | PMEM paper | PMEM ours | CINV paper | CINV ours (gpu.cinv) | Type paper | Type ours | M thread insts (base) | note |"
 echo "|---|---|---|---|---|---|---|---|---|---|"
 awk -F'\t' '{ tp = $3 >= 1.4 ? 1 : 2; to = $5 == "-" ? "-" : ($5 >= 1.4 ? 1 : 2)
-	printf "| %s | %s | %.2fx | %s | %s%% | %s | %d | %s | %s | %s |\n", $1, $2, $3, $5 == "-" ? "-" : $5 "x", $4, $6 == "-" ? "-" : $6 "%", tp, to, $7, $8 }' "$rows"
+	printf "| %s | %s | %.2fx | %s | %s%% | %s | %d | %s | %s | %s |\n", $1, $2, $3, $5 == "-" ? "-" : $5 "x", $4,
+		$6 == "-" ? "-" : $9 "% (" $6 "%)", tp, to, $7, $8 }' "$rows"
 # Spearman's rho over the apps with a measured PMEM (average ranks for ties), and Type matches.
-awk -F'\t' '$5 != "-" { n++; a[n] = $3; b[n] = $5 }
+awk -F'\t' '$5 != "-" { n++; a[n] = $3; b[n] = $5; c[n] = $4; d[n] = $9 }
 	function ranks(x, r,   i, j, less, eq) { for (i = 1; i <= n; i++) { less = 0; eq = 0
 			for (j = 1; j <= n; j++) { if (x[j] < x[i]) less++; else if (x[j] == x[i]) eq++ }
 			r[i] = less + (eq + 1) / 2 } }
 	END {
 		if (n < 2) { print "\nfewer than 2 applications ran"; exit }
-		ranks(a, ra); ranks(b, rb)
-		for (i = 1; i <= n; i++) { ma += ra[i] / n; mb += rb[i] / n }
-		for (i = 1; i <= n; i++) { sab += (ra[i] - ma) * (rb[i] - mb); saa += (ra[i] - ma) ^ 2; sbb += (rb[i] - mb) ^ 2 }
 		for (i = 1; i <= n; i++) m += ((a[i] >= 1.4) == (b[i] >= 1.4))
-		printf "\n%d applications ran: Spearman rank correlation of PMEM with the paper %.2f; Type as the paper: %d of %d (%.0f%%)\n",
-			n, sab / sqrt(saa * sbb), m, n, 100 * m / n }' "$rows"
+		printf "\n%d applications ran: Spearman rank correlation with the paper: PMEM %.2f, CINV %.2f; Type as the paper: %d of %d (%.0f%%)\n",
+			n, rho(a, b), rho(c, d), m, n, 100 * m / n }
+	function rho(x, y,   rx, ry, i, mx, my, sxy, sxx, syy) {
+		ranks(x, rx); ranks(y, ry)
+		for (i = 1; i <= n; i++) { mx += rx[i] / n; my += ry[i] / n }
+		for (i = 1; i <= n; i++) { sxy += (rx[i] - mx) * (ry[i] - my); sxx += (rx[i] - mx) ^ 2; syy += (ry[i] - my) ^ 2 }
+		return sxy / sqrt(sxx * syy) }' "$rows"
