@@ -34,6 +34,9 @@ static volatile sig_atomic_t run_signal;
 static int wake_fd[2] = {-1, -1}, done_fd[2] = {-1, -1};
 /* WARPSIM_STATUS_FD: what the `warpsim cuda` that started the program learns (cmd_cuda.c). */
 static int status_fd = -1;
+/* The process the handlers and the watcher belong to: a child the program forks inherits the
+ * handlers but not the thread, and dies of its signals as it would without warpsim. */
+static pid_t run_pid;
 
 static struct {
 	bool progress_on;
@@ -210,6 +213,12 @@ void cr_run_finished(void)
 static void on_signal(int sig)
 {
 	int saved = errno;
+	if (getpid() != run_pid) {
+		signal(sig, SIG_DFL);
+		raise(sig);
+		errno = saved;
+		return;
+	}
 	bool inside = is_fault(sig) && cr_lock_held_here();
 	if (!run_signal && !inside)
 		run_signal = sig;
@@ -237,9 +246,9 @@ static void *watcher(void *arg)
 	char c;
 	for (;;) {
 		ssize_t r = read(wake_fd[0], &c, 1);
-		if (r == 1)
+		if (r == 1 && run_signal)
 			break;
-		if (r < 0 && errno == EINTR)
+		if (r == 1 || (r < 0 && errno == EINTR))
 			continue;
 		return NULL;
 	}
@@ -287,6 +296,7 @@ __attribute__((constructor)) static void cr_run_load(void)
 	const char *dir = getenv("WARPSIM_OUTDIR");
 	if (!dir || !*dir || cloexec_pipe(wake_fd) || cloexec_pipe(done_fd))
 		return;
+	run_pid = getpid();
 	pthread_t t;
 	pthread_attr_t a;
 	pthread_attr_init(&a);
