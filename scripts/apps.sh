@@ -217,6 +217,10 @@ run_one() {
 	elif [ $runs = no ]; then
 		note=$(grep -v '^\s*$' "$out/run.log" | tail -1 | cut -c1-150)
 	fi
+	# a failed run: its first fault or error line says more than warpsim's summary
+	local why
+	why=$(grep -m1 -E 'out of bounds|faulted|[Ee]rror|refused|Abort|terminate called' "$out/run.log" 2>/dev/null | grep -v '^warpsim cuda: [0-9]' |
+		sed -E 's/^warpsim cudart: kernel ([^(]*)\(.*: (block .*)$/\1: \2/' | cut -c1-200 || true)
 	if [ $runs = yes ]; then
 		case "$check" in
 		none) verdict="no check" ;;
@@ -227,6 +231,7 @@ run_one() {
 		# the simulation finished; the program exited non-zero (its own check, or a refusal)
 		runs=yes; verdict=fail
 	fi
+	if [ $rc != 124 ] && [ "$verdict" != pass ] && [ "$verdict" != "no check" ] && [ -n "$why" ]; then note=$why; fi
 	printf '%s\t%s\t%s\t%s\n' "$id" "$runs" "$verdict" "$note"
 }
 
