@@ -134,6 +134,12 @@ void fe_exec_decode(const struct fe_inst *in, struct fe_xop *x)
 		ok = xsrc(x, 0, &o[1], t) && xsrc(x, 1, &o[2], t) &&
 		     (in->n_opnd < 4 || xsrc(x, 2, &o[3], kind == FE_X_MAD_WIDE ? (enum fe_type)(t + 1) : t));
 		break;
+	case FE_OP_MIN: case FE_OP_MAX:
+		if (in->n_opnd != 3 || flt || pred || in->flags)
+			break;
+		kind = in->op == FE_OP_MIN ? FE_X_MIN : FE_X_MAX;
+		ok = xsrc(x, 0, &o[1], t) && xsrc(x, 1, &o[2], t);
+		break;
 	case FE_OP_AND: case FE_OP_OR: case FE_OP_XOR: case FE_OP_NOT:
 		if (in->n_opnd != (in->op == FE_OP_NOT ? 2 : 3) || flt)
 			break;
@@ -189,6 +195,15 @@ void fe_exec_decode(const struct fe_inst *in, struct fe_xop *x)
 		break;
 	case FE_OP_CVT: {
 		uint32_t sb = fe_type_bytes(t2);
+		if (t == FE_T_F32 && in->n_opnd == 2 && rn && !(in->flags & (FE_IF_FTZ | FE_IF_SAT)) &&
+		    sb && !fe_type_is_float(t2) && t2 != FE_T_PRED) {
+			/* integer -> f32 in round-to-nearest: the exact integer, rounded once */
+			kind = FE_X_CVT_I2F;
+			x->ssh = (uint8_t)(64 - 8 * sb);
+			x->ssigned = fe_type_is_signed(t2);
+			ok = xsrc(x, 0, &o[1], t2);
+			break;
+		}
 		if (in->n_opnd != 2 || flt || pred || (in->flags & FE_IF_SAT) || !sb ||
 		    fe_type_is_float(t2) || t2 == FE_T_PRED || t2 == FE_T_F16X2)
 			break;

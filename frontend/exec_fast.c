@@ -213,6 +213,27 @@ static inline __attribute__((always_inline)) void fast_int(const struct fast *F,
 		);
 		break;
 	}
+	case FE_X_MIN: case FE_X_MAX: {
+		/* exec_alu.c: the lesser (greater) of the two in the source type's order; the
+		 * result is the operand itself, normalised as the write does */
+		const bool mx = kind == FE_X_MAX;
+		if (ssh == 32 && ss)
+			LOOP_R(uint64_t a = A, b = B; PUT(((int32_t)(uint32_t)a < (int32_t)(uint32_t)b) != mx ? a : b););
+		else if (ssh == 32)
+			LOOP_R(uint64_t a = A, b = B; PUT(((uint32_t)a < (uint32_t)b) != mx ? a : b););
+		else if (ss)
+			LOOP_R(uint64_t a = A, b = B; PUT((SEXT(a) < SEXT(b)) != mx ? a : b););
+		else
+			LOOP_R(uint64_t a = A, b = B; PUT((ZEXT(a) < ZEXT(b)) != mx ? a : b););
+		break;
+	}
+	case FE_X_CVT_I2F:
+		/* exec_float.c fe_convert's integer -> f32 in the default rounding */
+		if (ss)
+			FE_FOR_LANES(w, mask, lane, uint64_t a = A; D[lane] = f32_bits((float)SEXT(a)););
+		else
+			FE_FOR_LANES(w, mask, lane, uint64_t a = A; D[lane] = f32_bits((float)ZEXT(a)););
+		break;
 	case FE_X_CVT_INT:
 		if (ss)
 			LOOP_R(uint64_t a = A; PUT((uint64_t)SEXT(a)););
@@ -377,7 +398,7 @@ void fe_exec_fast(struct fe_warp *w, const struct fe_xop *x, const struct fe_ins
 	INT(FE_X_ADD); INT(FE_X_SUB); INT(FE_X_AND); INT(FE_X_OR); INT(FE_X_XOR); INT(FE_X_NOT);
 	INT(FE_X_SHL); INT(FE_X_SHR); INT(FE_X_MUL_LO); INT(FE_X_MAD_LO); INT(FE_X_MUL_WIDE);
 	INT(FE_X_MAD_WIDE); INT(FE_X_SELP); INT(FE_X_MOV); INT(FE_X_MOV_SREG); INT(FE_X_CVTA_TO);
-	INT(FE_X_CVTA_FROM); INT(FE_X_CVT_INT);
+	INT(FE_X_CVTA_FROM); INT(FE_X_CVT_INT); INT(FE_X_MIN); INT(FE_X_MAX); INT(FE_X_CVT_I2F);
 	case FE_X_SETP_INT: case FE_X_SETP_F32: case FE_X_SETP_F64: fast_setp(&F); break;
 	FLT(FE_X_FADD); FLT(FE_X_FSUB); FLT(FE_X_FMUL); FLT(FE_X_FFMA); FLT(FE_X_DADD);
 	FLT(FE_X_DSUB); FLT(FE_X_DMUL); FLT(FE_X_DFMA); FLT(FE_X_PAND); FLT(FE_X_POR);

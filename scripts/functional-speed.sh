@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Functional against timing speed (docs/functional-speed.md): warp instructions per CPU second
+# of `warpsim run --functional` / `warpsim cuda --functional` and of the same run in timing
+# mode (gtx480, lrr), the two runs of each case alternated, each REPEAT times, the least CPU
+# time of each kept (other jobs on the machine only ever slow a run down). CPU time is user +
+# system time of the whole process tree: warpsim and, under `warpsim cuda`, the program with
+# its input generation and its own check, as a user pays them.
+# Cases: `warpsim bench`'s four workloads at size large, and Rodinia programs (pathfinder,
+# backprop, lud) built unchanged with `nvcc -cudart shared -arch=sm_75`, given their
+# directory (skipped without it). `warpsim cuda --functional` reports no instruction count, so
+# a program's functional rate uses the timing run's count (the same launches; the programs'
+# kernels are deterministic).
+# Usage: scripts/functional-speed.sh [--bin BIN] [--repeat N] [--rodinia DIR]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bin=build/warpsim repeat=2 rodinia=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --bin) bin=$2; shift 2 ;;
+    --repeat) repeat=$2; shift 2 ;;
+    --rodinia) rodinia=$2; shift 2 ;;
+    *) echo "usage: scripts/functional-speed.sh [--bin BIN] [--repeat N] [--rodinia DIR]" >&2; exit 2 ;;
+  esac
+done
+cfg=$PWD/configs/gtx480.cfg
+tmp=$(mktemp -d /tmp/ws_fspeed_XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+
+# cpu OUT CMD...: run CMD (output into OUT), print its user + system CPU seconds
+cpu() {
+  local out=$1; shift
+  /usr/bin/time -f "%U %S" -o "$tmp/time" "$@" >"$out" 2>&1 || { echo "failed: $*" >&2; tail -5 "$out" >&2; exit 1; }
+  awk '{printf "%.3f\n", $1 + $2}' "$tmp/time"
+}
+min() { awk -v a="$1" -v b="$2" 'BEGIN { print (b == "" || a < b) ? a : b }'; }
+
+printf "| case | warp insts | timing CPU s | timing warp inst/CPU s | functional CPU s | functional warp inst/CPU s | ratio |\n"
+printf "|---|---:|---:|---:|---:|---:|---:|\n"
+row() { # NAME WARP_INSTS TIMING_S FUNCTIONAL_S
+  awk -v n="$1" -v wi="$2" -v t="$3" -v f="$4" 'BEGIN {
+    printf "| %s | %d | %.2f | %.0f | %.3f | %.0f | %.1fx |\n", n, wi, t, wi / t, f, wi / f, t / f }'
+}
+
+for w in vecadd matmul reduce bfs; do
+  tb="" fb="" wi=""
+  for ((r = 0; r < repeat; r++)); do
+    t=$(cpu "$tmp/t.out" "$bin" run -c "$cfg" -s gpu.core.scheduler.policy=lrr -w "workloads/$w/$w.cfg" --size large --no-progress)
+    f=$(cpu "$tmp/f.out" "$bin" run --functional -w "workloads/$w/$w.cfg" --size large)
+    tb=$(min "$t" "$tb") fb=$(min "$f" "$fb")
+    wi=$(sed -n 's/^simulated \([0-9]*\) warp instructions.*/\1/p' "$tmp/t.out")
+    fwi=$(sed -n 's/^functional run: \([0-9]*\) warp instructions.*/\1/p' "$tmp/f.out")
+    # racy kernels (bfs) may interleave differently; the rate uses each mode's own count
+  done
+  awk -v n="$w (large)" -v wi="$wi" -v fwi="$fwi" -v t="$tb" -v f="$fb" 'BEGIN {
+    printf "| %s | %d | %.2f | %.0f | %.3f | %.0f | %.1fx |\n", n, wi, t, wi / t, f, fwi / f, (fwi / f) / (wi / t) }'
+done
+
+if [ -n "$rodinia" ]; then
+  for c in "pathfinder 100000 100 20" "backprop 65536" "lud -s 512 -v"; do
+    set -- $c
+    prog=$1; shift
+    tb="" fb="" wi=""
+    for ((r = 0; r < repeat; r++)); do
+      t=$(cd "$tmp" && cpu "$tmp/t.out" "$OLDPWD/$bin" cuda -c "$cfg" -s gpu.core.scheduler.policy=lrr -- "$rodinia/$prog" "$@")
+      f=$(cd "$tmp" && cpu "$tmp/f.out" "$OLDPWD/$bin" cuda --functional -- "$rodinia/$prog" "$@")
+      tb=$(min "$t" "$tb") fb=$(min "$f" "$fb")
+      wi=$(sed -n 's/^warpsim cuda: [0-9]* kernel launches, [0-9]* core cycles, \([0-9]*\) warp instructions.*/\1/p' "$tmp/t.out")
+    done
+    row "rodinia $prog $*" "$wi" "$tb" "$fb"
+  done
+fi
