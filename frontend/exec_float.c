@@ -259,8 +259,9 @@ uint64_t fe_convert(const struct fe_inst *in, uint64_t a)
 		default: r = trunc(x); break;
 		}
 		if (dsig) {
-			double lo = db >= 8 ? -9223372036854775808.0 : -ldexp(1.0, (int)(8 * db - 1));
-			double hi = db >= 8 ? 9223372036854775807.0 : ldexp(1.0, (int)(8 * db - 1)) - 1;
+			/* 2^(bits-1) as an exact integer conversion: ldexp is a libm call per lane */
+			double lo = db >= 8 ? -9223372036854775808.0 : -(double)(1ull << (8 * db - 1));
+			double hi = db >= 8 ? 9223372036854775807.0 : (double)(1ull << (8 * db - 1)) - 1;
 			if (r <= lo)
 				return (uint64_t)(int64_t)lo;
 			if (r >= hi)
@@ -269,7 +270,7 @@ uint64_t fe_convert(const struct fe_inst *in, uint64_t a)
 		}
 		if (r <= 0)
 			return 0;
-		double hi = db >= 8 ? 18446744073709551615.0 : ldexp(1.0, (int)(8 * db)) - 1;
+		double hi = db >= 8 ? 18446744073709551615.0 : (double)(1ull << (8 * db)) - 1;
 		if (r >= hi)
 			return db >= 8 ? UINT64_MAX : (uint64_t)hi;
 		return (uint64_t)r;
