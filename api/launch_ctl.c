@@ -197,7 +197,8 @@ int api_ctl_init(struct api_ctl *ctl, const struct cfg *c, struct gpu *g, struct
 	}
 	uint64_t k = (uint64_t)cfg_int(c, "sim.sample_launches");
 	if (k && !(ctl->sampler = api_sampler_create((uint32_t)k,
-						       (uint32_t)cfg_int(c, "sim.sample_warmup_launches"))))
+						       (uint32_t)cfg_int(c, "sim.sample_warmup_launches"),
+						       (uint64_t)cfg_int(c, "sim.sample_refresh_launches"))))
 		return sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory");
 	stats_counter(st, &ctl->fstats.launches, "launches",
 		      "launches run functionally on the timing machine (launch selection, sampling, "

@@ -18,6 +18,8 @@ struct sample_bucket {
 	uint32_t n;                    /* timing launches in it */
 	uint64_t cycles, warp_insts;   /* their sums */
 	double min_cpi, max_cpi;       /* their cycles per warp instruction */
+	double run_cpi;                /* publish's passes: the sample last met, and where */
+	int64_t run_pos;
 };
 
 /* A kernel shape: what is known when the launch is made. */
@@ -27,6 +29,7 @@ struct sample_family {
 	uint32_t grid[3], block[3], shared_bytes;
 	int32_t last_bucket;           /* the previous launch's: the prediction for the next */
 	uint32_t n_warm;               /* warm-up launches simulated */
+	uint64_t since_sample;         /* launches since its last sample */
 	uint64_t warm_cycles, warm_insts; /* their sums: the estimate only while no group has a sample */
 	struct sample_bucket *b;
 	uint32_t n_b, cap_b;
@@ -36,24 +39,26 @@ struct sample_launch {
 	uint64_t record;
 	uint32_t family;
 	int32_t bucket;
-	bool timing;
+	bool timing, warmup;
 	uint64_t warp_insts, cycles;
 };
 
 struct api_sampler {
 	uint32_t k, warmup;
+	uint64_t refresh;              /* a shape unsampled this many launches is sampled again */
 	struct sample_family *f;
 	uint32_t n_f, cap_f;
 	struct sample_launch *l;
 	uint64_t n_l, cap_l;
 };
 
-struct api_sampler *api_sampler_create(uint32_t k, uint32_t warmup)
+struct api_sampler *api_sampler_create(uint32_t k, uint32_t warmup, uint64_t refresh)
 {
 	struct api_sampler *s = calloc(1, sizeof *s);
 	if (s) {
 		s->k = k;
 		s->warmup = warmup;
+		s->refresh = refresh;
 	}
 	return s;
 }
@@ -125,7 +130,7 @@ bool api_sampler_wants_timing(struct api_sampler *s, const struct fe_launch_info
 	if (fi < 0)
 		return true; /* a new shape: its warm-up, or its first sample */
 	struct sample_family *f = &s->f[fi];
-	if (f->n_warm < s->warmup)
+	if (f->n_warm < s->warmup || (s->refresh && f->since_sample >= s->refresh))
 		return true;
 	const struct sample_bucket *b = bucket_find(f, f->last_bucket);
 	return !b || b->n < s->k;
@@ -148,11 +153,14 @@ int api_sampler_record(struct api_sampler *s, const struct fe_launch_info *info,
 	struct sample_family *f = &s->f[fi];
 	int32_t id = bucket_of(warp_insts);
 	f->last_bucket = id;
+	bool warmup = timing && f->n_warm < s->warmup;
 	s->l[s->n_l++] = (struct sample_launch){.record = record, .family = (uint32_t)fi, .bucket = id,
-						.timing = timing, .warp_insts = warp_insts, .cycles = cycles};
+						.timing = timing, .warmup = warmup,
+						.warp_insts = warp_insts, .cycles = cycles};
+	f->since_sample = timing && !warmup ? 0 : f->since_sample + 1;
 	if (!timing)
 		return 0;
-	if (f->n_warm < s->warmup) {
+	if (warmup) {
 		f->n_warm++;
 		f->warm_cycles += cycles;
 		f->warm_insts += warp_insts;
@@ -244,12 +252,42 @@ json_t *api_sampler_publish(struct api_sampler *s, struct stats *st, uint64_t si
 		groups += s->f[i].n_b;
 	double global_cpi = t_wi ? (double)t_cyc / (double)t_wi : 0.0;
 	double est = 0, bound = 0;
+	/* each launch's group samples before and after it (launch order): a group's cycles per
+	 * warp instruction drift over a run as its data change (streamcluster: 0.83 early, 1.13
+	 * late), so a launch takes the line between its neighbours, not the group's mean */
+	double *nb_cpi = malloc((s->n_l ? s->n_l : 1) * 2 * sizeof *nb_cpi);
+	int64_t *nb_pos = malloc((s->n_l ? s->n_l : 1) * 2 * sizeof *nb_pos);
+	for (int pass = 0; nb_cpi && nb_pos && pass < 2; pass++) {
+		for (uint32_t f = 0; f < s->n_f; f++)
+			for (uint32_t j = 0; j < s->f[f].n_b; j++)
+				s->f[f].b[j].run_pos = -1;
+		for (uint64_t n = 0; n < s->n_l; n++) {
+			uint64_t i = pass ? s->n_l - 1 - n : n;
+			const struct sample_launch *l = &s->l[i];
+			struct sample_bucket *b = bucket_find(&s->f[l->family], l->bucket);
+			if (l->timing && !l->warmup && b) {
+				b->run_cpi = l->warp_insts ? (double)l->cycles / (double)l->warp_insts : 0.0;
+				b->run_pos = (int64_t)i;
+			} else if (!l->timing) {
+				nb_pos[2 * i + pass] = b ? b->run_pos : -1;
+				nb_cpi[2 * i + pass] = b ? b->run_cpi : 0.0;
+			}
+		}
+	}
 	for (uint64_t i = 0; i < s->n_l; i++) {
 		const struct sample_launch *l = &s->l[i];
 		if (l->timing)
 			continue;
 		double cpi, u;
 		estimate(&s->f[l->family], l->bucket, global_cpi, &cpi, &u);
+		int64_t pp = nb_pos && nb_cpi ? nb_pos[2 * i] : -1, np = nb_pos && nb_cpi ? nb_pos[2 * i + 1] : -1;
+		if (pp >= 0 && np >= 0) {
+			double pc = nb_cpi[2 * i], nc = nb_cpi[2 * i + 1];
+			cpi = pc + (nc - pc) * (double)((int64_t)i - pp) / (double)(np - pp);
+			u = fabs(nc - pc) / 2;
+		} else if (pp >= 0 || np >= 0) {
+			cpi = nb_cpi[2 * i + (pp >= 0 ? 0 : 1)];
+		}
 		double e = cpi * (double)l->warp_insts;
 		est += e;
 		if (isnan(u))
@@ -260,10 +298,13 @@ json_t *api_sampler_publish(struct api_sampler *s, struct stats *st, uint64_t si
 		if (r)
 			json_object_set_new(r, "estimated_cycles", json_integer((json_int_t)llround(e)));
 	}
+	free(nb_cpi);
+	free(nb_pos);
 	uint64_t total = simulated_cycles + (uint64_t)llround(est);
 	json_t *o = json_object();
 	json_object_set_new(o, "per_group", json_integer(s->k));
 	json_object_set_new(o, "warmup_per_shape", json_integer(s->warmup));
+	json_object_set_new(o, "refresh_launches", json_integer((json_int_t)s->refresh));
 	json_object_set_new(o, "groups", json_integer((json_int_t)groups));
 	json_object_set_new(o, "timing_launches", json_integer((json_int_t)n_t));
 	json_object_set_new(o, "functional_launches", json_integer((json_int_t)n_f));

@@ -2,7 +2,8 @@
 /* Launch sampling (sim.sample_launches): launches grouped by kernel, grid, block and shared
  * memory, and within that by warp-instruction count (buckets 2^(1/8) wide, about 9%); the
  * first k launches of each group run in timing mode, the rest functionally, and their cycles
- * are estimated from their group's cycles per warp instruction. docs/sampling.md. */
+ * are estimated from their group's cycles per warp instruction, interpolated between the
+ * group's samples before and after each launch. docs/sampling.md. */
 #ifndef WARPSIM_API_LAUNCH_SAMPLE_H
 #define WARPSIM_API_LAUNCH_SAMPLE_H
 
@@ -16,9 +17,10 @@ struct api_sampler;
 
 /* k launches of each group in timing mode (k >= 1), after the first `warmup` launches of each
  * kernel shape, simulated too but not taken as samples: a shape's first launch finds the
- * caches cold, its later ones warm (hotspot small on gtx480: 3633 then 1659 cycles). NULL
- * when out of memory. */
-struct api_sampler *api_sampler_create(uint32_t k, uint32_t warmup);
+ * caches cold, its later ones warm (hotspot small on gtx480: 3633 then 1659 cycles); and one
+ * more whenever a shape has gone `refresh` launches without a sample (0: never). NULL when out
+ * of memory. */
+struct api_sampler *api_sampler_create(uint32_t k, uint32_t warmup, uint64_t refresh);
 void api_sampler_destroy(struct api_sampler *s);
 /* Before a launch: whether to simulate it. Its warp-instruction count is not known yet, so the
  * group is predicted from the kernel's previous launch of that shape (a new shape is timed). */

@@ -892,6 +892,9 @@ static const struct cfg_key_def engine_keys[] = {
 		    "launch sampling: simulate this many launches of each group (kernel, grid, block, "
 		    "shared memory, warp-instruction bucket) in timing mode, run the rest functionally "
 		    "and estimate their cycles (stats.json \"sampling\"); 0 = off"),
+	CFG_KEY_INT("sim.sample_refresh_launches", "launches", 100, 0, INT64_MAX,
+		    "launch sampling: a kernel shape that has gone this many launches without a sample "
+		    "is sampled again (its cycles per warp instruction drift as its data change; 0 = never)"),
 	CFG_KEY_INT("sim.sample_warmup_launches", "launches", 1, 0, 1000000,
 		    "launch sampling: launches of each kernel shape simulated first and not taken as "
 		    "samples (the first finds the caches cold)"),
