@@ -134,10 +134,11 @@ void fe_exec_decode(const struct fe_inst *in, struct fe_xop *x)
 		ok = xsrc(x, 0, &o[1], t) && xsrc(x, 1, &o[2], t) &&
 		     (in->n_opnd < 4 || xsrc(x, 2, &o[3], kind == FE_X_MAD_WIDE ? (enum fe_type)(t + 1) : t));
 		break;
-	case FE_OP_MIN: case FE_OP_MAX:
+	case FE_OP_MIN: case FE_OP_MAX: case FE_OP_DIV: case FE_OP_REM:
 		if (in->n_opnd != 3 || flt || pred || in->flags)
 			break;
-		kind = in->op == FE_OP_MIN ? FE_X_MIN : FE_X_MAX;
+		kind = in->op == FE_OP_MIN ? FE_X_MIN : in->op == FE_OP_MAX ? FE_X_MAX :
+			in->op == FE_OP_DIV ? FE_X_DIV : FE_X_REM;
 		ok = xsrc(x, 0, &o[1], t) && xsrc(x, 1, &o[2], t);
 		break;
 	case FE_OP_AND: case FE_OP_OR: case FE_OP_XOR: case FE_OP_NOT:

@@ -75,19 +75,7 @@ static uint64_t imul(const struct fe_inst *in, uint64_t a, uint64_t b)
 
 static uint64_t idiv(const struct fe_inst *in, uint64_t a, uint64_t b, bool rem)
 {
-	uint32_t n = fe_type_bytes(in->type);
-	/* PTX leaves x/0 machine-specific; we return what NVIDIA GPUs give: all ones for the
-	 * quotient and the dividend for the remainder. INT_MIN/-1 wraps to INT_MIN. */
-	if (zext(b, n) == 0)
-		return rem ? a : ~0ull;
-	if (fe_type_is_signed(in->type)) {
-		int64_t x = (int64_t)sext(a, n), y = (int64_t)sext(b, n);
-		if (y == -1)
-			return rem ? 0 : (uint64_t)(-(uint64_t)x);
-		return rem ? (uint64_t)(x % y) : (uint64_t)(x / y);
-	}
-	uint64_t x = zext(a, n), y = zext(b, n);
-	return rem ? x % y : x / y;
+	return fe_idiv(a, b, fe_type_bytes(in->type), fe_type_is_signed(in->type), rem);
 }
 
 static uint64_t sat_s32(int64_t v)

@@ -227,6 +227,13 @@ static inline __attribute__((always_inline)) void fast_int(const struct fast *F,
 			LOOP_R(uint64_t a = A, b = B; PUT((ZEXT(a) < ZEXT(b)) != mx ? a : b););
 		break;
 	}
+	case FE_X_DIV: case FE_X_REM: {
+		/* the per-lane semantics' own fe_idiv, without its operand reads and dispatch */
+		const bool rem = kind == FE_X_REM;
+		const uint32_t nb = (64 - ssh) / 8;
+		LOOP_R(PUT(fe_idiv(A, B, nb, ss, rem)););
+		break;
+	}
 	case FE_X_CVT_I2F:
 		/* exec_float.c fe_convert's integer -> f32 in the default rounding */
 		if (ss)
@@ -399,6 +406,7 @@ void fe_exec_fast(struct fe_warp *w, const struct fe_xop *x, const struct fe_ins
 	INT(FE_X_SHL); INT(FE_X_SHR); INT(FE_X_MUL_LO); INT(FE_X_MAD_LO); INT(FE_X_MUL_WIDE);
 	INT(FE_X_MAD_WIDE); INT(FE_X_SELP); INT(FE_X_MOV); INT(FE_X_MOV_SREG); INT(FE_X_CVTA_TO);
 	INT(FE_X_CVTA_FROM); INT(FE_X_CVT_INT); INT(FE_X_MIN); INT(FE_X_MAX); INT(FE_X_CVT_I2F);
+	INT(FE_X_DIV); INT(FE_X_REM);
 	case FE_X_SETP_INT: case FE_X_SETP_F32: case FE_X_SETP_F64: fast_setp(&F); break;
 	FLT(FE_X_FADD); FLT(FE_X_FSUB); FLT(FE_X_FMUL); FLT(FE_X_FFMA); FLT(FE_X_DADD);
 	FLT(FE_X_DSUB); FLT(FE_X_DMUL); FLT(FE_X_DFMA); FLT(FE_X_PAND); FLT(FE_X_POR);

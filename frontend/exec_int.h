@@ -148,6 +148,23 @@ void fe_exec_match(struct fe_warp *w, const struct fe_inst *in, const uint64_t *
  * lanes of mask. */
 void fe_exec_fast(struct fe_warp *w, const struct fe_xop *x, const struct fe_inst *in, const uint64_t *mask);
 
+/* Integer div (rem: rem) of n-byte operands, the per-lane semantics and the fast loop's. PTX
+ * leaves x/0 machine-specific; we return what NVIDIA GPUs give: all ones for the quotient and
+ * the dividend for the remainder. INT_MIN/-1 wraps to INT_MIN. */
+static inline uint64_t fe_idiv(uint64_t a, uint64_t b, uint32_t n, bool sgn, bool rem)
+{
+	if (zext(b, n) == 0)
+		return rem ? a : ~0ull;
+	if (sgn) {
+		int64_t x = (int64_t)sext(a, n), y = (int64_t)sext(b, n);
+		if (y == -1)
+			return rem ? 0 : (uint64_t)(-(uint64_t)x);
+		return rem ? (uint64_t)(x % y) : (uint64_t)(x / y);
+	}
+	uint64_t x = zext(a, n), y = zext(b, n);
+	return rem ? x % y : x / y;
+}
+
 /* A register column of zeros (read only): what an operand without a register, or an immediate
  * 0, reads in the fast loops, which index every operand by lane alike. */
 extern const uint64_t fe_zero_column[WI_MAX_LANES];

@@ -166,7 +166,7 @@ enum fe_xkind {
 	FE_X_MUL_LO, FE_X_MUL_WIDE, FE_X_MAD_LO, FE_X_MAD_WIDE,
 	FE_X_SETP_INT, FE_X_SETP_F32, FE_X_SETP_F64,
 	FE_X_SELP, FE_X_MOV, FE_X_MOV_SREG, FE_X_CVT_INT,
-	FE_X_MIN, FE_X_MAX,                                          /* integer */
+	FE_X_MIN, FE_X_MAX, FE_X_DIV, FE_X_REM,                      /* integer */
 	FE_X_CVT_I2F,                                                /* integer -> f32, .rn */
 	FE_X_CVTA_TO, FE_X_CVTA_FROM,                                /* imm[2]: the window */
 	FE_X_FADD, FE_X_FSUB, FE_X_FMUL, FE_X_FFMA,                  /* f32, .rn, no .ftz/.sat */

@@ -66,6 +66,9 @@ static const char *text =
 	"min.s32 %r1, %r2, %r3;\nmax.s32 %r1, %r2, 0;\nmin.u32 %r1, %r2, %r3;\nmax.u32 %r1, %r2, 100;\n"
 	"min.s64 %rd1, %rd2, %rd3;\nmax.u64 %rd1, %rd2, %rd3;\nmin.s16 %h1, %h2, %h3;\nmax.u16 %h1, %h2, -1;\n"
 	"min.b32 %r1, %r2, %r3;\n"
+	"div.s32 %r1, %r2, %r3;\ndiv.u32 %r1, %r2, %r3;\nrem.s32 %r1, %r2, %r3;\nrem.u32 %r1, %r2, 13;\n"
+	"div.s64 %rd1, %rd2, %rd3;\nrem.u64 %rd1, %rd2, %rd3;\ndiv.s16 %h1, %h2, %h3;\nrem.s32 %r1, %r2, -1;\n"
+	"div.u32 %r1, %r2, 0;\n"
 	"cvta.to.global.u64 %rd1, %rd2;\ncvta.global.u64 %rd1, %rd2;\ncvta.shared.u64 %rd1, %rd2;\n"
 	"cvta.to.shared.u64 %rd1, %rd2;\ncvta.local.u64 %rd1, %rd2;\ncvta.to.local.u64 %rd1, %rd2;\n"
 	"cvta.shared.u64 %rd1, sh;\ncvta.to.shared.u32 %r1, %rd2;\n"
@@ -319,7 +322,7 @@ Test(fastpath, decoded_kinds_of_common_shapes)
 		{"setp.lt.and.s32", true}, {"setp.lt.f16", false}, {"mov.u32 %r1, %tid.x", true},
 		{"mov.u32 %r1, sh", true}, {"mov.pred", false}, {"cvta.to.shared.u64", true}, {"cvt.sat.s32.s64", false},
 		{"cvt.rn.f32.s32", true}, {"cvt.rz.f32.s32", false}, {"cvt.rn.ftz.f32.s64", false},
-		{"cvt.rzi.s32.f32", false}, {"min.s32", true}, {"max.u64", true}, {"fma.rn.f32 %f1, %f2, %f3", true}, {"add.ftz.f32", false},
+		{"cvt.rzi.s32.f32", false}, {"min.s32", true}, {"rem.u32", true}, {"div.s64", true}, {"max.u64", true}, {"fma.rn.f32 %f1, %f2, %f3", true}, {"add.ftz.f32", false},
 		{"add.rz.f32", false}, {"mul.hi.s32", false}, {"mul.wide.s16", true}, {"add.f16", false},
 		{"ld.shared.u32 %r1, [%r5]", true}, {"ld.shared.u32 %r1, [sh+8]", true},
 		{"ld.shared.v2.u32", false}, {"st.shared.u32 [%r5], %r1", true}, {"st.shared.u32 [%r5], 77", false},
