@@ -206,6 +206,24 @@ static enum l2_step process(struct l2_slice *l2, struct mem_req *r, uint64_t now
 		rq_push(l2, r, hit_ready);
 		return L2_DONE;
 	}
+	if (l2->cfg.none) {
+		/* No L2 (the large-warp paper's machine): the request itself goes to the MC, each one
+		 * on its own (nothing merges, nothing is cached); mshr_used counts those on their way
+		 * and its entries bound them; the reply, write acks included, leaves when the DRAM is
+		 * done (l2_slice_dram_done). */
+		if (l2->mshr_used == l2->cfg.mshr_entries)
+			return L2_BLOCKED_BELOW;
+		l2->mshr_used++;
+		SIM_ASSERT(l2->mq_n < l2->cfg.mshr_entries);
+		l2->mq[(l2->mq_head + l2->mq_n) % l2->cfg.mshr_entries] =
+			(struct l2_reply){r, now + l2->cfg.miss_latency_cycles};
+		l2->mq_n++;
+		l2->accesses++;
+		l2->reads += r->kind == MEM_REQ_READ;
+		l2->writes += is_write;
+		l2->atomics += r->kind == MEM_REQ_ATOMIC;
+		return L2_DONE;
+	}
 	if (is_write) {
 		struct cache_outcome o = cache_lookup(&l2->cache, line, true, 0);
 		if (!o.hit) {
@@ -366,6 +384,13 @@ void l2_slice_dram_done(struct l2_slice *l2, struct mem_req *r, uint64_t now_ps)
 		return;
 	}
 	r->t_ps[MEM_T_DRAM_DONE] = now_ps;
+	if (l2->cfg.none) {
+		SIM_ASSERT(l2->mshr_used > 0);
+		l2->mshr_used--;
+		rq_push(l2, r, l2_cycle);
+		sim_component_wake(&l2->comp);
+		return;
+	}
 	struct l2_mshr *m = mshr_find(l2, line);
 	SIM_ASSERT(m && m->targets[0] == r);
 	bool dirty = false;
@@ -397,6 +422,8 @@ bool l2_slice_pf_filter(void *p, uint64_t addr)
 void l2_slice_copy_fill(struct l2_slice *l2, uint64_t addr)
 {
 	struct cache_victim v;
+	if (l2->cfg.none)
+		return; /* nothing to hold the copied line */
 	cache_fill(&l2->cache, slice_line(l2, addr), 0, false, false, &v);
 	l2->copy_fills++;
 	l2->copy_dirty_drops += v.valid && v.dirty;

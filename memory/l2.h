@@ -23,6 +23,7 @@ struct l2_cfg {
 	uint32_t reply_queue;       /* replies waiting for the NoC (hits in the pipe included) */
 	uint32_t miss_latency_cycles; /* arrival to the MC queue on a miss (tag lookup) */
 	bool perfect;               /* gpu.memory.model = perfect-l2: every access hits */
+	bool none;                  /* gpu.l2.model = none: no cache, every access goes to the MC */
 };
 
 #define L2_MSHR_BUCKETS 256

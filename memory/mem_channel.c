@@ -40,8 +40,13 @@ static const char *const ch_pf[] = {"none", "opportunistic", NULL};
 static const char *const ch_pf_stop[] = {"after-lower", "on-demand", NULL};
 static const char *const ch_repl[] = {"lru", "fifo", NULL};
 static const char *const ch_index[] = {"linear", "xor", NULL};
+static const char *const ch_l2_models[] = {"cache", "none", NULL};
 
 static const struct cfg_key_def ch_keys[] = {
+	CFG_KEY_ENUM("gpu.l2.model", "cache", ch_l2_models,
+		     "cache: the L2 slices cache lines (the settings below); none: a machine without an L2 (the large-warp paper's): "
+		     "each request goes on to the MC by itself after gpu.l2.miss_latency_cycles, nothing is cached or merged, "
+		     "at most gpu.l2.mshr_entries per slice on their way, and its reply (a write's ack too) leaves when the DRAM is done"),
 	CFG_KEY_INT("gpu.l2.clock_mhz", "MHz", 650, 1, 100000, "L2 slice clock"),
 	CFG_KEY_INT("gpu.l2.sub_partitions", "slices", 1, 1, 64,
 		    "L2 slices per memory channel, each its own NoC node (gpu.noc.placement.mc_nodes lists channels x this), "
@@ -283,6 +288,11 @@ struct mem_channel *mem_channel_create(const struct cfg *cfg, struct sim *sim, s
 	lc.miss_latency_cycles = (uint32_t)cfg_int(cfg, "gpu.l2.miss_latency_cycles");
 	lc.perfect = cfg_is_defined(cfg, "gpu.memory.model") &&
 		     strcmp(cfg_str(cfg, "gpu.memory.model"), "perfect-l2") == 0;
+	lc.none = strcmp(cfg_str(cfg, "gpu.l2.model"), "none") == 0;
+	if (lc.none && lc.perfect) {
+		cfg_error(err, cfg, "gpu.l2.model", "none leaves no L2 for gpu.memory.model = perfect-l2 to make perfect");
+		goto fail;
+	}
 
 	for (uint32_t s = 0; s < ch->n_sub; s++) {
 		uint32_t slice = channel * ch->n_sub + s;

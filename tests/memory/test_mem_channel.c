@@ -214,6 +214,64 @@ Test(mem_channel, read_miss_goes_to_dram_and_replies_with_data)
 	cr_assert_eq(mem_channel_outstanding(CH), 0);
 }
 
+/* gpu.l2.model = none (the large-warp paper's machine has no L2): two reads of one line both go
+ * to the DRAM (nothing merges, nothing is cached). The first as in the test above: MC at L2
+ * cycle 20, ACT@25, RD@37, done 51. The second leaves the slice a cycle later (one request per
+ * L2 cycle): L2 cycle 21 = 32307 ps, MC cycle 26; the row is open, RD at 37 + max(tCCD 2,
+ * burst 4) = 41, done 41 + 10 + 4 = 55. A write goes on too, its ack after the DRAM: ACT@25,
+ * WR@37, data done 37 + tWL 7 + 4 = 48 = 60000 ps. With the L2 the second read merges (one
+ * DRAM read) and the write is acked by the slice (no DRAM write). */
+Test(mem_channel, without_an_l2_every_request_goes_to_the_dram)
+{
+	const char *const none[] = {"gpu.l2.model=none", NULL};
+	build(none);
+	struct mem_req *a = send(1, MEM_REQ_READ, 0x0), *b = send(2, MEM_REQ_READ, 0x0);
+	run();
+	cr_assert_eq(NOC.n[0][NOC_CLASS_REPLY], 2);
+	cr_assert_eq(a->t_ps[MEM_T_DRAM_DONE], 51 * 1250);
+	cr_assert_eq(b->t_ps[MEM_T_MC_ENQUEUE], sim_clock_edge_ps(&L2CLK, 21));
+	cr_assert_eq(b->t_ps[MEM_T_DRAM_DONE], 55 * 1250);
+	cr_assert_eq(reply(1)->size, 72);
+	cr_assert_eq(stat("mc.0.reads"), 2);
+	cr_assert_eq(stat("l2.0.hits") + stat("l2.0.misses"), 0);
+	cr_assert_eq(mem_channel_outstanding(CH), 0);
+	teardown();
+	build(none);
+	struct mem_req *w = send(1, MEM_REQ_WRITE, 0x0);
+	run();
+	cr_assert_eq(NOC.n[0][NOC_CLASS_REPLY], 1);
+	cr_assert_eq(reply(0)->size, 8);
+	cr_assert_eq(w->t_ps[MEM_T_DRAM_DONE], 48 * 1250);
+	cr_assert_geq(w->t_ps[MEM_T_L2_REPLY], 48 * 1250);
+	cr_assert_eq(stat("mc.0.writes"), 1);
+	teardown();
+	build(NULL);
+	send(1, MEM_REQ_READ, 0x0);
+	send(2, MEM_REQ_READ, 0x0);
+	send(3, MEM_REQ_WRITE, 0x1000);
+	run();
+	cr_assert_eq(NOC.n[0][NOC_CLASS_REPLY], 3);
+	cr_assert_eq(stat("mc.0.reads"), 1);
+	cr_assert_eq(stat("mc.0.writes"), 0);
+}
+
+Test(mem_channel_cfg, no_l2_cannot_be_a_perfect_l2)
+{
+	struct sim_error err = {0};
+	struct cfg *c = cfg_create();
+	cr_assert_eq(mem_channel_cfg_define(c, &err), 0);
+	cr_assert_eq(cfg_define(c, model_key, 1, &err), 0);
+	cr_assert_eq(cfg_set_override(c, "gpu.l2.model=none", &err), 0, "%s", err.msg);
+	cr_assert_eq(cfg_set_override(c, "gpu.memory.model=perfect-l2", &err), 0, "%s", err.msg);
+	struct sim_config sc = {.seed = 1};
+	struct sim *sim = sim_create(&sc, &err);
+	cr_assert_null(mem_channel_create(c, sim, NULL, 0, NULL, &err));
+	cr_assert_eq(err.code, SIM_ERR_CONFIG);
+	cr_assert_str_eq(err.setting, "gpu.l2.model", "%s", err.msg);
+	sim_destroy(sim);
+	cfg_destroy(c);
+}
+
 /* gpu.l2.fill_request_bytes: the line goes to the DRAM in pieces of whole bursts. owl-28's
  * burst is 8 B x 4 = 32 B in 2 cycles, a 64 B line 2 bursts (4 cycles, the test above). With
  * 16 B requests (GPGPU-Sim's sectors, scaled down) each of the 4 pieces still takes a burst:
