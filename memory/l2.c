@@ -275,10 +275,10 @@ static enum l2_step process(struct l2_slice *l2, struct mem_req *r, uint64_t now
 	return L2_DONE;
 }
 
-static uint32_t reply_bytes(const struct mem_req *r)
+static uint32_t reply_bytes(const struct l2_slice *l2, const struct mem_req *r)
 {
 	if (r->kind == MEM_REQ_READ || r->kind == MEM_REQ_ATOMIC)
-		return L2_HDR_BYTES + r->size_bytes;
+		return l2->cfg.reply_header_bytes + r->size_bytes;
 	return L2_HDR_BYTES; /* write ack */
 }
 
@@ -308,7 +308,7 @@ uint64_t l2_slice_tick(struct l2_slice *l2, uint64_t cycle)
 		r->t_ps[MEM_T_L2_REPLY] = now_ps;
 		SIM_ASSERT(r->src_sm < l2->noc->n_cores);
 		if (!noc_try_inject(l2->noc, l2->node, l2->noc->core_node[r->src_sm], NOC_CLASS_REPLY,
-				    reply_bytes(r), r)) {
+				    reply_bytes(l2, r), r)) {
 			r->is_reply = 0;
 			l2->noc_refused++;
 			refused = true;

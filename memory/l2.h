@@ -22,6 +22,7 @@ struct l2_cfg {
 	uint32_t mshr_merges;       /* requests per line (the first included) */
 	uint32_t reply_queue;       /* replies waiting for the NoC (hits in the pipe included) */
 	uint32_t miss_latency_cycles; /* arrival to the MC queue on a miss (tag lookup) */
+	uint32_t reply_header_bytes;  /* beside a data reply's data (write acks: L2_HDR_BYTES) */
 	bool perfect;               /* gpu.memory.model = perfect-l2: every access hits */
 	bool none;                  /* gpu.l2.model = none: no cache, every access goes to the MC */
 };

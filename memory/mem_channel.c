@@ -69,6 +69,9 @@ static const struct cfg_key_def ch_keys[] = {
 	CFG_KEY_INT("gpu.l2.mshr_entries", "entries", 32, 1, 4096, "L2 lines missing at once per slice"),
 	CFG_KEY_INT("gpu.l2.mshr_merges", "requests", 4, 1, 1024, "requests per missing line, the first included"),
 	CFG_KEY_INT("gpu.l2.reply_queue", "replies", 16, 1, 4096, "replies waiting for the NoC before the slice stalls (per slice)"),
+	CFG_KEY_INT("gpu.l2.reply_header_bytes", "bytes", 8, 0, 64,
+		    "bytes a data reply (read, atomic) carries beside its data: GPGPU-Sim 3.x/4.x's 8-byte control part; 2.x sends the data "
+		    "alone (gpu-sim.cc pushes mf->nbytes_L1). Write acks are 8 bytes either way"),
 	CFG_KEY_INT("gpu.dram.clock_mhz", "MHz", 800, 1, 100000, "DRAM command clock (OWL: GDDR3 800 MHz)"),
 	CFG_KEY_INT("gpu.dram.channels", "channels", 8, 1, 64, "memory channels = memory controllers (each gpu.l2.sub_partitions L2 slices)"),
 	CFG_KEY_INT("gpu.dram.banks", "banks", 4, 1, DRAM_MAX_BANKS, "banks per channel (OWL: 4; power of two)"),
@@ -285,6 +288,7 @@ struct mem_channel *mem_channel_create(const struct cfg *cfg, struct sim *sim, s
 	lc.mshr_entries = (uint32_t)cfg_int(cfg, "gpu.l2.mshr_entries");
 	lc.mshr_merges = (uint32_t)cfg_int(cfg, "gpu.l2.mshr_merges");
 	lc.reply_queue = (uint32_t)cfg_int(cfg, "gpu.l2.reply_queue");
+	lc.reply_header_bytes = (uint32_t)cfg_int(cfg, "gpu.l2.reply_header_bytes");
 	lc.miss_latency_cycles = (uint32_t)cfg_int(cfg, "gpu.l2.miss_latency_cycles");
 	lc.perfect = cfg_is_defined(cfg, "gpu.memory.model") &&
 		     strcmp(cfg_str(cfg, "gpu.memory.model"), "perfect-l2") == 0;

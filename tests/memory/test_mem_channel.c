@@ -427,6 +427,26 @@ Test(mem_channel, write_is_acked_with_header_only)
 	cr_assert_eq(stat("mc.0.reads"), 0);
 }
 
+/* gpu.l2.reply_header_bytes = 0 (GPGPU-Sim 2.x, owl-28): a read's reply is its 64 B of data
+ * alone, an atomic's its 4 B; a write's ack keeps its 8-byte header. */
+Test(mem_channel, reply_header_bytes_sizes_data_replies_only)
+{
+	static const char *const ov[] = {"gpu.l2.reply_header_bytes=0", NULL};
+	build(ov);
+	struct mem_req *r = send(1, MEM_REQ_READ, 0x0);
+	struct mem_req *w = send(2, MEM_REQ_WRITE, 0x100);
+	struct mem_req *a = send(3, MEM_REQ_ATOMIC, 0x200);
+	a->size_bytes = 4;
+	run();
+	cr_assert_eq(NOC.n[0][NOC_CLASS_REPLY], 3);
+	for (int i = 0; i < 3; i++) {
+		struct fake_pkt *p = reply(i);
+		uint32_t want = p->payload == r ? 64 : p->payload == w ? 8 : 4;
+		cr_assert(p->payload == r || p->payload == w || p->payload == a);
+		cr_assert_eq(p->size, want, "reply %d: %u bytes, want %u", i, p->size, want);
+	}
+}
+
 Test(mem_channel, dirty_victim_is_written_back_to_dram)
 {
 	const char *ov[] = {"gpu.l2.size_kb=1", "gpu.l2.assoc=1", NULL};
