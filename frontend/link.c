@@ -350,33 +350,174 @@ static void post_dominators(struct cfg *g)
 
 /* ---- phases (PAWS Sec IV-B1) --------------------------------------------------------- */
 
+/* Where phases start, by the paper's rule applied to the order ptxas would schedule: PAWS
+ * analysed PTX-Plus (scheduled SASS) because in PTX "the memory load and store instructions are
+ * scheduled very close to their dependent instructions, resulting in the instruction sequence
+ * being fragmented into several phases" (Sec IV-B1). Within each basic block every instruction
+ * is placed as soon as its operands allow (list scheduling as soon as possible, by dependence
+ * level): after the instructions defining what it reads, after those reading or writing what
+ * it writes, a memory access after the last store or atomic of a space that may alias it
+ * (shared apart from global, local and texture), everything after a barrier, fence or call.
+ * Over that order (level, then pc) the rule runs as written: the long-op set is cleared at each
+ * block start and each phase start, and the first instruction reading a register in the set
+ * starts a phase; loads issued together count as one set, as the paper's "long latency
+ * instructions issued close to each other would complete around the same time". A block start
+ * clears the set but starts no phase: the paper also makes "each basic block" a phase, yet its
+ * Table II counts (KM 2, FWT 2, HIST 2, DWT 2, with loops in each) cannot include the blocks of
+ * loops; and PTX keeps short if-blocks that SASS predicates (srad_cuda_1: 45 phases with block
+ * starts, 8 without; experiments/README.md, PAWS phases). Phases stay ranges of PTX pcs (what
+ * warps execute): a phase starts at the consumer's own pc. */
+#define PHASE_MAX_PRED (WI_MAX_SRC + 2 * WI_MAX_DST + 2)
+
+static bool mem_shared(const struct wi_static *ws)
+{
+	return ws->space == WI_SPACE_SHARED;
+}
+
+static void phase_starts(const struct fe_kernel *k, const struct cfg *g, uint8_t *start)
+{
+	uint32_t n = k->n_insts, R = k->n_regs + 1;
+	uint32_t *def_blk = xcalloc(R, sizeof *def_blk), *def_lv = xcalloc(R, sizeof *def_lv);
+	uint32_t *use_blk = xcalloc(R, sizeof *use_blk), *use_lv = xcalloc(R, sizeof *use_lv);
+	uint64_t *key = xcalloc(n, sizeof *key);
+	uint32_t *ord = xcalloc(n, sizeof *ord);
+	/* per register: pc of its last definition / use in the block; per instruction: up to
+	 * PHASE_MAX_PRED earlier instructions it must follow */
+	uint32_t *def_pc = xcalloc(R, sizeof *def_pc), *use_pc = xcalloc(R, sizeof *use_pc);
+	uint32_t (*pred)[PHASE_MAX_PRED] = xcalloc(n, sizeof *pred);
+	uint8_t *n_pred = xcalloc(n, 1), *feeds = xcalloc(n, 1);
+	uint8_t *longop = xcalloc(R, 1);
+	for (uint32_t b = 0; b < g->nb; b++) {
+		uint32_t s = g->start[b], e = b + 1 < g->nb ? g->start[b + 1] : n;
+		/* levels: floor for everything (barriers), for shared and for other memory accesses */
+		uint32_t all_lv = 0, st_sh_lv = 0, st_gl_lv = 0, max_lv = 0;
+		uint32_t fence_pc = UINT32_MAX, st_sh_pc = UINT32_MAX, st_gl_pc = UINT32_MAX;
+		for (uint32_t pc = s; pc < e; pc++) {
+			const struct wi_static *ws = &k->wi[pc];
+			bool fence = ws->flags & (WI_F_BARRIER | WI_F_MEMBAR | WI_F_BRANCH | WI_F_EXIT);
+			uint32_t lv = fence ? max_lv + 1 : all_lv;
+			for (int i = 0; i < ws->n_src; i++)
+				if (def_blk[ws->src[i]] == b + 1 && def_lv[ws->src[i]] + 1 > lv)
+					lv = def_lv[ws->src[i]] + 1;
+			for (int i = 0; i < ws->n_dst; i++) {
+				uint16_t r = ws->dst[i];
+				if (def_blk[r] == b + 1 && def_lv[r] + 1 > lv)
+					lv = def_lv[r] + 1;
+				if (use_blk[r] == b + 1 && use_lv[r] + 1 > lv)
+					lv = use_lv[r] + 1;
+			}
+			if (ws->mem_kind != WI_MEM_NONE) {
+				uint32_t f = mem_shared(ws) ? st_sh_lv : st_gl_lv;
+				lv = f > lv ? f : lv;
+			}
+			if (ws->mem_kind == WI_MEM_STORE || ws->mem_kind == WI_MEM_ATOMIC) {
+				/* later accesses of a space it may alias come after it; itself after earlier ones */
+				if (mem_shared(ws))
+					st_sh_lv = lv + 1;
+				else
+					st_gl_lv = lv + 1;
+			}
+			if (fence)
+				all_lv = lv + 1;
+			max_lv = lv > max_lv ? lv : max_lv;
+			key[pc] = (uint64_t)lv << 32 | pc;
+			/* the same edges as instructions, for what feeds a load (below) */
+			uint8_t np = 0;
+#define PHASE_PRED(q) do { if ((q) != UINT32_MAX) pred[pc][np++] = (q); } while (0)
+			for (int i = 0; i < ws->n_src; i++)
+				if (def_blk[ws->src[i]] == b + 1)
+					PHASE_PRED(def_pc[ws->src[i]]);
+			for (int i = 0; i < ws->n_dst; i++) {
+				if (def_blk[ws->dst[i]] == b + 1)
+					PHASE_PRED(def_pc[ws->dst[i]]);
+				if (use_blk[ws->dst[i]] == b + 1)
+					PHASE_PRED(use_pc[ws->dst[i]]);
+			}
+			PHASE_PRED(fence_pc);
+			if (ws->mem_kind != WI_MEM_NONE)
+				PHASE_PRED(mem_shared(ws) ? st_sh_pc : st_gl_pc);
+#undef PHASE_PRED
+			n_pred[pc] = np;
+			feeds[pc] = (ws->flags & WI_F_LONG_LAT) && ws->mem_kind == WI_MEM_LOAD;
+			if (fence)
+				fence_pc = pc;
+			if (ws->mem_kind == WI_MEM_STORE || ws->mem_kind == WI_MEM_ATOMIC)
+				*(mem_shared(ws) ? &st_sh_pc : &st_gl_pc) = pc;
+			for (int i = 0; i < ws->n_src; i++) {
+				if (use_blk[ws->src[i]] != b + 1 || use_lv[ws->src[i]] < lv)
+					use_blk[ws->src[i]] = b + 1, use_lv[ws->src[i]] = lv;
+				use_pc[ws->src[i]] = pc;
+			}
+			for (int i = 0; i < ws->n_dst; i++)
+				def_blk[ws->dst[i]] = b + 1, def_lv[ws->dst[i]] = lv, def_pc[ws->dst[i]] = pc;
+		}
+		/* A scheduler issues loads and what their addresses need first (the critical path):
+		 * what feeds a long-latency load goes before the rest, each part by level. A fence
+		 * that feeds one takes everything before it along. */
+		bool all_before = false;
+		for (uint32_t pc = e; pc-- > s;) {
+			feeds[pc] |= all_before;
+			if (!feeds[pc])
+				continue;
+			if (k->wi[pc].flags & (WI_F_BARRIER | WI_F_MEMBAR | WI_F_BRANCH | WI_F_EXIT))
+				all_before = true;
+			for (uint8_t i = 0; i < n_pred[pc]; i++)
+				feeds[pred[pc][i]] = 1;
+		}
+		for (uint32_t pc = s; pc < e; pc++)
+			key[pc] |= (uint64_t)!feeds[pc] << 63;
+		/* the block in that order (insertion sort: blocks are short, keys mostly sorted) */
+		uint32_t m = 0;
+		for (uint32_t pc = s; pc < e; pc++) {
+			uint32_t j = m++;
+			while (j > 0 && key[ord[j - 1]] > key[pc]) {
+				ord[j] = ord[j - 1];
+				j--;
+			}
+			ord[j] = pc;
+		}
+		memset(longop, 0, R);
+		start[s] = b == 0;
+		for (uint32_t i = 0; i < m; i++) {
+			const struct wi_static *ws = &k->wi[ord[i]];
+			bool consumes = false;
+			for (int j = 0; j < ws->n_src && !consumes; j++)
+				consumes = longop[ws->src[j]];
+			if (consumes) {
+				start[ord[i]] = 1;
+				memset(longop, 0, R);
+			}
+			if (ws->flags & WI_F_LONG_LAT)
+				for (int j = 0; j < ws->n_dst; j++)
+					longop[ws->dst[j]] = 1;
+		}
+	}
+	free(def_blk);
+	free(def_lv);
+	free(use_blk);
+	free(use_lv);
+	free(key);
+	free(ord);
+	free(def_pc);
+	free(use_pc);
+	free(pred);
+	free(n_pred);
+	free(feeds);
+	free(longop);
+}
+
 static void phase_analysis(struct fe_kernel *k, const struct cfg *g)
 {
 	uint32_t n = k->n_insts;
-	uint8_t *longop = xcalloc(k->n_regs + 1, 1);
-	uint32_t *touched = xcalloc(k->n_regs + 1, sizeof *touched), n_touched = 0;
+	uint8_t *start = xcalloc(n + 1, 1);
+	phase_starts(k, g, start);
 	uint32_t phase = 0;
 	for (uint32_t pc = 0; pc < n; pc++) {
-		struct wi_static *ws = &k->wi[pc];
-		bool start = pc == 0 || g->start[g->block_of[pc]] == pc;
-		for (int i = 0; i < ws->n_src && !start; i++)
-			start = longop[ws->src[i]];
-		if (start) {
-			if (pc > 0)
-				phase++;
-			for (uint32_t i = 0; i < n_touched; i++)
-				longop[touched[i]] = 0;
-			n_touched = 0;
-		}
-		ws->phase_id = phase;
-		if (ws->flags & WI_F_LONG_LAT) {
-			for (int i = 0; i < ws->n_dst; i++)
-				if (!longop[ws->dst[i]]) {
-					longop[ws->dst[i]] = 1;
-					touched[n_touched++] = ws->dst[i];
-				}
-		}
+		if (pc > 0 && start[pc])
+			phase++;
+		k->wi[pc].phase_id = phase;
 	}
+	free(start);
 	k->n_phases = n ? phase + 1 : 0;
 	k->phase_len = xcalloc(k->n_phases, sizeof *k->phase_len);
 	/* backwards: distance = latencies from this instruction to the end of its phase */
@@ -394,8 +535,6 @@ static void phase_analysis(struct fe_kernel *k, const struct cfg *g)
 		ws->phase_len_cycles = k->phase_len[ws->phase_id];
 		ws->next_phase_len_cycles = ws->phase_id + 1 < k->n_phases ? k->phase_len[ws->phase_id + 1] : 0;
 	}
-	free(longop);
-	free(touched);
 }
 
 /* ---- register estimate -------------------------------------------------------------- */
