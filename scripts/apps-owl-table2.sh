@@ -7,33 +7,39 @@
 # figures; then, over the applications that ran, the Spearman rank correlation of PMEM with the
 # paper's and how many get the paper's Type (Type-1: PMEM >= 1.4).
 #
-# usage: scripts/apps-owl-table2.sh [--size small|paper] [--cap-warp-insts N] [--rerun] [--only "ID..."] [--no-run]
-#   Each run stops at N warp instructions (default 1000000; 0 = none) through sim.max_warp_insts,
-#   base and perfect-L1 alike, and the IPCs are those of that prefix: OWL stops at 1 billion
-#   thread instructions the same way. A run stopped there is marked "capped".
-#   Runs are kept in $WARPSIM_APPS_DIR/table2/<size>-<cap>/<id>/{base,pmem}/ and reused;
-#   --no-run prints the table from them without starting any run.
+# usage: scripts/apps-owl-table2.sh [--size small|paper] [--cap-thread-insts N] [--perfect-l2]
+#                                   [--rerun] [--only "ID..."] [--no-run]
+#   Each run stops at N thread instructions (default 1000000000, OWL's budget; 0 = none) through
+#   sim.max_thread_insts, base and perfect-L1 alike, and the IPCs are those of that prefix. A run
+#   stopped there ends cleanly (stats.json "budget": capped) and is marked "capped".
+#   --perfect-l2: the paper's Type-1 applications also run with gpu.memory.model=perfect-l2, and a
+#   second table gives, per Type-1 application, the perfect-L2 speedup, MemoryBlockCycles and
+#   NoWarpCycles over core cycles, DRAM utilisation and where a load's L1 miss spends its core
+#   cycles (SM miss queue, NoC both ways, L2, MC queue, DRAM; sm.N.mem.lat.*, mean over cores).
+#   Runs are kept in $WARPSIM_APPS_DIR/table2/<size>-t<cap>/<id>/{base,pmem,pl2}/ and reused;
+#   --no-run prints the tables from them without starting any run.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-size=small cap=1000000 rerun=0 only="" norun=0
+size=small cap=1000000000 rerun=0 only="" norun=0 pl2=0
 cmdline="scripts/apps-owl-table2.sh $*"
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--size) size=$2; shift 2 ;;
-	--cap-warp-insts) cap=$2; shift 2 ;;
+	--cap-thread-insts) cap=$2; shift 2 ;;
+	--perfect-l2) pl2=1; shift ;;
 	--rerun) rerun=1; shift ;;
 	--only) only=$2; shift 2 ;;
 	--no-run) norun=1; shift ;;
-	-h|--help) sed -n '3,16p' "$0"; exit 0 ;;
+	-h|--help) sed -n '3,20p' "$0"; exit 0 ;;
 	*) echo "$0: unknown argument '$1' (try --help)" >&2; exit 2 ;;
 	esac
 done
-[[ "$cap" =~ ^[0-9]+$ ]] || { echo "$0: --cap-warp-insts takes a count" >&2; exit 2; }
+[[ "$cap" =~ ^[0-9]+$ ]] || { echo "$0: --cap-thread-insts takes a count" >&2; exit 2; }
 command -v jq >/dev/null || { echo "$0: needs jq" >&2; exit 2; }
 adir=${WARPSIM_APPS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/warpsim-apps}
 manifest=${APPS_MANIFEST:-workloads/apps/apps.tsv}
-out=$adir/table2/$size-$cap
+out=$adir/table2/$size-t$cap
 
 # OWL Table 2: abbreviation, PMEM, CINV (%), as printed.
 paper() {
@@ -85,41 +91,56 @@ EOF
 # is at least 0.75 there even on a core that never waits; OWL's CINV counts cycles in which "no
 # threads are being executed" (Sec 3), which is this one.
 measure() {
-	local d=$1 f state
-	if [ -s "$d/stats.json" ]; then
-		f=$d/stats.json state=done
-	elif [ -s "$d/stats.failed.json" ] && grep -q "sim.max_warp_insts: instruction limit reached" "$d/run.log"; then
-		f=$d/stats.failed.json state=capped
-	else
-		return 0
-	fi
+	local d=$1 state
+	[ -s "$d/stats.json" ] || return 0
+	state=$(jq -r 'if .budget.capped then "capped" else "done" end' "$d/stats.json")
 	local lanes
 	lanes=$(awk '$1 == "warp_size" { w = $3 + 0 } $1 == "simt_width" { s = $3 + 0 } END { if (w && s) print w / s; else print 1 }' "$d/config.cfg")
 	jq -r --arg s "$state" --argjson k "$lanes" '.total | "\(."gpu.cycles") \(."gpu.thread_insts") \(."gpu.cinv") \(
-		[0, 1 - $k * ."gpu.issue_core_cycles" / ."gpu.core_cycles"] | max) \($s)"' "$f"
+		[0, 1 - $k * ."gpu.issue_core_cycles" / ."gpu.core_cycles"] | max) \($s)"' "$d/stats.json"
+}
+
+# "memblock% nowarp% dram% lat_total smq noc l2 mcq dram mshr_full%" of a run folder: OWL's
+# MemoryBlockCycles and NoWarpCycles over core cycles, DRAM utilisation, the mean over cores of
+# a load miss's round trip and its parts (core cycles; cores that had a miss), the cores' L1 MSHR-full cycles over
+# core cycles.
+bneck() {
+	jq -r '.total as $t | def avg(k): [range(0; 4096) as $i | select(($t["sm.\($i).mem.lat.total"] // 0) > 0) | $t["sm.\($i).mem.lat." + k]] | add / length;
+		def sum(k): [$t | to_entries[] | select(.key | test("^sm\\.[0-9]+\\." + k + "$")) | .value] | add;
+		[100 * $t["gpu.memory_block_cycles"] / $t["gpu.core_cycles"], 100 * $t["gpu.no_warp_cycles"] / $t["gpu.core_cycles"],
+		 100 * $t["gpu.dram.utilisation"], avg("total"), avg("sm_queue"), avg("noc"), avg("l2"), avg("mc_queue"), avg("dram"),
+		 100 * sum("mem.mshr_stall_cycles") / sum("cycles")] | map(. * 10 | round / 10) | join(" ")' "$1/stats.json"
 }
 
 capov=()
-[ "$cap" = 0 ] || capov=(-s "sim.max_warp_insts=$cap")
+[ "$cap" = 0 ] || capov=(-s "sim.max_thread_insts=$cap")
+brows=$(mktemp)
 rows=$(mktemp)
-trap 'rm -f "$rows"' EXIT
+trap 'rm -f "$rows" "$brows"' EXIT
 while read -r abbr ppmem pcinv; do
 	id=$(awk -F'\t' -v a="OWL:$abbr" '!/^#/ { n = split($2, p, " "); for (i = 1; i <= n; i++) if (p[i] == a) print $1 }' "$manifest")
 	[ -n "$id" ] || { echo "$0: OWL:$abbr is not in $manifest" >&2; exit 2; }
 	note=""
 	if [ -n "$only" ] && [[ " $only " != *" $id "* ]]; then continue; fi
 	if scripts/apps.sh list | awk -v id="$id" '$1 == id && $2 == "built" { f = 1 } END { exit !f }'; then
-		for v in base pmem; do
+		vs=(base pmem)
+		[ $pl2 = 1 ] && awk -v p="$ppmem" 'BEGIN { exit !(p >= 1.4) }' && vs+=(pl2)
+		for v in "${vs[@]}"; do
 			d=$out/$id/$v
 			if [ $norun = 0 ] && { [ $rerun = 1 ] || [ -z "$(measure "$d")" ]; }; then
 				ov=(-s gpu.core.scheduler.policy=lrr)
 				[ $v = pmem ] && ov+=(-s gpu.memory.model=perfect-l1)
-				reuse=0; [ $v = pmem ] && reuse=1 # the base run made the inputs
+				[ $v = pl2 ] && ov+=(-s gpu.memory.model=perfect-l2)
+				reuse=0; [ $v = base ] || reuse=1 # the base run made the inputs
 				APPS_REUSE_INPUTS=$reuse scripts/apps.sh run "$id" --size "$size" -c configs/owl-28.cfg "${ov[@]}" "${capov[@]}" -o "$d" > /dev/null || true
 			fi
 		done
 		read -r cb tb cinv cpipe sb < <(measure "$out/$id/base"; echo "- - - - -") || true
 		read -r cp tp _ _ sp < <(measure "$out/$id/pmem"; echo "- - - - -") || true
+		if [ $pl2 = 1 ] && [ "$cb" != - ] && [ -n "$(measure "$out/$id/pl2")" ]; then
+			read -r cl tl _ _ _ < <(measure "$out/$id/pl2")
+			printf '%s\t%s\t%s\t%s\n' "$abbr" "$id" "$(awk -v cb="$cb" -v tb="$tb" -v cl="$cl" -v tl="$tl" 'BEGIN { printf "%.2f", (tl / cl) / (tb / cb) }')" "$(bneck "$out/$id/base")" >> "$brows"
+		fi
 		if [ "$cb" = - ] || [ "$cp" = - ]; then
 			d=$out/$id/base; [ "$cb" = - ] || d=$out/$id/pmem
 			if [ -s "$d/run.log" ]; then
@@ -139,7 +160,7 @@ while read -r abbr ppmem pcinv; do
 	fi
 done < <(paper)
 
-echo "OWL Table 2 on owl-28 ($cmdline; size $size, each run stopped at $cap warp instructions; LRR):"
+echo "OWL Table 2 on owl-28 ($cmdline; size $size, each run stopped at $cap thread instructions; LRR):"
 echo
 echo "CINV ours: cycles with an empty SIMT pipeline (OWL's sense); gpu.cinv (cycles without an issue) in brackets."
 echo
@@ -163,3 +184,12 @@ awk -F'\t' '$5 != "-" { n++; a[n] = $3; b[n] = $5; c[n] = $4; d[n] = $9 }
 		for (i = 1; i <= n; i++) { mx += rx[i] / n; my += ry[i] / n }
 		for (i = 1; i <= n; i++) { sxy += (rx[i] - mx) * (ry[i] - my); sxx += (rx[i] - mx) ^ 2; syy += (ry[i] - my) ^ 2 }
 		return sxy / sqrt(sxx * syy) }' "$rows"
+[ -s "$brows" ] || exit 0
+echo
+echo "The paper's Type-1 applications on owl-28 (base run, LRR): perfect-L2 speedup (IPC), MemoryBlockCycles and NoWarpCycles over core cycles, DRAM utilisation, a load miss's round trip split by stage (core cycles, mean over the cores that missed), L1 MSHRs full (share of core cycles)."
+echo
+echo "| app | program | perfect-L2 | MemoryBlock | NoWarp | DRAM util | miss total | SM queue | NoC (both ways) | L2 | MC queue | DRAM | MSHRs full |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+awk -F'\t' '{ split($4, b, " "); printf "| %s | %s | %.2fx | %s%% | %s%% | %s%% | %s | %s | %s | %s | %s | %s | %s%% |\n", $1, $2, $3, b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10] }' "$brows"
+awk -F'\t' '{ split($4, b, " "); n++; lp += log($3); mb += b[1]; nw += b[2] }
+	END { printf "\n%d Type-1 applications: perfect-L2 geomean %.2fx (OWL Sec 5.1: about 1.48x over RR), MemoryBlockCycles mean %.1f%% (OWL Sec 3: 32%% over all 38), NoWarpCycles mean %.1f%%\n", n, exp(lp / n), mb / n, nw / n }' "$brows"

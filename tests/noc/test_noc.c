@@ -30,6 +30,12 @@ static struct cfg *owl28(const char *override)
 	snprintf(text + n, sizeof text - n, "\n};\n");
 	struct cfg *c = cfg_from("owl-28/noc.cfg", text);
 	struct sim_error err;
+	/* The router these tests' latencies were worked out for (5R + 2 + (L - 1): 1-cycle
+	 * RC/VA/SA/ST, 4 VCs, noc/VALIDATION.md); owl-28 has GPGPU-Sim 2.x's 3-cycle hop since. */
+	static const char *const router[] = {"gpu.noc.vc_alloc_delay_cycles=1", "gpu.noc.st_delay_cycles=1",
+					     "gpu.noc.vcs=4", "gpu.noc.eject_queue_flits=16"};
+	for (size_t i = 0; i < sizeof router / sizeof router[0]; i++)
+		cr_assert_eq(cfg_set_override(c, router[i], &err), 0, "%s", err.msg);
 	if (override)
 		cr_assert_eq(cfg_set_override(c, override, &err), 0, "%s", err.msg);
 	return c;
