@@ -149,19 +149,16 @@ static double cpu_now_s(void)
 	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-/* sim.functional_launches_cache = warm: each global or local access of a functional launch
- * brings its line into the L2 (tags only, no timing), lines in the order the lanes touch them. */
+/* sim.functional_launches_cache = warm: each global or local access of a functional launch goes
+ * through the L1 tags of its CTA's core and what passes them into the L2 tags (gpu_warm);
+ * warm-l2: each line into the L2, in the order the lanes touch them. No timing. */
 static int warm_observe(void *ctx, uint32_t cta, const struct warp_inst *wi, struct sim_error *err)
 {
-	(void)cta;
 	(void)err;
 	struct api_ctl *ctl = ctx;
 	uint8_t sp = wi->si->space;
-	if (sp != WI_SPACE_GLOBAL && sp != WI_SPACE_LOCAL)
-		return 0;
-	for (uint32_t lane = 0; lane < wi->n_lanes; lane++)
-		if (wi_lane_active(wi, lane))
-			gpu_warm_l2(ctl->g, wi->addr[lane], wi->access_bytes);
+	if (sp == WI_SPACE_GLOBAL || sp == WI_SPACE_LOCAL)
+		gpu_warm(ctl->g, cta, ctl->resuming, ctl->warm_l1, wi);
 	return 0;
 }
 
@@ -182,13 +179,13 @@ int api_ctl_init(struct api_ctl *ctl, const struct cfg *c, struct gpu *g, struct
 	ctl->max_thread_insts = (uint64_t)cfg_int(c, "sim.max_thread_insts");
 	ctl->max_launches = (uint64_t)cfg_int(c, "sim.max_launches");
 	ctl->on_budget_functional = !strcmp(cfg_str(c, "sim.on_budget"), "functional");
-	ctl->warm = !strcmp(cfg_str(c, "sim.functional_launches_cache"), "warm");
-	/* stop: the timing model ends inside the launch that reaches the cap; functional: the launch
-	 * finishes and api_ctl_launch sends the later ones to the functional executor */
-	if (!ctl->on_budget_functional)
-		gpu_set_budget(g, &(struct gpu_budget){.cycles = ctl->max_cycles,
-						       .warp_insts = ctl->max_warp_insts,
-						       .thread_insts = ctl->max_thread_insts});
+	const char *wm = cfg_str(c, "sim.functional_launches_cache");
+	ctl->warm = strcmp(wm, "cold") != 0;
+	ctl->warm_l1 = !strcmp(wm, "warm");
+	/* the timing model ends inside the launch that reaches the cap; with on_budget = functional
+	 * api_ctl_launch has the functional executor finish it and run the later ones */
+	gpu_set_budget(g, &(struct gpu_budget){.cycles = ctl->max_cycles, .warp_insts = ctl->max_warp_insts,
+					       .thread_insts = ctl->max_thread_insts});
 	int64_t ll = cfg_int(c, "sim.functional_livelock_warp_insts");
 	ctl->fstats.livelock_warp_insts = ll ? (uint64_t)ll : UINT64_MAX;
 	if (ctl->warm) {
@@ -200,16 +197,21 @@ int api_ctl_init(struct api_ctl *ctl, const struct cfg *c, struct gpu *g, struct
 						       (uint32_t)cfg_int(c, "sim.sample_warmup_launches"),
 						       (uint64_t)cfg_int(c, "sim.sample_refresh_launches"))))
 		return sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory");
-	stats_counter(st, &ctl->fstats.launches, "launches",
-		      "launches run functionally on the timing machine (launch selection, sampling, "
-		      "sim.on_budget = functional): not in gpu.cycles", "gpu.functional.launches");
-	stats_counter(st, &ctl->fstats.warp_insts, "warp instructions",
-		      "warp instructions of the functional launches (not in gpu.warp_insts)",
-		      "gpu.functional.warp_insts");
-	stats_counter(st, &ctl->fstats.thread_insts, "thread instructions",
-		      "thread instructions of the functional launches (not in gpu.thread_insts)",
-		      "gpu.functional.thread_insts");
+	api_register_functional_stats(st, &ctl->fstats);
 	return 0;
+}
+
+void api_register_functional_stats(struct stats *st, struct ws_func_stats *f)
+{
+	stats_counter(st, &f->launches, "launches",
+		      "launches run by the functional executor (on a timing machine: launch selection, "
+		      "sampling, sim.on_budget = functional; not in gpu.cycles)", "gpu.functional.launches");
+	stats_counter(st, &f->warp_insts, "warp instructions",
+		      "warp instructions the functional executor ran (not in gpu.warp_insts)",
+		      "gpu.functional.warp_insts");
+	stats_counter(st, &f->thread_insts, "thread instructions",
+		      "thread instructions the functional executor ran (not in gpu.thread_insts)",
+		      "gpu.functional.thread_insts");
 }
 
 void api_ctl_fini(struct api_ctl *ctl)
@@ -269,6 +271,44 @@ static int run_functional(struct api_ctl *ctl, struct fe_launch *l, const struct
 	return 0;
 }
 
+/* A counter of launch record's stats raised by n (the record was closed when the budget cut
+ * the launch; its functional part comes after). */
+static void record_add(json_t *stats, const char *name, uint64_t n)
+{
+	json_int_t v = json_integer_value(json_object_get(stats, name));
+	json_object_set_new(stats, name, json_integer(v + (json_int_t)n));
+}
+
+/* sim.on_budget = functional and a budget cut launch `record` inside: the functional executor
+ * runs the rest of it from where the timing model stopped, so the program's results are exact. */
+static int finish_functionally(struct api_ctl *ctl, struct fe_launch *l, uint64_t record, struct sim_error *err)
+{
+	sim_error_clear(err); /* the cap is recorded (cap), not an error of the launch */
+	struct gpu_finished fin;
+	double t0 = cpu_now_s();
+	ctl->resuming = true;
+	int rc = gpu_finish_launch_functionally(ctl->g, l, ws_func_livelock_limit(&ctl->fstats),
+						ctl->fstats.observe, ctl->fstats.observe_ctx, &fin, err);
+	ctl->resuming = false;
+	ctl->functional_cpu_s += cpu_now_s() - t0;
+	if (rc)
+		return rc;
+	ctl->fstats.warp_insts += fin.warp_insts;
+	ctl->fstats.thread_insts += fin.thread_insts;
+	set_mode(ctl, record, "timing+functional");
+	json_t *r = stats_kernel_record(ctl->st, record);
+	if (r) {
+		json_t *s = json_object_get(r, "stats");
+		record_add(s, "gpu.functional.warp_insts", fin.warp_insts);
+		record_add(s, "gpu.functional.thread_insts", fin.thread_insts);
+		json_object_set_new(r, "functional",
+				    json_pack("{s:I, s:I, s:I, s:I}", "warp_insts", (json_int_t)fin.warp_insts,
+					      "thread_insts", (json_int_t)fin.thread_insts, "ctas_resumed",
+					      (json_int_t)fin.ctas_resumed, "ctas_new", (json_int_t)fin.ctas_new));
+	}
+	return 0;
+}
+
 int api_ctl_launch(struct api_ctl *ctl, struct fe_launch *l, struct sim_error *err)
 {
 	if (ctl->stopped)
@@ -303,6 +343,7 @@ int api_ctl_launch(struct api_ctl *ctl, struct fe_launch *l, struct sim_error *e
 	}
 	uint64_t c0 = gpu_core_cycles(ctl->g), w0 = gpu_warp_insts(ctl->g);
 	double t0 = cpu_now_s();
+	gpu_set_next_launch_index(ctl->g, record);
 	int rc = ctl->timing.launch(ctl->timing.ctx, l, err);
 	double dt = cpu_now_s() - t0;
 	ctl->timing_cpu_s += dt;
@@ -318,6 +359,8 @@ int api_ctl_launch(struct api_ctl *ctl, struct fe_launch *l, struct sim_error *e
 		cap(ctl, !strcmp(k, "sim.max_cycles") ? "sim.max_cycles"
 			 : !strcmp(k, "sim.max_warp_insts") ? "sim.max_warp_insts" : "sim.max_thread_insts",
 		    v, record);
+		if (ctl->on_budget_functional)
+			return finish_functionally(ctl, l, record, err);
 		ctl->stopped = true;
 		return rc;
 	}
@@ -353,7 +396,8 @@ void api_ctl_publish(struct api_ctl *ctl)
 			json_object_set_new(b, caps[i].key, json_integer((json_int_t)caps[i].v));
 	json_object_set_new(b, "timing_launches", json_integer((json_int_t)ctl->timing_launches));
 	json_object_set_new(b, "functional_launches", json_integer((json_int_t)ctl->fstats.launches));
-	json_object_set_new(b, "functional_launches_cache", json_string(ctl->warm ? "warm" : "cold"));
+	json_object_set_new(b, "functional_launches_cache",
+			    json_string(ctl->warm_l1 ? "warm" : ctl->warm ? "warm-l2" : "cold"));
 	stats_set_section(ctl->st, "budget", b);
 	if (ctl->sampler)
 		stats_set_section(ctl->st, "sampling",
@@ -369,12 +413,14 @@ void api_ctl_print(const struct api_ctl *ctl, FILE *out)
 		fprintf(out, "budget: %s reached (%llu) in launch %llu at cycle %llu; %s\n", c->cap_limit,
 			(unsigned long long)c->cap_value, (unsigned long long)c->cap_launch,
 			(unsigned long long)c->cap_cycle,
-			c->stopped ? "the run stopped there" : "later launches ran functionally");
+			c->stopped ? "the run stopped there"
+				   : "the functional executor finished that launch and ran the later ones");
 	if (c->fstats.launches)
 		fprintf(out, "launches: %llu in timing mode (%.2f CPU s), %llu functionally (%llu warp "
 			"instructions, %.2f CPU s, caches %s)\n", (unsigned long long)c->timing_launches,
 			c->timing_cpu_s, (unsigned long long)c->fstats.launches,
-			(unsigned long long)c->fstats.warp_insts, c->functional_cpu_s, c->warm ? "warm" : "cold");
+			(unsigned long long)c->fstats.warp_insts, c->functional_cpu_s,
+			c->warm_l1 ? "warm" : c->warm ? "warm-l2" : "cold");
 	if (!c->sampler)
 		return;
 	json_t *o = api_sampler_publish(c->sampler, c->st, gpu_core_cycles(c->g));

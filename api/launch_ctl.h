@@ -43,7 +43,8 @@ struct api_ctl {
 	/* settings */
 	uint64_t max_cycles, max_warp_insts, max_thread_insts, max_launches;
 	bool on_budget_functional;
-	bool warm;                     /* sim.functional_launches_cache = warm */
+	bool warm;                     /* sim.functional_launches_cache = warm or warm-l2 */
+	bool warm_l1;                  /* ... = warm: through the L1 of the CTA's core */
 	struct api_sel sel;
 	struct api_sampler *sampler;   /* NULL: sampling off */
 	/* state */
@@ -51,15 +52,22 @@ struct api_ctl {
 	bool capped, stopped;          /* a budget was reached; stop: no launch runs any more */
 	const char *cap_limit;         /* the key of the budget reached */
 	uint64_t cap_value, cap_launch, cap_cycle;
+	bool resuming;                 /* the functional executor finishes a capped launch */
 	double timing_cpu_s, functional_cpu_s;
 };
 
+/* The functional executor's counters f as gpu.functional.launches, .warp_insts, .thread_insts
+ * (a timing machine's functional launches, or a functional machine's every launch). */
+void api_register_functional_stats(struct stats *st, struct ws_func_stats *f);
 /* Read the settings of c for the timing machine g (stats st); register gpu.functional.*. */
 int api_ctl_init(struct api_ctl *ctl, const struct cfg *c, struct gpu *g, struct stats *st,
 		 struct sim_error *err);
 void api_ctl_fini(struct api_ctl *ctl);
 /* Run l in timing mode or functionally, as the settings decide. SIM_ERR_BUDGET when the budget
- * stops the run (at this launch or an earlier one). */
+ * stops the run (at this launch or an earlier one). With sim.on_budget = functional, the launch
+ * a budget cuts is finished by the functional executor from where timing stopped: its record
+ * has "mode": "timing+functional" and a "functional" object (warp and thread instructions,
+ * CTAs resumed and started), its functional instructions count in gpu.functional.*. */
 int api_ctl_launch(struct api_ctl *ctl, struct fe_launch *l, struct sim_error *err);
 /* stats.json's "budget" and "sampling" sections and the records' estimates, as of now. */
 void api_ctl_publish(struct api_ctl *ctl);

@@ -87,7 +87,18 @@ static int guarded_launch(void *ctx, struct fe_launch *l, struct sim_error *err)
 				     "an earlier launch faulted and this machine launches no more");
 	/* a timing machine's launches go through launch control, which runs each in timing mode
 	 * or functionally; a budget that stops the run is no fault (SIM_ERR_BUDGET: it says so) */
-	int rc = ws->g ? api_ctl_launch(&ws->ctl, l, err) : ws->inner.launch(ws->inner.ctx, l, err);
+	int rc;
+	if (ws->g) {
+		rc = api_ctl_launch(&ws->ctl, l, err);
+	} else {
+		/* a record per launch, as a timing machine keeps, with the executor's counts */
+		struct fe_launch_info info;
+		fe_launch_get_info(l, &info);
+		stats_kernel_begin(ws->st, info.cxx_name ? info.cxx_name : info.kernel_name);
+		stats_kernel_set_ptx_name(ws->st, info.kernel_name);
+		if (!(rc = ws->inner.launch(ws->inner.ctx, l, err)))
+			stats_kernel_end(ws->st);
+	}
 	if (rc == SIM_ERR_PROGRAM || rc == SIM_ERR_FAULT) {
 		ws->fault_code = rc;
 		sim_error_format(err, ws->fault_msg, sizeof ws->fault_msg);
@@ -218,6 +229,7 @@ struct warpsim *warpsim_create_sim(const struct warpsim_options *o, struct sim_e
 		int64_t ll = cfg_int(ws->cfg, "sim.functional_livelock_warp_insts");
 		ws->fstats.livelock_warp_insts = ll ? (uint64_t)ll : UINT64_MAX;
 		ws->inner = ws_functional_device(&ws->fstats);
+		api_register_functional_stats(ws->st, &ws->fstats);
 	}
 	ws->dev = (struct fe_device){.launch = guarded_launch, .ctx = ws, .timing = ws->inner.timing,
 				     .copied = ws->inner.copied ? guarded_copied : NULL};

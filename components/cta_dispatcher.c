@@ -268,6 +268,21 @@ uint64_t cta_dispatcher_kernel_end_cycle(const struct cta_dispatcher *d) { retur
 const struct cta_dispatcher_limits *cta_dispatcher_limits(const struct cta_dispatcher *d) { return &d->lim; }
 uint32_t cta_dispatcher_ctas_per_core(const struct cta_dispatcher *d) { return d->ctas_per_core; }
 
+uint32_t cta_dispatcher_ctas_started(const struct cta_dispatcher *d) { return d->next_cta; }
+
+bool cta_dispatcher_cta_core(const struct cta_dispatcher *d, uint32_t cta_id, uint32_t *core)
+{
+	if (cta_id >= d->next_cta)
+		return false;
+	*core = d->rec[d->rec_base + cta_id].core;
+	return true;
+}
+
+void cta_dispatcher_set_next_kernel_index(struct cta_dispatcher *d, uint32_t kernel_idx)
+{
+	d->n_kernels = kernel_idx;
+}
+
 uint32_t cta_dispatcher_core_ctas(const struct cta_dispatcher *d, uint32_t core)
 {
 	SIM_ASSERT(core < d->n_cores);

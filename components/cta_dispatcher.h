@@ -94,6 +94,16 @@ uint64_t cta_dispatcher_kernel_end_cycle(const struct cta_dispatcher *d);
 /* Limits of the running (or last) kernel and how many of its CTAs fit on one core. */
 const struct cta_dispatcher_limits *cta_dispatcher_limits(const struct cta_dispatcher *d);
 uint32_t cta_dispatcher_ctas_per_core(const struct cta_dispatcher *d);
+/* CTAs of the running (or last) kernel assigned to cores so far: ids 0 .. this - 1 (ids go out
+ * in order). */
+uint32_t cta_dispatcher_ctas_started(const struct cta_dispatcher *d);
+/* The core CTA cta_id of the running (or last) kernel went to; false when it has not gone to
+ * one (not started yet, or no such CTA). */
+bool cta_dispatcher_cta_core(const struct cta_dispatcher *d, uint32_t cta_id, uint32_t *core);
+/* The index the next kernel gets in the timeline (its launch's index among all the run's
+ * launches, functional ones included, when some are not given to the dispatcher); without
+ * it, the kernels the dispatcher ran before it. */
+void cta_dispatcher_set_next_kernel_index(struct cta_dispatcher *d, uint32_t kernel_idx);
 /* CTAs resident on a core now. */
 uint32_t cta_dispatcher_core_ctas(const struct cta_dispatcher *d, uint32_t core);
 

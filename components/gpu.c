@@ -787,6 +787,75 @@ void gpu_warm_l2(struct gpu *g, uint64_t addr, uint64_t bytes)
 	device_copied(g, addr, bytes);
 }
 
+/* mem_unit_below_fn: what passes the L1 reaches the L2's tags. */
+static void warm_below(void *ctx, uint64_t addr, uint32_t bytes)
+{
+	gpu_warm_l2(ctx, addr, bytes);
+}
+
+void gpu_warm(struct gpu *g, uint32_t cta, bool resumed, bool l1, const struct warp_inst *wi)
+{
+	if (!l1) {
+		for (uint32_t lane = 0; lane < wi->n_lanes; lane++)
+			if (wi_lane_active(wi, lane))
+				gpu_warm_l2(g, wi->addr[lane], wi->access_bytes);
+		return;
+	}
+	uint32_t core;
+	if (!resumed || !cta_dispatcher_cta_core(g->disp, cta, &core))
+		core = cta % g->n_cores;
+	sm_warm(g->sms[core], wi, warm_below, g);
+}
+
+/* Resident CTAs in CTA-id order. */
+static int by_cta_id(const void *a, const void *b)
+{
+	uint32_t x = ((const struct sm_resident_cta *)a)->cta_id, y = ((const struct sm_resident_cta *)b)->cta_id;
+	return (x > y) - (x < y);
+}
+
+int gpu_finish_launch_functionally(struct gpu *g, struct fe_launch *l, uint64_t livelock_warp_insts,
+				   fe_mem_observe_fn observe, void *ctx, struct gpu_finished *out,
+				   struct sim_error *err)
+{
+	memset(out, 0, sizeof *out);
+	struct sm_resident_cta *res = malloc((size_t)g->n_cores * SCHED_MAX_CTAS * sizeof *res);
+	struct fe_resume_cta *rc_ctas = malloc((size_t)g->n_cores * SCHED_MAX_CTAS * sizeof *rc_ctas);
+	int rc = 0;
+	if (!res || !rc_ctas) {
+		rc = sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory");
+		goto done;
+	}
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < g->n_cores; i++)
+		n += sm_resident_ctas(g->sms[i], res + n);
+	qsort(res, n, sizeof *res, by_cta_id);
+	for (uint32_t i = 0; i < n; i++) {
+		rc_ctas[i] = (struct fe_resume_cta){.cta = res[i].fc, .at_barrier = res[i].at_barrier};
+		out->replays += res[i].replays;
+		out->replay_threads += res[i].replay_threads;
+	}
+	struct fe_launch_info info;
+	fe_launch_get_info(l, &info);
+	uint32_t first_new = cta_dispatcher_ctas_started(g->disp);
+	out->ctas_resumed = n;
+	out->ctas_new = info.n_ctas - first_new;
+	rc = fe_launch_finish_functional(l, rc_ctas, n, first_new, livelock_warp_insts, observe, ctx,
+					 &out->warp_insts, &out->thread_insts, err);
+	/* executed by the SM, never issued: they complete here */
+	out->warp_insts += out->replays;
+	out->thread_insts += out->replay_threads;
+done:
+	free(res);
+	free(rc_ctas);
+	return rc;
+}
+
+void gpu_set_next_launch_index(struct gpu *g, uint64_t index)
+{
+	cta_dispatcher_set_next_kernel_index(g->disp, (uint32_t)index);
+}
+
 struct fe_device gpu_device(struct gpu *g)
 {
 	struct fe_device d = {.launch = device_launch, .ctx = g, .timing = true};

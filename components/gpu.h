@@ -44,6 +44,34 @@ struct fe_device gpu_device(struct gpu *g);
  * counted in l2.*.copy_fills): a functional launch's accesses warming the caches. Nothing in the
  * perfect-l1 and fixed-latency memory models, which have no L2. */
 void gpu_warm_l2(struct gpu *g, uint64_t addr, uint64_t bytes);
+/* sim.functional_launches_cache = warm: memory instruction wi, which the functional executor
+ * ran for CTA cta of a launch, applied to the caches without timing. l1: through the L1 of the
+ * core the CTA belongs to (mem_unit_warm: the L1's allocation and write policy decide what
+ * reaches the L2's tags); the core is the one the timing model ran it on when the launch was
+ * resumed (gpu_finish_launch_functionally) and the dispatcher had placed it, else the core
+ * the dispatcher's first round gives CTA cta, cta mod cores (OWL Sec 2.1; which core a later
+ * CTA would get depends on timing that a functional launch does not have). Without l1: every
+ * active lane's line straight into the L2 (gpu_warm_l2). */
+void gpu_warm(struct gpu *g, uint32_t cta, bool resumed, bool l1, const struct warp_inst *wi);
+/* After gpu_run_launch returned SIM_ERR_BUDGET for l: the rest of l run by the functional
+ * executor (fe_launch_finish_functional): the CTAs the SMs hold, in CTA-id order, from where
+ * the timing model left them, then those the dispatcher had not placed. The machine runs no
+ * more launches after it. livelock_warp_insts, observe and ctx as for
+ * fe_launch_run_functional_observe (observe's cta is the CTA's id). */
+struct gpu_finished {
+	/* executed functionally, and the memory instructions the SMs had executed but memory had
+	 * refused (sm_resident_ctas: never issued, so in no timing count): every warp instruction
+	 * of the launch is in gpu_run_launch's counts or in these */
+	uint64_t warp_insts, thread_insts;
+	uint64_t replays, replay_threads;  /* of which those refused ones */
+	uint32_t ctas_resumed, ctas_new;   /* CTAs continued / run from their start */
+};
+int gpu_finish_launch_functionally(struct gpu *g, struct fe_launch *l, uint64_t livelock_warp_insts,
+				   fe_mem_observe_fn observe, void *ctx, struct gpu_finished *out,
+				   struct sim_error *err);
+/* The index of the next launch in the run (stats.json's "launch"): the CTA timeline's kernel
+ * column (cta_dispatcher_set_next_kernel_index); without it, the timing launches so far. */
+void gpu_set_next_launch_index(struct gpu *g, uint64_t index);
 void gpu_set_report(struct gpu *g, FILE *report);
 /* Optional CSV of per-CTA start/end cycle and core (PRO Fig 2), written as CTAs finish. */
 void gpu_set_cta_timeline(struct gpu *g, FILE *csv);

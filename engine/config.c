@@ -860,7 +860,7 @@ void cfg_print_list(const struct cfg *c, FILE *out, bool json)
 
 static const char *const kernel_stats_modes[] = {"summary", "all", NULL};
 static const char *const on_budget_modes[] = {"stop", "functional", NULL};
-static const char *const functional_cache_modes[] = {"cold", "warm", NULL};
+static const char *const functional_cache_modes[] = {"cold", "warm", "warm-l2", NULL};
 
 static const struct cfg_key_def engine_keys[] = {
 	CFG_KEY_INT("sim.seed", "", 1, 0, INT64_MAX, "seed of every component's random stream"),
@@ -879,15 +879,18 @@ static const struct cfg_key_def engine_keys[] = {
 		    "budget: launches simulated in timing mode; the next one is capped (0 = no limit)"),
 	CFG_KEY_ENUM("sim.on_budget", "stop", on_budget_modes,
 		     "when a budget is spent: stop (the program ends there, inside the launch; its "
-		     "statistics are complete up to the cap) or functional (the launch in flight "
-		     "finishes in timing mode, later launches run functionally with exact results)"),
+		     "statistics are complete up to the cap) or functional (the functional executor "
+		     "finishes the launch from where timing stopped, later launches run functionally, "
+		     "with exact results)"),
 	CFG_KEY_STR("sim.timing_launches", "",
 		    "launches simulated in timing mode, the others run functionally: comma-separated "
 		    "N (launch index from 0), N-M, every:K (index multiple of K), kernel:NAME (C++ name, "
 		    "with or without parameters, or PTX name); empty = every launch"),
 	CFG_KEY_ENUM("sim.functional_launches_cache", "cold", functional_cache_modes,
-		     "caches after a functional launch on a timing machine: cold (left as they were) or "
-		     "warm (its global accesses replayed through the L2 tags, no timing)"),
+		     "caches after a functional launch on a timing machine: cold (left as they were), "
+		     "warm (its global and local accesses replayed through the L1D tags of the CTA's "
+		     "core, by the L1's allocation and write policy, and what passes the L1 into the "
+		     "L2 tags; no timing) or warm-l2 (every access into the L2 tags, the L1s left)"),
 	CFG_KEY_INT("sim.sample_launches", "launches", 0, 0, 1000000,
 		    "launch sampling: simulate this many launches of each group (kernel, grid, block, "
 		    "shared memory, warp-instruction bucket) in timing mode, run the rest functionally "

@@ -148,6 +148,22 @@ int fe_launch_run_functional_observe(struct fe_launch *l, uint64_t livelock_warp
 				     void *ctx, uint64_t *warp_insts, uint64_t *thread_insts,
 				     struct sim_error *err);
 
+/* Finish functionally a launch the timing model ran part of (a budget stopped it there): the
+ * CTAs it had started and not finished, ctas[0..n), run on from where their warps stand (warp
+ * k of ctas[i].cta waits at a barrier when ctas[i].at_barrier[k] is nonzero), in that order,
+ * then CTAs first_new .. n_ctas - 1 from their start, as fe_launch_run_functional_observe
+ * runs them. The timing model executes an instruction when it issues it, so the warps' state
+ * holds every issued instruction's effect and nothing of the rest. The CTAs stay the
+ * caller's; their clock registers read the functional clock from here on. Counts the warp and
+ * thread instructions executed here. */
+struct fe_resume_cta {
+	struct fe_cta *cta;
+	const uint8_t *at_barrier;    /* [fe_cta_warp_count(cta)] */
+};
+int fe_launch_finish_functional(struct fe_launch *l, const struct fe_resume_cta *ctas, uint32_t n,
+				uint32_t first_new, uint64_t livelock_warp_insts, fe_mem_observe_fn observe,
+				void *ctx, uint64_t *warp_insts, uint64_t *thread_insts, struct sim_error *err);
+
 /* Where a launch is executed: functionally (fe_launch_run_functional) or by the timing model
  * (components/gpu). The host API and workload runner only see this. */
 struct fe_device {

@@ -109,92 +109,153 @@ static int warp_turn(struct fe_warp *w, uint64_t max, struct warp_inst *wi, fe_m
 	return rc;
 }
 
+/* What a CTA's run needs besides the CTA. */
+struct cta_run {
+	struct fe_launch *l;
+	uint64_t livelock_warp_insts;
+	fe_mem_observe_fn observe;
+	void *ctx;
+	struct warp_inst wi;           /* the record fe_warp_execute fills (addr: the lanes') */
+	uint64_t wn, tn;               /* warp and thread instructions so far */
+};
+
+/* Run CTA c to its end: its warps round-robin, one turn each per round; a warp whose waiting
+ * byte is set has arrived at a barrier and waits until every live warp of the CTA has (exited
+ * warps count). waiting[c->n_warps] comes in as the warps stand (all zero for a new CTA). */
+static int run_cta(struct cta_run *r, struct fe_cta *c, uint8_t *waiting, struct sim_error *err)
+{
+	struct fe_launch *l = r->l;
+	const uint64_t livelock_warp_insts = r->livelock_warp_insts;
+	uint64_t idle = 0; /* warp instructions since the CTA's last forward progress */
+	uint64_t atomics_seen = l->atomic_changes;
+	struct fe_state_ring ring;
+	/* each CTA starts with the memory as it finds it as its only sample */
+	memset(&ring, 0, sizeof ring);
+	fe_state_ring_new(&ring, l->mem_state);
+	int rc = 0;
+	for (;;) {
+		bool live = false, progress = false;
+		for (uint32_t i = 0; i < c->n_warps && !rc; i++) {
+			struct fe_warp *w = &c->warps[i];
+			if (fe_warp_done(w))
+				continue;
+			live = true;
+			if (waiting[i])
+				continue;
+			/* the turn ends where the livelock rule looks next: the next memory sample
+			 * (idle stays a multiple of the turn) or the limit */
+			uint64_t max = FE_FUNC_SLICE_INSTS - idle % FE_FUNC_SLICE_INSTS;
+			if (livelock_warp_insts && livelock_warp_insts - idle < max)
+				max = livelock_warp_insts - idle;
+			struct turn t;
+			rc = warp_turn(w, max, &r->wi, r->observe, r->ctx, c->id, &t, err);
+			r->wn += t.warp_insts;
+			r->tn += t.thread_insts;
+			progress = true;
+			if (rc)
+				break;
+			if (t.barrier)
+				waiting[i] = 1;
+			/* progress as in the timing model (components/gpu.c forward_progress); the
+			 * memory state is looked at every FE_STATE_SAMPLE_INSTS idle instructions and
+			 * before giving up, not per store */
+			if (t.barrier || fe_warp_done(w) || l->atomic_changes != atomics_seen) {
+				idle = 0;
+				atomics_seen = l->atomic_changes;
+				continue;
+			}
+			idle += t.warp_insts;
+			bool at_limit = livelock_warp_insts && idle >= livelock_warp_insts;
+			if ((idle % FE_STATE_SAMPLE_INSTS == 0 || at_limit) &&
+			    fe_state_ring_new(&ring, l->mem_state)) {
+				idle = 0;
+			} else if (at_limit) {
+				const struct wi_static *si = &l->k->wi[t.last_pc];
+				rc = sim_error_set(err, SIM_ERR_PROGRAM, l->m->path, (int)si->src_line, 0, NULL,
+						   "livelock: block (%u,%u,%u) executed %llu warp instructions "
+						   "without changing memory, a barrier arrival or warp exit; "
+						   "spinning: warp %u at pc %u '%s'", c->ctaid[0], c->ctaid[1],
+						   c->ctaid[2], (unsigned long long)idle, i, t.last_pc,
+						   si->text ? si->text : "?");
+			}
+		}
+		if (rc || !live)
+			return rc;
+		if (!progress)
+			memset(waiting, 0, c->n_warps);
+	}
+}
+
+/* CTAs first .. l->n_ctas - 1 of l from their start, one after another. */
+static int run_new_ctas(struct cta_run *r, uint32_t first, struct sim_error *err)
+{
+	int rc = 0;
+	for (uint32_t id = first; id < r->l->n_ctas && !rc; id++) {
+		struct fe_cta *c = fe_cta_create(r->l, id, 32, 0, err);
+		if (!c)
+			return err ? err->code : SIM_ERR_NOMEM;
+		uint8_t *waiting = calloc(c->n_warps, 1);
+		rc = waiting ? run_cta(r, c, waiting, err)
+			     : sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory");
+		free(waiting);
+		fe_cta_destroy(c);
+	}
+	return rc;
+}
+
+static void cta_run_init(struct cta_run *r, struct fe_launch *l, uint64_t livelock_warp_insts,
+			 fe_mem_observe_fn observe, void *ctx, uint64_t *addr)
+{
+	memset(r, 0, sizeof *r);
+	r->l = l;
+	r->livelock_warp_insts = livelock_warp_insts;
+	r->observe = observe;
+	r->ctx = ctx;
+	r->wi.addr = addr;
+}
+
 int fe_launch_run_functional_observe(struct fe_launch *l, uint64_t livelock_warp_insts, fe_mem_observe_fn observe,
 				     void *ctx, uint64_t *warp_insts, uint64_t *thread_insts,
 				     struct sim_error *err)
 {
-	uint64_t wn = 0, tn = 0;
-	uint64_t idle = 0; /* warp instructions since the CTA's last forward progress */
-	uint64_t atomics_seen = l->atomic_changes;
-	struct fe_state_ring ring;
 	uint64_t addr[WI_MAX_LANES];
-	struct warp_inst wi;
-	memset(&wi, 0, sizeof wi);
-	wi.addr = addr;
-	int rc = 0;
-	for (uint32_t id = 0; id < l->n_ctas && !rc; id++) {
-		struct fe_cta *c = fe_cta_create(l, id, 32, 0, err);
-		if (!c)
-			return err ? err->code : SIM_ERR_NOMEM;
-		/* each CTA starts with the memory as it finds it as its only sample */
-		memset(&ring, 0, sizeof ring);
-		fe_state_ring_new(&ring, l->mem_state);
-		uint8_t *waiting = calloc(c->n_warps, 1);
-		if (!waiting) {
-			fe_cta_destroy(c);
-			return sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory");
-		}
-		for (;;) {
-			bool live = false, progress = false;
-			/* round-robin, one turn per warp per round; a warp that arrived at a barrier
-			 * waits until every live warp of the CTA has (exited warps count) */
-			for (uint32_t i = 0; i < c->n_warps && !rc; i++) {
-				struct fe_warp *w = &c->warps[i];
-				if (fe_warp_done(w))
-					continue;
-				live = true;
-				if (waiting[i])
-					continue;
-				/* the turn ends where the livelock rule looks next: the next memory
-				 * sample (idle stays a multiple of the turn) or the limit */
-				uint64_t max = FE_FUNC_SLICE_INSTS - idle % FE_FUNC_SLICE_INSTS;
-				if (livelock_warp_insts && livelock_warp_insts - idle < max)
-					max = livelock_warp_insts - idle;
-				struct turn t;
-				rc = warp_turn(w, max, &wi, observe, ctx, id, &t, err);
-				wn += t.warp_insts;
-				tn += t.thread_insts;
-				progress = true;
-				if (rc)
-					break;
-				if (t.barrier)
-					waiting[i] = 1;
-				/* progress as in the timing model (components/gpu.c forward_progress); the
-				 * memory state is looked at every FE_STATE_SAMPLE_INSTS idle instructions
-				 * and before giving up, not per store */
-				if (t.barrier || fe_warp_done(w) || l->atomic_changes != atomics_seen) {
-					idle = 0;
-					atomics_seen = l->atomic_changes;
-					continue;
-				}
-				idle += t.warp_insts;
-				bool at_limit = livelock_warp_insts && idle >= livelock_warp_insts;
-				if ((idle % FE_STATE_SAMPLE_INSTS == 0 || at_limit) &&
-				    fe_state_ring_new(&ring, l->mem_state)) {
-					idle = 0;
-				} else if (at_limit) {
-					const struct wi_static *si = &l->k->wi[t.last_pc];
-					rc = sim_error_set(err, SIM_ERR_PROGRAM, l->m->path, (int)si->src_line, 0,
-							   NULL, "livelock: block (%u,%u,%u) executed %llu warp "
-							   "instructions without changing memory, a barrier arrival "
-							   "or warp exit; spinning: warp %u at pc %u '%s'",
-							   c->ctaid[0], c->ctaid[1], c->ctaid[2],
-							   (unsigned long long)idle, i, t.last_pc,
-							   si->text ? si->text : "?");
-				}
-			}
-			if (rc || !live)
-				break;
-			if (!progress)
-				memset(waiting, 0, c->n_warps);
-		}
-		free(waiting);
-		fe_cta_destroy(c);
-		idle = 0;
-	}
+	struct cta_run r;
+	cta_run_init(&r, l, livelock_warp_insts, observe, ctx, addr);
+	int rc = run_new_ctas(&r, 0, err);
 	if (warp_insts)
-		*warp_insts = wn;
+		*warp_insts = r.wn;
 	if (thread_insts)
-		*thread_insts = tn;
+		*thread_insts = r.tn;
+	return rc;
+}
+
+int fe_launch_finish_functional(struct fe_launch *l, const struct fe_resume_cta *ctas, uint32_t n,
+				uint32_t first_new, uint64_t livelock_warp_insts, fe_mem_observe_fn observe,
+				void *ctx, uint64_t *warp_insts, uint64_t *thread_insts, struct sim_error *err)
+{
+	uint64_t addr[WI_MAX_LANES];
+	struct cta_run r;
+	cta_run_init(&r, l, livelock_warp_insts, observe, ctx, addr);
+	int rc = 0;
+	for (uint32_t i = 0; i < n && !rc; i++) {
+		struct fe_cta *c = ctas[i].cta;
+		SIM_ASSERT(c->l == l);
+		uint8_t *waiting = malloc(c->n_warps);
+		if (!waiting) {
+			rc = sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory");
+			break;
+		}
+		memcpy(waiting, ctas[i].at_barrier, c->n_warps);
+		/* no SM cycle runs on: its clock reads stop, the functional clock takes over */
+		c->clock = NULL;
+		rc = run_cta(&r, c, waiting, err);
+		free(waiting);
+	}
+	if (!rc)
+		rc = run_new_ctas(&r, first_new, err);
+	if (warp_insts)
+		*warp_insts = r.wn;
+	if (thread_insts)
+		*thread_insts = r.tn;
 	return rc;
 }

@@ -104,7 +104,9 @@ static struct cache_line *set_of(const struct cache *c, uint64_t line_addr)
 
 static struct cache_line *find(const struct cache *c, uint64_t line_addr) { return cache_find_(c, line_addr); }
 
-struct cache_outcome cache_lookup(struct cache *c, uint64_t addr, bool is_write, uint32_t sectors)
+/* cache_lookup, and without its counters (count constant false) cache_touch. */
+static inline __attribute__((always_inline)) struct cache_outcome lookup(struct cache *c, uint64_t addr, bool is_write,
+								     uint32_t sectors, bool count)
 {
 	struct cache_outcome o = {0};
 	uint64_t la = addr >> c->set_shift;
@@ -124,14 +126,16 @@ struct cache_outcome cache_lookup(struct cache *c, uint64_t addr, bool is_write,
 		if (c->cfg.repl == CACHE_REPL_LRU)
 			l->stamp = c->tick;
 	}
-	c->accesses++;
-	if (o.hit)
-		c->hits++;
-	else
-		c->misses++;
+	if (count) {
+		c->accesses++;
+		if (o.hit)
+			c->hits++;
+		else
+			c->misses++;
+	}
 	if (is_write) {
 		if (o.hit) {
-			c->write_hits++;
+			c->write_hits += count;
 			c->version++;
 			switch (c->cfg.write_policy) {
 			case CACHE_WRITE_BACK:
@@ -146,21 +150,32 @@ struct cache_outcome cache_lookup(struct cache *c, uint64_t addr, bool is_write,
 				l->sectors = 0;
 				l->dirty = false;
 				l->user = false;
-				c->invalidations++;
+				c->invalidations += count;
 				break;
 			}
 		} else {
-			c->write_misses++;
+			c->write_misses += count;
 		}
 	} else if (o.hit) {
-		c->read_hits++;
+		c->read_hits += count;
 	} else {
-		c->read_misses++;
+		c->read_misses += count;
 		if (l)
-			c->sector_misses++;
+			c->sector_misses += count;
 	}
 	return o;
 }
+
+struct cache_outcome cache_lookup(struct cache *c, uint64_t addr, bool is_write, uint32_t sectors)
+{
+	return lookup(c, addr, is_write, sectors, true);
+}
+
+struct cache_outcome cache_touch(struct cache *c, uint64_t addr, bool is_write, uint32_t sectors)
+{
+	return lookup(c, addr, is_write, sectors, false);
+}
+
 
 /* The way a new line of la takes: an invalid one first, else the LRU / first-filled one that
  * is not reserved; with any_if_all, a reserved one when every way is (else NULL). */

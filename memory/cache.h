@@ -144,6 +144,9 @@ static inline struct cache_line *cache_find_(const struct cache *c, uint64_t la)
  * sectors = 0 means the whole line. Does not fill on a miss: the caller calls cache_fill
  * when the data arrives (reads, and writes when cache_write_allocates()). */
 struct cache_outcome cache_lookup(struct cache *c, uint64_t addr, bool is_write, uint32_t sectors);
+/* cache_lookup's state changes (LRU order, write policy) without its counters: accesses
+ * replayed to warm the cache, which no demand made (sim.functional_launches_cache). */
+struct cache_outcome cache_touch(struct cache *c, uint64_t addr, bool is_write, uint32_t sectors);
 /* Same question without any side effect (no stats, no LRU update). */
 static inline bool cache_probe(const struct cache *c, uint64_t addr, uint32_t sectors)
 {

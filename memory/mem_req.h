@@ -116,6 +116,19 @@ uint64_t mem_unit_outstanding(const struct mem_unit *m);
  * their lines (GPGPU-Sim flushes only the L1D). Precondition: nothing in flight from the last
  * launch (asserted: launches start after the engine drained). Else nothing. */
 void mem_unit_kernel_begin(struct mem_unit *m, uint64_t now_cycle);
+/* sim.functional_launches_cache = warm: memory instruction wi, executed by the functional
+ * executor for a CTA of this unit's core, applied to the L1D's tags as the L1 stage applies
+ * an accepted access, with no timing and nothing in flight: a load hit refreshes its line, a
+ * load miss fills it; a store follows the write policy (write-back: allocated without fetch,
+ * dirty; write-through: a present line updated; write-evict: dropped); an atomic drops the
+ * line. Each access that would go below the L1 (a load miss, a write-through or write-evict
+ * store, an atomic, a dirty victim's write-back) is handed to below(ctx, line address,
+ * bytes) in that order. The demand counters do not move; lines installed count in
+ * sm.N.l1d.fills and sm.N.l1d.warm_fills. Global and local accesses only (the L1D; the
+ * constant and texture caches are left as they are); nothing in the perfect-l1 and
+ * fixed-latency models, which have no L1 tags. */
+typedef void (*mem_unit_below_fn)(void *ctx, uint64_t addr, uint32_t bytes);
+void mem_unit_warm(struct mem_unit *m, const struct warp_inst *wi, mem_unit_below_fn below, void *ctx);
 /* Repeating refusals (speed only, results unchanged). The state epoch changes whenever a
  * refusal could be decided differently: a fill, the L1 stage going idle, a completion freeing
  * a slot while all were used, an injection after a miss-queue refusal at this epoch, an

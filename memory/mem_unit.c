@@ -149,19 +149,6 @@ static inline uint32_t memo_index(uint64_t token)
 	return (uint32_t)((token >> 8) ^ (token >> 14) ^ (token >> 20)) & (MU_MEMO_ENTRIES - 1);
 }
 
-static uint8_t space_cache(uint8_t space)
-{
-	switch (space) {
-	case WI_SPACE_CONST:
-	case WI_SPACE_PARAM:
-		return MU_L1C;
-	case WI_SPACE_TEX:
-		return MU_L1T;
-	default:
-		return MU_L1D; /* global and local (local behaves like global, cached in L1) */
-	}
-}
-
 static inline void epoch_move(struct mem_unit *m)
 {
 	m->epoch++;
@@ -662,7 +649,7 @@ static __attribute__((noinline)) bool try_issue(struct mem_unit *m, const struct
 		return true;
 	}
 	SIM_ASSERT(!m->st.busy);
-	uint8_t cid = space_cache(si->space);
+	uint8_t cid = mu_space_cache(si->space);
 	const struct coal_cfg *cc =
 		si->mem_kind == WI_MEM_ATOMIC && m->coal_atomic.line_bytes ? &m->coal_atomic : &m->coal[cid];
 	struct mu_memo *mo = NULL;

@@ -144,6 +144,9 @@ static void mu_stats(struct mem_unit *m, struct stats *st)
 		      "sm.%u.l1d.flushes", id);
 	stats_counter(st, &m->flushed_lines, "lines", "valid L1D lines dropped by those flushes (dirty ones written back)",
 		      "sm.%u.l1d.flushed_lines", id);
+	stats_counter(st, &m->warm_fills, "lines",
+		      "L1D lines installed by functionally executed launches' accesses "
+		      "(sim.functional_launches_cache = warm; also in sm.N.l1d.fills)", "sm.%u.l1d.warm_fills", id);
 	stats_counter(st, &m->insts[WI_MEM_LOAD], "instructions", "global/local/const/tex loads accepted", "sm.%u.mem.loads", id);
 	stats_counter(st, &m->insts[WI_MEM_STORE], "instructions", "global/local stores accepted", "sm.%u.mem.stores", id);
 	stats_counter(st, &m->insts[WI_MEM_ATOMIC], "instructions", "atomics accepted", "sm.%u.mem.atomics", id);
@@ -275,9 +278,10 @@ struct mem_unit *mem_unit_create(const struct cfg *cfg, struct sim *sim, struct 
 	m->heap = calloc(m->n_slots, sizeof *m->heap);
 	m->ring = calloc(m->ring_cap, sizeof *m->ring);
 	m->st.reqs = calloc(coal_max_reqs(WI_MAX_LANES), sizeof *m->st.reqs);
+	m->warm_reqs = calloc(coal_max_reqs(WI_MAX_LANES), sizeof *m->warm_reqs);
 	m->memo = calloc(MU_MEMO_ENTRIES, sizeof *m->memo);
 	m->shm_scratch = calloc(shmem_scratch_words(WI_MAX_LANES, 16, m->shm.bank_bytes), sizeof *m->shm_scratch);
-	if (!m->slots || !m->slot_free || !m->heap || !m->ring || !m->st.reqs || !m->shm_scratch ||
+	if (!m->slots || !m->slot_free || !m->heap || !m->ring || !m->st.reqs || !m->warm_reqs || !m->shm_scratch ||
 	    !m->memo) {
 		sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "mem_unit buffers");
 		goto fail;
@@ -318,6 +322,7 @@ void mem_unit_destroy(struct mem_unit *m)
 	free(m->heap);
 	free(m->ring);
 	free(m->st.reqs);
+	free(m->warm_reqs);
 	free(m->memo);
 	free(m->shm_scratch);
 	free(m->flush_wb);

@@ -16,6 +16,20 @@ enum mu_model { MU_FULL, MU_PERFECT_L1, MU_PERFECT_L2, MU_FIXED };
 enum { MU_L1D, MU_L1C, MU_L1T, MU_NCACHES };
 static const char *const mu_cache_names[MU_NCACHES] = {"l1d", "l1c", "l1t"};
 
+/* The unit's cache of an access in space (enum wi_space). */
+static inline uint8_t mu_space_cache(uint8_t space)
+{
+	switch (space) {
+	case WI_SPACE_CONST:
+	case WI_SPACE_PARAM:
+		return MU_L1C;
+	case WI_SPACE_TEX:
+		return MU_L1T;
+	default:
+		return MU_L1D; /* global and local (local behaves like global, cached in L1) */
+	}
+}
+
 #define MU_REQ_HDR_BYTES 8 /* header of a request / ack packet (mem_req.h protocol) */
 #define MU_HIST_BUCKETS 8  /* < 32, < 64, ..., < 2048, >= 2048 cycles */
 
@@ -151,6 +165,10 @@ struct mem_unit {
 	bool flush_at_launch;
 	uint64_t *flush_wb;
 	uint32_t flush_wb_n, flush_wb_next;
+
+	struct coal_req *warm_reqs;   /* [coal_max_reqs(WI_MAX_LANES)]: mem_unit_warm's (the stage's
+	                                 may be held by an instruction a budget cut off) */
+	uint64_t warm_fills;          /* L1D lines installed by mem_unit_warm */
 
 	bool l1d_alloc_on_miss;       /* gpu.memory.l1d.allocate = on-miss (cache_reserve) */
 	bool hold_on_fail;            /* gpu.memory.reservation_fail = hold: an instruction whose access

@@ -204,6 +204,10 @@ static void summary(const char *dir, const char *file, bool keep, const struct c
 		return;
 	json_t *tot = json_object_get(doc, "total");
 	json_t *cyc = json_object_get(tot, "gpu.cycles"), *wi = json_object_get(tot, "gpu.warp_insts");
+	/* a functional run (--functional) has its executor's counts only */
+	bool functional = !cyc && json_object_get(tot, "gpu.functional.warp_insts");
+	if (functional)
+		wi = json_object_get(tot, "gpu.functional.warp_insts");
 	json_t *prov = json_object_get(doc, "provenance");
 	const char *incomplete = json_string_value(json_object_get(prov, "incomplete"));
 	char mishaps[96] = "";
@@ -225,8 +229,11 @@ static void summary(const char *dir, const char *file, bool keep, const struct c
 			 "; sampled: %lld core cycles estimated, bound +-%.2f%%",
 			 (long long)json_integer_value(json_object_get(smp, "total_cycles")),
 			 100 * json_real_value(json_object_get(smp, "error_bound_frac")));
-	fprintf(stderr, "warpsim cuda: %zu kernel launches%s, %lld core cycles, %lld warp instructions%s%s%s%s%s\n",
-		json_array_size(json_object_get(doc, "kernels")), mishaps, (long long)json_integer_value(cyc),
+	char cycles[48] = "run functionally";
+	if (!functional)
+		snprintf(cycles, sizeof cycles, "%lld core cycles", (long long)json_integer_value(cyc));
+	fprintf(stderr, "warpsim cuda: %zu kernel launches%s, %s, %lld warp instructions%s%s%s%s%s\n",
+		json_array_size(json_object_get(doc, "kernels")), mishaps, cycles,
 		(long long)json_integer_value(wi), more, incomplete ? "; incomplete: " : "",
 		incomplete ? incomplete : "", keep ? "; stats in " : "", keep ? p : "");
 	json_decref(doc);

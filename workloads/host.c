@@ -392,13 +392,18 @@ int ws_synchronize(struct ws_host *h, struct sim_error *err)
 	return 0;
 }
 
+uint64_t ws_func_livelock_limit(const struct ws_func_stats *st)
+{
+	return !st || !st->livelock_warp_insts ? FE_LIVELOCK_WARP_INSTS
+	       : st->livelock_warp_insts == UINT64_MAX ? 0
+						       : st->livelock_warp_insts;
+}
+
 static int ws_functional_launch(void *ctx, struct fe_launch *l, struct sim_error *err)
 {
 	struct ws_func_stats *st = ctx;
 	uint64_t wi = 0, ti = 0;
-	uint64_t limit = !st || !st->livelock_warp_insts ? FE_LIVELOCK_WARP_INSTS
-			 : st->livelock_warp_insts == UINT64_MAX ? 0
-								 : st->livelock_warp_insts;
+	uint64_t limit = ws_func_livelock_limit(st);
 	int rc = fe_launch_run_functional_observe(l, limit, st ? st->observe : NULL, st ? st->observe_ctx : NULL, &wi,
 						  &ti, err);
 	if (!rc && st) {

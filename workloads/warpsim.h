@@ -132,5 +132,7 @@ struct ws_func_stats {
 	void *observe_ctx;
 };
 struct fe_device ws_functional_device(struct ws_func_stats *stats);
+/* The livelock limit stats asks for, as fe_launch_run_functional_limit takes it. */
+uint64_t ws_func_livelock_limit(const struct ws_func_stats *stats);
 
 #endif

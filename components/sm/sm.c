@@ -509,6 +509,7 @@ struct sm *sm_create_hooked(const struct cfg *cfg, struct sim *sim, struct stats
 	}
 	sm->mem_stage_busy = h->mem_stage_busy;
 	sm->mem_kernel_begin = h->mem_kernel_begin;
+	sm->mem_warm = h->mem_warm;
 	SIM_ASSERT(h->mem_try_issue);
 	if (!h->mem_create) {
 		sm->mem = h->mem_ctx;

@@ -75,6 +75,9 @@ struct sm_hooks {
 	/* Optional (mem_unit_kernel_begin): a kernel starts on this SM at now_cycle, before its
 	 * first CTA (the L1D flush at launch). NULL: nothing to do. */
 	void (*mem_kernel_begin)(void *mem_ctx, uint64_t now_cycle);
+	/* Optional (mem_unit_warm): a functionally executed memory instruction applied to the L1
+	 * tags without timing. NULL: nothing to warm. */
+	void (*mem_warm)(void *mem_ctx, const struct warp_inst *wi, mem_unit_below_fn below, void *ctx);
 };
 struct sm *sm_create_hooked(const struct cfg *cfg, struct sim *sim, struct stats *st, uint32_t core_id,
 			    uint32_t n_cores, struct sim_clock *core_clk, struct noc *noc, int noc_node,
@@ -90,6 +93,11 @@ bool sm_can_accept_cta(const struct sm *sm, const struct fe_launch_info *info);
  * SM's own tick). SIM_ERR_FAULT if it does not fit; front-end errors pass through. */
 int sm_launch_cta(struct sm *sm, struct fe_launch *l, uint32_t cta_id, uint64_t launch_seq,
 		  struct sim_error *err);
+
+/* sim.functional_launches_cache = warm: memory instruction wi of a CTA the functional
+ * executor ran for this core, applied to its L1 (mem_unit_warm); what would go below the L1
+ * is handed to below. Nothing with a memory double. */
+void sm_warm(struct sm *sm, const struct warp_inst *wi, mem_unit_below_fn below, void *ctx);
 
 /* The engine component (for noc_set_sink and wake-ups). */
 struct sim_component *sm_component(struct sm *sm);
@@ -151,6 +159,21 @@ int sm_describe_stuck(const struct sm *sm, char *buf, size_t n);
 /* The same for the first warp still running (not at a barrier, not draining): a livelock's
  * spinning warp. 0 if none. */
 int sm_describe_running(const struct sm *sm, char *buf, size_t n);
+/* The CTAs resident now, in CTA-slot order, into out[SCHED_MAX_CTAS]; returns how many. After
+ * a budget stopped a launch there, the functional executor finishes them from where their
+ * warps stand (the SM executes an instruction when it issues it): at_barrier[k] marks warp k
+ * of the CTA held at bar.sync. A memory instruction that memory refused has been executed
+ * but not issued (it waits to be retried as is): such instructions are counted in replays
+ * (warp instructions) and replay_threads (their active lanes), not in the SM's counters.
+ * The CTAs stay the SM's. */
+struct sm_resident_cta {
+	struct fe_cta *fc;
+	uint32_t cta_id;
+	uint32_t replays;
+	uint64_t replay_threads;
+	uint8_t at_barrier[SCHED_MAX_WARPS];
+};
+uint32_t sm_resident_ctas(const struct sm *sm, struct sm_resident_cta *out);
 /* Forward-progress events of the SM so far (part of the livelock watchdog's signature, with
  * the launch's memory progress, components/gpu.c): barrier arrivals, warp exits, CTA
  * completions. Loads do not count (a warp spinning on a flag keeps loading it), nor do stores

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* sim.check at the end of a kernel: an SM must hand back every warp, CTA, scoreboard entry,
- * barrier count and memory instruction it took; what is left names the leak. */
+/* The SM outside its cycles. sim.check at the end of a kernel: an SM must hand back every
+ * warp, CTA, scoreboard entry, barrier count and memory instruction it took; what is left names
+ * the leak. What a kernel stopped unfinished left on the SM: its stuck warps, its resident
+ * CTAs. Functional launches warming its L1. */
 #include <string.h>
 
 #include "sm_internal.h"
@@ -92,4 +94,35 @@ int sm_describe_running(const struct sm *sm, char *buf, size_t n)
 uint64_t sm_forward_progress(const struct sm *sm)
 {
 	return sm->c.fwd_events + sm->c.warps_exited + sm->c.ctas_finished;
+}
+
+uint32_t sm_resident_ctas(const struct sm *sm, struct sm_resident_cta *out)
+{
+	uint32_t n = 0;
+	for (uint32_t c = 0; c < SCHED_MAX_CTAS; c++) {
+		const struct sm_cta *ct = &sm->ctas[c];
+		if (!ct->used || !ct->fc)
+			continue;
+		struct sm_resident_cta *r = &out[n++];
+		r->fc = ct->fc;
+		r->cta_id = ct->cta_id;
+		r->replays = 0;
+		r->replay_threads = 0;
+		memset(r->at_barrier, 0, sizeof r->at_barrier);
+		for (uint32_t i = 0; i < ct->n_warps; i++) {
+			const struct sm_warp *w = &sm->warps[ct->warps[i]];
+			r->at_barrier[i] = w->state == SM_W_BARRIER;
+			if (w->replay) {
+				r->replays++;
+				r->replay_threads += w->replay->n_active;
+			}
+		}
+	}
+	return n;
+}
+
+void sm_warm(struct sm *sm, const struct warp_inst *wi, mem_unit_below_fn below, void *ctx)
+{
+	if (sm->mem_warm)
+		sm->mem_warm(sm->mem, wi, below, ctx);
 }

@@ -22,6 +22,10 @@ static bool mem_ifetch(void *m, uint64_t line_addr, uint32_t bytes, uint64_t now
 	return mem_unit_ifetch(m, line_addr, bytes, now_cycle);
 }
 static void mem_kernel_begin(void *m, uint64_t now) { mem_unit_kernel_begin(m, now); }
+static void mem_warm(void *m, const struct warp_inst *wi, mem_unit_below_fn below, void *ctx)
+{
+	mem_unit_warm(m, wi, below, ctx);
+}
 static uint64_t mem_epoch(const void *m) { return mem_unit_epoch(m); }
 static bool mem_refusals_stable(const void *m, uint64_t now) { return mem_unit_refusals_stable(m, now); }
 static void mem_repeat_refusals(void *m) { mem_unit_repeat_refusals(m); }
@@ -56,6 +60,7 @@ const struct sm_hooks sm_real_hooks = {
 	.mem_refuse_again = mem_refuse_again,
 	.mem_ifetch = mem_ifetch,
 	.mem_kernel_begin = mem_kernel_begin,
+	.mem_warm = mem_warm,
 };
 
 struct sm *sm_create(const struct cfg *cfg, struct sim *sim, struct stats *st, uint32_t core_id,

@@ -163,6 +163,7 @@ struct sm {
 	bool (*mem_refuse_again)(void *mem, const struct mem_refusal_note *note, uint64_t now_cycle);
 	bool (*mem_stage_busy)(const void *mem, uint64_t now_cycle);
 	void (*mem_kernel_begin)(void *mem, uint64_t now_cycle);
+	void (*mem_warm)(void *mem, const struct warp_inst *wi, mem_unit_below_fn below, void *ctx);
 	struct sim_pool wi_pool;        /* warp_inst + addr[warp_size] for memory instructions */
 	struct warp_inst *scratch;      /* ALU/control instructions: nothing keeps them */
 	/* kernel */

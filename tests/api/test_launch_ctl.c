@@ -4,7 +4,10 @@
  * and the sim.timing_launches syntax. */
 #include <criterion/criterion.h>
 #include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "api/launch_ctl.h"
 #include "include/warpsim.h"
@@ -96,6 +99,12 @@ static json_int_t per_launch_sum(json_t *doc, const char *name)
 	json_array_foreach(json_object_get(doc, "kernels"), i, k)
 		sum += json_integer_value(json_object_get(json_object_get(k, "stats"), name));
 	return sum;
+}
+
+static json_int_t record_stat(json_t *doc, size_t launch, const char *name)
+{
+	json_t *k = json_array_get(json_object_get(doc, "kernels"), launch);
+	return json_integer_value(json_object_get(json_object_get(k, "stats"), name));
 }
 
 static void assert_adds_up(json_t *doc)
@@ -325,27 +334,155 @@ static json_int_t slices_sum(json_t *doc, const char *suffix)
 	return sum;
 }
 
-Test(launch_ctl, a_warm_functional_launch_fills_the_l2_with_its_lines)
+Test(launch_ctl, a_warm_functional_launch_fills_the_caches_with_its_lines)
 {
-	/* scale's 128 warps each load one 128-byte line and store it back: each line is filled
-	 * once, or twice when other warps' accesses come between a warp's load and its store (the
-	 * functional executor's order decides, and is not this test's business): 128..256 fills a
-	 * functional launch, none when cold (no host copy fills the L2 here) */
-	json_int_t fills[2];
-	for (int c = 0; c < 2; c++) {
-		const char *ovs[] = {"sim.timing_launches=0", c ? "sim.functional_launches_cache=warm"
-								: "sim.functional_launches_cache=cold"};
+	/* scale's 32 CTAs of 4 warps each load one 128-byte line and store it back, the load and the
+	 * store of a warp one after the other (its 15 instructions run in one turn). warm-l2: the
+	 * line goes to the L2 once per warp (the store finds it the last line filled): 128 fills a
+	 * launch. warm: through the L1D of core cta mod 15 (gtx480): the load misses and fills the
+	 * L1 (core 0 holds CTAs 0, 15 and 30: 12 lines a launch; core 14 CTAs 14 and 29: 8), the
+	 * write-evict store drops it and writes through; the L2 gets both, the second a repeat of
+	 * the line it filled last: 128 fills. cold: none (no host copy fills the L2 here). */
+	static const char *const modes[] = {"cold", "warm-l2", "warm"};
+	json_int_t accesses = 0;
+	for (int c = 0; c < 3; c++) {
+		char ov[64];
+		snprintf(ov, sizeof ov, "sim.functional_launches_cache=%s", modes[c]);
+		const char *ovs[] = {"sim.timing_launches=0", ov};
 		struct prog p = setup(ovs, 2);
 		struct warpsim_error err;
 		for (int i = 0; i < 6; i++)
 			cr_assert_eq(scale(&p, i, &err), 0, "%s", err.message);
 		json_t *doc = stats(p.ws);
-		fills[c] = slices_sum(doc, ".copy_fills");
+		cr_assert_eq(slices_sum(doc, ".copy_fills"), c ? 5 * 128 : 0, "%s", modes[c]);
+		cr_assert_eq(total(doc, "sm.0.l1d.warm_fills"), c == 2 ? 5 * 12 : 0, "%s", modes[c]);
+		cr_assert_eq(total(doc, "sm.14.l1d.warm_fills"), c == 2 ? 5 * 8 : 0, "%s", modes[c]);
+		/* the demand counters count the timing launch alone: the same in each mode */
+		if (!c)
+			accesses = total(doc, "sm.0.l1d.accesses");
+		cr_assert_eq(total(doc, "sm.0.l1d.accesses"), accesses, "%s", modes[c]);
 		cr_assert_str_eq(json_string_value(json_object_get(json_object_get(doc, "budget"),
-								   "functional_launches_cache")), c ? "warm" : "cold");
+								   "functional_launches_cache")), modes[c]);
 		json_decref(doc);
 		warpsim_destroy(p.ws);
 	}
-	cr_assert_eq(fills[0], 0);
-	cr_assert(fills[1] >= 5 * 128 && fills[1] <= 5 * 256, "warm: %lld fills", (long long)fills[1]);
+}
+
+/* rev(float *p): 4 rounds of s[tid] = x; barrier; y = s[ntid - 1 - tid]; barrier; x += y / 2 over
+ * shared memory, then p[i] = x. Warps wait at barriers for each other: a launch cut at any point
+ * has some of them held there. */
+static const char *rev_ptx =
+	".version 7.0\n.target sm_75\n.address_size 64\n"
+	".visible .entry _Z3revPf(.param .u64 p)\n{\n"
+	"\t.reg .pred %p<2>;\n\t.reg .b32 %r<12>;\n\t.reg .f32 %f<4>;\n\t.reg .b64 %rd<8>;\n"
+	"\t.shared .align 4 .b8 sh[1024];\n"
+	"\tld.param.u64 %rd1, [p];\n"
+	"\tmov.u32 %r1, %ctaid.x;\n\tmov.u32 %r2, %ntid.x;\n\tmov.u32 %r3, %tid.x;\n"
+	"\tmad.lo.s32 %r4, %r1, %r2, %r3;\n\tmul.wide.s32 %rd2, %r4, 4;\n\tadd.s64 %rd3, %rd1, %rd2;\n"
+	"\tmov.u64 %rd4, sh;\n\tmul.wide.u32 %rd5, %r3, 4;\n\tadd.s64 %rd6, %rd4, %rd5;\n"
+	"\tsub.s32 %r5, %r2, %r3;\n\tsub.s32 %r5, %r5, 1;\n\tmul.wide.u32 %rd5, %r5, 4;\n"
+	"\tadd.s64 %rd7, %rd4, %rd5;\n\tmov.u32 %r10, 0;\n\tld.global.f32 %f1, [%rd3];\n"
+	"LOOP:\n\tst.shared.f32 [%rd6], %f1;\n\tbar.sync 0;\n\tld.shared.f32 %f2, [%rd7];\n"
+	"\tbar.sync 0;\n\tfma.rn.f32 %f1, %f2, 0f3F000000, %f1;\n\tadd.u32 %r10, %r10, 1;\n"
+	"\tsetp.lt.u32 %p1, %r10, 4;\n\t@%p1 bra LOOP;\n\tst.global.f32 [%rd3], %f1;\n\tret;\n}\n";
+
+#define REV_ELEMS (256 * 256)
+
+/* Three launches of rev over REV_ELEMS elements (256 CTAs of 256 threads: more than gtx480's 15
+ * cores hold at once) on a machine with settings ovs; the memory after them into out. */
+static json_t *run_rev(const char *const *ovs, int n, float *out)
+{
+	struct warpsim *ws = machine(ovs, n);
+	struct warpsim_module *m;
+	struct warpsim_error err;
+	cr_assert_eq(warpsim_module_load_ptx(ws, "rev.ptx", rev_ptx, &m, &err), 0, "%s", err.message);
+	uint64_t buf;
+	cr_assert_eq(warpsim_malloc(ws, REV_ELEMS * sizeof *out, &buf, &err), 0);
+	for (int i = 0; i < REV_ELEMS; i++)
+		out[i] = (float)(i % 1000) * 0.25f - 7.0f;
+	cr_assert_eq(warpsim_write(ws, buf, out, REV_ELEMS * sizeof *out, &err), 0);
+	struct warpsim_launch l = {.grid = {REV_ELEMS / 256, 1, 1}, .block = {256, 1, 1}, .params = &buf,
+				   .params_bytes = sizeof buf};
+	for (int i = 0; i < 3; i++)
+		cr_assert_eq(warpsim_launch(m, 0, &l, NULL, &err), 0, "launch %d: %s", i, err.message);
+	cr_assert_eq(warpsim_read(ws, out, buf, REV_ELEMS * sizeof *out, &err), 0, "%s", err.message);
+	json_t *doc = stats(ws);
+	warpsim_destroy(ws);
+	return doc;
+}
+
+Test(launch_ctl, a_launch_cut_by_the_budget_is_finished_functionally_with_exact_results)
+{
+	static float want[REV_ELEMS], got[REV_ELEMS];
+	json_t *ref = run_rev(NULL, 0, want);
+	json_int_t launch_warp_insts = record_stat(ref, 1, "gpu.warp_insts");
+	/* rev: 256 CTAs x 8 warps x (16 + 4 x 8 + 2) instructions */
+	cr_assert_eq(launch_warp_insts, 256 * 8 * 50, "%lld", (long long)launch_warp_insts);
+	/* caps inside the second launch, at different points (instructions and cycles) */
+	const char *caps[] = {"sim.max_warp_insts=150000", "sim.max_thread_insts=5000000", "sim.max_cycles=6000"};
+	for (size_t c = 0; c < sizeof caps / sizeof caps[0]; c++) {
+		/* the last with warm caches: the resumed CTAs' accesses go to the L1 of their SM */
+		const char *ovs[] = {caps[c], "sim.on_budget=functional", "sim.functional_launches_cache=warm"};
+		json_t *doc = run_rev(ovs, c == 2 ? 3 : 2, got);
+		cr_assert_eq(memcmp(got, want, sizeof got), 0, "%s: results differ", caps[c]);
+		cr_assert_str_eq(mode(doc, 0), "timing");
+		cr_assert_str_eq(mode(doc, 1), "timing+functional", "%s", caps[c]);
+		cr_assert_str_eq(mode(doc, 2), "functional");
+		/* every warp instruction of the cut launch ran once: timed or functionally */
+		json_t *f = json_object_get(json_array_get(json_object_get(doc, "kernels"), 1), "functional");
+		json_int_t fw = json_integer_value(json_object_get(f, "warp_insts"));
+		json_int_t tw = record_stat(doc, 1, "gpu.warp_insts");
+		cr_assert(tw > 0 && fw > 0, "%s: %lld timed, %lld functional", caps[c], (long long)tw, (long long)fw);
+		cr_assert_eq(tw + fw, launch_warp_insts, "%s: %lld + %lld", caps[c], (long long)tw, (long long)fw);
+		/* the CTAs the SMs held went on from where they were, the rest started afresh */
+		json_int_t resumed = json_integer_value(json_object_get(f, "ctas_resumed"));
+		json_int_t fresh = json_integer_value(json_object_get(f, "ctas_new"));
+		cr_assert(resumed > 0 && fresh > 0, "%s: %lld resumed, %lld new", caps[c], (long long)resumed,
+			  (long long)fresh);
+		cr_assert_eq(record_stat(doc, 1, "gpu.ctas") + resumed + fresh, 256, "%s", caps[c]);
+		cr_assert_eq(total(doc, "gpu.functional.warp_insts"), fw + launch_warp_insts);
+		json_t *b = json_object_get(doc, "budget");
+		cr_assert(json_is_true(json_object_get(b, "capped")));
+		cr_assert_eq(json_integer_value(json_object_get(b, "launch")), 1);
+		assert_adds_up(doc);
+		json_decref(doc);
+	}
+	json_decref(ref);
+}
+
+Test(launch_ctl, the_cta_timeline_numbers_launches_as_the_stats_do)
+{
+	/* launches 1 and 3 timed, 0 and 2 functional: the timeline's kernel column is the launch's
+	 * index in stats.json's "kernels" (32 CTAs each), not a count of timed launches */
+	const char *ovs[] = {"sim.timing_launches=1,3"};
+	struct prog p = setup(ovs, 1);
+	struct warpsim_error err;
+	for (int i = 0; i < 4; i++)
+		cr_assert_eq(scale(&p, i, &err), 0, "%s", err.message);
+	char dir[] = "/tmp/ws_timeline_XXXXXX", path[64];
+	cr_assert_not_null(mkdtemp(dir));
+	cr_assert_eq(warpsim_write_outputs(p.ws, dir, &err), 0, "%s", err.message);
+	snprintf(path, sizeof path, "%s/cta_timeline.csv", dir);
+	FILE *f = fopen(path, "r");
+	cr_assert_not_null(f);
+	char line[256];
+	cr_assert_not_null(fgets(line, sizeof line, f));
+	cr_assert_str_eq(line, "kernel,cta,core,launch_seq,start_cycle,end_cycle\n");
+	unsigned rows[4] = {0};
+	unsigned k;
+	while (fgets(line, sizeof line, f)) {
+		cr_assert_eq(sscanf(line, "%u,", &k), 1, "%s", line);
+		cr_assert_lt(k, 4, "%s", line);
+		rows[k]++;
+	}
+	fclose(f);
+	cr_assert(rows[0] == 0 && rows[1] == 32 && rows[2] == 0 && rows[3] == 32, "rows %u %u %u %u", rows[0],
+		  rows[1], rows[2], rows[3]);
+	static const char *const files[] = {"config.cfg", "cta_timeline.csv", "stats.json"};
+	for (int i = 0; i < 3; i++) {
+		snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+		unlink(path);
+	}
+	rmdir(dir);
+	warpsim_destroy(p.ws);
 }

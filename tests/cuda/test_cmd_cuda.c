@@ -134,3 +134,31 @@ Test(cmd_cuda, the_loader_refusing_a_program_is_explained)
 	cr_assert(!strstr(out, "dynamic loader"), "%s", out);
 	free(out);
 }
+
+/* --functional: the functional executor's own counts in stats.json (gpu.functional.*, a record
+ * per launch) and the closing line; host_loop's 4,073 launches execute 317,444 warp
+ * instructions, as many as its timing run issues (docs/sampling.md's table). */
+Test(cmd_cuda, a_functional_run_counts_its_instructions, .timeout = 120)
+{
+	char *out = buf(), cmd[1024];
+	struct tmp t;
+	tmp_init(&t);
+	snprintf(cmd, sizeof cmd, "%s cuda --functional -o %s -- tests/cuda/bin/host_loop", bin(), t.path);
+	cr_assert_eq(run_cuda(cmd, out), 0, "%s", out);
+	cr_assert(strstr(out, "warpsim cuda: 4073 kernel launches, run functionally, 317444 warp instructions;"),
+		  "%s", out);
+	json_t *doc = load(&t, "stats.json");
+	json_t *tot = json_object_get(doc, "total"), *ks = json_object_get(doc, "kernels");
+	cr_assert_eq(json_integer_value(json_object_get(tot, "gpu.functional.launches")), 4073);
+	cr_assert_eq(json_integer_value(json_object_get(tot, "gpu.functional.warp_insts")), 317444);
+	cr_assert_eq(json_array_size(ks), 4073);
+	json_int_t sum = 0;
+	size_t i;
+	json_t *k;
+	json_array_foreach(ks, i, k)
+		sum += json_integer_value(json_object_get(json_object_get(k, "stats"), "gpu.functional.warp_insts"));
+	cr_assert_eq(sum, 317444);
+	json_decref(doc);
+	tmp_fini(&t);
+	free(out);
+}
