@@ -29,6 +29,7 @@ struct warpsim {
 	struct warpsim_module **mods;
 	uint32_t n_mods, cap_mods;
 	FILE *printf_out;
+	uint64_t stack_bytes;        /* warpsim_set_stack_bytes; 0: the front end's default */
 	FILE *timeline;                 /* memstream of the CTA timeline */
 	char *timeline_buf;
 	size_t timeline_len;

@@ -347,6 +347,7 @@ static int module_add(struct warpsim *ws, struct fe_module *m, struct warpsim_mo
 		return api_fail_sim(err, &e);
 	}
 	ws_host_set_printf(wm->h, ws->printf_out);
+	ws_host_set_stack_bytes(wm->h, ws->stack_bytes);
 	ws->mods[ws->n_mods++] = wm;
 	*out = wm;
 	return 0;
@@ -558,6 +559,15 @@ void warpsim_set_printf(struct warpsim *ws, FILE *out)
 	ws->printf_out = out;
 	for (uint32_t i = 0; i < ws->n_mods; i++)
 		ws_host_set_printf(ws->mods[i]->h, out);
+}
+
+void warpsim_set_stack_bytes(struct warpsim *ws, uint64_t bytes)
+{
+	if (api_need_machine(ws, __func__, NULL))
+		return;
+	ws->stack_bytes = bytes;
+	for (uint32_t i = 0; i < ws->n_mods; i++)
+		ws_host_set_stack_bytes(ws->mods[i]->h, bytes);
 }
 
 bool warpsim_stat(const struct warpsim *ws, const char *name, double *out)

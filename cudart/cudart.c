@@ -112,6 +112,8 @@ struct warpsim *cr_machine(void)
 		cr.init_err = cudaErrorInitializationError;
 	} else {
 		warpsim_set_printf(cr.ws, stdout);
+		if (cr.limit_set[0])
+			warpsim_set_stack_bytes(cr.ws, cr.limit[0]);
 		cr_run_machine(cr.ws);
 	}
 	free(c);
@@ -1098,6 +1100,7 @@ cudaError_t cudaDeviceReset(void)
 	cr_handles_reset();
 	cr_pool_reset();
 	cr_graph_reset();
+	memset(cr.limit_set, 0, sizeof cr.limit_set); /* a new context has the defaults */
 	cr.sticky_err = cudaSuccess;
 	cr.last_err = cudaSuccess;
 	cr_unlock();
@@ -1122,8 +1125,38 @@ cudaError_t cudaProfilerStop(void)
 	return cudaSuccess;
 }
 
+/* cudaLimit values 0-4 (stack, printf FIFO, malloc heap, device-runtime sync depth and pending
+ * launches) and CUDA's defaults for them (the CUDA C++ Programming Guide: 1 KB stack, 1 MB printf
+ * FIFO, 8 MB heap; dynamic parallelism's depth 2 and 2,048 pending launches). The stack size is
+ * honoured: recursion deeper than it faults (frontend/NOTES.md); the others are kept and read
+ * back (warpsim's printf output and device heap have no bound, and it has no device runtime).
+ * The L2 fetch granularity and persisting-L2 limits are refused as unsupported, named. */
+#define CR_LIMITS 5
+static const size_t limit_default[CR_LIMITS] = {1024, 1048576, 8388608, 2, 2048};
+
 cudaError_t cudaDeviceSetLimit(int limit, size_t value)
 {
-	(void)limit, (void)value; /* printf FIFO, heap, stack sizes: warpsim has no such limits */
+	if (limit < 0 || limit >= CR_LIMITS)
+		return cr_fail(cudaErrorUnsupportedLimit, "cudaDeviceSetLimit",
+			       "limit %d is not supported by warpsim", limit);
+	cr_lock();
+	cr.limit[limit] = value;
+	cr.limit_set[limit] = true;
+	if (limit == 0 && cr.ws)
+		warpsim_set_stack_bytes(cr.ws, value);
+	cr_unlock();
+	return cudaSuccess;
+}
+
+cudaError_t cudaDeviceGetLimit(size_t *value, int limit)
+{
+	if (!value)
+		return cr_ret(cudaErrorInvalidValue);
+	if (limit < 0 || limit >= CR_LIMITS)
+		return cr_fail(cudaErrorUnsupportedLimit, "cudaDeviceGetLimit",
+			       "limit %d is not supported by warpsim", limit);
+	cr_lock();
+	*value = cr.limit_set[limit] ? cr.limit[limit] : limit_default[limit];
+	cr_unlock();
 	return cudaSuccess;
 }

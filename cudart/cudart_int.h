@@ -20,7 +20,8 @@ enum {
 	cudaErrorInvalidDevicePointer = 17, cudaErrorInvalidTexture = 18,
 	cudaErrorInvalidMemcpyDirection = 21, cudaErrorInvalidDeviceFunction = 98,
 	cudaErrorNoDevice = 100, cudaErrorInvalidDevice = 101, cudaErrorInvalidKernelImage = 200,
-	cudaErrorNoKernelImageForDevice = 209, cudaErrorInvalidPtx = 218,
+	cudaErrorNoKernelImageForDevice = 209, cudaErrorUnsupportedLimit = 215,
+	cudaErrorInvalidPtx = 218,
 	cudaErrorInvalidResourceHandle = 400, cudaErrorSymbolNotFound = 500,
 	cudaErrorIllegalState = 401, cudaErrorNotReady = 600, cudaErrorIllegalAddress = 700,
 	cudaErrorLaunchOutOfResources = 701, cudaErrorLaunchTimeout = 702,
@@ -89,6 +90,10 @@ struct cr_state {
 	struct { struct dim3 grid, block; size_t shared; void *stream; } cfg_stack[16];
 	uint32_t cfg_depth;
 	bool finished;
+	/* cudaDeviceSetLimit's values, by cudaLimit (cudart.c CR_LIMITS); set[i]: given since the
+	 * last reset, else the default */
+	size_t limit[5];
+	bool limit_set[5];
 	int device;
 	pthread_t holder;            /* the thread in the lock, while depth > 0 */
 	volatile uint32_t depth;     /* the lock's recursion depth (a signal handler reads it) */

@@ -26,7 +26,8 @@ const char *const fe_op_names[FE_OP_COUNT] = {
 	[FE_OP_CALL] = "call", [FE_OP_RET] = "ret", [FE_OP_EXIT] = "exit", [FE_OP_SHFL] = "shfl",
 	[FE_OP_VOTE] = "vote", [FE_OP_ACTIVEMASK] = "activemask", [FE_OP_NANOSLEEP] = "nanosleep",
 	[FE_OP_TEX] = "tex", [FE_OP_TRAP] = "trap", [FE_OP_BFIND] = "bfind", [FE_OP_DP4A] = "dp4a",
-	[FE_OP_BMSK] = "bmsk", [FE_OP_MATCH] = "match",
+	[FE_OP_BMSK] = "bmsk", [FE_OP_MATCH] = "match", [FE_OP_WMMA_LOAD] = "wmma.load",
+	[FE_OP_WMMA_STORE] = "wmma.store", [FE_OP_WMMA_MMA] = "wmma.mma",
 };
 
 static const struct { const char *s; uint8_t t; } type_names[] = {
@@ -52,7 +53,7 @@ static const char *const op_base[] = {
 	"selp", "slct", "mov", "cvt", "cvta", "ld", "ldu", "st", "prefetch", "sqrt", "rcp",
 	"rsqrt", "sin", "cos", "ex2", "lg2", "tanh", "atom", "red", "bar", "bar.warp", "membar",
 	"bra", "call", "ret", "exit", "shfl", "vote", "activemask", "nanosleep", "tex", "trap", "bfind", "dp4a",
-	"bmsk", "match",
+	"bmsk", "match", "wmma.load", "wmma.store", "wmma.mma",
 };
 
 static bool eq(const char *s, size_t n, const char *lit)
@@ -185,6 +186,103 @@ static int modifier(struct fe_inst *in, const char *s, size_t n, int *n_types)
 	return -1;
 }
 
+bool fe_wmma_geom(uint8_t frag, uint8_t shape, uint8_t type, struct fe_wmma_geom *g)
+{
+	static const uint32_t mnk[4][3] = {{0, 0, 0}, {16, 16, 16}, {32, 8, 16}, {8, 32, 16}};
+	if (shape < FE_WMMA_M16N16K16 || shape > FE_WMMA_M8N32K16)
+		return false;
+	const uint32_t *d = mnk[shape];
+	g->rows = frag == FE_WMMA_B ? d[2] : d[0];
+	g->cols = frag == FE_WMMA_A ? d[2] : d[1];
+	bool ab = frag == FE_WMMA_A || frag == FE_WMMA_B;
+	if (type == FE_T_F16) { /* f16x2 registers: a and b 8 of them, c and d 4 */
+		g->esize = 2, g->epr = 2, g->regs = ab ? 8 : 4;
+	} else if (!ab && (type == FE_T_F32 || type == FE_T_S32)) {
+		g->esize = 4, g->epr = 1, g->regs = 8;
+	} else if (ab && (type == FE_T_S8 || type == FE_T_U8)) { /* 4 bytes a register, no copies */
+		g->esize = 1, g->epr = 4, g->regs = g->rows * g->cols / 128;
+	} else {
+		return false;
+	}
+	return frag != FE_WMMA_NONE;
+}
+
+uint32_t fe_wmma_lane_bytes(const struct fe_inst *in)
+{
+	struct fe_wmma_geom g;
+	if ((in->op != FE_OP_WMMA_LOAD && in->op != FE_OP_WMMA_STORE) ||
+	    !fe_wmma_geom(in->part, in->cmp, in->type, &g))
+		return 0;
+	/* the memory's lines (rows, or columns for .col) spread evenly over the 32 lanes */
+	uint32_t lines = in->boolop & FE_WMMA_COL ? g.cols : g.rows;
+	uint32_t line_bytes = (in->boolop & FE_WMMA_COL ? g.rows : g.cols) * g.esize;
+	return lines >= 32 ? line_bytes : line_bytes * lines / 32;
+}
+
+/* wmma.load.{a,b,c}.sync.aligned.{row,col}.shape[.space].type,
+ * wmma.store.d.sync.aligned.{row,col}.shape[.space].type,
+ * wmma.mma.sync.aligned.{row,col}.{row,col}.shape.dtype.ctype (f16) or
+ * .s32.{s8,u8}.{s8,u8}.s32[.satfinite]. 0, or -1 for anything else. */
+static int decode_wmma(const char *s, size_t n, size_t p, struct fe_inst *in)
+{
+	uint8_t types[4];
+	int nt = 0, layouts = 0;
+	bool mma = in->op == FE_OP_WMMA_MMA;
+	while (p < n) {
+		p++;
+		size_t q = p;
+		while (q < n && s[q] != '.')
+			q++;
+		const char *m = s + p;
+		size_t ml = q - p;
+		int t;
+		if (eq(m, ml, "sync") || eq(m, ml, "aligned")) {
+		} else if (!mma && ml == 1 && (m[0] == 'a' || m[0] == 'b' || m[0] == 'c' || m[0] == 'd') &&
+			   !in->part) {
+			bool st = in->op == FE_OP_WMMA_STORE;
+			if (st != (m[0] == 'd'))
+				return -1;
+			in->part = m[0] == 'a' ? FE_WMMA_A : m[0] == 'b' ? FE_WMMA_B : FE_WMMA_C;
+		} else if ((eq(m, ml, "row") || eq(m, ml, "col")) && layouts < (mma ? 2 : 1)) {
+			if (m[0] == 'c')
+				in->boolop |= (uint8_t)(layouts ? FE_WMMA_B_COL : FE_WMMA_COL);
+			layouts++;
+		} else if (eq(m, ml, "m16n16k16") || eq(m, ml, "m32n8k16") || eq(m, ml, "m8n32k16")) {
+			if (in->cmp)
+				return -1;
+			in->cmp = eq(m, ml, "m16n16k16") ? FE_WMMA_M16N16K16 :
+				eq(m, ml, "m32n8k16") ? FE_WMMA_M32N8K16 : FE_WMMA_M8N32K16;
+		} else if (!mma && (eq(m, ml, "global") || eq(m, ml, "shared")) && !in->space) {
+			in->space = m[0] == 'g' ? WI_SPACE_GLOBAL : WI_SPACE_SHARED;
+		} else if (mma && eq(m, ml, "satfinite")) {
+			in->flags |= FE_IF_SAT;
+		} else if ((t = fe_type_from_name(m, ml)) >= 0 && nt < 4) {
+			types[nt++] = (uint8_t)t;
+		} else {
+			return -1;
+		}
+		p = q;
+	}
+	if (!in->cmp || layouts != (mma ? 2 : 1))
+		return -1;
+	if (!mma) {
+		struct fe_wmma_geom g;
+		in->type = nt == 1 ? types[0] : FE_T_NONE;
+		return nt == 1 && fe_wmma_geom(in->part, in->cmp, in->type, &g) ? 0 : -1;
+	}
+	if (nt == 2 && (types[0] == FE_T_F16 || types[0] == FE_T_F32) &&
+	    (types[1] == FE_T_F16 || types[1] == FE_T_F32) && !(in->flags & FE_IF_SAT)) {
+		in->type = types[0], in->type2 = types[1], in->type3 = FE_T_F16;
+		return 0;
+	}
+	if (nt == 4 && types[0] == FE_T_S32 && types[3] == FE_T_S32 && types[1] == types[2] &&
+	    (types[1] == FE_T_S8 || types[1] == FE_T_U8)) {
+		in->type = in->type2 = FE_T_S32, in->type3 = types[1];
+		return 0;
+	}
+	return -1;
+}
+
 int fe_decode_opcode(const char *s, size_t n, struct fe_inst *in, char *bad, size_t bad_n)
 {
 	/* base name: the longest op_base that is a dot-separated prefix */
@@ -219,6 +317,13 @@ int fe_decode_opcode(const char *s, size_t n, struct fe_inst *in, char *bad, siz
 	in->guard = FE_NO_REG;
 	int n_types = 0;
 	size_t p = best_len;
+	if (in->op >= FE_OP_WMMA_LOAD && in->op <= FE_OP_WMMA_MMA) {
+		if (decode_wmma(s, n, p, in)) {
+			snprintf(bad, bad_n, "%.*s", (int)n, s);
+			return -1;
+		}
+		return 0;
+	}
 	while (p < n) {
 		p++; /* the dot */
 		size_t q = p;
@@ -367,6 +472,25 @@ void fe_inst_classify(const struct fe_inst *in, struct wi_static *ws)
 			ws->flags |= WI_F_LONG_LAT;
 		break;
 	}
+	case FE_OP_WMMA_LOAD: case FE_OP_WMMA_STORE: {
+		/* a memory instruction of the whole fragment: each lane an equal share of its
+		 * rows (fe_wmma_lane_bytes) */
+		ws->unit = WI_UNIT_LDST;
+		uint8_t sp = in->space ? in->space : WI_SPACE_GLOBAL; /* generic: assume global */
+		ws->space = sp;
+		ws->mem_kind = op == FE_OP_WMMA_STORE ? WI_MEM_STORE : WI_MEM_LOAD;
+		ws->access_bytes = (uint8_t)fe_wmma_lane_bytes(in);
+		ws->lat_class = sp == WI_SPACE_SHARED ? WI_LAT_SHARED : WI_LAT_MEM;
+		if (op == FE_OP_WMMA_LOAD && sp == WI_SPACE_GLOBAL)
+			ws->flags |= WI_F_LONG_LAT;
+		break;
+	}
+	case FE_OP_WMMA_MMA:
+		/* no tensor unit: the SP unit for gpu.core.initiation.tensor issue slots */
+		ws->lat_class = WI_LAT_TENSOR;
+		ws->ii_class = WI_II_TENSOR;
+		ws->flags |= WI_F_WARP_SYNC;
+		break;
 	case FE_OP_TEX:
 		ws->unit = WI_UNIT_LDST;
 		ws->space = WI_SPACE_TEX;

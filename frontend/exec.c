@@ -244,6 +244,8 @@ int fe_exec_inst_generic(struct fe_warp *w, uint32_t pc, const uint64_t *mask, s
 		return fe_exec_atom(w, pc, in, mask, out, err);
 	case FE_OP_TEX:
 		return fe_exec_tex(w, pc, in, mask, out, err);
+	case FE_OP_WMMA_LOAD: case FE_OP_WMMA_STORE: case FE_OP_WMMA_MMA:
+		return fe_exec_wmma(w, pc, in, mask, out, err);
 	case FE_OP_SHFL:
 		fe_exec_shfl(w, in, mask);
 		return 0;

@@ -183,6 +183,12 @@ int fe_exec_atom(struct fe_warp *w, uint32_t pc, const struct fe_inst *in, const
 /* exec_mem.c: host pointer of n bytes at generic address a as lane of w sees it (global,
  * shared, local or param window); NULL when nothing is there. For device printf. */
 uint8_t *fe_exec_generic_ptr(struct fe_warp *w, uint32_t lane, uint64_t a, uint32_t n);
+/* The same in space sp (WI_SPACE_NONE: generic); *tm gets the address the timing model sees. */
+uint8_t *fe_exec_mem_at(struct fe_warp *w, uint32_t lane, uint8_t sp, uint64_t a, uint32_t n,
+			uint64_t *tm);
+/* exec_wmma.c: wmma.load/wmma.store (addresses into out) and wmma.mma for the whole warp. */
+int fe_exec_wmma(struct fe_warp *w, uint32_t pc, const struct fe_inst *in, const uint64_t *mask,
+		 struct warp_inst *out, struct sim_error *err);
 /* printf.c: device printf (vprintf) of lane: format at generic address fmt, arguments packed
  * at args with natural alignment. Printed on out (NULL: only parsed). Returns what CUDA's
  * printf returns: the number of arguments, -1 for a NULL format. */

@@ -92,6 +92,13 @@ static inline uint8_t *mem_at(struct fe_warp *w, uint32_t lane, uint8_t sp, bool
 	}
 }
 
+uint8_t *fe_exec_mem_at(struct fe_warp *w, uint32_t lane, uint8_t sp, uint64_t a, uint32_t n,
+			uint64_t *tm)
+{
+	struct page_memo pm = {0};
+	return mem_at(w, lane, sp, false, a, n, tm, &pm);
+}
+
 uint8_t *fe_exec_generic_ptr(struct fe_warp *w, uint32_t lane, uint64_t a, uint32_t n)
 {
 	struct page_memo pm = {0};

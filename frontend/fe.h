@@ -107,6 +107,10 @@ void fe_launch_destroy(struct fe_launch *l);
 void fe_launch_set_regs(struct fe_launch *l, uint32_t regs_per_thread, enum fe_regs_source src);
 /* Device printf of l's threads is printed on out (NULL, the default: parsed, not printed). */
 void fe_launch_set_printf(struct fe_launch *l, FILE *out);
+/* Stack bytes per thread for calls of recursive functions (cudaLimitStackSize; default
+ * FE_DEFAULT_STACK_BYTES, CUDA's): nested frames past it fault as a stack overflow. */
+#define FE_DEFAULT_STACK_BYTES 1024u
+void fe_launch_set_stack_bytes(struct fe_launch *l, uint64_t bytes);
 /* Forward progress of l so far, for the livelock rules (timing: components/gpu.c; functional:
  * below). *mem_state hashes what l's stores and atomics left in memory: rewriting a location
  * with the value it holds leaves it unchanged, and memory that returns to earlier contents

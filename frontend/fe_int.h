@@ -13,6 +13,7 @@
 #define FE_NO_REG 0xffffu
 #define FE_PC_NONE UINT32_MAX       /* "no pc": virtual exit of the CFG, no reconvergence */
 #define FE_MAX_OPNDS 5
+#define FE_MAX_VEC 8     /* vector operand elements: wmma fragments hold 8 registers */
 
 /* Generic address windows (PTX generic addressing, ISA 6.4.1): a generic address in one of
  * these windows names shared/local/param space; anything else is global. The global heap
@@ -45,7 +46,8 @@ enum fe_op {
 	FE_OP_TANH,
 	FE_OP_ATOM, FE_OP_RED, FE_OP_BAR, FE_OP_BAR_WARP, FE_OP_MEMBAR, FE_OP_BRA, FE_OP_CALL,
 	FE_OP_RET, FE_OP_EXIT, FE_OP_SHFL, FE_OP_VOTE, FE_OP_ACTIVEMASK, FE_OP_NANOSLEEP,
-	FE_OP_TEX, FE_OP_TRAP, FE_OP_BFIND, FE_OP_DP4A, FE_OP_BMSK, FE_OP_MATCH, FE_OP_COUNT
+	FE_OP_TEX, FE_OP_TRAP, FE_OP_BFIND, FE_OP_DP4A, FE_OP_BMSK, FE_OP_MATCH,
+	FE_OP_WMMA_LOAD, FE_OP_WMMA_STORE, FE_OP_WMMA_MMA, FE_OP_COUNT
 };
 extern const char *const fe_op_names[FE_OP_COUNT];
 
@@ -66,6 +68,13 @@ enum fe_vote { FE_VOTE_ALL, FE_VOTE_ANY, FE_VOTE_UNI, FE_VOTE_BALLOT };
 enum fe_bmsk { FE_BMSK_NONE, FE_BMSK_CLAMP, FE_BMSK_WRAP };
 enum fe_match { FE_MATCH_NONE, FE_MATCH_ANY, FE_MATCH_ALL };
 enum fe_cvta { FE_CVTA_TO_GENERIC, FE_CVTA_FROM_GENERIC };
+/* wmma (exec_wmma.c): the fragment in fe_inst.part (load: a, b or c; store: d, kept as c), the
+ * shape in fe_inst.cmp, the layout in fe_inst.boolop (load/store: FE_WMMA_COL set for .col;
+ * mma: FE_WMMA_COL for a's .col, FE_WMMA_B_COL for b's); mma: type d's, type2 c's and type3
+ * a's and b's element type. */
+enum fe_wmma_frag { FE_WMMA_NONE, FE_WMMA_A, FE_WMMA_B, FE_WMMA_C };
+enum fe_wmma_shape { FE_WMMA_M16N16K16 = 1, FE_WMMA_M32N8K16, FE_WMMA_M8N32K16 };
+enum { FE_WMMA_ROW = 1u, FE_WMMA_COL = 2u, FE_WMMA_B_COL = 4u };
 /* bar: plain barrier or bar.red with its reduction */
 enum fe_bar { FE_BAR_SYNC, FE_BAR_RED_POPC, FE_BAR_RED_AND, FE_BAR_RED_OR };
 enum fe_testp { FE_TESTP_FINITE, FE_TESTP_INFINITE, FE_TESTP_NUMBER, FE_TESTP_NOTANUMBER,
@@ -127,8 +136,9 @@ struct fe_opnd {
 	uint8_t kparam;      /* FE_OK_ADDR on a kernel parameter (param space = launch buffer) */
 	uint8_t imm_is_f;    /* FE_OK_IMM written as a float literal (fval holds it) */
 	uint16_t reg, reg2;  /* reg2: second destination of "a|b" */
-	uint16_t vec[4];     /* FE_OK_VEC: register ids (FE_NO_REG for '_' or immediates in vimm);
-	                        FE_OK_ADDR of tex: the n coordinate registers */
+	uint16_t vec[FE_MAX_VEC]; /* FE_OK_VEC: register ids (FE_NO_REG for '_' or immediates in
+	                        vimm, which only the first 4 may be); FE_OK_ADDR of tex: the n
+	                        coordinate registers */
 	uint32_t sym;        /* FE_OK_ADDR symbol index; FE_OK_LABEL target (pc after linking) */
 	int64_t imm;         /* FE_OK_IMM value bits; FE_OK_ADDR byte offset */
 	double fval;
@@ -138,7 +148,9 @@ struct fe_opnd {
 struct fe_inst {
 	uint16_t op;         /* enum fe_op */
 	uint8_t type, type2; /* main type; cvt source, setp/set compare, slct selector type */
-	uint8_t part;        /* enum fe_part, or atom op / shfl mode / vote mode / cvta dir / testp */
+	uint8_t part;        /* enum fe_part, or atom op / shfl mode / vote mode / cvta dir / testp /
+	                        wmma fragment */
+	uint8_t type3;       /* wmma.mma: a's and b's element type */
 	uint8_t cmp;         /* enum fe_cmp */
 	uint8_t boolop;      /* enum fe_boolop */
 	uint8_t rnd;         /* enum fe_rnd */
@@ -336,6 +348,16 @@ uint8_t *fe_mem_ptr(const struct fe_memory *mem, uint64_t addr, uint32_t n);
 /* memory.c: host pointer to the first byte of page pno (address >> FE_PAGE_BITS), NULL if
  * unallocated. */
 #define FE_PAGE_BITS 12
+/* Mapped slack on each side of every allocation (memory.c): a GPU maps device memory in pages
+ * of 64 KiB to 2 MiB and packs small allocations side by side in them, so a read a little
+ * before or past a buffer (a stencil's row -1, spmv's padded last row) reads a neighbour or
+ * unused mapped memory, not a fault; only an access further than this from every allocation
+ * faults here (frontend/NOTES.md). The smallest of those page sizes. */
+#define FE_SLACK_BYTES (64u * 1024u)
+/* Pages mapped after each allocation's own (memory.c): a GPU's allocator hands out small
+ * allocations side by side in larger mapped pages, so a read a little past the end of a buffer
+ * reads the next one or unused mapped memory, not a fault (frontend/NOTES.md). */
+#define FE_SLACK_PAGES 1
 uint8_t *fe_mem_page(const struct fe_memory *mem, uint64_t pno);
 /* memory.c: texture object of a handle, NULL if unknown. */
 const struct fe_tex_desc *fe_mem_texture(const struct fe_memory *mem, uint64_t handle);

@@ -19,6 +19,7 @@ struct fe_launch {
 	uint8_t regs_source;           /* enum fe_regs_source */
 	uint32_t n_ctas, threads_per_cta;
 	FILE *printf_out;              /* device printf goes here; NULL: not printed */
+	uint64_t stack_bytes;          /* per thread for recursive calls (cudaLimitStackSize) */
 	/* Forward progress for the livelock rules (fe_launch_progress): a hash of the memory the
 	 * launch wrote, sum of value * fe_state_key(address) mod 2^64, kept by every store and
 	 * atomic as (new - old) * key, so it is a function of the memory's contents, not of how
@@ -81,12 +82,15 @@ struct fe_warp {
 	uint8_t *save;
 	size_t save_len, save_cap;     /* bytes */
 	uint32_t save_depth;           /* records */
+	uint64_t stack_used;           /* their frames' bytes per thread (FE_FRAME_LINK_BYTES) */
 };
 
-/* Bytes per lane the saved frames of one warp may take: more is a fault (the hardware's stack
- * overflow; CUDA's default stack is 1 KB per thread, and a record holds every register of the
- * callee at 8 bytes), not an exhausted host: at most 2 MB per 32-lane warp. */
-#define FE_MAX_CALL_STACK_BYTES_PER_LANE (64u * 1024u)
+/* A recursive call's stack frame as hardware would lay it out, in bytes per thread: the callee's
+ * .local and call .param bytes and 16 for the return address and saved registers. ptxas -v
+ * reports 24 bytes for fib(n) (estimate 24) and 56 for tri(n) of tests/cuda/ptx_more.cu
+ * (estimate 48): an estimate a little low, so that a program that fits its stack on hardware
+ * never overflows here. The frames of a warp's calls add up against the launch's stack_bytes. */
+#define FE_FRAME_LINK_BYTES 16u
 
 struct fe_cta {
 	struct fe_launch *l;

@@ -93,7 +93,7 @@ void fe_module_print_info(const struct fe_module *m, FILE *out, bool json,
 		}
 		json_t *lat = json_object();
 		static const char *const names[WI_LAT_COUNT] = {"int", "fp32", "fp64", "mul", "div",
-			"sfu", "shared", "const", "mem", "ctrl", "logic"};
+			"sfu", "shared", "const", "mem", "ctrl", "logic", "tensor"};
 		for (int i = 0; i < WI_LAT_COUNT; i++)
 			json_object_set_new(lat, names[i], json_integer(fe_phase_latency_cycles[i]));
 		json_object_set_new(root, "phase_latency_cycles", lat);

@@ -47,6 +47,11 @@ void fe_launch_set_printf(struct fe_launch *l, FILE *out)
 	l->printf_out = out;
 }
 
+void fe_launch_set_stack_bytes(struct fe_launch *l, uint64_t bytes)
+{
+	l->stack_bytes = bytes;
+}
+
 int fe_kernel_params(const struct fe_module *m, const char *kernel, uint32_t *n_params,
 		     struct sim_error *err)
 {
@@ -149,6 +154,7 @@ struct fe_launch *fe_launch_create(const struct fe_module *m, struct fe_memory *
 	l->threads_per_cta = (uint32_t)threads;
 	l->regs_per_thread = regs_per_thread ? regs_per_thread : k->regs_estimate;
 	l->regs_source = regs_per_thread ? FE_REGS_GIVEN : FE_REGS_ESTIMATE;
+	l->stack_bytes = FE_DEFAULT_STACK_BYTES;
 	for (uint32_t s = 0; s < m->n_syms; s++) {
 		uint8_t kind = m->syms[s].kind;
 		if (kind != FE_SYM_GLOBAL && kind != FE_SYM_CONST)
@@ -379,11 +385,18 @@ static uint32_t ret_bytes(const struct fe_module *m, const struct fe_func *calle
 }
 
 /* A record: registers [n_regs][lanes], then per lane .local, call scratch and room for the
- * return values, then its own size (so the top record is found from the end). */
+ * return values, then its frame's stack bytes (frame_stack_bytes) and its own size (so the top
+ * record is found from the end). */
 static size_t frame_record_bytes(const struct fe_warp *w, const struct fe_frame *fr, uint32_t rb)
 {
 	return (size_t)fr->n_regs * w->n_lanes * sizeof *w->regs +
-	       (size_t)w->n_lanes * (fr->local_bytes + fr->fparam_bytes + rb) + sizeof(size_t);
+	       (size_t)w->n_lanes * (fr->local_bytes + fr->fparam_bytes + rb) + 2 * sizeof(size_t);
+}
+
+/* The frame's bytes per thread on a hardware stack (FE_FRAME_LINK_BYTES). */
+static uint64_t frame_stack_bytes(const struct fe_frame *fr)
+{
+	return (uint64_t)fr->local_bytes + fr->fparam_bytes + FE_FRAME_LINK_BYTES;
 }
 
 /* Threads of the warp's lanes exist up to the CTA's thread count (a partial last warp). */
@@ -422,9 +435,12 @@ static int frame_save(struct fe_warp *w, uint32_t func, uint32_t rb, struct sim_
 		memcpy(p + fr->local_bytes, w->cta->fparam + t * k->fparam_bytes + fr->fparam_off,
 		       fr->fparam_bytes);
 	}
-	memcpy(p, &need, sizeof need);
+	size_t stack = (size_t)frame_stack_bytes(fr);
+	memcpy(p, &stack, sizeof stack);
+	memcpy(p + sizeof stack, &need, sizeof need);
 	w->save_len += need;
 	w->save_depth++;
+	w->stack_used += stack;
 	return 0;
 }
 
@@ -437,8 +453,10 @@ static uint8_t *frame_top(const struct fe_warp *w, size_t *bytes)
 
 static void frame_drop(struct fe_warp *w)
 {
-	size_t bytes;
+	size_t bytes, stack;
 	frame_top(w, &bytes);
+	memcpy(&stack, w->save + w->save_len - 2 * sizeof stack, sizeof stack);
+	w->stack_used -= stack;
 	w->save_len -= bytes;
 	w->save_depth--;
 }
@@ -662,15 +680,16 @@ static __attribute__((noinline)) int warp_control(struct fe_warp *w, struct warp
 		}
 		/* a recursive callee's state is saved before its arguments overwrite it */
 		bool save = k->frames[c->func].recursive;
-		size_t rec = save ? frame_record_bytes(w, &k->frames[c->func], ret_bytes(m, callee)) : 0;
-		if (save && w->save_len + rec > (size_t)FE_MAX_CALL_STACK_BYTES_PER_LANE * w->n_lanes) {
+		if (save && w->stack_used + frame_stack_bytes(&k->frames[c->func]) > w->cta->l->stack_bytes) {
 			for (uint32_t lane = 0;; lane++)
 				if (fe_mask_test(active, lane))
 					return fe_exec_fault(w, lane, pc, err, "call stack overflow: %u nested "
-							     "calls of recursive functions hold %zu bytes a "
-							     "lane (at most %u)", w->save_depth + 1,
-							     (w->save_len + rec) / w->n_lanes,
-							     FE_MAX_CALL_STACK_BYTES_PER_LANE);
+							     "calls of recursive functions need about %llu "
+							     "bytes of stack a thread (cudaLimitStackSize is "
+							     "%llu)", w->save_depth + 1,
+							     (unsigned long long)(w->stack_used +
+								frame_stack_bytes(&k->frames[c->func])),
+							     (unsigned long long)w->cta->l->stack_bytes);
 		}
 		int rc = save ? frame_save(w, c->func, ret_bytes(m, callee), err) : 0;
 		if (rc)

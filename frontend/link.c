@@ -16,7 +16,7 @@
 const uint32_t fe_phase_latency_cycles[WI_LAT_COUNT] = {
 	[WI_LAT_INT] = 4, [WI_LAT_FP32] = 4, [WI_LAT_FP64] = 8, [WI_LAT_MUL] = 4,
 	[WI_LAT_DIV] = 39, [WI_LAT_SFU] = 20, [WI_LAT_SHARED] = 24, [WI_LAT_CONST] = 8,
-	[WI_LAT_MEM] = 4, [WI_LAT_CTRL] = 4, [WI_LAT_LOGIC] = 4,
+	[WI_LAT_MEM] = 4, [WI_LAT_CTRL] = 4, [WI_LAT_LOGIC] = 4, [WI_LAT_TENSOR] = 64,
 };
 
 static void *xcalloc(size_t n, size_t s)

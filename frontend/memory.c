@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Functional device memory: a sparse, paged global address space (4 KiB pages in an
- * open-addressing table) with a bump allocator, guard pages between allocations, and the
+ * open-addressing table) with a bump allocator, mapped slack around allocations, and the
  * .global/.const variables of bound modules. */
 #include <stdlib.h>
 #include <string.h>
@@ -10,9 +10,15 @@
 #define PAGE_BITS FE_PAGE_BITS
 #define PAGE_BYTES (1ull << PAGE_BITS)
 
+/* A page is in the table while an allocation owns it or some allocation's slack covers it
+ * (FE_SLACK_BYTES): data is what an access reaches, the owner's page or else the slack page;
+ * slack is the page's slack backing (NULL while no slack covers it), refs the allocations
+ * whose slack does. */
 struct page_ent {
 	uint64_t key;   /* page number + 1; 0 = empty slot */
 	uint8_t *data;
+	uint8_t *slack;
+	uint64_t refs;
 };
 
 struct binding {
@@ -60,6 +66,8 @@ void fe_memory_destroy(struct fe_memory *mem)
 		return;
 	for (uint32_t i = 0; i < mem->n_blocks; i++)
 		free(mem->blocks[i]);
+	for (uint64_t i = 0; i < mem->cap; i++)
+		free(mem->tab[i].slack);
 	free(mem->blocks);
 	free(mem->block_addr);
 	free(mem->block_bytes);
@@ -90,13 +98,13 @@ static uint8_t *page_find(const struct fe_memory *mem, uint64_t pno)
 	}
 }
 
-static void page_put(struct page_ent *tab, uint64_t cap, uint64_t pno, uint8_t *data)
+/* The slot of e's page (a free one if absent). */
+static struct page_ent *page_slot(struct page_ent *tab, uint64_t cap, uint64_t pno)
 {
 	uint64_t mask = cap - 1, i = hash64(pno) & mask;
-	while (tab[i].key)
+	while (tab[i].key && tab[i].key != pno + 1)
 		i = (i + 1) & mask;
-	tab[i].key = pno + 1;
-	tab[i].data = data;
+	return &tab[i];
 }
 
 static bool table_reserve(struct fe_memory *mem, uint64_t extra)
@@ -111,11 +119,57 @@ static bool table_reserve(struct fe_memory *mem, uint64_t extra)
 		return false;
 	for (uint64_t i = 0; i < mem->cap; i++)
 		if (mem->tab[i].key)
-			page_put(nt, nc, mem->tab[i].key - 1, mem->tab[i].data);
+			*page_slot(nt, nc, mem->tab[i].key - 1) = mem->tab[i];
 	free(mem->tab);
 	mem->tab = nt;
 	mem->cap = nc;
 	return true;
+}
+
+/* The table entry of page pno, added (unmapped, no slack) if absent; room was reserved. */
+static struct page_ent *page_entry(struct fe_memory *mem, uint64_t pno)
+{
+	struct page_ent *e = page_slot(mem->tab, mem->cap, pno);
+	if (!e->key) {
+		*e = (struct page_ent){.key = pno + 1};
+		mem->n++;
+	}
+	return e;
+}
+
+/* One more allocation's slack covers pages first .. first+n-1: those no allocation owns are
+ * mapped to their slack page (zeros at first; a host out of memory leaves one unmapped). */
+static void slack_add(struct fe_memory *mem, uint64_t first, uint64_t n)
+{
+	for (uint64_t q = first; q < first + n; q++) {
+		struct page_ent *e = page_entry(mem, q);
+		e->refs++;
+		if (!e->data) {
+			if (!e->slack)
+				e->slack = calloc(1, PAGE_BYTES);
+			e->data = e->slack;
+		}
+	}
+}
+
+/* Remove page pno from the table: linear probing, so the entries after it in its cluster
+ * move back into the hole when their home slot does not lie between hole and them. */
+static void page_remove(struct fe_memory *mem, uint64_t pno);
+
+/* One allocation's slack no longer covers pages first .. first+n-1. */
+static void slack_drop(struct fe_memory *mem, uint64_t first, uint64_t n)
+{
+	for (uint64_t q = first; q < first + n; q++) {
+		struct page_ent *e = page_slot(mem->tab, mem->cap, q);
+		SIM_ASSERT(e->key && e->refs);
+		if (--e->refs)
+			continue;
+		bool owned = e->data && e->data != e->slack;
+		free(e->slack);
+		e->slack = NULL;
+		if (!owned)
+			page_remove(mem, q);
+	}
 }
 
 uint64_t fe_mem_alloc(struct fe_memory *mem, uint64_t bytes)
@@ -125,7 +179,8 @@ uint64_t fe_mem_alloc(struct fe_memory *mem, uint64_t bytes)
 	uint64_t pages = (bytes + PAGE_BYTES - 1) >> PAGE_BITS;
 	if (!pages)
 		pages = 1;
-	if (!table_reserve(mem, pages))
+	const uint64_t sp = FE_SLACK_BYTES >> PAGE_BITS;
+	if (!table_reserve(mem, pages + 2 * sp))
 		return 0;
 	if (mem->n_blocks == mem->cap_blocks) {
 		uint32_t nc = mem->cap_blocks ? mem->cap_blocks * 2 : 16;
@@ -149,15 +204,17 @@ uint64_t fe_mem_alloc(struct fe_memory *mem, uint64_t bytes)
 	mem->block_bytes[mem->n_blocks] = bytes;
 	mem->blocks[mem->n_blocks++] = block;
 	mem->live_bytes += bytes;
+	uint64_t p0 = addr >> PAGE_BITS;
 	for (uint64_t p = 0; p < pages; p++)
-		page_put(mem->tab, mem->cap, (addr >> PAGE_BITS) + p, block + p * PAGE_BYTES);
-	mem->n += pages;
-	/* one unmapped guard page after each allocation turns overruns into faults */
+		page_entry(mem, p0 + p)->data = block + p * PAGE_BYTES;
+	slack_add(mem, p0 - sp, sp);
+	slack_add(mem, p0 + pages, sp);
+	/* a page between allocations (its slack) keeps them apart in address */
 	mem->next_addr = addr + (pages + 1) * PAGE_BYTES;
 	return addr;
 }
 
-/* Index of the allocation whose pages hold addr (guard page excluded), or -1. */
+/* Index of the allocation whose pages hold addr (slack excluded), or -1. */
 static long block_of(const struct fe_memory *mem, uint64_t addr)
 {
 	uint32_t lo = 0, hi = mem->n_blocks;
@@ -193,8 +250,6 @@ uint64_t fe_mem_live_bytes(const struct fe_memory *mem)
 	return mem->live_bytes;
 }
 
-/* Remove page pno from the table: linear probing, so the entries after it in its cluster
- * move back into the hole when their home slot does not lie between hole and them. */
 static void page_remove(struct fe_memory *mem, uint64_t pno)
 {
 	uint64_t mask = mem->cap - 1, i = hash64(pno) & mask;
@@ -228,8 +283,20 @@ int fe_mem_free(struct fe_memory *mem, uint64_t addr, struct sim_error *err)
 			mem->texs[t].width = 0; /* a texture over freed memory reads nothing */
 	uint64_t b = mem->block_bytes[i];
 	uint64_t pages = b ? (b + PAGE_BYTES - 1) >> PAGE_BITS : 1;
-	for (uint64_t p = 0; p < pages; p++)
-		page_remove(mem, (addr >> PAGE_BITS) + p);
+	const uint64_t p0 = addr >> PAGE_BITS, sp = FE_SLACK_BYTES >> PAGE_BITS;
+	for (uint64_t p = 0; p < pages; p++) {
+		/* a page another allocation's slack covers stays mapped, to its slack page */
+		struct page_ent *e = page_slot(mem->tab, mem->cap, p0 + p);
+		if (!e->refs) {
+			page_remove(mem, p0 + p);
+			continue;
+		}
+		if (!e->slack)
+			e->slack = calloc(1, PAGE_BYTES);
+		e->data = e->slack;
+	}
+	slack_drop(mem, p0 - sp, sp);
+	slack_drop(mem, p0 + pages, sp);
 	free(mem->blocks[i]);
 	mem->live_bytes -= b;
 	uint32_t rest = mem->n_blocks - (uint32_t)i - 1;
@@ -348,17 +415,15 @@ int fe_symbol(const struct fe_memory *mem, const struct fe_module *m, const char
 	return sim_error_set(err, SIM_ERR_INPUT, m->path, 0, 0, name, "no .global or .const variable of that name");
 }
 
-/* Every byte of [a, a+n) in one allocation: all pages mapped and contiguous in host memory. */
+/* Every byte of [a, a+n) in one allocation's own pages (slack excluded). */
 static bool range_in_one_block(const struct fe_memory *mem, uint64_t a, uint64_t n)
 {
-	uint8_t *first = page_find(mem, a >> PAGE_BITS);
-	if (!first || !n)
-		return first != NULL;
-	uint64_t last = (a + n - 1) >> PAGE_BITS;
-	for (uint64_t p = (a >> PAGE_BITS) + 1; p <= last; p++)
-		if (page_find(mem, p) != first + (p - (a >> PAGE_BITS)) * PAGE_BYTES)
-			return false;
-	return true;
+	long i = block_of(mem, a);
+	if (i < 0)
+		return false;
+	uint64_t b = mem->block_bytes[i];
+	uint64_t end = mem->block_addr[i] + ((b ? (b + PAGE_BYTES - 1) >> PAGE_BITS : 1) << PAGE_BITS);
+	return n <= end - a;
 }
 
 int fe_texture_create(struct fe_memory *mem, const struct fe_tex_desc *d, uint64_t *handle,

@@ -189,8 +189,9 @@ static int parse_operand(struct parser *P, struct fe_opnd *o)
 		next(P);
 		o->kind = FE_OK_VEC;
 		for (;;) {
-			if (o->n >= 4)
-				return ptxp_error(P, tok(P), "vector operand has more than 4 elements");
+			if (o->n >= FE_MAX_VEC)
+				return ptxp_error(P, tok(P), "vector operand has more than %d elements",
+						  FE_MAX_VEC);
 			struct fe_opnd e;
 			memset(&e, 0, sizeof e);
 			if (tok(P)->kind == PTX_ID) {
@@ -200,6 +201,9 @@ static int parse_operand(struct parser *P, struct fe_opnd *o)
 					return ptxp_error(P, tok(P), "expected registers in a vector operand");
 				o->vec[o->n] = e.reg;
 			} else {
+				if (o->n >= 4)
+					return ptxp_error(P, tok(P), "immediates in a vector operand only "
+							  "among its first 4 elements");
 				if (parse_imm(P, &e))
 					return P->err->code;
 				o->vec[o->n] = FE_NO_REG;
@@ -320,6 +324,8 @@ static void op_arity(enum fe_op op, int *lo, int *hi)
 	case FE_OP_MATCH: *lo = *hi = 3; break; /* d[|p], a, membermask */
 	case FE_OP_ACTIVEMASK: case FE_OP_NANOSLEEP: case FE_OP_PREFETCH: *lo = *hi = 1; break;
 	case FE_OP_TEX: *lo = *hi = 2; break;
+	case FE_OP_WMMA_LOAD: case FE_OP_WMMA_STORE: *lo = 2; *hi = 3; break; /* optional stride */
+	case FE_OP_WMMA_MMA: *lo = *hi = 4; break;
 	default: break;
 	}
 }
@@ -361,6 +367,41 @@ static bool imm_has_type_width(const struct fe_inst *in, int i)
 	}
 }
 
+/* wmma's operands: each fragment a vector of exactly its registers (fe_wmma_geom), an address
+ * and an optional stride for load/store. */
+static int fe_wmma_check(struct parser *P, const struct fe_inst *in, const struct ptx_token *opnd_tok)
+{
+	const char *op = fe_op_names[in->op];
+	bool mma = in->op == FE_OP_WMMA_MMA, st = in->op == FE_OP_WMMA_STORE;
+	for (int i = 0; i < in->n_opnd; i++) {
+		const struct fe_opnd *o = &in->o[i];
+		bool addr = !mma && i == (st ? 0 : 1), stride = !mma && i == 2;
+		if (addr) {
+			if (o->kind != FE_OK_ADDR)
+				return ptxp_error(P, &opnd_tok[i], "%s: operand %d must be an address", op, i + 1);
+			continue;
+		}
+		if (stride) {
+			if (o->kind != FE_OK_REG && o->kind != FE_OK_IMM)
+				return ptxp_error(P, &opnd_tok[i], "%s: the stride must be a register or an "
+						  "immediate", op);
+			continue;
+		}
+		struct fe_wmma_geom g;
+		uint8_t frag = !mma ? in->part : i == 1 ? FE_WMMA_A : i == 2 ? FE_WMMA_B : FE_WMMA_C;
+		uint8_t type = !mma ? in->type : i == 0 ? in->type : i == 3 ? in->type2 : in->type3;
+		bool ok = fe_wmma_geom(frag, in->cmp, type, &g);
+		if (!ok || o->kind != FE_OK_VEC || o->n != g.regs)
+			return ptxp_error(P, &opnd_tok[i], "%s: operand %d must be a fragment of %u registers",
+					  op, i + 1, ok ? g.regs : 0);
+		for (int k = 0; k < o->n; k++)
+			if (o->vec[k] == FE_NO_REG)
+				return ptxp_error(P, &opnd_tok[i], "%s: operand %d holds an immediate or '_'",
+						  op, i + 1);
+	}
+	return 0;
+}
+
 /* What ptxas checks and the executor relies on: .pred registers exactly where a predicate goes,
  * integer immediates that fit the instruction type, and a vector of the opcode's .v2/.v4
  * width as ld/st data. */
@@ -373,7 +414,7 @@ static int check_operands(struct parser *P, const struct fe_func *f, const struc
 		for (int i = 0; i < in->n_opnd; i++) {
 			const struct fe_opnd *o = &in->o[i];
 			bool want = (pmask >> i) & 1u;
-			uint16_t regs[6];
+			uint16_t regs[FE_MAX_VEC + 2];
 			int nr = 0;
 			if (o->kind == FE_OK_REG) {
 				regs[nr++] = o->reg;
@@ -416,6 +457,8 @@ static int check_operands(struct parser *P, const struct fe_func *f, const struc
 						  "%u-bit instruction type", op, (long long)o->imm, bytes * 8);
 		}
 	}
+	if (in->op >= FE_OP_WMMA_LOAD && in->op <= FE_OP_WMMA_MMA)
+		return fe_wmma_check(P, in, opnd_tok);
 	int data = in->op == FE_OP_LD || in->op == FE_OP_LDU ? 0 : in->op == FE_OP_ST ? 1 : -1;
 	if (data >= 0 && data < in->n_opnd) {
 		const struct fe_opnd *o = &in->o[data];

@@ -11,8 +11,8 @@
 
 #define WI_MAX_LANES 1024             /* large warps (LWM) up to 1024 threads */
 #define WI_MASK_WORDS (WI_MAX_LANES / 64)
-#define WI_MAX_SRC 6
-#define WI_MAX_DST 4
+#define WI_MAX_SRC 25   /* wmma.mma: three fragments of 8 registers and the guard */
+#define WI_MAX_DST 8    /* wmma.load/mma: a fragment of 8 registers */
 #define WI_NO_PHASE UINT32_MAX
 
 /* Which functional unit executes it. */
@@ -24,6 +24,7 @@ enum wi_lat_class {
 	WI_LAT_SHARED, WI_LAT_CONST, WI_LAT_MEM /* global/local/tex: latency comes from memory/ */,
 	WI_LAT_CTRL,
 	WI_LAT_LOGIC /* integer logic, shift, compare, select, move, convert: int unless set apart */,
+	WI_LAT_TENSOR /* wmma.mma: the whole warp's matrix product */,
 	WI_LAT_COUNT
 };
 
@@ -35,7 +36,8 @@ enum wi_ii_op { WI_II_ADD, WI_II_MAX, WI_II_MUL, WI_II_MAD, WI_II_DIV, WI_II_OPS
 enum wi_ii_type { WI_II_INT, WI_II_FP, WI_II_DP, WI_II_TYPES };
 #define WI_II_ONE 0
 #define WI_II_CLASS(type, op) (1 + (type) * WI_II_OPS + (op))
-#define WI_II_COUNT (1 + WI_II_TYPES * WI_II_OPS)
+#define WI_II_TENSOR (1 + WI_II_TYPES * WI_II_OPS) /* wmma.mma (gpu.core.initiation.tensor) */
+#define WI_II_COUNT (WI_II_TENSOR + 1)
 
 enum wi_space {
 	WI_SPACE_NONE, WI_SPACE_GLOBAL, WI_SPACE_SHARED, WI_SPACE_LOCAL, WI_SPACE_CONST,
@@ -67,8 +69,10 @@ struct wi_static {
 	uint8_t vec;               /* 1, 2 or 4 */
 	uint16_t flags;            /* enum wi_flags */
 	uint8_t n_src, n_dst;
-	uint16_t src[WI_MAX_SRC];  /* register ids read (incl. predicate guard), kernel-local numbering */
+	/* (dst before src: the first few of each, all most instructions have, in the first cache
+	 * line of the struct) */
 	uint16_t dst[WI_MAX_DST];  /* register ids written */
+	uint16_t src[WI_MAX_SRC];  /* register ids read (incl. predicate guard), kernel-local numbering */
 	/* PAWS phase data (frontend phase analysis): phase index, cycles left in the phase
 	 * from this instruction (phase distance), and the phase's length. */
 	uint32_t phase_id;

@@ -169,6 +169,9 @@ int warpsim_launch(struct warpsim_module *m, uint32_t k, const struct warpsim_la
 uint64_t warpsim_now_ps(const struct warpsim *ws);
 /* Device printf goes to out (NULL, the default: discarded). */
 void warpsim_set_printf(struct warpsim *ws, FILE *out);
+/* Stack bytes per thread of later launches for calls of recursive functions (CUDA's
+ * cudaLimitStackSize; default 1,024): deeper recursion faults as a stack overflow. */
+void warpsim_set_stack_bytes(struct warpsim *ws, uint64_t bytes);
 
 /* Statistics: a stat by name (`gpu.cycles`, `sm.0.l1d.misses`...), the stats.json document
  * (caller frees; NULL on failure), and the run's files in dir (created with its parents):

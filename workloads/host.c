@@ -17,6 +17,7 @@ struct ws_host {
 	struct ws_totals totals;
 	uint32_t *regs;              /* [kernels] given registers per thread, 0 = none */
 	FILE *printf_out;            /* device printf; NULL: not printed */
+	uint64_t stack_bytes;        /* per thread for recursive calls; 0: the front end's default */
 	/* counts for kernels without one given, on timing devices: asked of ptxas (or its cache)
 	 * once, at the first launch that needs them */
 	struct fe_ptxas_opts ptxas_opts;
@@ -112,6 +113,11 @@ int ws_set_regs_per_thread(struct ws_host *h, const char *kernel, uint32_t regs,
 void ws_host_set_printf(struct ws_host *h, FILE *out)
 {
 	h->printf_out = out;
+}
+
+void ws_host_set_stack_bytes(struct ws_host *h, uint64_t bytes)
+{
+	h->stack_bytes = bytes;
 }
 
 struct fe_memory *ws_host_memory(const struct ws_host *h)
@@ -374,6 +380,8 @@ int ws_launch_params(struct ws_host *h, const char *kernel, struct ws_dim3 grid,
 	if (regs)
 		fe_launch_set_regs(l, regs, src);
 	fe_launch_set_printf(l, h->printf_out);
+	if (h->stack_bytes)
+		fe_launch_set_stack_bytes(l, h->stack_bytes);
 	rc = h->dev.launch(h->dev.ctx, l, err);
 	fe_launch_destroy(l);
 	if (rc)

@@ -67,6 +67,8 @@ struct ws_host *ws_host_create_in(const struct fe_module *m, const struct fe_dev
 struct fe_memory *ws_host_memory(const struct ws_host *h);
 /* Device printf of later launches goes to out (NULL, the default: not printed). */
 void ws_host_set_printf(struct ws_host *h, FILE *out);
+/* Stack bytes per thread of later launches (fe_launch_set_stack_bytes; 0: its default). */
+void ws_host_set_stack_bytes(struct ws_host *h, uint64_t bytes);
 /* Same, loading the PTX file at ptx_path (the host owns that module). */
 struct ws_host *ws_host_open(const char *ptx_path, const struct fe_device *dev,
 			     struct sim_error *err);

@@ -293,7 +293,7 @@ static int read_settings(struct sm *sm, const struct cfg *cfg, struct sim_error 
 		{WI_LAT_INT, "gpu.core.latency.int"},       {WI_LAT_FP32, "gpu.core.latency.fp32"},
 		{WI_LAT_FP64, "gpu.core.latency.fp64"},     {WI_LAT_MUL, "gpu.core.latency.mul"},
 		{WI_LAT_DIV, "gpu.core.latency.div"},       {WI_LAT_SFU, "gpu.core.latency.sfu"},
-		{WI_LAT_CTRL, "gpu.core.latency.ctrl"},
+		{WI_LAT_CTRL, "gpu.core.latency.ctrl"},     {WI_LAT_TENSOR, "gpu.core.latency.tensor"},
 	};
 	/* The SP/SFU classes' results also pass the pipeline around the unit (not ctrl: a branch
 	 * writes no register). */
@@ -317,6 +317,8 @@ static int read_settings(struct sm *sm, const struct cfg *cfg, struct sim_error 
 							     "gpu.core.latency.ops.dp"};
 	sm->ii_slots[WI_II_ONE] = 1;
 	sm->op_lat[WI_II_ONE] = 0;
+	sm->ii_slots[WI_II_TENSOR] = (uint32_t)cfg_int(cfg, "gpu.core.initiation.tensor");
+	sm->op_lat[WI_II_TENSOR] = 0;
 	for (int t = 0; t < WI_II_TYPES; t++) {
 		size_t n = 0, nl = 0;
 		const int64_t *v = cfg_int_list(cfg, ii_keys[t], &n);

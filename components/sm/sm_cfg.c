@@ -74,6 +74,11 @@ static const struct cfg_key_def sm_keys[] = {
 	CFG_KEY_INT("gpu.core.latency.mul", "cycles", 5, 1, 10000, "integer multiply / mad"),
 	CFG_KEY_INT("gpu.core.latency.div", "cycles", 39, 1, 10000, "division, remainder"),
 	CFG_KEY_INT("gpu.core.latency.sfu", "cycles", 8, 1, 10000, "transcendentals (SFU)"),
+	CFG_KEY_INT("gpu.core.latency.tensor", "cycles", 64, 1, 10000,
+		    "wmma.mma, a warp's whole matrix product (GPGPU-Sim 4.x's -ptx_opcode_latency_tesnor default)"),
+	CFG_KEY_INT("gpu.core.initiation.tensor", "issue slots", 64, 1, 1000,
+		    "SP issue slots one wmma.mma takes: no tensor unit is modelled, the SP unit does the "
+		    "product (GPGPU-Sim 4.x's -ptx_opcode_initiation_tensor default, for its tensor unit)"),
 	CFG_KEY_INT("gpu.core.latency.alu_pipeline", "cycles", 0, 0, 10000,
 		    "added to every SP/SFU result latency above: operand collection, dispatch and write-back around the unit "
 		    "(GPGPU-Sim 4.2 GTX480: a chain of dependent adds (ADD latency 4) runs at one per 10 cycles, so 6)"),

@@ -931,6 +931,44 @@ Test(sm, initiation_intervals_hold_the_sp_unit_per_opcode_group)
 	teardown();
 }
 
+/* wmma.mma (gpu.core.latency.tensor, gpu.core.initiation.tensor): on one SP unit of 32 lanes
+ * (a slot a cycle) with tensor latency 20 and 5 slots, a product at c1 holds the unit for 5
+ * cycles (an independent add goes at c6) and its result is ready 20 cycles on: the product that
+ * reads it as C issues at c21. The defaults (64, 64): the add at c65, the second product at
+ * c66 (its C ready at c65, when the add takes the unit's slot). */
+static void tensor_issue(const char *lat, const char *ii, uint64_t cyc[3])
+{
+	static const char ptx[] = PTX_HEAD
+		".visible .entry k()\n{\n .reg .b32 %r<24>;\n .reg .f32 %f<24>;\n"
+		" wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32 {%f8, %f9, %f10, %f11, %f12, %f13, %f14, %f15}, "
+		"{%r0, %r1, %r2, %r3, %r4, %r5, %r6, %r7}, {%r8, %r9, %r10, %r11, %r12, %r13, %r14, %r15}, "
+		"{%f0, %f1, %f2, %f3, %f4, %f5, %f6, %f7};\n"
+		" add.s32 %r20, %r21, 1;\n"
+		" wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32 {%f16, %f17, %f18, %f19, %f20, %f21, %f22, %f23}, "
+		"{%r0, %r1, %r2, %r3, %r4, %r5, %r6, %r7}, {%r8, %r9, %r10, %r11, %r12, %r13, %r14, %r15}, "
+		"{%f8, %f9, %f10, %f11, %f12, %f13, %f14, %f15};\n exit;\n}\n";
+	const char *const ov[] = {"gpu.core.units.sp=1", "gpu.core.simt_width=32", "gpu.core.latency.int=1",
+				  lat, ii, NULL};
+	build(ptx, 32, 1, ov);
+	run();
+	uint64_t c[8];
+	cr_assert_eq(issues(0, c, NULL, 8), 4);
+	memcpy(cyc, c, 3 * sizeof *cyc);
+	check_classes_sum();
+	teardown();
+}
+
+Test(sm, wmma_mma_takes_its_initiation_slots_and_latency)
+{
+	uint64_t c[3];
+	tensor_issue("gpu.core.latency.tensor=20", "gpu.core.initiation.tensor=5", c);
+	cr_assert(c[0] == 1 && c[1] == 6 && c[2] == 21, "issued at %lu %lu %lu", (unsigned long)c[0],
+		  (unsigned long)c[1], (unsigned long)c[2]);
+	tensor_issue("gpu.core.latency.tensor=64", "gpu.core.initiation.tensor=64", c);
+	cr_assert(c[0] == 1 && c[1] == 65 && c[2] == 66, "issued at %lu %lu %lu", (unsigned long)c[0],
+		  (unsigned long)c[1], (unsigned long)c[2]);
+}
+
 /* ---- I-cache and memory refusals ---------------------------------------------------------- */
 
 Test(sm, icache_misses_delay_fetch_by_the_miss_latency)

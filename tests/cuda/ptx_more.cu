@@ -2,9 +2,11 @@
 // PTX the front end once refused (issue 32): bmsk (inline, as CUB's radix sort has it),
 // match.any.sync / match.all.sync, recursive device functions (self and mutual, with local
 // arrays live across the calls) and a kernel parameter of 8 KB (CUDA 12.1 allows 32,764
-// bytes). Each result is checked against the host's. `ptx_more overflow`: a recursion that never
-// ends, which must fault (a stack overflow) rather than exhaust the host.
+// bytes). Each result is checked against the host's. `ptx_more overflow [STACK_BYTES]`: a
+// recursion that never ends, which must fault (a stack overflow) rather than exhaust the host,
+// after as many calls as the stack size (cudaLimitStackSize) holds.
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 
 #include "check.cuh"
@@ -119,6 +121,8 @@ __global__ void big_param(struct big b, int *out)
 int main(int argc, char **argv)
 {
 	if (argc > 1 && !strcmp(argv[1], "overflow")) {
+		if (argc > 2) // a stack size in bytes (CUDA's default, 1 KB, otherwise)
+			CU(cudaDeviceSetLimit(cudaLimitStackSize, (size_t)atol(argv[2])));
 		int *d;
 		CU(cudaMalloc(&d, 32 * sizeof(int)));
 		runaway<<<1, 32>>>(1 << 30, d);
@@ -186,7 +190,13 @@ int main(int argc, char **argv)
 	}
 	CHECK(ok, "match.any.sync (b32, b64) and match.all.sync with a partial member mask");
 
-	// recursion: 32 threads, depths 0..31
+	// recursion: 32 threads, depths 0..31, and is_even/is_odd down to 217 calls: ptxas gives
+	// is_even a 16-byte frame, 3.5 KB at that depth, past CUDA's 1 KB default stack
+	size_t stack0 = 0, stack1 = 0;
+	CU(cudaDeviceGetLimit(&stack0, cudaLimitStackSize));
+	CU(cudaDeviceSetLimit(cudaLimitStackSize, 8192));
+	CU(cudaDeviceGetLimit(&stack1, cudaLimitStackSize));
+	CHECK(stack0 == 1024 && stack1 == 8192, "cudaLimitStackSize 1024 by default, 8192 as set");
 	int *dt, *dp, *dtr;
 	unsigned long long *df;
 	CU(cudaMalloc(&dt, 32 * sizeof(int)));

@@ -297,6 +297,27 @@ Test(exec, out_of_bounds_global_access_names_thread_pc_and_address)
 	cr_assert(strstr(msg, "pc 12"), "%s", msg); /* 11 prologue instructions + bra */
 }
 
+/* Every allocation has 64 KiB of mapped slack on each side (FE_SLACK_BYTES): reads a little
+ * before or past a buffer see zeros or a neighbour, as on a GPU, and only addresses further
+ * from every allocation fault. Here in (24 bytes, one page) is the first allocation at
+ * 0x10000000, its slack 0x0fff0000..0x0fffffff and 0x10001000..0x10010fff; out follows at
+ * 0x10002000 (a page apart) with slack up to 0x10012fff. */
+Test(exec, reads_near_an_allocation_see_its_slack_far_ones_fault)
+{
+	uint64_t in[3] = {0x10001ff8, 0x0fff0000, 0x10012ff8}, out[3];
+	check("ld.global.u64 %rd10, [%rd5];", 3, in, (uint64_t[]){0, 0, 0});
+	static const uint64_t far[2] = {0x10013000, 0x0ffefff8};
+	for (int i = 0; i < 2; i++) {
+		struct sim_error err;
+		sim_error_clear(&err);
+		in[2] = far[i];
+		cr_assert_eq(run_body("ld.global.u64 %rd10, [%rd5];", 3, in, out, &err), SIM_ERR_PROGRAM);
+		char want[80];
+		snprintf(want, sizeof want, "global load of 8 bytes at 0x%llx is out of bounds", (unsigned long long)far[i]);
+		cr_assert(strstr(err.msg, want), "%s", err.msg);
+	}
+}
+
 Test(exec, misaligned_access_is_a_program_error)
 {
 	uint64_t in[1] = {0}, out[1];
@@ -408,7 +429,8 @@ Test(exec, match_any_and_all_within_the_member_mask)
 }
 
 /* Recursion: each activation keeps its registers and .local across the inner calls (a lost
- * frame would change the sum), threads recurse to different depths (divergent calls). */
+ * frame would change the sum), threads recurse to different depths (divergent calls): up to 28
+ * frames of 36 bytes (4 of .local, 16 of .param, 16 of link), 1,008 of CUDA's default 1,024. */
 Test(exec, recursive_calls_keep_a_frame_per_activation)
 {
 	static const char *ptx =
@@ -427,12 +449,12 @@ Test(exec, recursive_calls_keep_a_frame_per_activation)
 		"mul.wide.u32 %rd2, %r1, 4;\nadd.s64 %rd3, %rd1, %rd2;\nst.global.u32 [%rd3], %r2;\nret;\n}\n";
 	struct fe_module *m = fe_t_load_str(ptx);
 	struct fe_memory *mem = fe_memory_create();
-	uint64_t d = fe_t_buf(mem, NULL, 40 * 4), args[1] = {d};
+	uint64_t d = fe_t_buf(mem, NULL, 28 * 4), args[1] = {d};
 	struct sim_error err;
-	cr_assert_eq(fe_t_launch(m, mem, "k", 1, 40, 0, args, 1, NULL, &err), 0, "%s", err.msg);
-	uint32_t r[40];
+	cr_assert_eq(fe_t_launch(m, mem, "k", 1, 28, 0, args, 1, NULL, &err), 0, "%s", err.msg);
+	uint32_t r[28];
 	fe_t_read(mem, d, r, sizeof r);
-	for (uint32_t t = 0; t < 40; t++)
+	for (uint32_t t = 0; t < 28; t++)
 		cr_assert_eq(r[t], t * (t + 1) / 2, "thread %u: %u", t, r[t]);
 	fe_memory_destroy(mem);
 	fe_module_destroy(m);
