@@ -37,6 +37,8 @@ struct warpsim {
 	double cpu_s;                   /* host CPU seconds spent in launches */
 	void (*cfg_trailer)(FILE *f, const void *ctx); /* warpsim_set_provenance */
 	const void *cfg_trailer_ctx;
+	struct json_t *concurrent;      /* stats.json "concurrent": the batches run side by side */
+	struct json_t *streams;         /* stats.json "streams": launches and cycles per stream */
 	int fault_code;                 /* 0, or the PROGRAM/FAULT that stopped the machine */
 	char fault_msg[1024];           /* its message, as the faulting launch reported it */
 };
@@ -47,5 +49,12 @@ int api_need(const void *p, const char *fn, const char *arg, struct warpsim_erro
 int api_need_machine(const struct warpsim *ws, const char *fn, struct warpsim_error *err);
 /* m a live module; else USAGE naming fn. */
 int api_need_module(const struct warpsim_module *m, const char *fn, struct warpsim_error *err);
+
+/* warpsim_launch's checks of a launch of kernel k (fn names the entry point). */
+int api_check_launch(struct warpsim_module *m, uint32_t k, const struct warpsim_launch *l,
+		     const char *fn, struct warpsim_error *err);
+/* A PROGRAM or FAULT status stops the machine (later launches refused); returns rc. */
+int api_note_fault(struct warpsim *ws, int rc, const struct sim_error *e);
+double api_cpu_seconds(void);
 
 #endif

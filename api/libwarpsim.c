@@ -4,6 +4,7 @@
  * entry point checks its handles and pointers first (api_guard.h): misuse is
  * WARPSIM_ERR_USAGE with a message naming the function and the argument, never a crash. */
 #include <errno.h>
+#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -99,11 +100,7 @@ static int guarded_launch(void *ctx, struct fe_launch *l, struct sim_error *err)
 		if (!(rc = ws->inner.launch(ws->inner.ctx, l, err)))
 			stats_kernel_end(ws->st);
 	}
-	if (rc == SIM_ERR_PROGRAM || rc == SIM_ERR_FAULT) {
-		ws->fault_code = rc;
-		sim_error_format(err, ws->fault_msg, sizeof ws->fault_msg);
-	}
-	return rc;
+	return api_note_fault(ws, rc, err);
 }
 
 static void guarded_copied(void *ctx, uint64_t addr, uint64_t bytes)
@@ -180,6 +177,8 @@ static void machine_free(struct warpsim *ws)
 		fclose(ws->timeline);
 	free(ws->timeline_buf);
 	api_ctl_fini(&ws->ctl);
+	json_decref(ws->concurrent);
+	json_decref(ws->streams);
 	gpu_destroy(ws->g);
 	fe_memory_destroy(ws->mem);
 	stats_destroy(ws->st);
@@ -493,7 +492,7 @@ int warpsim_kernel_set_regs(struct warpsim_module *m, uint32_t k, uint32_t regs,
 	return rc;
 }
 
-static double cpu_seconds(void)
+double api_cpu_seconds(void)
 {
 	struct timespec t;
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
@@ -510,16 +509,15 @@ uint64_t warpsim_now_ps(const struct warpsim *ws)
 	return api_need_machine(ws, __func__, NULL) ? 0 : now_ps(ws);
 }
 
-int warpsim_launch(struct warpsim_module *m, uint32_t k, const struct warpsim_launch *l,
-		   struct warpsim_launch_result *r, struct warpsim_error *err)
+int api_check_launch(struct warpsim_module *m, uint32_t k, const struct warpsim_launch *l,
+		     const char *fn, struct warpsim_error *err)
 {
 	int rc;
-	if ((rc = api_need_module(m, __func__, err)) || (rc = api_need(l, __func__, "l", err)) ||
-	    (rc = stopped(m->ws, __func__, err)) || (rc = bad_kernel(m, k, __func__, err)))
+	if ((rc = api_need_module(m, fn, err)) || (rc = api_need(l, fn, "l", err)) ||
+	    (rc = stopped(m->ws, fn, err)) || (rc = bad_kernel(m, k, fn, err)))
 		return rc;
-	if (l->params_bytes && (rc = api_need(l->params, __func__, "l->params", err)))
+	if (l->params_bytes && (rc = api_need(l->params, fn, "l->params", err)))
 		return rc;
-	struct warpsim *ws = m->ws;
 	const char *name = fe_module_kernel_name(m->m, k);
 	struct sim_error e;
 	sim_error_clear(&e);
@@ -530,15 +528,37 @@ int warpsim_launch(struct warpsim_module *m, uint32_t k, const struct warpsim_la
 	 * wrong; both are refused rather than run */
 	if (l->params_bytes != want)
 		return api_fail(err, WARPSIM_ERR_INPUT, "%s: kernel %s takes %u bytes of parameters, "
-				"l->params_bytes is %zu", __func__, name, want, l->params_bytes);
+				"l->params_bytes is %zu", fn, name, want, l->params_bytes);
+	return 0;
+}
+
+int api_note_fault(struct warpsim *ws, int rc, const struct sim_error *e)
+{
+	if (rc == SIM_ERR_PROGRAM || rc == SIM_ERR_FAULT) {
+		ws->fault_code = rc;
+		sim_error_format(e, ws->fault_msg, sizeof ws->fault_msg);
+	}
+	return rc;
+}
+
+int warpsim_launch(struct warpsim_module *m, uint32_t k, const struct warpsim_launch *l,
+		   struct warpsim_launch_result *r, struct warpsim_error *err)
+{
+	int rc;
+	if ((rc = api_check_launch(m, k, l, __func__, err)))
+		return rc;
+	struct warpsim *ws = m->ws;
+	const char *name = fe_module_kernel_name(m->m, k);
+	struct sim_error e;
+	sim_error_clear(&e);
 	uint64_t t0 = now_ps(ws);
 	uint64_t c0 = ws->g ? gpu_core_cycles(ws->g) : 0;
 	uint64_t w0 = ws->g ? gpu_warp_insts(ws->g) : ws->fstats.warp_insts;
-	double s0 = cpu_seconds();
+	double s0 = api_cpu_seconds();
 	rc = ws_launch_params(m->h, name, WS_DIM3(l->grid[0], l->grid[1], l->grid[2]),
 			      WS_DIM3(l->block[0], l->block[1], l->block[2]), l->dynamic_shared_bytes,
 			      l->params, (uint32_t)l->params_bytes, &e);
-	ws->cpu_s += cpu_seconds() - s0;
+	ws->cpu_s += api_cpu_seconds() - s0;
 	if (rc)
 		return api_fail_sim(err, &e);
 	if (r) {
@@ -709,9 +729,9 @@ int warpsim_run_workload(struct warpsim *ws, const char *path, const char *size,
 	struct workload *w = workload_load_size(path, size, &e);
 	if (!w)
 		return api_fail_sim(err, &e);
-	double s0 = cpu_seconds();
+	double s0 = api_cpu_seconds();
 	rc = workload_run(w, &ws->dev, log, &e);
-	ws->cpu_s += cpu_seconds() - s0;
+	ws->cpu_s += api_cpu_seconds() - s0;
 	workload_destroy(w);
 	return rc ? api_fail_sim(err, &e) : 0;
 }

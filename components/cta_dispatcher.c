@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* CTA dispatcher: occupancy from the core limits, the initial round-robin fill (OWL Sec 2.1),
- * one replacement CTA per finished CTA, and the per-CTA timeline (PRO Fig 2). */
+ * one replacement CTA per finished CTA, and the per-CTA timeline (PRO Fig 2). Kernels run one
+ * at a time (cta_dispatcher_launch_kernel), or several at once on different cores
+ * (cta_dispatcher_add_kernel, gpu.cta_dispatcher.concurrent_kernels = on-gpu). */
 #include "cta_dispatcher.h"
 
 #include <inttypes.h>
@@ -13,6 +15,17 @@ struct cta_dispatcher_core {
 	const struct cta_dispatcher_core_ops *ops;
 	void *ctx;
 	uint32_t resident_ctas;
+	uint32_t mk;                         /* concurrent kernels: its kernel's slot, MK_NONE: idle */
+};
+
+#define MK_NONE UINT32_MAX
+
+/* A kernel of the concurrent mode (cta_dispatcher_add_kernel); launch NULL: the slot is free. */
+struct disp_kernel {
+	struct fe_launch *launch;
+	struct fe_launch_info info;
+	uint32_t tag, kernel_idx, ctas_per_core, next_cta, finished;
+	uint64_t rec_base;
 };
 
 struct cta_dispatcher {
@@ -40,11 +53,24 @@ struct cta_dispatcher {
 	uint64_t stat_ctas_launched, stat_kernels;
 	void (*finish_fn)(void *ctx, const struct cta_dispatcher_record *r);
 	void *finish_ctx;
+	/* concurrent kernels: slots (in no order; kernel_idx gives the start order), how many
+	 * have CTAs not yet placed, and the owner's hooks */
+	bool on_gpu;                         /* gpu.cta_dispatcher.concurrent_kernels = on-gpu */
+	struct disp_kernel *mk;
+	uint32_t n_mk, mk_running, mk_waiting;
+	const struct cta_dispatcher_kernel_hooks *hooks;
+	void *hooks_ctx;
 };
+
+static const char *const concurrency_names[] = {"off", "on-gpu", NULL};
 
 static const struct cfg_key_def disp_keys[] = {
 	CFG_KEY_INT("gpu.cta_dispatcher.max_ctas_per_core", "CTAs", 0, 0, SCHED_MAX_CTAS,
 		    "extra cap on resident CTAs per core (0: only gpu.core limits apply)"),
+	CFG_KEY_ENUM("gpu.cta_dispatcher.concurrent_kernels", "off", concurrency_names,
+		     "kernels of different CUDA streams: off (one kernel at a time), on-gpu (several "
+		     "at once, each core running one kernel's CTAs, as GPGPU-Sim without "
+		     "-gpgpu_concurrent_kernel_sm)"),
 };
 
 int cta_dispatcher_cfg_define(struct cfg *c, struct sim_error *err)
@@ -79,6 +105,9 @@ struct cta_dispatcher *cta_dispatcher_create(const struct cfg *cfg, struct stats
 	d->lim.registers = (uint32_t)cfg_int(cfg, "gpu.core.registers");
 	d->lim.shared_bytes = (uint32_t)cfg_int(cfg, "gpu.core.shared_kb") * 1024u;
 	d->end_cycle = UINT64_MAX;
+	d->on_gpu = !strcmp(cfg_str(cfg, "gpu.cta_dispatcher.concurrent_kernels"), "on-gpu");
+	for (uint32_t i = 0; i < n_cores; i++)
+		d->cores[i].mk = MK_NONE;
 	if (st) {
 		stats_counter(st, &d->stat_ctas_launched, "CTAs", "CTAs launched on cores",
 			      "cta_dispatcher.ctas_launched");
@@ -92,6 +121,7 @@ void cta_dispatcher_destroy(struct cta_dispatcher *d)
 	if (!d)
 		return;
 	free(d->rec);
+	free(d->mk);
 	free(d->cores);
 	free(d);
 }
@@ -151,48 +181,64 @@ static int launch_on(struct cta_dispatcher *d, uint32_t core, uint64_t now_cycle
 	return c->ops->launch(c->ctx, d->launch, cta, r->launch_seq, now_cycle, err);
 }
 
+/* *n: how many CTAs of info fit on one core; SIM_ERR_INPUT naming the binding limit when not
+ * one does. */
+static int fit(struct cta_dispatcher *d, const struct fe_launch_info *info, uint32_t *n,
+	       struct sim_error *err)
+{
+	const char *which;
+	*n = occupancy(&d->lim, info, &which);
+	if (*n)
+		return 0;
+	/* at the limiting setting's file and line (the workload's launch line is added by the
+	 * workload runner where it knows it) */
+	if (d->cfg) {
+		cfg_error(err, d->cfg, which,
+			  "one CTA of kernel '%s' (%u threads, %u registers/thread, %u shared "
+			  "bytes) does not fit on a core",
+			  info->kernel_name, info->threads_per_cta, info->regs_per_thread,
+			  info->shared_bytes_per_cta);
+		if (err)
+			err->code = SIM_ERR_INPUT; /* the kernel and the machine disagree */
+		return SIM_ERR_INPUT;
+	}
+	return sim_error_set(err, SIM_ERR_INPUT, NULL, 0, 0, which,
+			     "one CTA of kernel '%s' (%u threads, %u registers/thread, %u shared bytes) "
+			     "does not fit on a core",
+			     info->kernel_name, info->threads_per_cta, info->regs_per_thread,
+			     info->shared_bytes_per_cta);
+}
+
+/* Build-time allocation: the timeline grows once per kernel, never per CTA. */
+static int reserve_records(struct cta_dispatcher *d, uint64_t n, struct sim_error *err)
+{
+	if (d->n_rec + n <= d->cap_rec)
+		return 0;
+	uint64_t cap = (d->n_rec + n) * 2;
+	struct cta_dispatcher_record *nr = realloc(d->rec, cap * sizeof *nr);
+	if (!nr)
+		return sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory (CTA timeline)");
+	d->rec = nr;
+	d->cap_rec = cap;
+	return 0;
+}
+
 int cta_dispatcher_launch_kernel_info(struct cta_dispatcher *d, struct fe_launch *l,
 				      const struct fe_launch_info *info, uint64_t now_cycle,
 				      struct sim_error *err)
 {
-	if (d->launch)
+	if (d->launch || d->mk_running)
 		return sim_error_set(err, SIM_ERR_FAULT, NULL, 0, 0, NULL,
-				     "kernel launched while kernel '%s' still runs", d->info.kernel_name);
+				     "kernel launched while kernel '%s' still runs",
+				     d->launch ? d->info.kernel_name : "(concurrent)");
 	for (uint32_t i = 0; i < d->n_cores; i++)
 		if (!d->cores[i].ops)
 			return sim_error_set(err, SIM_ERR_FAULT, NULL, 0, 0, NULL,
 					     "core %u is not attached to the CTA dispatcher", i);
 	d->info = *info;
-	const char *which;
-	d->ctas_per_core = occupancy(&d->lim, &d->info, &which);
-	if (d->ctas_per_core == 0) {
-		/* at the limiting setting's file and line (the workload's launch line is added by
-		 * the workload runner where it knows it) */
-		if (d->cfg) {
-			cfg_error(err, d->cfg, which,
-				  "one CTA of kernel '%s' (%u threads, %u registers/thread, %u shared "
-				  "bytes) does not fit on a core",
-				  d->info.kernel_name, d->info.threads_per_cta, d->info.regs_per_thread,
-				  d->info.shared_bytes_per_cta);
-			if (err)
-				err->code = SIM_ERR_INPUT; /* the kernel and the machine disagree */
-			return SIM_ERR_INPUT;
-		}
-		return sim_error_set(err, SIM_ERR_INPUT, NULL, 0, 0, which,
-				     "one CTA of kernel '%s' (%u threads, %u registers/thread, %u shared bytes) "
-				     "does not fit on a core",
-				     d->info.kernel_name, d->info.threads_per_cta, d->info.regs_per_thread,
-				     d->info.shared_bytes_per_cta);
-	}
-	/* Build-time allocation: the timeline grows once per kernel, never per CTA. */
-	if (d->n_rec + d->info.n_ctas > d->cap_rec) {
-		uint64_t cap = (d->n_rec + d->info.n_ctas) * 2;
-		struct cta_dispatcher_record *nr = realloc(d->rec, cap * sizeof *nr);
-		if (!nr)
-			return sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory (CTA timeline)");
-		d->rec = nr;
-		d->cap_rec = cap;
-	}
+	int rc = fit(d, &d->info, &d->ctas_per_core, err);
+	if (rc || (rc = reserve_records(d, d->info.n_ctas, err)))
+		return rc;
 	d->launch = l;
 	d->kernel_idx = d->n_kernels++;
 	d->stat_kernels++;
@@ -225,10 +271,15 @@ int cta_dispatcher_launch_kernel_info(struct cta_dispatcher *d, struct fe_launch
 	return 0;
 }
 
+static int mk_cta_finished(struct cta_dispatcher *d, uint32_t core, uint32_t cta_id,
+			   uint64_t now_cycle, struct sim_error *err);
+
 int cta_dispatcher_cta_finished(struct cta_dispatcher *d, uint32_t core, uint32_t cta_id,
 				uint64_t now_cycle, struct sim_error *err)
 {
-	SIM_ASSERT(d->launch && core < d->n_cores && cta_id < d->next_cta);
+	if (!d->launch)
+		return mk_cta_finished(d, core, cta_id, now_cycle, err);
+	SIM_ASSERT(core < d->n_cores && cta_id < d->next_cta);
 	struct cta_dispatcher_record *r = &d->rec[d->rec_base + cta_id];
 	SIM_ASSERT(r->core == core && r->end_cycle == UINT64_MAX);
 	r->end_cycle = now_cycle;
@@ -259,10 +310,13 @@ void cta_dispatcher_set_finish_hook(struct cta_dispatcher *d,
 bool cta_dispatcher_ctas_waiting(const void *dv)
 {
 	const struct cta_dispatcher *d = dv;
-	return d->launch && d->next_cta < d->info.n_ctas;
+	return d->launch ? d->next_cta < d->info.n_ctas : d->mk_waiting > 0;
 }
 
-bool cta_dispatcher_kernel_done(const struct cta_dispatcher *d) { return d->launch == NULL; }
+bool cta_dispatcher_kernel_done(const struct cta_dispatcher *d)
+{
+	return d->launch == NULL && d->mk_running == 0;
+}
 uint64_t cta_dispatcher_kernel_start_cycle(const struct cta_dispatcher *d) { return d->start_cycle; }
 uint64_t cta_dispatcher_kernel_end_cycle(const struct cta_dispatcher *d) { return d->end_cycle; }
 const struct cta_dispatcher_limits *cta_dispatcher_limits(const struct cta_dispatcher *d) { return &d->lim; }
@@ -300,6 +354,8 @@ static int write_rows(const struct cta_dispatcher *d, FILE *out, uint64_t from, 
 	for (uint64_t i = from; i < d->n_rec; i++) {
 		const struct cta_dispatcher_record *r = &d->rec[i];
 		int rc;
+		if (r->core == UINT32_MAX)
+			continue; /* a concurrent kernel's CTA never placed (a budget ended the run) */
 		if (r->end_cycle == UINT64_MAX)
 			rc = fprintf(out, "%u,%u,%u,%" PRIu64 ",%" PRIu64 ",\n", r->kernel_idx, r->cta_id,
 				     r->core, r->launch_seq, r->start_cycle);
@@ -322,4 +378,173 @@ int cta_dispatcher_write_timeline_csv(const struct cta_dispatcher *d, FILE *out,
 int cta_dispatcher_write_kernel_timeline_csv(const struct cta_dispatcher *d, FILE *out, struct sim_error *err)
 {
 	return write_rows(d, out, d->rec_base, err);
+}
+
+int cta_dispatcher_write_timeline_from(const struct cta_dispatcher *d, FILE *out, uint64_t from,
+				       struct sim_error *err)
+{
+	return write_rows(d, out, from, err);
+}
+
+uint64_t cta_dispatcher_record_count(const struct cta_dispatcher *d) { return d->n_rec; }
+
+/* ---- concurrent kernels (on-gpu) ---------------------------------------------------- */
+
+bool cta_dispatcher_concurrent(const struct cta_dispatcher *d) { return d->on_gpu; }
+uint32_t cta_dispatcher_running_kernels(const struct cta_dispatcher *d) { return d->mk_running; }
+
+void cta_dispatcher_set_kernel_hooks(struct cta_dispatcher *d,
+				     const struct cta_dispatcher_kernel_hooks *hooks, void *ctx)
+{
+	d->hooks = hooks;
+	d->hooks_ctx = ctx;
+}
+
+static int mk_launch_on(struct cta_dispatcher *d, uint32_t core, struct disp_kernel *k,
+			uint64_t now_cycle, struct sim_error *err)
+{
+	struct cta_dispatcher_core *c = &d->cores[core];
+	uint32_t cta = k->next_cta++;
+	if (k->next_cta == k->info.n_ctas)
+		d->mk_waiting--;
+	struct cta_dispatcher_record *r = &d->rec[k->rec_base + cta];
+	r->core = core;
+	r->launch_seq = d->launch_seq++;
+	r->start_cycle = now_cycle;
+	c->resident_ctas++;
+	d->stat_ctas_launched++;
+	return c->ops->launch(c->ctx, k->launch, cta, r->launch_seq, now_cycle, err);
+}
+
+/* An idle core starts running kernel slot k's CTAs: its per-kernel accounting from
+ * begin_cycle. */
+static void mk_core_take(struct cta_dispatcher *d, uint32_t core, uint32_t k, uint64_t begin_cycle)
+{
+	struct cta_dispatcher_core *c = &d->cores[core];
+	SIM_ASSERT(c->mk == MK_NONE && c->resident_ctas == 0);
+	c->mk = k;
+	if (c->ops->kernel_begin)
+		c->ops->kernel_begin(c->ctx, &d->mk[k].info, begin_cycle);
+	if (d->hooks && d->hooks->core_kernel)
+		d->hooks->core_kernel(d->hooks_ctx, core, d->mk[k].tag, true, begin_cycle);
+}
+
+/* A core's last CTA finished at now_cycle and its kernel has none left to place. */
+static void mk_core_release(struct cta_dispatcher *d, uint32_t core, uint64_t now_cycle)
+{
+	struct cta_dispatcher_core *c = &d->cores[core];
+	if (c->ops->kernel_end)
+		c->ops->kernel_end(c->ctx, now_cycle);
+	if (d->hooks && d->hooks->core_kernel)
+		d->hooks->core_kernel(d->hooks_ctx, core, d->mk[c->mk].tag, false, now_cycle);
+	c->mk = MK_NONE;
+}
+
+/* The running kernel started first (lowest kernel_idx) that has CTAs to place; MK_NONE: none. */
+static uint32_t mk_oldest_waiting(const struct cta_dispatcher *d)
+{
+	uint32_t best = MK_NONE;
+	for (uint32_t i = 0; i < d->n_mk && d->mk_waiting; i++) {
+		const struct disp_kernel *k = &d->mk[i];
+		if (k->launch && k->next_cta < k->info.n_ctas &&
+		    (best == MK_NONE || k->kernel_idx < d->mk[best].kernel_idx))
+			best = i;
+	}
+	return best;
+}
+
+int cta_dispatcher_add_kernel(struct cta_dispatcher *d, struct fe_launch *l,
+			      const struct fe_launch_info *info, uint32_t tag, uint64_t now_cycle,
+			      struct sim_error *err)
+{
+	if (d->launch)
+		return sim_error_set(err, SIM_ERR_FAULT, NULL, 0, 0, NULL,
+				     "concurrent kernel added while kernel '%s' runs alone",
+				     d->info.kernel_name);
+	uint32_t per_core;
+	int rc = fit(d, info, &per_core, err);
+	if (rc || (rc = reserve_records(d, info->n_ctas, err)))
+		return rc;
+	uint32_t slot = 0;
+	while (slot < d->n_mk && d->mk[slot].launch)
+		slot++;
+	if (slot == d->n_mk) {
+		struct disp_kernel *nk = realloc(d->mk, (d->n_mk + 1) * sizeof *nk);
+		if (!nk)
+			return sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory (kernels)");
+		d->mk = nk;
+		d->n_mk++;
+	}
+	struct disp_kernel *k = &d->mk[slot];
+	*k = (struct disp_kernel){.launch = l, .info = *info, .tag = tag, .kernel_idx = d->n_kernels++,
+				  .ctas_per_core = per_core, .rec_base = d->n_rec};
+	d->stat_kernels++;
+	/* every CTA's record now, placed or not, so that each kernel's rows are contiguous */
+	for (uint32_t i = 0; i < info->n_ctas; i++)
+		d->rec[d->n_rec + i] = (struct cta_dispatcher_record){
+			.kernel_idx = k->kernel_idx, .cta_id = i, .core = UINT32_MAX,
+			.start_cycle = UINT64_MAX, .end_cycle = UINT64_MAX};
+	d->n_rec += info->n_ctas;
+	if (info->n_ctas == 0) {
+		k->launch = NULL;
+		if (d->hooks && d->hooks->kernel_done)
+			d->hooks->kernel_done(d->hooks_ctx, tag, now_cycle + 1);
+		return 0;
+	}
+	d->mk_running++;
+	d->mk_waiting++;
+	/* the idle cores, round after round as a kernel launched alone (OWL Sec 2.1); busy cores
+	 * keep their kernels' CTAs and take this one's when they empty */
+	for (uint32_t round = 0; round < per_core && k->next_cta < info->n_ctas; round++)
+		for (uint32_t c = 0; c < d->n_cores && k->next_cta < info->n_ctas; c++) {
+			struct cta_dispatcher_core *core = &d->cores[c];
+			if (round == 0 && core->mk == MK_NONE)
+				mk_core_take(d, c, slot, now_cycle);
+			else if (core->mk != slot)
+				continue;
+			if ((rc = mk_launch_on(d, c, &d->mk[slot], now_cycle, err)))
+				return rc;
+		}
+	return 0;
+}
+
+static int mk_cta_finished(struct cta_dispatcher *d, uint32_t core, uint32_t cta_id,
+			   uint64_t now_cycle, struct sim_error *err)
+{
+	SIM_ASSERT(core < d->n_cores);
+	struct cta_dispatcher_core *c = &d->cores[core];
+	uint32_t slot = c->mk;
+	SIM_ASSERT(slot != MK_NONE);
+	struct disp_kernel *k = &d->mk[slot];
+	SIM_ASSERT(cta_id < k->next_cta);
+	struct cta_dispatcher_record *r = &d->rec[k->rec_base + cta_id];
+	SIM_ASSERT(r->core == core && r->end_cycle == UINT64_MAX);
+	r->end_cycle = now_cycle;
+	if (d->finish_fn)
+		d->finish_fn(d->finish_ctx, r);
+	SIM_ASSERT(c->resident_ctas > 0);
+	c->resident_ctas--;
+	k->finished++;
+	int rc = 0;
+	if (k->next_cta < k->info.n_ctas)
+		return mk_launch_on(d, core, k, now_cycle, err);
+	if (c->resident_ctas == 0) {
+		/* GPGPU-Sim's rule without concurrent_kernel_sm: a core takes another kernel only
+		 * when its own has no CTA left to place and none of its CTAs runs there */
+		mk_core_release(d, core, now_cycle);
+		uint32_t next = mk_oldest_waiting(d);
+		if (next != MK_NONE) {
+			mk_core_take(d, core, next, now_cycle + 1);
+			struct disp_kernel *n = &d->mk[next];
+			for (uint32_t i = 0; !rc && i < n->ctas_per_core && n->next_cta < n->info.n_ctas; i++)
+				rc = mk_launch_on(d, core, n, now_cycle, err);
+		}
+	}
+	if (k->finished == k->info.n_ctas) {
+		k->launch = NULL;
+		d->mk_running--;
+		if (d->hooks && d->hooks->kernel_done)
+			d->hooks->kernel_done(d->hooks_ctx, k->tag, now_cycle + 1);
+	}
+	return rc;
 }

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* CTA dispatcher: runs kernels one at a time, places CTAs on cores round-robin (CTA i to core
- * i mod N first, OWL Sec 2.1), then one CTA per finished CTA, within each core's resource limits. */
+ * i mod N first, OWL Sec 2.1), then one CTA per finished CTA, within each core's resource limits.
+ * With gpu.cta_dispatcher.concurrent_kernels = on-gpu it also runs several kernels at once, each
+ * core running the CTAs of one kernel at a time. */
 #ifndef WARPSIM_CTA_DISPATCHER_H
 #define WARPSIM_CTA_DISPATCHER_H
 
@@ -114,5 +116,42 @@ const struct cta_dispatcher_record *cta_dispatcher_timeline(const struct cta_dis
 int cta_dispatcher_write_timeline_csv(const struct cta_dispatcher *d, FILE *out, struct sim_error *err);
 /* Only the rows of the last kernel, no header (to append after each launch). */
 int cta_dispatcher_write_kernel_timeline_csv(const struct cta_dispatcher *d, FILE *out, struct sim_error *err);
+
+/* Rows of every CTA record from index from on (a concurrent batch's), no header; records of
+ * CTAs never placed are left out. record_count: records so far (the next kernel's first). */
+int cta_dispatcher_write_timeline_from(const struct cta_dispatcher *d, FILE *out, uint64_t from,
+				       struct sim_error *err);
+uint64_t cta_dispatcher_record_count(const struct cta_dispatcher *d);
+
+/* ---- concurrent kernels (gpu.cta_dispatcher.concurrent_kernels = on-gpu) -------------
+ * Kernels added with cta_dispatcher_add_kernel run side by side, as GPGPU-Sim's do without
+ * -gpgpu_concurrent_kernel_sm: an idle core (no CTA resident) takes CTAs of one kernel, up to
+ * that kernel's occupancy, and keeps to that kernel until none of its CTAs is left to place and
+ * its own have finished; it then takes the oldest running kernel with CTAs left to place
+ * (oldest: added first). A kernel added while others run gets the idle cores, round after
+ * round as a kernel launched alone, and waits for cores to empty if none is idle. The cores
+ * get kernel_begin when they take a kernel and kernel_end when they give it up.
+ * Not to be mixed with cta_dispatcher_launch_kernel while any such kernel runs. */
+struct cta_dispatcher_kernel_hooks {
+	/* core starts (begin) or stops running the CTAs of the kernel tagged tag at now_cycle:
+	 * what the core counted in between is that kernel's. May be NULL. */
+	void (*core_kernel)(void *ctx, uint32_t core, uint32_t tag, bool begin, uint64_t now_cycle);
+	/* every CTA of the kernel tagged tag finished; end_cycle is one past the cycle the last
+	 * one finished (called from inside that core's tick: the owner must not touch the
+	 * cores from here). May be NULL. */
+	void (*kernel_done)(void *ctx, uint32_t tag, uint64_t end_cycle);
+};
+void cta_dispatcher_set_kernel_hooks(struct cta_dispatcher *d,
+				     const struct cta_dispatcher_kernel_hooks *hooks, void *ctx);
+/* The setting asks for concurrent kernels. */
+bool cta_dispatcher_concurrent(const struct cta_dispatcher *d);
+/* Start kernel l (owned by the caller until its kernel_done) alongside the running ones, at
+ * now_cycle, tagged tag for the hooks. Errors as cta_dispatcher_launch_kernel_info. A kernel
+ * of no CTA is done at once (kernel_done from inside this call). */
+int cta_dispatcher_add_kernel(struct cta_dispatcher *d, struct fe_launch *l,
+			      const struct fe_launch_info *info, uint32_t tag, uint64_t now_cycle,
+			      struct sim_error *err);
+/* Kernels added and not done. */
+uint32_t cta_dispatcher_running_kernels(const struct cta_dispatcher *d);
 
 #endif

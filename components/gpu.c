@@ -1,72 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /* GPU assembly: builds clocks, cores, dispatcher, NoC and memory channels from configuration,
  * wires them, runs launches, and keeps the machine-wide summary stats (gpu.*). */
-#include "gpu.h"
+#include "gpu_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "../memory/addrmap.h"
-#include "../memory/mem_channel.h"
 #include "../memory/mem_req.h"
 #include "../noc/noc.h"
 #include "../scheduler/policy.h"
-#include "cta_dispatcher.h"
-#include "sampler.h"
-#include "sm/sm.h"
 
-struct gpu {
-	const struct cfg *cfg;
-	struct stats *st;
-	struct sim *sim;
-	struct sim_clock core_clk;
-	struct cta_dispatcher *disp;
-	struct noc *noc;                 /* NULL in perfect-l1 / fixed-latency modes */
-	struct sm **sms;
-	uint32_t n_cores;
-	struct mem_channel **chans;
-	uint32_t n_chans;
-	uint32_t n_slices;                /* L2 slices: n_chans x gpu.l2.sub_partitions (stats l2.<slice>) */
-	bool fill_on_copy;               /* gpu.l2.fill_on_copy (with chans only) */
-	struct mem_addrmap amap;         /* to find a copied line's channel */
-	uint64_t l2_line_bytes;
-	uint64_t warm_line;              /* the line gpu_warm_l2 filled last (UINT64_MAX: none) */
-	FILE *report;
-	FILE *timeline;
-	struct gpu_budget budget;        /* caps on the totals (gpu_set_budget), 0 = none */
-	uint64_t max_issue_per_cycle;    /* warp instructions the GPU can issue in a cycle at most */
-	uint32_t warp_size;
-	bool check;                      /* sim.check: reconcile invariants at each kernel end */
-	/* machine-wide summary counters (gpu.*), advanced at the end of each launch */
-	uint64_t cycles, warp_insts, thread_insts, kernels, ctas;
-	uint64_t core_cycles, issue_core_cycles, idle_core_cycles;
-	uint64_t sched_cycles, sched_class[SM_CYC_COUNT];
-	uint64_t memory_block_cycles, no_warp_cycles;
-	uint64_t rtru_wasted, rtru_total;
-	uint64_t l1d_hits, l1d_accesses, dram_row_hits, dram_accesses, dram_reads, dram_writes;
-	uint64_t l2_hits, l2_accesses, dram_bytes, dram_bus_busy_cycles;
-	uint64_t mem_prev[10];           /* the memory sums above at the previous launch end */
-	struct stat_avg noc_lat;         /* packet latency (NoC cycles) over the launches */
-	struct stat_avg noc_lat_prev;    /* the NoC's own average at the previous launch end */
-	const struct stat_avg *noc_lat_src; /* noc.latency.total (cycle model) or .network (flow) */
-	/* registers per thread of the current (else the last) launch and their source, and
-	 * launches by source (enum fe_regs_source): results hang on occupancy, so say where the
-	 * count came from */
-	uint32_t regs_per_thread;
-	uint8_t regs_source;
-	uint64_t regs_launches[FE_REGS_ESTIMATE + 1];
-	struct sm_counters *last;        /* [n_cores] counters at the previous launch end */
-	void (*progress_fn)(void *ctx, const struct gpu_progress *p);
-	void *progress_ctx;
-	uint32_t launch_ctas;            /* CTAs of the current launch, 0 between launches */
-	struct fe_launch *launch;        /* the launch running, NULL between launches */
-	struct fe_state_ring mem_ring;   /* its memory-state samples, one per watchdog period */
-	uint64_t mem_new_states;         /* samples that were none of the ring's: progress */
-	uint64_t launch_start_cycle;
-	struct sampler *sampler;         /* --sample: NULL when off */
-	uint64_t sample_cycles;          /* interval in core cycles */
-	struct sim_event sample_ev;      /* background: keeps nothing alive */
-};
 
 int gpu_cfg_define_all(struct cfg *c, struct sim_error *err)
 {
@@ -307,7 +250,7 @@ static void register_mem_stats(struct gpu *g)
 }
 
 /* Fold the memory counters since the last launch into the gpu.* sums. */
-static void account_memory(struct gpu *g)
+void gpu_account_memory(struct gpu *g)
 {
 	uint64_t dram_acc = sum_stat(g, "mc.%u.reads", g->n_chans) + sum_stat(g, "mc.%u.writes", g->n_chans);
 	uint64_t now[10] = {
@@ -498,7 +441,7 @@ void gpu_set_cta_timeline(struct gpu *g, FILE *csv)
 }
 
 /* Fold the SMs' counters since the last launch into the gpu.* summary. */
-static void account_launch(struct gpu *g, uint64_t kernel_cycles)
+void gpu_account_launch(struct gpu *g, uint64_t kernel_cycles)
 {
 	g->kernels++;
 	g->cycles += kernel_cycles;
@@ -593,7 +536,7 @@ static int check_equal(const char *kernel, const char *a_name, uint64_t a, const
  * it took, and the request counts at each boundary agree (SM sent = NoC packets one way = L2
  * requests; NoC injected = ejected; the DRAM trace obeys its timings). Cumulative counters
  * are compared, so a loss in any kernel so far shows. */
-static int check_kernel_end(struct gpu *g, const char *kernel, struct sim_error *err)
+int gpu_check_kernel_end(struct gpu *g, const char *kernel, struct sim_error *err)
 {
 	int rc;
 	for (uint32_t i = 0; i < g->n_cores; i++)
@@ -645,8 +588,8 @@ static int capped(struct gpu *g, const struct fe_launch_info *info, uint64_t sta
 	char stuck[256] = "";
 	for (uint32_t i = 0; i < g->n_cores && !sm_describe_stuck(g->sms[i], stuck, sizeof stuck); i++)
 		;
-	account_launch(g, now > start ? now - start : 0);
-	account_memory(g);
+	gpu_account_launch(g, now > start ? now - start : 0);
+	gpu_account_memory(g);
 	if (g->sampler)
 		sampler_take(g->sampler, now);
 	stats_kernel_end(g->st);
@@ -662,25 +605,62 @@ static int capped(struct gpu *g, const struct fe_launch_info *info, uint64_t sta
 			     (unsigned long long)g->thread_insts, stuck[0] ? "; still running: " : "", stuck);
 }
 
-int gpu_run_launch(struct gpu *g, struct fe_launch *l, struct sim_error *err)
+void gpu_prepare_launch(struct gpu *g, struct fe_launch *l, struct fe_launch_info *info)
 {
-	struct fe_launch_info info;
-	fe_launch_get_info(l, &info);
+	fe_launch_get_info(l, info);
 	/* gpu.core.max_regs_per_thread: the kernel as a register-limited compile would give it */
 	uint32_t reg_cap = (uint32_t)cfg_int(g->cfg, "gpu.core.max_regs_per_thread");
-	if (reg_cap && info.regs_per_thread > reg_cap) {
-		fe_launch_set_regs(l, reg_cap, (enum fe_regs_source)info.regs_source);
-		fe_launch_get_info(l, &info);
+	if (reg_cap && info->regs_per_thread > reg_cap) {
+		fe_launch_set_regs(l, reg_cap, (enum fe_regs_source)info->regs_source);
+		fe_launch_get_info(l, info);
 	}
-	stats_kernel_begin(g->st, info.cxx_name ? info.cxx_name : info.kernel_name);
-	stats_kernel_set_ptx_name(g->st, info.kernel_name);
-	g->regs_per_thread = info.regs_per_thread;
-	g->regs_source = info.regs_source <= FE_REGS_ESTIMATE ? info.regs_source : FE_REGS_NONE;
+}
+
+void gpu_note_regs(struct gpu *g, const struct fe_launch_info *info)
+{
+	g->regs_per_thread = info->regs_per_thread;
+	g->regs_source = info->regs_source <= FE_REGS_ESTIMATE ? info->regs_source : FE_REGS_NONE;
 	/* A count read back from the ptxas cache is ptxas's count: the stats must not depend on
 	 * whether an earlier run filled the cache (same input, identical stats). */
 	if (g->regs_source == FE_REGS_PTXAS_CACHE)
 		g->regs_source = FE_REGS_PTXAS;
 	g->regs_launches[g->regs_source]++;
+}
+
+int gpu_stop_status(struct gpu *g, enum sim_stop why, const char *kernel, struct sim_error *err)
+{
+	for (uint32_t i = 0; i < g->n_cores; i++) {
+		const struct sim_error *e = sm_error(g->sms[i]);
+		if (e && e->code != SIM_OK) {
+			*err = *e;
+			return e->code;
+		}
+	}
+	if (why == SIM_STOP_DEADLOCK)
+		return err->code ? (int)err->code : SIM_ERR_FAULT;
+	if (why == SIM_STOP_LIVELOCK) {
+		char spin[256] = "";
+		for (uint32_t i = 0; i < g->n_cores && !sm_describe_running(g->sms[i], spin, sizeof spin); i++)
+			;
+		return sim_error_set(err, SIM_ERR_FAULT, NULL, 0, 0, "sim.livelock_cycles",
+				     "kernel %s livelocked: warps kept issuing for %llu core cycles without "
+				     "changing memory, a barrier arrival, warp exit or CTA completion%s%s",
+				     kernel, (unsigned long long)cfg_int(g->cfg, "sim.livelock_cycles"),
+				     spin[0] ? "; spinning: " : "", spin);
+	}
+	if (!cta_dispatcher_kernel_done(g->disp))
+		return sim_error_set(err, SIM_ERR_FAULT, NULL, 0, 0, NULL,
+				     "simulation went quiet but kernel %s has unfinished CTAs", kernel);
+	return 0;
+}
+
+int gpu_run_launch(struct gpu *g, struct fe_launch *l, struct sim_error *err)
+{
+	struct fe_launch_info info;
+	gpu_prepare_launch(g, l, &info);
+	stats_kernel_begin(g->st, info.cxx_name ? info.cxx_name : info.kernel_name);
+	stats_kernel_set_ptx_name(g->st, info.kernel_name);
+	gpu_note_regs(g, &info);
 	uint64_t start = sim_clock_cycle_at_or_after(&g->core_clk, sim_now_ps(gpu_sim(g)));
 	int rc = cta_dispatcher_launch_kernel(g->disp, l, start, err);
 	if (rc)
@@ -726,33 +706,13 @@ int gpu_run_launch(struct gpu *g, struct fe_launch *l, struct sim_error *err)
 		sim_event_cancel(g->sim, &g->sample_ev);
 	if (hit)
 		return capped(g, &info, start, hit, err);
-	for (uint32_t i = 0; i < g->n_cores; i++) {
-		const struct sim_error *e = sm_error(g->sms[i]);
-		if (e && e->code != SIM_OK) {
-			*err = *e;
-			return e->code;
-		}
-	}
-	if (why == SIM_STOP_DEADLOCK)
-		return err->code ? (int)err->code : SIM_ERR_FAULT;
-	if (why == SIM_STOP_LIVELOCK) {
-		char spin[256] = "";
-		for (uint32_t i = 0; i < g->n_cores && !sm_describe_running(g->sms[i], spin, sizeof spin); i++)
-			;
-		return sim_error_set(err, SIM_ERR_FAULT, NULL, 0, 0, "sim.livelock_cycles",
-				     "kernel %s livelocked: warps kept issuing for %llu core cycles without "
-				     "changing memory, a barrier arrival, warp exit or CTA completion%s%s",
-				     info.kernel_name, (unsigned long long)cfg_int(g->cfg, "sim.livelock_cycles"),
-				     spin[0] ? "; spinning: " : "", spin);
-	}
-	if (!cta_dispatcher_kernel_done(g->disp))
-		return sim_error_set(err, SIM_ERR_FAULT, NULL, 0, 0, NULL,
-				     "simulation went quiet but kernel %s has unfinished CTAs", info.kernel_name);
-	if (g->check && (rc = check_kernel_end(g, info.kernel_name, err)))
+	if ((rc = gpu_stop_status(g, why, info.kernel_name, err)))
+		return rc;
+	if (g->check && (rc = gpu_check_kernel_end(g, info.kernel_name, err)))
 		return rc;
 	uint64_t end = cta_dispatcher_kernel_end_cycle(g->disp);
-	account_launch(g, end - cta_dispatcher_kernel_start_cycle(g->disp));
-	account_memory(g);
+	gpu_account_launch(g, end - cta_dispatcher_kernel_start_cycle(g->disp));
+	gpu_account_memory(g);
 	if (g->sampler)
 		sampler_take(g->sampler, end);
 	stats_kernel_end(g->st);
@@ -868,3 +828,4 @@ uint64_t gpu_core_cycles(const struct gpu *g) { return g->cycles; }
 uint64_t gpu_warp_insts(const struct gpu *g) { return g->warp_insts; }
 uint64_t gpu_thread_insts(const struct gpu *g) { return g->thread_insts; }
 struct sim *gpu_sim(struct gpu *g) { return g->sim; }
+struct sim_clock *gpu_core_clock(struct gpu *g) { return &g->core_clk; }

@@ -32,6 +32,26 @@ void gpu_destroy(struct gpu *g);
  * the launch: its statistics so far are recorded as the launch's, the totals include them, and
  * the machine must launch no more (CTAs are left in flight). */
 int gpu_run_launch(struct gpu *g, struct fe_launch *l, struct sim_error *err);
+/* Concurrent kernels (gpu.cta_dispatcher.concurrent_kernels = on-gpu): run the n launches of b
+ * to completion side by side, launch i starting at the cycle after the last of after[] (indices
+ * below i) ends, those without any at once. Per launch: start and end cycle (end one past its
+ * last CTA's), its warp and thread instructions (counted on each core while it ran that
+ * kernel), and a stats record each ("gpu.cycles", "gpu.start_cycle", "gpu.end_cycle",
+ * "gpu.warp_insts", "gpu.thread_insts", "gpu.ctas", "gpu.sms_used"). The gpu.* totals count
+ * the batch's span once (gpu.kernels + n). *section: the batch's start, end and the
+ * differences of every stat over it (caller owns). Errors as gpu_run_launch's; SIM_ERR_USAGE
+ * when gpu_batch_possible is false (the setting is off, a time series or a budget is set) or
+ * a dependency is not earlier. */
+struct gpu_batch_launch {
+	struct fe_launch *l;
+	const uint32_t *after;
+	uint32_t n_after;
+	uint64_t start_cycle, end_cycle, warp_insts, thread_insts; /* results */
+};
+struct json_t;
+bool gpu_batch_possible(const struct gpu *g);
+int gpu_run_batch(struct gpu *g, struct gpu_batch_launch *b, uint32_t n, struct json_t **section,
+		  struct sim_error *err);
 /* Caps on the totals over all launches (gpu.cycles, gpu.warp_insts, gpu.thread_insts); 0 = none.
  * Cycles are met exactly; an instruction cap is passed by less than one cycle's issue. */
 struct gpu_budget {
@@ -100,5 +120,6 @@ uint64_t gpu_core_cycles(const struct gpu *g);
 uint64_t gpu_warp_insts(const struct gpu *g);
 uint64_t gpu_thread_insts(const struct gpu *g);
 struct sim *gpu_sim(struct gpu *g);
+struct sim_clock *gpu_core_clock(struct gpu *g);
 
 #endif

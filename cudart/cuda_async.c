@@ -66,6 +66,8 @@ cudaError_t cudaStreamAddCallback(void *stream, stream_callback fn, void *user, 
 		return cr_fail(cudaErrorInvalidValue, call, "flags 0x%x (must be 0)", flags);
 	cr_lock();
 	cudaError_t e = cr_stream_check(stream, call);
+	if (!e && cr_queue_pending())
+		cr_queue_flush(); /* the callback runs after the stream's work */
 	cudaError_t status = cr.sticky_err; /* the stream's error, which CUDA hands the callback */
 	cr_unlock();
 	if (e)
@@ -89,7 +91,7 @@ cudaError_t cudaLaunchHostFunc(void *stream, host_fn fn, void *user)
 	}
 	cudaError_t e = cr_stream_check(stream, call);
 	if (!e)
-		e = cr.sticky_err;
+		e = cr_queue_pending() ? cr_queue_flush() : cr.sticky_err;
 	cr_unlock();
 	if (e)
 		return cr_ret(e);

@@ -3,6 +3,7 @@
  * A handle is a slot index and that slot's generation, never a pointer: a destroyed handle, one
  * from before cudaDeviceReset or a made-up one is refused with cudaErrorInvalidResourceHandle
  * without anything being read through it, and a reused slot cannot revive an old handle. */
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,8 @@ struct cr_slot {
 	unsigned flags;     /* as created (cudaEvent*, cudaStream* flags) */
 	uint64_t time_ps;   /* events: simulated time when last recorded */
 	bool recorded;      /* events: recorded at least once */
+	uint32_t pending;   /* events: index + 1 of the queued launch it follows (cuda_streams.c);
+	                       its time is that launch's end, known when the queue has run */
 };
 
 static void *handle_of(uint32_t slot)
@@ -110,6 +113,40 @@ cudaError_t cr_stream_check(const void *s, const char *call)
 	return bad_handle(call, "stream", s);
 }
 
+uint32_t cr_stream_key(const void *stream, bool *nonblocking)
+{
+	uintptr_t v = (uintptr_t)stream;
+	if (nonblocking)
+		*nonblocking = false;
+	if (v <= 2)
+		return v == 2 ? 1 : 0;
+	struct cr_slot *s = slot_get(stream, KIND_STREAM);
+	assert(s);
+	if (nonblocking)
+		*nonblocking = (s->flags & STREAM_NON_BLOCKING) != 0;
+	return (uint32_t)(s - cr.slots) + 2;
+}
+
+void cr_events_settle(const uint64_t *end_ps, uint32_t n)
+{
+	for (uint32_t i = 0; i < cr.n_slots; i++) {
+		struct cr_slot *s = &cr.slots[i];
+		if (s->kind != KIND_EVENT || !s->pending)
+			continue;
+		assert(s->pending <= n);
+		if (end_ps)
+			s->time_ps = end_ps[s->pending - 1];
+		s->pending = 0;
+	}
+}
+
+/* Run the queued launches when the event (or stream) still waits for one: the answer of a
+ * synchronisation or query is then known. */
+static cudaError_t settle_event(const struct cr_slot *s)
+{
+	return s && s->pending ? cr_queue_flush() : cudaSuccess;
+}
+
 /* ---- events ------------------------------------------------------------------------- */
 
 cudaError_t cudaEventCreateWithFlags(void **ev, unsigned flags)
@@ -153,7 +190,16 @@ cudaError_t cudaEventRecordWithFlags(void *ev, void *stream, unsigned flags)
 	cudaError_t e = !s ? bad_handle(call, "event", ev) : cr_stream_check(stream, call);
 	if (!e && flags > 1) /* cudaEventRecordDefault, cudaEventRecordExternal */
 		e = cr_fail(cudaErrorInvalidValue, call, "flags 0x%x (0 or 1)", flags);
-	if (!e && !(e = cr_ready())) {
+	if (!e)
+		s->pending = 0;
+	/* with launches queued, an event in a stream of the program's follows that stream's
+	 * last one (or is reached now); in the legacy stream it follows everything, so the queue
+	 * runs first (cr_ready) */
+	if (!e && cr_queue_pending() && cr_stream_key(stream, NULL) != 0 && !cr.sticky_err) {
+		s->pending = cr_queue_last(stream);
+		s->time_ps = warpsim_now_ps(cr.ws);
+		s->recorded = true;
+	} else if (!e && !(e = cr_ready())) {
 		s->time_ps = warpsim_now_ps(cr.ws);
 		s->recorded = true;
 	}
@@ -170,19 +216,26 @@ cudaError_t cudaEventRecord(void *ev, void *stream)
 cudaError_t cudaEventSynchronize(void *ev)
 {
 	cr_lock();
-	cudaError_t e = slot_get(ev, KIND_EVENT) ? cr.sticky_err :
-						  bad_handle("cudaEventSynchronize", "event", ev);
+	struct cr_slot *s = slot_get(ev, KIND_EVENT);
+	cudaError_t e = s ? settle_event(s) : bad_handle("cudaEventSynchronize", "event", ev);
+	if (!e)
+		e = cr.sticky_err;
 	cr_unlock();
 	return cr_ret(e);
 }
 
+/* An event behind queued launches was not reached when asked: cudaErrorNotReady (no error,
+ * not recorded as the last one), and the queue runs, so it is reached at the next query. */
 cudaError_t cudaEventQuery(void *ev)
 {
 	cr_lock();
-	cudaError_t e = slot_get(ev, KIND_EVENT) ? cr.sticky_err :
-						  bad_handle("cudaEventQuery", "event", ev);
+	struct cr_slot *s = slot_get(ev, KIND_EVENT);
+	bool waiting = s && s->pending;
+	cudaError_t e = s ? settle_event(s) : bad_handle("cudaEventQuery", "event", ev);
+	if (!e)
+		e = cr.sticky_err;
 	cr_unlock();
-	return cr_ret(e);
+	return !e && waiting ? cudaErrorNotReady : cr_ret(e);
 }
 
 cudaError_t cudaEventElapsedTime(float *ms, void *start, void *end)
@@ -193,6 +246,8 @@ cudaError_t cudaEventElapsedTime(float *ms, void *start, void *end)
 	cudaError_t e = cudaSuccess;
 	if (!a || !b)
 		e = bad_handle(call, "event", a ? end : start);
+	else if ((e = settle_event(a)) || (e = settle_event(b)))
+		;
 	else if (!ms)
 		e = cr_fail(cudaErrorInvalidValue, call, "NULL result pointer");
 	else if ((a->flags | b->flags) & EVENT_DISABLE_TIMING)
@@ -243,6 +298,7 @@ cudaError_t cudaStreamDestroy(void *s)
 	cudaError_t e = sl ? cudaSuccess : bad_handle("cudaStreamDestroy", "stream", s);
 	if (sl) {
 		cr_capture_stream_gone(s);
+		cr_queue_flush(); /* its work completes, as CUDA's does after the destroy */
 		slot_free(sl);
 	}
 	cr_unlock();
@@ -254,19 +310,22 @@ cudaError_t cudaStreamSynchronize(void *s)
 	cr_lock();
 	cudaError_t e = cr_stream_check(s, "cudaStreamSynchronize");
 	if (!e)
-		e = cr.sticky_err;
+		e = cr_queue_pending() ? cr_queue_flush() : cr.sticky_err;
 	cr_unlock();
 	return cr_ret(e);
 }
 
+/* As cudaEventQuery: a stream with queued launches is not done when asked; the queue runs. */
 cudaError_t cudaStreamQuery(void *s)
 {
 	cr_lock();
 	cudaError_t e = cr_stream_check(s, "cudaStreamQuery");
+	bool waiting = !e && cr_queue_pending() &&
+		       (cr_queue_last(s) || cr_stream_key(s, NULL) == 0);
 	if (!e)
-		e = cr.sticky_err;
+		e = waiting ? cr_queue_flush() : cr.sticky_err;
 	cr_unlock();
-	return cr_ret(e);
+	return !e && waiting ? cudaErrorNotReady : cr_ret(e);
 }
 
 cudaError_t cudaStreamWaitEvent(void *s, void *ev, unsigned flags)
@@ -280,6 +339,9 @@ cudaError_t cudaStreamWaitEvent(void *s, void *ev, unsigned flags)
 		e = cr_fail(cudaErrorInvalidValue, call, "flags 0x%x (0 or 1)", flags);
 	if (!e)
 		e = cr.sticky_err;
+	struct cr_slot *evs = e ? NULL : slot_get(ev, KIND_EVENT);
+	if (evs && evs->pending)
+		e = cr_queue_wait(s, evs->pending - 1);
 	cr_unlock();
 	return cr_ret(e);
 }

@@ -23,7 +23,10 @@ cudaError_t cr_ready(void)
 {
 	if (cr.sticky_err)
 		return cr.sticky_err;
-	return cr_machine() ? cudaSuccess : cr.init_err;
+	if (!cr_machine())
+		return cr.init_err;
+	/* launches still queued end before anything that touches the device (cuda_streams.c) */
+	return cr_queue_pending() ? cr_queue_flush() : cudaSuccess;
 }
 
 cudaError_t cudaMalloc(void **p, size_t bytes)

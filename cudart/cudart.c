@@ -131,9 +131,12 @@ struct warpsim *cr_machine(void)
 void cr_finish(const char *incomplete)
 {
 	/* a signal came while the program went on to exit (it ended a sleep or a read early):
-	 * the outputs are those of the signal, and so is the end */
+	 * the outputs are those of the signal, and so is the end; launches still queued run
+	 * first, unless a signal or fault stops the program */
 	if (!incomplete)
 		cr_run_signal_check();
+	if (!incomplete && !cr.finished && cr.ws)
+		cr_queue_flush();
 	if (cr.finished)
 		return;
 	cr.finished = true;
@@ -707,6 +710,9 @@ static cudaError_t launch_checked(struct cr_func *f, struct dim3 grid, struct di
 	}
 	if (capture)
 		return cr_capture_kernel(f, grid, block, shared, params, a.param_bytes, call);
+	if (cr_queue_on())
+		return cr_queue_launch(m, (uint32_t)k, grid, block, shared, params, a.param_bytes,
+				       stream, call);
 	return run_launch(m, k, kname, grid, block, shared, params, a.param_bytes, call);
 }
 
@@ -723,18 +729,24 @@ static cudaError_t run_launch(struct warpsim_module *m, int k, const char *kname
 	cr_run_launch_begin(kname);
 	int rc = warpsim_launch(m, (uint32_t)k, &l, NULL, &err);
 	cr_run_launch_end();
+	return cr_launch_outcome(rc, &err, kname, call, 1);
+}
+
+cudaError_t cr_launch_outcome(int rc, const struct warpsim_error *err, const char *kname,
+			      const char *call, uint64_t n)
+{
 	if (!rc) {
-		cr.launches++;
+		cr.launches += n;
 		return cudaSuccess;
 	}
 	/* Shape and resource errors are the launch's; a fault in the kernel is reported, as by
 	 * the hardware, at the next call that synchronises, and sticks. */
-	switch (err.code) {
+	switch (err->code) {
 	case WARPSIM_ERR_INPUT:
 	case WARPSIM_ERR_CONFIG:
-		return cr_fail(cudaErrorLaunchOutOfResources, call, "%s: %s", kname, err.message);
+		return cr_fail(cudaErrorLaunchOutOfResources, call, "%s: %s", kname, err->message);
 	case WARPSIM_ERR_PROGRAM:
-		cr.sticky_err = fault_code(err.message);
+		cr.sticky_err = fault_code(err->message);
 		break;
 	case WARPSIM_ERR_FAULT:
 		cr.sticky_err = cudaErrorLaunchTimeout;
@@ -744,8 +756,8 @@ static cudaError_t run_launch(struct warpsim_module *m, int k, const char *kname
 		 * of what was simulated (stats.json "budget"); nothing of it runs after the cap,
 		 * whose results would be incomplete */
 		fprintf(stderr, "warpsim cudart: kernel %s: %s; the program ends here\n", kname,
-			err.message);
-		cr.launches++;
+			err->message);
+		cr.launches += n;
 		cr_finish(NULL);
 		fflush(NULL);
 		_exit(0);
@@ -753,16 +765,16 @@ static cudaError_t run_launch(struct warpsim_module *m, int k, const char *kname
 		cr.sticky_err = cudaErrorLaunchFailure;
 		break;
 	}
-	cr.launches++; /* it ran: its statistics are in the machine's */
-	cr_run_faulted(kname, cr.sticky_err, err.message);
-	fprintf(stderr, "warpsim cudart: kernel %s: %s\n", kname, err.message);
+	cr.launches += n; /* it ran: its statistics are in the machine's */
+	cr_run_faulted(kname, cr.sticky_err, err->message);
+	fprintf(stderr, "warpsim cudart: kernel %s: %s\n", kname, err->message);
 	return cudaSuccess;
 }
 
 cudaError_t cr_launch_params(struct cr_func *f, struct dim3 grid, struct dim3 block,
 			     size_t shared, const void *params, uint32_t param_bytes)
 {
-	if (cr.sticky_err)
+	if (cr.sticky_err || cr_queue_flush())
 		return refused(f, "cudaGraphLaunch", cr.sticky_err);
 	cudaError_t e = cr_module(f->fb, "cudaGraphLaunch");
 	if (e)
@@ -1061,7 +1073,7 @@ cudaError_t cudaRuntimeGetVersion(int *v)
 cudaError_t cudaDeviceSynchronize(void)
 {
 	cr_lock();
-	cudaError_t e = cr.sticky_err ? cr.sticky_err : cr_machine() ? cudaSuccess : cr.init_err;
+	cudaError_t e = cr.sticky_err ? cr.sticky_err : cr_machine() ? cr_queue_flush() : cr.init_err;
 	cr_unlock();
 	return cr_ret(e);
 }
@@ -1075,6 +1087,9 @@ cudaError_t cudaDeviceSynchronize(void)
 cudaError_t cudaDeviceReset(void)
 {
 	cr_lock();
+	if (cr.ws)
+		cr_queue_flush(); /* the work before the reset completes, as CUDA's does */
+	cr_queue_reset();
 	if (cr.ws && cr.launches) {
 		/* kept for the statistics until a launch on the new machine replaces them */
 		if (cr.retired) {

@@ -163,6 +163,32 @@ void cr_graph_reset(void);
 /* Run a kernel launch a graph captured (cr.lock held). */
 cudaError_t cr_launch_params(struct cr_func *f, struct dim3 grid, struct dim3 block,
 			     size_t shared, const void *params, uint32_t param_bytes);
+/* The result of a launch (or n launches run together) as the program sees it: success, a
+ * refusal (returned), a fault (sticky, reported later), a budget (the program ends). */
+cudaError_t cr_launch_outcome(int rc, const struct warpsim_error *err, const char *kname,
+			      const char *call, uint64_t n);
+/* Concurrent streams (cuda_streams.c; gpu.cta_dispatcher.concurrent_kernels = on-gpu).
+ * queue_on: launches are queued (the machine exists and asks for it). queue_launch: a checked
+ * launch queued after what its stream and the events it waits for order before it.
+ * queue_last: index + 1 of the stream's last queued launch (0: none); queue_wait: the stream's
+ * next launch waits for queued launch entry. flush: run the queue (every call that touches the
+ * device does, through cr_ready); returns the sticky error after it. reset: forget it. */
+bool cr_queue_on(void);
+bool cr_queue_pending(void);
+cudaError_t cr_queue_launch(struct warpsim_module *m, uint32_t k, struct dim3 grid,
+			    struct dim3 block, size_t shared, const void *params,
+			    uint32_t param_bytes, void *stream, const char *call);
+uint32_t cr_queue_last(const void *stream);
+cudaError_t cr_queue_wait(const void *stream, uint32_t entry);
+cudaError_t cr_queue_flush(void);
+void cr_queue_reset(void);
+/* A stream's number for the queue and the statistics: 0 the legacy default stream (0,
+ * cudaStreamLegacy), 1 the per-thread one, 2.. the program's (slot + 2); *nonblocking (may be
+ * NULL): created with cudaStreamNonBlocking. The stream is checked already. */
+uint32_t cr_stream_key(const void *stream, bool *nonblocking);
+/* Events recorded after queued launches take the end of that launch (end_ps[entry], NULL: the
+ * batch failed and they keep their record time); n entries ran. */
+void cr_events_settle(const uint64_t *end_ps, uint32_t n);
 /* cudaDeviceReset: the default memory pool forgets its allocations and attributes. */
 void cr_pool_reset(void);
 /* The kernel whose host stub is func, loaded, and its attributes; an error names call. */

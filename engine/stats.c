@@ -347,6 +347,21 @@ void stats_kernel_end(struct stats *s)
 	json_array_append_new(s->kernels, k);
 }
 
+struct json_t *stats_kernel_scope_json(const struct stats *s)
+{
+	return scope_json(s, true);
+}
+
+void stats_kernel_append(struct stats *s, const char *name, const char *ptx_name,
+			 struct json_t *stats)
+{
+	json_t *k = json_pack("{s:s, s:I, s:o}", "name", name, "launch",
+			      (json_int_t)json_array_size(s->kernels), "stats", stats);
+	if (k && ptx_name && strcmp(ptx_name, name))
+		json_object_set_new(k, "ptx_name", json_string(ptx_name));
+	json_array_append_new(s->kernels, k);
+}
+
 bool stats_get_u64(const struct stats *s, const char *name, uint64_t *out)
 {
 	return stats_get_u64_scope(s, name, false, out);

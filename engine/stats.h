@@ -83,6 +83,13 @@ void stats_set_kernel_prefix(struct stats *s, const char *prefix);
  * name given to kernel_begin. Each record also has "launch": its index in "kernels". */
 void stats_kernel_set_ptx_name(struct stats *s, const char *ptx_name);
 void stats_kernel_end(struct stats *s);
+/* Concurrent kernels share one scope: its differences so far (what kernel_end would record;
+ * a new reference), and a record appended with the stats given (reference stolen) for each of
+ * the kernels, with "ptx_name" when it differs from name. */
+struct json_t;
+struct json_t *stats_kernel_scope_json(const struct stats *s);
+void stats_kernel_append(struct stats *s, const char *name, const char *ptx_name,
+			 struct json_t *stats);
 
 /* Look up a live value by name (tests, reports). false if no such stat. */
 bool stats_get_u64(const struct stats *s, const char *name, uint64_t *out);

@@ -165,6 +165,26 @@ struct warpsim_launch_result {
 };
 int warpsim_launch(struct warpsim_module *m, uint32_t k, const struct warpsim_launch *l,
 		   struct warpsim_launch_result *r, struct warpsim_error *err);
+/* Launches of several streams (gpu.cta_dispatcher.concurrent_kernels): the n entries of b run
+ * to completion, entry i starting after every entry after[0..n_after-1] (indices below i) has
+ * ended; with the setting on-gpu on a timing machine (no budget, launch selection, sampling or
+ * time series) the kernels run side by side, else one at a time in index order (an order the
+ * dependencies allow). stream is the caller's number for the stream, recorded with each
+ * launch in stats.json ("stream" in its record; "streams": launches and cycles per stream;
+ * "concurrent": each batch run side by side). r (may be NULL) gets n results; a launch's
+ * core_cycles are its own span (start to end), which overlaps others'. Errors as
+ * warpsim_launch's (INPUT: an entry's module is another machine's or after[] names no
+ * earlier entry); nothing runs when an entry is refused before the run. */
+struct warpsim_batch_launch {
+	struct warpsim_module *m;
+	uint32_t kernel;
+	struct warpsim_launch launch;
+	const uint32_t *after;
+	uint32_t n_after;
+	uint32_t stream;
+};
+int warpsim_launch_batch(struct warpsim *ws, const struct warpsim_batch_launch *b, uint32_t n,
+			 struct warpsim_launch_result *r, struct warpsim_error *err);
 /* Simulated time so far: the end of the last launch (0 for no machine). */
 uint64_t warpsim_now_ps(const struct warpsim *ws);
 /* Device printf goes to out (NULL, the default: discarded). */

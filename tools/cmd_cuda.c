@@ -214,6 +214,15 @@ static void summary(const char *dir, const char *file, bool keep, const struct c
 	if (cs->refused || cs->faulted)
 		snprintf(mishaps, sizeof mishaps, " (%llu refused by the runtime, %llu faulted)",
 			 cs->refused, cs->faulted);
+	/* concurrent streams (stats.json "streams", "concurrent") */
+	char conc[96] = "";
+	json_t *streams = json_object_get(doc, "streams"), *batches = json_object_get(doc, "concurrent");
+	long long side = 0;
+	for (size_t i = 0; i < json_array_size(batches); i++)
+		side += json_integer_value(json_object_get(json_array_get(batches, i), "launches"));
+	if (streams)
+		snprintf(conc, sizeof conc, " (%zu streams, %lld side by side in %zu batches)",
+			 json_object_size(streams), side, json_array_size(batches));
 	/* a capped or sampled run says so (stats.json "budget", "sampling") */
 	char more[256] = "";
 	json_t *b = json_object_get(doc, "budget"), *smp = json_object_get(doc, "sampling");
@@ -232,8 +241,8 @@ static void summary(const char *dir, const char *file, bool keep, const struct c
 	char cycles[48] = "run functionally";
 	if (!functional)
 		snprintf(cycles, sizeof cycles, "%lld core cycles", (long long)json_integer_value(cyc));
-	fprintf(stderr, "warpsim cuda: %zu kernel launches%s, %s, %lld warp instructions%s%s%s%s%s\n",
-		json_array_size(json_object_get(doc, "kernels")), mishaps, cycles,
+	fprintf(stderr, "warpsim cuda: %zu kernel launches%s%s, %s, %lld warp instructions%s%s%s%s%s\n",
+		json_array_size(json_object_get(doc, "kernels")), conc, mishaps, cycles,
 		(long long)json_integer_value(wi), more, incomplete ? "; incomplete: " : "",
 		incomplete ? incomplete : "", keep ? "; stats in " : "", keep ? p : "");
 	json_decref(doc);

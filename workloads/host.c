@@ -363,26 +363,39 @@ uint32_t ws_kernel_regs(struct ws_host *h, const char *kernel, enum fe_regs_sour
 	return 0;
 }
 
-int ws_launch_params(struct ws_host *h, const char *kernel, struct ws_dim3 grid,
-		     struct ws_dim3 block, uint32_t dyn_shared_bytes, const void *params,
-		     uint32_t params_bytes, struct sim_error *err)
+struct fe_launch *ws_launch_create(struct ws_host *h, const char *kernel, struct ws_dim3 grid,
+				   struct ws_dim3 block, uint32_t dyn_shared_bytes, const void *params,
+				   uint32_t params_bytes, struct sim_error *err)
 {
-	int rc = ws_check_dims(kernel, grid, block, dyn_shared_bytes, err);
-	if (rc)
-		return rc;
+	if (ws_check_dims(kernel, grid, block, dyn_shared_bytes, err))
+		return NULL;
 	enum fe_regs_source src;
 	uint32_t regs = ws_kernel_regs(h, kernel, &src);
 	const uint32_t g[3] = {grid.x, grid.y, grid.z}, b[3] = {block.x, block.y, block.z};
 	struct fe_launch *l = fe_launch_create(h->mod, h->mem, kernel, g, b, dyn_shared_bytes,
 					       params, params_bytes, regs, err);
-	if (!l)
-		return err && err->code ? err->code : SIM_ERR_INPUT;
+	if (!l) {
+		if (err && !err->code)
+			err->code = SIM_ERR_INPUT;
+		return NULL;
+	}
 	if (regs)
 		fe_launch_set_regs(l, regs, src);
 	fe_launch_set_printf(l, h->printf_out);
 	if (h->stack_bytes)
 		fe_launch_set_stack_bytes(l, h->stack_bytes);
-	rc = h->dev.launch(h->dev.ctx, l, err);
+	return l;
+}
+
+int ws_launch_params(struct ws_host *h, const char *kernel, struct ws_dim3 grid,
+		     struct ws_dim3 block, uint32_t dyn_shared_bytes, const void *params,
+		     uint32_t params_bytes, struct sim_error *err)
+{
+	struct fe_launch *l = ws_launch_create(h, kernel, grid, block, dyn_shared_bytes, params,
+					       params_bytes, err);
+	if (!l)
+		return err && err->code ? err->code : SIM_ERR_INPUT;
+	int rc = h->dev.launch(h->dev.ctx, l, err);
 	fe_launch_destroy(l);
 	if (rc)
 		return rc;

@@ -110,6 +110,11 @@ int ws_launch(struct ws_host *h, const char *kernel, struct ws_dim3 grid, struct
 int ws_launch_params(struct ws_host *h, const char *kernel, struct ws_dim3 grid,
 		     struct ws_dim3 block, uint32_t dyn_shared_bytes, const void *params,
 		     uint32_t params_bytes, struct sim_error *err);
+/* The launch ws_launch_params would run, built and not run (caller destroys it; NULL with err:
+ * the same input errors). */
+struct fe_launch *ws_launch_create(struct ws_host *h, const char *kernel, struct ws_dim3 grid,
+				   struct ws_dim3 block, uint32_t dyn_shared_bytes, const void *params,
+				   uint32_t params_bytes, struct sim_error *err);
 /* Registers per thread a launch of kernel would use, and their source (given, ptxas: found
  * as ws_launch finds them, with its warning; 0 with FE_REGS_ESTIMATE: the module's estimate). */
 uint32_t ws_kernel_regs(struct ws_host *h, const char *kernel, enum fe_regs_source *src);

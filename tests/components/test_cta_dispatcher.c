@@ -15,6 +15,7 @@ struct fake_core {
 	uint32_t id;
 	uint32_t launched[MAX_LOG];
 	uint64_t seq[MAX_LOG];
+	const struct fe_launch *lh[MAX_LOG];  /* the launch of each CTA (concurrent kernels) */
 	uint32_t n_launched;
 	uint64_t begin_cycle, end_cycle;
 	int begins, ends;
@@ -30,9 +31,10 @@ static void fk_begin(void *c, const struct fe_launch_info *in, uint64_t now)
 static int fk_launch(void *c, struct fe_launch *l, uint32_t cta, uint64_t seq, uint64_t now,
 		     struct sim_error *err)
 {
-	(void)l, (void)now, (void)err;
+	(void)now, (void)err;
 	struct fake_core *f = c;
 	cr_assert_lt(f->n_launched, MAX_LOG);
+	f->lh[f->n_launched] = l;
 	f->seq[f->n_launched] = seq;
 	f->launched[f->n_launched++] = cta;
 	return 0;
@@ -233,4 +235,148 @@ Test(cta_dispatcher, cta_that_fits_nowhere_is_an_input_error_naming_the_limit)
 	cr_assert_eq(f.n_launched, 0);
 	cta_dispatcher_destroy(d);
 	cfg_destroy(c);
+}
+
+/* ---- concurrent kernels (on-gpu) ------------------------------------------------------ */
+
+static struct fe_launch *const LAUNCH_B = (struct fe_launch *)(uintptr_t)0x2000;
+
+/* What the owner's hooks saw: kernels done (tag, end cycle) and core switches. */
+struct hook_log {
+	uint32_t done_tag[8];
+	uint64_t done_cycle[8];
+	int n_done;
+	char switches[256];   /* "b0:1@5 e0:1@9 ..." begin/end core:tag@cycle */
+};
+static void hk_core(void *ctx, uint32_t core, uint32_t tag, bool begin, uint64_t now)
+{
+	struct hook_log *h = ctx;
+	size_t n = strlen(h->switches);
+	snprintf(h->switches + n, sizeof h->switches - n, "%s%c%u:%u@%llu", n ? " " : "",
+		 begin ? 'b' : 'e', core, tag, (unsigned long long)now);
+}
+static void hk_done(void *ctx, uint32_t tag, uint64_t end)
+{
+	struct hook_log *h = ctx;
+	h->done_tag[h->n_done] = tag;
+	h->done_cycle[h->n_done++] = end;
+}
+static const struct cta_dispatcher_kernel_hooks hk = {hk_core, hk_done};
+
+static struct cta_dispatcher *concurrent(struct cfg **c, struct fake_core *f, uint32_t n,
+					 struct hook_log *h)
+{
+	const char *const ov[] = {"gpu.core.max_ctas=1", "gpu.cta_dispatcher.concurrent_kernels=on-gpu", NULL};
+	*c = mkcfg(ov);
+	struct sim_error err;
+	struct cta_dispatcher *d = cta_dispatcher_create(*c, NULL, n, &err);
+	cr_assert_not_null(d);
+	for (uint32_t i = 0; i < n; i++)
+		cta_dispatcher_attach_core(d, i, &fk_ops, &f[i]);
+	cta_dispatcher_set_kernel_hooks(d, &hk, h);
+	cr_assert(cta_dispatcher_concurrent(d));
+	return d;
+}
+
+Test(cta_dispatcher, concurrent_kernel_takes_the_idle_cores_then_the_ones_that_empty)
+{
+	/* 4 cores, one CTA each. A (tag 0, 2 CTAs) at cycle 10 takes cores 0, 1; B (tag 1, 3 CTAs)
+	 * at cycle 12 takes the idle cores 2, 3 and its CTA 2 waits. Core 0 finishes A's CTA 0 at
+	 * 20: A has nothing left to place, so core 0 ends A and begins B (at 21) with B's CTA 2.
+	 * Core 1 finishes A's CTA 1 at 25: A is done (end 26); core 1 has nothing to take. */
+	struct cfg *c;
+	struct fake_core f[4] = {{0}};
+	struct hook_log h = {0};
+	struct cta_dispatcher *d = concurrent(&c, f, 4, &h);
+	struct sim_error err;
+	struct fe_launch_info a = info(2, 64, 8, 0), b = info(3, 64, 8, 0);
+	cr_assert_eq(cta_dispatcher_add_kernel(d, LAUNCH, &a, 0, 10, &err), 0, "%s", err.msg);
+	cr_assert_eq(cta_dispatcher_add_kernel(d, LAUNCH_B, &b, 1, 12, &err), 0, "%s", err.msg);
+	cr_assert_eq(cta_dispatcher_running_kernels(d), 2);
+	cr_assert(cta_dispatcher_ctas_waiting(d));
+	cr_assert(f[0].lh[0] == LAUNCH && f[1].lh[0] == LAUNCH && f[0].launched[0] == 0 && f[1].launched[0] == 1);
+	cr_assert(f[2].lh[0] == LAUNCH_B && f[3].lh[0] == LAUNCH_B && f[2].launched[0] == 0 && f[3].launched[0] == 1);
+	cr_assert_eq(f[2].begin_cycle, 12);
+	cr_assert_eq(cta_dispatcher_cta_finished(d, 0, 0, 20, &err), 0);
+	cr_assert_eq(f[0].ends, 1);
+	cr_assert_eq(f[0].end_cycle, 20);
+	cr_assert_eq(f[0].begins, 2);
+	cr_assert_eq(f[0].begin_cycle, 21);
+	cr_assert(f[0].n_launched == 2 && f[0].lh[1] == LAUNCH_B && f[0].launched[1] == 2);
+	cr_assert_not(cta_dispatcher_ctas_waiting(d));
+	cr_assert_eq(cta_dispatcher_cta_finished(d, 1, 1, 25, &err), 0);
+	cr_assert_eq(h.n_done, 1);
+	cr_assert(h.done_tag[0] == 0 && h.done_cycle[0] == 26);
+	cr_assert_eq(f[1].n_launched, 1);
+	cr_assert_eq(cta_dispatcher_running_kernels(d), 1);
+	/* B's CTAs end on cores 2, 3, 0; the last (core 0 at 40) ends B at 41 */
+	cr_assert_eq(cta_dispatcher_cta_finished(d, 2, 0, 30, &err), 0);
+	cr_assert_eq(cta_dispatcher_cta_finished(d, 3, 1, 35, &err), 0);
+	cr_assert_eq(cta_dispatcher_cta_finished(d, 0, 2, 40, &err), 0);
+	cr_assert(h.n_done == 2 && h.done_tag[1] == 1 && h.done_cycle[1] == 41);
+	cr_assert(cta_dispatcher_kernel_done(d));
+	cr_assert_str_eq(h.switches, "b0:0@10 b1:0@10 b2:1@12 b3:1@12 e0:0@20 b0:1@21 e1:0@25 e2:1@30 "
+			 "e3:1@35 e0:1@40");
+	/* the timeline holds both kernels' CTAs, each kernel's rows together */
+	uint64_t n;
+	const struct cta_dispatcher_record *r = cta_dispatcher_timeline(d, &n);
+	cr_assert_eq(n, 5);
+	cr_assert(r[2].kernel_idx == 1 && r[2].cta_id == 0 && r[2].core == 2 && r[2].end_cycle == 30);
+	cr_assert(r[4].kernel_idx == 1 && r[4].cta_id == 2 && r[4].core == 0 && r[4].start_cycle == 20);
+	cta_dispatcher_destroy(d);
+	cfg_destroy(c);
+}
+
+Test(cta_dispatcher, concurrent_kernel_waits_for_a_core_and_takes_the_oldest_first)
+{
+	/* 2 cores busy with A (tag 0, 4 CTAs: 2 wait). B (tag 1) and C (tag 2) are added and wait:
+	 * no core is idle and A still has CTAs to place, so cores keep to A. When A has placed all,
+	 * each core that empties takes the kernel added first with CTAs left: B, then C. */
+	struct cfg *c;
+	struct fake_core f[2] = {{0}};
+	struct hook_log h = {0};
+	struct cta_dispatcher *d = concurrent(&c, f, 2, &h);
+	struct sim_error err;
+	struct fe_launch_info a = info(4, 64, 8, 0), b = info(1, 64, 8, 0), cc = info(1, 64, 8, 0);
+	static struct fe_launch *const LAUNCH_C = (struct fe_launch *)(uintptr_t)0x3000;
+	cr_assert_eq(cta_dispatcher_add_kernel(d, LAUNCH, &a, 0, 0, &err), 0);
+	cr_assert_eq(cta_dispatcher_add_kernel(d, LAUNCH_B, &b, 1, 1, &err), 0);
+	cr_assert_eq(cta_dispatcher_add_kernel(d, LAUNCH_C, &cc, 2, 2, &err), 0);
+	cr_assert(f[0].n_launched == 1 && f[1].n_launched == 1);
+	cr_assert_eq(cta_dispatcher_cta_finished(d, 1, 1, 10, &err), 0); /* core 1: A's CTA 2 */
+	cr_assert_eq(cta_dispatcher_cta_finished(d, 0, 0, 11, &err), 0); /* core 0: A's CTA 3 */
+	cr_assert(f[1].lh[1] == LAUNCH && f[1].launched[1] == 2 && f[0].lh[1] == LAUNCH && f[0].launched[1] == 3);
+	cr_assert_eq(cta_dispatcher_cta_finished(d, 0, 3, 20, &err), 0); /* core 0 empties: B */
+	cr_assert(f[0].n_launched == 3 && f[0].lh[2] == LAUNCH_B);
+	cr_assert_eq(cta_dispatcher_cta_finished(d, 1, 2, 21, &err), 0); /* A done; core 1: C */
+	cr_assert(f[1].n_launched == 3 && f[1].lh[2] == LAUNCH_C);
+	cr_assert(h.n_done == 1 && h.done_tag[0] == 0 && h.done_cycle[0] == 22);
+	cta_dispatcher_destroy(d);
+	cfg_destroy(c);
+}
+
+Test(cta_dispatcher, concurrent_kernels_only_apart_from_a_kernel_alone)
+{
+	/* a kernel of no CTA is done at once; a kernel launched alone refuses concurrent ones and
+	 * the other way round (SIM_ERR_FAULT); the setting off says so */
+	struct cfg *c;
+	struct fake_core f[2] = {{0}};
+	struct hook_log h = {0};
+	struct cta_dispatcher *d = concurrent(&c, f, 2, &h);
+	struct sim_error err;
+	struct fe_launch_info none = info(0, 64, 8, 0), a = info(1, 64, 8, 0);
+	cr_assert_eq(cta_dispatcher_add_kernel(d, LAUNCH, &none, 7, 5, &err), 0);
+	cr_assert(h.n_done == 1 && h.done_tag[0] == 7 && h.done_cycle[0] == 6);
+	cr_assert_eq(cta_dispatcher_add_kernel(d, LAUNCH, &a, 0, 5, &err), 0);
+	cr_assert_eq(cta_dispatcher_launch_kernel_info(d, LAUNCH_B, &a, 6, &err), SIM_ERR_FAULT);
+	cr_assert_eq(cta_dispatcher_cta_finished(d, 0, 0, 9, &err), 0);
+	cr_assert_eq(cta_dispatcher_launch_kernel_info(d, LAUNCH_B, &a, 10, &err), 0);
+	cr_assert_eq(cta_dispatcher_add_kernel(d, LAUNCH, &a, 1, 10, &err), SIM_ERR_FAULT);
+	cta_dispatcher_destroy(d);
+	cfg_destroy(c);
+	struct cfg *off = mkcfg(NULL);
+	d = cta_dispatcher_create(off, NULL, 1, &err);
+	cr_assert_not(cta_dispatcher_concurrent(d));
+	cta_dispatcher_destroy(d);
+	cfg_destroy(off);
 }
