@@ -391,6 +391,13 @@ uint64_t cta_dispatcher_record_count(const struct cta_dispatcher *d) { return d-
 /* ---- concurrent kernels (on-gpu) ---------------------------------------------------- */
 
 bool cta_dispatcher_concurrent(const struct cta_dispatcher *d) { return d->on_gpu; }
+
+int cta_dispatcher_check_fit(struct cta_dispatcher *d, const struct fe_launch_info *info,
+			     struct sim_error *err)
+{
+	uint32_t n;
+	return fit(d, info, &n, err);
+}
 uint32_t cta_dispatcher_running_kernels(const struct cta_dispatcher *d) { return d->mk_running; }
 
 void cta_dispatcher_set_kernel_hooks(struct cta_dispatcher *d,

@@ -151,6 +151,10 @@ bool cta_dispatcher_concurrent(const struct cta_dispatcher *d);
 int cta_dispatcher_add_kernel(struct cta_dispatcher *d, struct fe_launch *l,
 			      const struct fe_launch_info *info, uint32_t tag, uint64_t now_cycle,
 			      struct sim_error *err);
+/* 0 when one CTA of info fits on a core; else add_kernel's SIM_ERR_INPUT naming the limit
+ * (checked for a whole batch before any of it starts). */
+int cta_dispatcher_check_fit(struct cta_dispatcher *d, const struct fe_launch_info *info,
+			     struct sim_error *err);
 /* Kernels added and not done. */
 uint32_t cta_dispatcher_running_kernels(const struct cta_dispatcher *d);
 

@@ -295,8 +295,14 @@ static uint64_t forward_progress(void *ctx)
 		if (g->sms[i])
 			sum += sm_forward_progress(g->sms[i]);
 	if (g->launch) {
-		uint64_t state, atomics;
-		fe_launch_progress(g->launch, &state, &atomics);
+		uint64_t state = 0, atomics = 0;
+		/* a concurrent batch: every launch's state, mixed into one */
+		for (uint32_t i = 0; i < (g->batch ? g->n_batch : 1); i++) {
+			uint64_t st, at;
+			fe_launch_progress(g->batch ? g->batch[i].l : g->launch, &st, &at);
+			state = state * 0x100000001b3ull ^ st;
+			atomics += at;
+		}
 		g->mem_new_states += fe_state_ring_new(&g->mem_ring, state);
 		sum += atomics + g->mem_new_states;
 	}

@@ -160,6 +160,16 @@ int gpu_run_batch(struct gpu *g, struct gpu_batch_launch *b, uint32_t n, json_t 
 		batch_free(&bt);
 		return sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory");
 	}
+	/* a launch the cores cannot hold is refused before any of the batch starts */
+	for (uint32_t i = 0; i < n; i++) {
+		struct fe_launch_info info;
+		gpu_prepare_launch(g, b[i].l, &info);
+		int rc = cta_dispatcher_check_fit(g->disp, &info, err);
+		if (rc) {
+			batch_free(&bt);
+			return rc;
+		}
+	}
 	sim_error_clear(&bt.err);
 	sim_event_init(&bt.start_ev, SIM_PRIO_DELIVERY, start_fire);
 	/* the batch is one scope of the stats: its launches' records are made from it */
@@ -181,13 +191,17 @@ int gpu_run_batch(struct gpu *g, struct gpu_batch_launch *b, uint32_t n, json_t 
 	for (uint32_t i = 0; i < n && !rc; i++)
 		if (!b[i].n_after)
 			rc = start(&bt, i, start_cycle, err);
-	/* the livelock watchdog samples device memory through a launch (one memory for all) */
+	/* the livelock watchdog samples the launches' memory states (forward_progress) */
 	g->launch = n ? b[0].l : NULL;
+	g->batch = b;
+	g->n_batch = n;
 	memset(&g->mem_ring, 0, sizeof g->mem_ring);
 	g->launch_ctas = ctas;
 	g->launch_start_cycle = start_cycle;
 	enum sim_stop why = rc ? SIM_STOP_QUIESCENT : sim_run(g->sim, SIM_NEVER, g->report, err);
 	g->launch = NULL;
+	g->batch = NULL;
+	g->n_batch = 0;
 	g->launch_ctas = 0;
 	if (sim_event_queued(&bt.start_ev))
 		sim_event_cancel(g->sim, &bt.start_ev);

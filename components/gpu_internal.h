@@ -57,6 +57,8 @@ struct gpu {
 	void *progress_ctx;
 	uint32_t launch_ctas;            /* CTAs of the current launch, 0 between launches */
 	struct fe_launch *launch;        /* the launch running, NULL between launches */
+	struct gpu_batch_launch *batch;  /* the concurrent batch running (gpu_batch.c), else NULL */
+	uint32_t n_batch;
 	struct fe_state_ring mem_ring;   /* its memory-state samples, one per watchdog period */
 	uint64_t mem_new_states;         /* samples that were none of the ring's: progress */
 	uint64_t launch_start_cycle;

@@ -400,4 +400,7 @@ static inline void sm_pipe_wake(struct sm *sm, uint64_t cycle)
 		sm_pipe_catch_up(sm, cycle);
 }
 
+/* sm_stats.c: register the SM's stats in st (at build). */
+void sm_register_stats(struct sm *sm, struct stats *st);
+
 #endif
