@@ -25,6 +25,7 @@ struct disp_kernel {
 	struct fe_launch *launch;
 	struct fe_launch_info info;
 	uint32_t tag, kernel_idx, ctas_per_core, next_cta, finished;
+	uint64_t seq;                        /* order of addition: the oldest is served first */
 	uint64_t rec_base;
 };
 
@@ -58,6 +59,7 @@ struct cta_dispatcher {
 	bool on_gpu;                         /* gpu.cta_dispatcher.concurrent_kernels = on-gpu */
 	struct disp_kernel *mk;
 	uint32_t n_mk, mk_running, mk_waiting;
+	uint64_t mk_seq;
 	const struct cta_dispatcher_kernel_hooks *hooks;
 	void *hooks_ctx;
 };
@@ -447,22 +449,22 @@ static void mk_core_release(struct cta_dispatcher *d, uint32_t core, uint64_t no
 	c->mk = MK_NONE;
 }
 
-/* The running kernel started first (lowest kernel_idx) that has CTAs to place; MK_NONE: none. */
+/* The running kernel added first that has CTAs to place; MK_NONE: none. */
 static uint32_t mk_oldest_waiting(const struct cta_dispatcher *d)
 {
 	uint32_t best = MK_NONE;
 	for (uint32_t i = 0; i < d->n_mk && d->mk_waiting; i++) {
 		const struct disp_kernel *k = &d->mk[i];
 		if (k->launch && k->next_cta < k->info.n_ctas &&
-		    (best == MK_NONE || k->kernel_idx < d->mk[best].kernel_idx))
+		    (best == MK_NONE || k->seq < d->mk[best].seq))
 			best = i;
 	}
 	return best;
 }
 
 int cta_dispatcher_add_kernel(struct cta_dispatcher *d, struct fe_launch *l,
-			      const struct fe_launch_info *info, uint32_t tag, uint64_t now_cycle,
-			      struct sim_error *err)
+			      const struct fe_launch_info *info, uint32_t tag, uint32_t kernel_idx,
+			      uint64_t now_cycle, struct sim_error *err)
 {
 	if (d->launch)
 		return sim_error_set(err, SIM_ERR_FAULT, NULL, 0, 0, NULL,
@@ -483,8 +485,8 @@ int cta_dispatcher_add_kernel(struct cta_dispatcher *d, struct fe_launch *l,
 		d->n_mk++;
 	}
 	struct disp_kernel *k = &d->mk[slot];
-	*k = (struct disp_kernel){.launch = l, .info = *info, .tag = tag, .kernel_idx = d->n_kernels++,
-				  .ctas_per_core = per_core, .rec_base = d->n_rec};
+	*k = (struct disp_kernel){.launch = l, .info = *info, .tag = tag, .kernel_idx = kernel_idx,
+				  .seq = d->mk_seq++, .ctas_per_core = per_core, .rec_base = d->n_rec};
 	d->stat_kernels++;
 	/* every CTA's record now, placed or not, so that each kernel's rows are contiguous */
 	for (uint32_t i = 0; i < info->n_ctas; i++)

@@ -146,11 +146,12 @@ void cta_dispatcher_set_kernel_hooks(struct cta_dispatcher *d,
 /* The setting asks for concurrent kernels. */
 bool cta_dispatcher_concurrent(const struct cta_dispatcher *d);
 /* Start kernel l (owned by the caller until its kernel_done) alongside the running ones, at
- * now_cycle, tagged tag for the hooks. Errors as cta_dispatcher_launch_kernel_info. A kernel
- * of no CTA is done at once (kernel_done from inside this call). */
+ * now_cycle, tagged tag for the hooks; kernel_idx is its timeline rows' kernel column (the
+ * launch's index in stats.json). Errors as cta_dispatcher_launch_kernel_info. A kernel of no
+ * CTA is done at once (kernel_done from inside this call). */
 int cta_dispatcher_add_kernel(struct cta_dispatcher *d, struct fe_launch *l,
-			      const struct fe_launch_info *info, uint32_t tag, uint64_t now_cycle,
-			      struct sim_error *err);
+			      const struct fe_launch_info *info, uint32_t tag, uint32_t kernel_idx,
+			      uint64_t now_cycle, struct sim_error *err);
 /* 0 when one CTA of info fits on a core; else add_kernel's SIM_ERR_INPUT naming the limit
  * (checked for a whole batch before any of it starts). */
 int cta_dispatcher_check_fit(struct cta_dispatcher *d, const struct fe_launch_info *info,

@@ -19,6 +19,7 @@ struct batch {
 	uint64_t *core_w0, *core_t0; /* [n_cores] the core's counters when it took its kernel */
 	uint64_t *sms;               /* [n * words] cores each launch ran on, a bit each */
 	uint32_t words;
+	uint32_t first_launch;       /* stats.json index of launch 0 (the timeline's kernel column) */
 	struct sim_event start_ev;
 	int rc;                      /* a failure while starting a kernel (inside the run) */
 	struct sim_error err;
@@ -65,7 +66,7 @@ static int start(struct batch *bt, uint32_t i, uint64_t cycle, struct sim_error 
 	struct fe_launch_info info;
 	fe_launch_get_info(e->l, &info);
 	e->start_cycle = cycle;
-	return cta_dispatcher_add_kernel(bt->g->disp, e->l, &info, i, cycle, err);
+	return cta_dispatcher_add_kernel(bt->g->disp, e->l, &info, i, bt->first_launch + i, cycle, err);
 }
 
 /* Launches become ready in the order their dependencies end; those released by one cycle's
@@ -150,7 +151,8 @@ int gpu_run_batch(struct gpu *g, struct gpu_batch_launch *b, uint32_t n, json_t 
 				return sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, NULL,
 						     "launch %u of a batch waits for launch %u, not an earlier one",
 						     i, b[i].after[a]);
-	struct batch bt = {.g = g, .b = b, .n = n, .words = (g->n_cores + 63) / 64};
+	struct batch bt = {.g = g, .b = b, .n = n, .words = (g->n_cores + 63) / 64,
+			   .first_launch = (uint32_t)stats_kernel_count(g->st)};
 	bt.deps_left = calloc(n ? n : 1, sizeof *bt.deps_left);
 	bt.ready = calloc(n ? n : 1, sizeof *bt.ready);
 	bt.core_w0 = calloc(g->n_cores, sizeof *bt.core_w0);
@@ -185,6 +187,7 @@ int gpu_run_batch(struct gpu *g, struct gpu_batch_launch *b, uint32_t n, json_t 
 		ctas += info.n_ctas;
 	}
 	uint64_t first_rec = cta_dispatcher_record_count(g->disp);
+	cta_dispatcher_set_next_kernel_index(g->disp, bt.first_launch + n);
 	uint64_t start_cycle = sim_clock_cycle_at_or_after(&g->core_clk, sim_now_ps(g->sim));
 	cta_dispatcher_set_kernel_hooks(g->disp, &batch_hooks, &bt);
 	int rc = 0;

@@ -71,7 +71,9 @@ struct gpu {
  * kernel_cycles (gpu.kernels + 1); the memory counters likewise. */
 void gpu_account_launch(struct gpu *g, uint64_t kernel_cycles);
 void gpu_account_memory(struct gpu *g);
-/* sim.check's reconciliation after the kernels end (the simulation is quiet). */
+/* Sum of a per-SM or per-channel counter over all instances ("sm.%u.l1d.hits"). */
+uint64_t gpu_sum_stat(const struct gpu *g, const char *fmt, uint32_t n);
+/* sim.check's reconciliation after the kernels end (the simulation is quiet; gpu_check.c). */
 int gpu_check_kernel_end(struct gpu *g, const char *kernel, struct sim_error *err);
 /* Apply gpu.core.max_regs_per_thread to l; *info is then l's. note_regs: its registers and
  * their source in gpu.regs_* (inside the stats scope that should count the launch). */

@@ -290,8 +290,8 @@ Test(cta_dispatcher, concurrent_kernel_takes_the_idle_cores_then_the_ones_that_e
 	struct cta_dispatcher *d = concurrent(&c, f, 4, &h);
 	struct sim_error err;
 	struct fe_launch_info a = info(2, 64, 8, 0), b = info(3, 64, 8, 0);
-	cr_assert_eq(cta_dispatcher_add_kernel(d, LAUNCH, &a, 0, 10, &err), 0, "%s", err.msg);
-	cr_assert_eq(cta_dispatcher_add_kernel(d, LAUNCH_B, &b, 1, 12, &err), 0, "%s", err.msg);
+	cr_assert_eq(cta_dispatcher_add_kernel(d, LAUNCH, &a, 0, 0, 10, &err), 0, "%s", err.msg);
+	cr_assert_eq(cta_dispatcher_add_kernel(d, LAUNCH_B, &b, 1, 1, 12, &err), 0, "%s", err.msg);
 	cr_assert_eq(cta_dispatcher_running_kernels(d), 2);
 	cr_assert(cta_dispatcher_ctas_waiting(d));
 	cr_assert(f[0].lh[0] == LAUNCH && f[1].lh[0] == LAUNCH && f[0].launched[0] == 0 && f[1].launched[0] == 1);
@@ -339,9 +339,9 @@ Test(cta_dispatcher, concurrent_kernel_waits_for_a_core_and_takes_the_oldest_fir
 	struct sim_error err;
 	struct fe_launch_info a = info(4, 64, 8, 0), b = info(1, 64, 8, 0), cc = info(1, 64, 8, 0);
 	static struct fe_launch *const LAUNCH_C = (struct fe_launch *)(uintptr_t)0x3000;
-	cr_assert_eq(cta_dispatcher_add_kernel(d, LAUNCH, &a, 0, 0, &err), 0);
-	cr_assert_eq(cta_dispatcher_add_kernel(d, LAUNCH_B, &b, 1, 1, &err), 0);
-	cr_assert_eq(cta_dispatcher_add_kernel(d, LAUNCH_C, &cc, 2, 2, &err), 0);
+	cr_assert_eq(cta_dispatcher_add_kernel(d, LAUNCH, &a, 0, 0, 0, &err), 0);
+	cr_assert_eq(cta_dispatcher_add_kernel(d, LAUNCH_B, &b, 1, 1, 1, &err), 0);
+	cr_assert_eq(cta_dispatcher_add_kernel(d, LAUNCH_C, &cc, 2, 2, 2, &err), 0);
 	cr_assert(f[0].n_launched == 1 && f[1].n_launched == 1);
 	cr_assert_eq(cta_dispatcher_cta_finished(d, 1, 1, 10, &err), 0); /* core 1: A's CTA 2 */
 	cr_assert_eq(cta_dispatcher_cta_finished(d, 0, 0, 11, &err), 0); /* core 0: A's CTA 3 */
@@ -365,13 +365,13 @@ Test(cta_dispatcher, concurrent_kernels_only_apart_from_a_kernel_alone)
 	struct cta_dispatcher *d = concurrent(&c, f, 2, &h);
 	struct sim_error err;
 	struct fe_launch_info none = info(0, 64, 8, 0), a = info(1, 64, 8, 0);
-	cr_assert_eq(cta_dispatcher_add_kernel(d, LAUNCH, &none, 7, 5, &err), 0);
+	cr_assert_eq(cta_dispatcher_add_kernel(d, LAUNCH, &none, 7, 7, 5, &err), 0);
 	cr_assert(h.n_done == 1 && h.done_tag[0] == 7 && h.done_cycle[0] == 6);
-	cr_assert_eq(cta_dispatcher_add_kernel(d, LAUNCH, &a, 0, 5, &err), 0);
+	cr_assert_eq(cta_dispatcher_add_kernel(d, LAUNCH, &a, 0, 0, 5, &err), 0);
 	cr_assert_eq(cta_dispatcher_launch_kernel_info(d, LAUNCH_B, &a, 6, &err), SIM_ERR_FAULT);
 	cr_assert_eq(cta_dispatcher_cta_finished(d, 0, 0, 9, &err), 0);
 	cr_assert_eq(cta_dispatcher_launch_kernel_info(d, LAUNCH_B, &a, 10, &err), 0);
-	cr_assert_eq(cta_dispatcher_add_kernel(d, LAUNCH, &a, 1, 10, &err), SIM_ERR_FAULT);
+	cr_assert_eq(cta_dispatcher_add_kernel(d, LAUNCH, &a, 1, 1, 10, &err), SIM_ERR_FAULT);
 	cta_dispatcher_destroy(d);
 	cfg_destroy(c);
 	struct cfg *off = mkcfg(NULL);
