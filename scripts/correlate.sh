@@ -20,6 +20,8 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 corr=scripts/correlation
+# shellcheck source=scripts/correlation/lib.sh
+. $corr/lib.sh
 machine=gtx480 policies="lrr gto" only="" warpsim=build/warpsim gpgpusim="" force=0 jobs=2 doc=""
 owl28_cfg="configs/owl-28.cfg -c $corr/owl28/warpsim-matched.cfg"
 cmdline="scripts/correlate.sh $*"
@@ -90,7 +92,7 @@ for m in $machines; do
 		done < "$list"
 	done
 done > "$tmp/runs"
-export warpsim tmp owl28_cfg
+export warpsim tmp owl28_cfg corr_ws_jq
 ws_run() { # machine policy name workload size -> tmp/ws.<m>.<pol>.<name>: insts cycles l1d_miss l2_miss
 	local m=$1 pol=$2 name=$3 wl=$4 size=$5 d="$tmp/out.$1.$2.$3" cfg
 	case "$m" in gtx480) cfg=configs/gtx480.cfg ;; owl28) cfg=$owl28_cfg ;; esac
@@ -103,48 +105,24 @@ ws_run() { # machine policy name workload size -> tmp/ws.<m>.<pol>.<name>: insts
 		echo "- - - -" > "$tmp/ws.$m.$pol.$name"
 		return 0
 	fi
-	# L1D misses as GPGPU-Sim counts them: a miss to a line already being fetched is its
-	# HIT_RESERVED ("pending hit"), not a miss; ours counts it in misses and in pending_hits.
-	jq -r '.total as $t
-	  | ([$t | to_entries[] | select(.key | test("^sm\\.[0-9]+\\.l1d\\.accesses$")) | .value] | add) as $l1a
-	  | ([$t | to_entries[] | select(.key | test("^sm\\.[0-9]+\\.l1d\\.misses$")) | .value] | add) as $l1m
-	  | ([$t | to_entries[] | select(.key | test("^sm\\.[0-9]+\\.l1d\\.pending_hits$")) | .value] | add) as $l1p
-	  | ([$t | to_entries[] | select(.key | test("^l2\\.[0-9]+\\.misses$")) | .value] | add) as $l2m
-	  | ([$t | to_entries[] | select(.key | test("^l2\\.[0-9]+\\.accesses$")) | .value] | add) as $l2a
-	  | "\($t["gpu.thread_insts"]) \($t["gpu.cycles"]) \(if $l1a > 0 then ($l1m - $l1p) / $l1a else 0 end) \(if $l2a > 0 then $l2m / $l2a else 0 end)"' \
-		"$d/stats.json" > "$tmp/ws.$m.$pol.$name"
+	jq -r "$corr_ws_jq" "$d/stats.json" | cut -d" " -f1-4 > "$tmp/ws.$m.$pol.$name"
 }
 export -f ws_run
 xargs -P "$jobs" -L 1 bash -c 'ws_run "$@"' _ < "$tmp/runs"
 
 # --- the table ---
-gs_field() { # file key -> the last value of "key = value" in GPGPU-Sim's raw lines
-	awk -v k="$2" '$1 == k { v = $3 } END { if (v == "") print "-"; else print v }' "$1"
-}
 for m in $machines; do
 	while read -r pol name group; do
 		f=$corr/gpgpusim/$m/$name-$pol.txt
 		if [ -s "$f" ]; then
-			gs="$(gs_field "$f" gpu_tot_sim_insn) $(gs_field "$f" gpu_tot_sim_cycle) $(gs_field "$f" L1D_total_cache_miss_rate) $(gs_field "$f" L2_total_cache_miss_rate)"
+			gs="$(corr_gs_field "$f" gpu_tot_sim_insn) $(corr_gs_field "$f" gpu_tot_sim_cycle) $(corr_gs_field "$f" L1D_total_cache_miss_rate) $(corr_gs_field "$f" L2_total_cache_miss_rate)"
 		else
 			gs="- - - -"
 		fi
 		echo "$m $pol $name $group $(cat "$tmp/ws.$m.$pol.$name") $gs"
 	done < <(for pol in $policies; do awk -v p="$pol" '{print p, $1, $2}' "$list"; done)
 done | awk -v policies="$policies" -v owl28cfg="${owl28_cfg//-c /+ }" > "$tmp/table" '
-function abs(x) { return x < 0 ? -x : x }
-function stats(key, label,   n, mx, my, sxx, syy, sxy, r, i) {
-	n = cnt[key]
-	if (n == 0) return
-	mx = sx[key] / n; my = sy[key] / n
-	sxx = sxx_[key] - n * mx * mx; syy = syy_[key] - n * my * my; sxy = sxy_[key] - n * mx * my
-	r = (sxx > 0 && syy > 0) ? sprintf("%.4f", sxy / sqrt(sxx * syy)) : "n/a"
-	printf "%-26s %3d runs  MAE %6.1f%%  max %6.1f%%  Pearson r %s  inst mismatches %d\n", label, n, 100 * sae[key] / n, 100 * maxe[key], r, bad[key]
-}
-function add(key, x, y, e) {
-	cnt[key]++; sx[key] += x; sy[key] += y; sxx_[key] += x * x; syy_[key] += y * y; sxy_[key] += x * y
-	sae[key] += e; if (e > maxe[key]) maxe[key] = e
-}
+'"$corr_stats_awk"'
 {
 	m = $1; pol = $2; name = $3; grp = $4; wi = $5; wc = $6; wl1 = $7; wl2 = $8; gi = $9; gc = $10; gl1 = $11; gl2 = $12
 	# owl28: the GPGPU-Sim core clock is 1300/4 MHz (a warp per cycle on SIMT width 8), warpsim counts
@@ -206,6 +184,8 @@ if [ -n "$doc" ]; then
 		cat "$tmp/table"
 		echo '```'
 		[ -f $corr/doc-notes.md ] && { echo; cat $corr/doc-notes.md; }
+		# The public-program section (scripts/correlate-public.sh --doc) stays at the end of the page.
+		[ -f $corr/public/doc.md ] && { echo; cat $corr/public/doc.md; }
 	} > "$doc"
 	echo "wrote $doc" >&2
 fi

@@ -12,7 +12,8 @@
 # Environment: GPGPUSIM_CUDA, the stand-in CUDA folder (default GPGPUSIM_DIR/../fakecuda);
 # CUDA_HOME, the real toolkit (default /usr/local/cuda), for the ptxas wrapper;
 # GPGPUSIM_STDOUT, a file to keep GPGPU-Sim's whole stdout in (DRAM, interconnect and stall
-# statistics for investigating a difference; not committed).
+# statistics for investigating a difference; not committed); GPGPUSIM_INPUTS, a folder whose
+# contents (a program's input files) are copied into the folder the program runs in.
 set -euo pipefail
 [ $# -ge 6 ] || { echo "usage: $0 GPGPUSIM_DIR CONFIG_DIR POLICY APP PTX OUT.txt [ARGS...]" >&2; exit 2; }
 sim=$(realpath "$1"); cfg=$(realpath "$2"); pol=$3; app=$(realpath "$4"); ptx=$(realpath "$5")
@@ -23,6 +24,7 @@ for f in "$sim/setup_environment" "$cfg/gpgpusim.config" "$app" "$ptx" "$fake/bi
 done
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+[ -z "${GPGPUSIM_INPUTS:-}" ] || cp -r "$GPGPUSIM_INPUTS"/. "$work/"
 cp "$cfg"/* "$work/"
 # One scheduler line, the policy asked for.
 sed -i -e '/^-gpgpu_scheduler /d' "$work/gpgpusim.config"
@@ -48,7 +50,7 @@ grep -q "GPGPU-Sim" "$work/stdout" || { echo "$0: $app did not run on GPGPU-Sim 
 mkdir -p "$(dirname "$out")"
 {
 	echo "# GPGPU-Sim raw statistics: $(basename "$app") $* policy $pol config $(basename "$cfg") wall ${wall}s"
-	grep -E '^(GPGPU-Sim uArch: CTA/core|kernel_name|gpu_sim_cycle|gpu_sim_insn|gpu_ipc|gpu_tot_sim_cycle|gpu_tot_sim_insn|gpu_tot_ipc|gpgpu_simulation_time|gpgpu_simulation_rate|gpgpu_silicon_slowdown)|^[[:space:]]*(L1D_total_cache_(accesses|misses|miss_rate)|L2_total_cache_(accesses|misses|miss_rate))' "$work/stdout"
+	grep -E '^(GPGPU-Sim uArch: CTA/core|kernel_name|gpu_sim_cycle|gpu_sim_insn|gpu_ipc|gpu_tot_sim_cycle|gpu_tot_sim_insn|gpu_tot_ipc|gpgpu_simulation_time|gpgpu_simulation_rate|gpgpu_silicon_slowdown)|^[[:space:]]*(L1D_total_cache_(accesses|misses|miss_rate)|L2_total_cache_(accesses|misses|miss_rate))|^total dram (reads|writes) = |^gpgpu_n_dram_(reads|writes) = ' "$work/stdout"
 	grep -E 'done$|PASS|FAIL' "$work/stdout" || true
 } > "$out"
 echo "$out: $(grep -E '^gpu_tot_sim_cycle' "$out" | tail -1) $(grep -E '^gpu_tot_sim_insn' "$out" | tail -1) (${wall}s)"
