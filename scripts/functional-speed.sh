@@ -7,9 +7,8 @@
 # its input generation and its own check, as a user pays them.
 # Cases: `warpsim bench`'s four workloads at size large, and Rodinia programs (pathfinder,
 # backprop, lud) built unchanged with `nvcc -cudart shared -arch=sm_75`, given their
-# directory (skipped without it). `warpsim cuda --functional` reports no instruction count, so
-# a program's functional rate uses the timing run's count (the same launches; the programs'
-# kernels are deterministic).
+# directory (skipped without it). Each mode's rate uses its own warp-instruction count (the
+# closing line of `warpsim cuda`: the timing model's, or the functional executor's).
 # Usage: scripts/functional-speed.sh [--bin BIN] [--repeat N] [--rodinia DIR]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -36,9 +35,9 @@ min() { awk -v a="$1" -v b="$2" 'BEGIN { print (b == "" || a < b) ? a : b }'; }
 
 printf "| case | warp insts | timing CPU s | timing warp inst/CPU s | functional CPU s | functional warp inst/CPU s | ratio |\n"
 printf "|---|---:|---:|---:|---:|---:|---:|\n"
-row() { # NAME WARP_INSTS TIMING_S FUNCTIONAL_S
-  awk -v n="$1" -v wi="$2" -v t="$3" -v f="$4" 'BEGIN {
-    printf "| %s | %d | %.2f | %.0f | %.3f | %.0f | %.1fx |\n", n, wi, t, wi / t, f, wi / f, t / f }'
+row() { # NAME TIMING_WARP_INSTS FUNCTIONAL_WARP_INSTS TIMING_S FUNCTIONAL_S
+  awk -v n="$1" -v wi="$2" -v fwi="$3" -v t="$4" -v f="$5" 'BEGIN {
+    printf "| %s | %d | %.2f | %.0f | %.3f | %.0f | %.1fx |\n", n, wi, t, wi / t, f, fwi / f, (fwi / f) / (wi / t) }'
 }
 
 for w in vecadd matmul reduce bfs; do
@@ -51,8 +50,7 @@ for w in vecadd matmul reduce bfs; do
     fwi=$(sed -n 's/^functional run: \([0-9]*\) warp instructions.*/\1/p' "$tmp/f.out")
     # racy kernels (bfs) may interleave differently; the rate uses each mode's own count
   done
-  awk -v n="$w (large)" -v wi="$wi" -v fwi="$fwi" -v t="$tb" -v f="$fb" 'BEGIN {
-    printf "| %s | %d | %.2f | %.0f | %.3f | %.0f | %.1fx |\n", n, wi, t, wi / t, f, fwi / f, (fwi / f) / (wi / t) }'
+  row "$w (large)" "$wi" "$fwi" "$tb" "$fb"
 done
 
 if [ -n "$rodinia" ]; then
@@ -65,7 +63,8 @@ if [ -n "$rodinia" ]; then
       f=$(cd "$tmp" && cpu "$tmp/f.out" "$OLDPWD/$bin" cuda --functional -- "$rodinia/$prog" "$@")
       tb=$(min "$t" "$tb") fb=$(min "$f" "$fb")
       wi=$(sed -n 's/^warpsim cuda: [0-9]* kernel launches, [0-9]* core cycles, \([0-9]*\) warp instructions.*/\1/p' "$tmp/t.out")
+      fwi=$(sed -n 's/^warpsim cuda: [0-9]* kernel launches, run functionally, \([0-9]*\) warp instructions.*/\1/p' "$tmp/f.out")
     done
-    row "rodinia $prog $*" "$wi" "$tb" "$fb"
+    row "rodinia $prog $*" "$wi" "$fwi" "$tb" "$fb"
   done
 fi

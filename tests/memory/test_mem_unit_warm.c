@@ -50,10 +50,7 @@ TestSuite(mem_unit_warm, .fini = teardown);
  * 10 load C  hit */
 Test(mem_unit_warm, write_evict_sequence)
 {
-	const char *const ov[] = {"gpu.memory.l1d.write_policy=write-evict", NULL};
-	extra_overrides = ov;
-	setup_text(NULL, true, NULL);
-	extra_overrides = NULL;
+	setup_text("gpu.memory.l1d.write_policy=write-evict", true, NULL);
 	n_below = 0;
 	warm(WI_MEM_LOAD, A);
 	warm(WI_MEM_LOAD, B);
@@ -84,10 +81,7 @@ Test(mem_unit_warm, write_evict_sequence)
  *  6 load C  miss: below, evicts B: written back     {A, C} */
 Test(mem_unit_warm, write_back_sequence)
 {
-	const char *const ov[] = {"gpu.memory.l1d.write_policy=write-back", NULL};
-	extra_overrides = ov;
-	setup_text(NULL, true, NULL);
-	extra_overrides = NULL;
+	setup_text("gpu.memory.l1d.write_policy=write-back", true, NULL);
 	n_below = 0;
 	warm(WI_MEM_STORE, A);
 	warm(WI_MEM_LOAD, B);
