@@ -71,7 +71,13 @@ int warpsim_write(struct warpsim *ws, uint64_t dst, const void *src, uint64_t by
 		return rc;
 	struct sim_error e;
 	sim_error_clear(&e);
-	return fe_mem_write(ws->mem, dst, src, bytes, &e) ? api_fail_sim(err, &e) : 0;
+	if (fe_mem_write(ws->mem, dst, src, bytes, &e))
+		return api_fail_sim(err, &e);
+	/* gpu.l2.fill_on_copy: a host copy installs its lines in the L2, as `warpsim run`'s host
+	 * (workloads/host.c) and GPGPU-Sim's perf_sim_memcpy do; libcudart's cudaMemcpy comes here */
+	if (ws->dev.copied)
+		ws->dev.copied(ws->dev.ctx, dst, bytes);
+	return 0;
 }
 
 int warpsim_read(struct warpsim *ws, void *dst, uint64_t src, uint64_t bytes,

@@ -486,3 +486,18 @@ Test(launch_ctl, the_cta_timeline_numbers_launches_as_the_stats_do)
 	rmdir(dir);
 	warpsim_destroy(p.ws);
 }
+
+Test(launch_ctl, a_host_write_fills_the_l2_with_fill_on_copy)
+{
+	/* setup writes N_ELEMS floats (16 KB, a 128 B-aligned allocation) with warpsim_write, the
+	 * path of libcudart's cudaMemcpy: 128 lines of 128 B installed in the L2 with
+	 * gpu.l2.fill_on_copy, none without it (before this, only `warpsim run`'s host filled) */
+	for (int on = 0; on < 2; on++) {
+		const char *ovs[] = {on ? "gpu.l2.fill_on_copy=true" : "gpu.l2.fill_on_copy=false"};
+		struct prog p = setup(ovs, 1);
+		json_t *doc = stats(p.ws);
+		cr_assert_eq(slices_sum(doc, ".copy_fills"), on ? N_ELEMS * 4 / 128 : 0, "fill_on_copy %d", on);
+		json_decref(doc);
+		warpsim_destroy(p.ws);
+	}
+}
