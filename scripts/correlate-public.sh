@@ -115,8 +115,10 @@ export -f ws_run ws_line
 seq "$(wc -l < "$tmp/runs")" | xargs -P "$jobs" -L 1 bash -c 'ws_line "$1"' _
 
 # --- the table ---
-gs_dram() { # FILE reads|writes -> the last "total dram reads|writes = N" (GPGPU-Sim's running total)
-	awk -v k="$2" '$1 == "total" && $2 == "dram" && $3 == k { v = $5 } END { if (v == "") print "-"; else print v }' "$1"
+gs_dram() { # FILE n_rd|n_write -> GPGPU-Sim's DRAM requests: the channels' last "n_cmd=... n_rd=N
+	# n_write=N ..." lines summed (running totals, one line a channel after each launch)
+	awk -v k="$2" '/^n_cmd=/ { if (!in_block) { s = 0; in_block = 1 } for (i = 1; i <= NF; i++) { split($i, kv, "="); if (kv[1] == k) s += kv[2] } seen = 1; next }
+		{ in_block = 0 } END { if (!seen) print "-"; else print s }' "$1"
 }
 # One line a program and policy: pol name launches(ws) ws[6] launches(gs) gs[6] matched-launches;
 # with --launches, "L pol name index kernel wi wc gi gc" lines follow it.
@@ -125,7 +127,7 @@ for pol in $policies; do
 	while read -r name; do
 		f=$pub/gpgpusim/gtx480/$name-$pol.txt gs="- - - - - -" gl=/dev/null
 		if [ -s "$f" ]; then
-			gs="$(corr_gs_field "$f" gpu_tot_sim_insn) $(corr_gs_field "$f" gpu_tot_sim_cycle) $(corr_gs_field "$f" L1D_total_cache_miss_rate) $(corr_gs_field "$f" L2_total_cache_miss_rate) $(gs_dram "$f" reads) $(gs_dram "$f" writes)"
+			gs="$(corr_gs_field "$f" gpu_tot_sim_insn) $(corr_gs_field "$f" gpu_tot_sim_cycle) $(corr_gs_field "$f" L1D_total_cache_miss_rate) $(corr_gs_field "$f" L2_total_cache_miss_rate) $(gs_dram "$f" n_rd) $(gs_dram "$f" n_write)"
 			# per launch: kernel_name, gpu_sim_cycle, gpu_sim_insn in this order
 			awk '$1 == "kernel_name" { k = $3 } $1 == "gpu_sim_cycle" { c = $3 } $1 == "gpu_sim_insn" { print k, $3, c }' "$f" > "$tmp/gl"
 			gl=$tmp/gl
@@ -186,7 +188,7 @@ if [ $doc = 1 ]; then
 		echo "(programs and sizes: scripts/correlation/public/programs.tsv; how they were built and run:"
 		echo "scripts/correlation/public/README.md). launch: launches whose thread instructions agree /"
 		echo "GPGPU-Sim's launches; DRAM rd/wr: warpsim's gpu.dram.reads/writes against GPGPU-Sim's"
-		echo "\"total dram reads/writes\" (its requests to DRAM); other columns as above."
+		echo "n_rd/n_write summed over its channels; other columns as in the tables above."
 		echo
 		echo '```'
 		cat "$tmp/table"

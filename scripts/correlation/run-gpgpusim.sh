@@ -50,7 +50,7 @@ grep -q "GPGPU-Sim" "$work/stdout" || { echo "$0: $app did not run on GPGPU-Sim 
 mkdir -p "$(dirname "$out")"
 {
 	echo "# GPGPU-Sim raw statistics: $(basename "$app") $* policy $pol config $(basename "$cfg") wall ${wall}s"
-	grep -E '^(GPGPU-Sim uArch: CTA/core|kernel_name|gpu_sim_cycle|gpu_sim_insn|gpu_ipc|gpu_tot_sim_cycle|gpu_tot_sim_insn|gpu_tot_ipc|gpgpu_simulation_time|gpgpu_simulation_rate|gpgpu_silicon_slowdown)|^[[:space:]]*(L1D_total_cache_(accesses|misses|miss_rate)|L2_total_cache_(accesses|misses|miss_rate))|^total dram (reads|writes) = |^gpgpu_n_dram_(reads|writes) = ' "$work/stdout"
+	grep -E '^(GPGPU-Sim uArch: CTA/core|kernel_name|gpu_sim_cycle|gpu_sim_insn|gpu_ipc|gpu_tot_sim_cycle|gpu_tot_sim_insn|gpu_tot_ipc|gpgpu_simulation_time|gpgpu_simulation_rate|gpgpu_silicon_slowdown)|^[[:space:]]*(L1D_total_cache_(accesses|misses|miss_rate)|L2_total_cache_(accesses|misses|miss_rate))|^total dram (reads|writes) = |^n_cmd=' "$work/stdout"
 	grep -E 'done$|PASS|FAIL' "$work/stdout" || true
 } > "$out"
 echo "$out: $(grep -E '^gpu_tot_sim_cycle' "$out" | tail -1) $(grep -E '^gpu_tot_sim_insn' "$out" | tail -1) (${wall}s)"
