@@ -141,13 +141,16 @@ static inline __attribute__((always_inline)) struct cache_outcome lookup(struct 
 			case CACHE_WRITE_BACK:
 				l->dirty = true;
 				l->sectors |= sectors;
+				l->unread &= ~sectors;
 				break;
 			case CACHE_WRITE_THROUGH:
 				l->sectors |= sectors;
+				l->unread &= ~sectors;
 				break;
 			case CACHE_WRITE_EVICT:
 				line_clear(c, l);
 				l->sectors = 0;
+				l->unread = 0;
 				l->dirty = false;
 				l->user = false;
 				c->invalidations += count;
@@ -185,7 +188,7 @@ static struct cache_line *pick_victim(struct cache *c, uint64_t la, bool any_if_
 	struct cache_line *v = NULL, *r = NULL;
 	for (uint32_t w = 0; w < c->cfg.assoc; w++) {
 		struct cache_line *x = &set[w];
-		if (!x->sectors && !x->reserved)
+		if (!x->sectors && !x->unread && !x->reserved)
 			return x;
 		/* LRU: oldest last access; FIFO: oldest fill (stamp is not refreshed on hits). */
 		struct cache_line **best = x->reserved ? &r : &v;
@@ -198,7 +201,8 @@ static struct cache_line *pick_victim(struct cache *c, uint64_t la, bool any_if_
 /* Evict what way v holds (described in *victim) and give it line la, stamped now. */
 static void fill_way(struct cache *c, struct cache_line *v, uint64_t la, struct cache_victim *victim)
 {
-	if (v->sectors) {
+	bool valid = v->sectors || v->unread;
+	if (valid) {
 		c->evictions++;
 		if (v->dirty)
 			c->dirty_evictions++;
@@ -209,9 +213,10 @@ static void fill_way(struct cache *c, struct cache_line *v, uint64_t la, struct 
 			victim->addr = v->line_addr << c->set_shift;
 		}
 	}
-	if (v->sectors || v->reserved)
+	if (valid || v->reserved)
 		line_clear(c, v);
 	v->reserved = false;
+	v->unread = 0;
 	line_set(c, v, la);
 	v->stamp = c->tick;
 }
@@ -232,6 +237,7 @@ void cache_fill(struct cache *c, uint64_t addr, uint32_t sectors, bool dirty, bo
 		/* Sector fill (or a racing second fill of the same line): no eviction, and the
 		 * FIFO position stays that of the first fill. */
 		l->sectors |= sectors;
+		l->unread &= ~sectors;
 		l->dirty |= dirty;
 		l->user = user;
 		l->reserved = false;
@@ -280,6 +286,48 @@ void cache_reserve(struct cache *c, uint64_t addr, struct cache_victim *victim)
 	l->stamp = c->tick;
 }
 
+void cache_count_sectors(struct cache *c, bool is_write, uint32_t n, uint32_t hits, uint32_t misses,
+			 uint32_t sector_misses)
+{
+	SIM_ASSERT(hits + misses <= n && sector_misses <= misses);
+	c->accesses += n;
+	c->hits += hits;
+	c->misses += misses;
+	if (is_write) {
+		c->write_hits += hits;
+		c->write_misses += misses;
+	} else {
+		c->read_hits += hits;
+		c->read_misses += misses;
+		c->sector_misses += sector_misses;
+	}
+}
+
+void cache_write_sectors(struct cache *c, uint64_t addr, uint32_t full, uint32_t partial,
+			 struct cache_victim *victim)
+{
+	SIM_ASSERT(full | partial);
+	c->version++;
+	uint64_t la = addr >> c->set_shift;
+	if (victim)
+		memset(victim, 0, sizeof *victim);
+	c->tick++;
+	struct cache_line *l = find(c, la);
+	if (!l) {
+		l = pick_victim(c, la, true);
+		fill_way(c, l, la, victim);
+		l->sectors = 0;
+		l->user = false;
+		l->dirty = false;
+	} else if (c->cfg.repl == CACHE_REPL_LRU) {
+		l->stamp = c->tick;
+	}
+	l->reserved = false;
+	l->sectors |= full;
+	l->unread = (l->unread | (partial & ~l->sectors)) & ~l->sectors;
+	l->dirty = true;
+}
+
 bool cache_mark_dirty(struct cache *c, uint64_t addr)
 {
 	struct cache_line *l = find(c, addr >> c->set_shift);
@@ -302,9 +350,10 @@ bool cache_invalidate(struct cache *c, uint64_t addr)
 	struct cache_line *l = find(c, addr >> c->set_shift);
 	if (!l)
 		return false;
-	bool valid = l->sectors != 0;
+	bool valid = l->sectors || l->unread;
 	line_clear(c, l);
 	l->sectors = 0;
+	l->unread = 0;
 	l->dirty = false;
 	l->user = false;
 	l->reserved = false;
@@ -318,9 +367,10 @@ uint32_t cache_invalidate_all(struct cache *c, uint64_t *dirty_addrs, uint32_t *
 	size_t n = (size_t)c->n_sets * c->cfg.assoc;
 	for (size_t i = 0; i < n; i++) {
 		struct cache_line *l = &c->lines[i];
-		if (!l->sectors && !l->reserved)
+		if (!l->sectors && !l->unread && !l->reserved)
 			continue;
-		valid += l->sectors != 0;
+		valid += l->sectors || l->unread;
+		l->unread = 0;
 		l->reserved = false;
 		if (l->dirty) {
 			SIM_ASSERT(dirty_addrs);

@@ -42,10 +42,13 @@ struct cache_cfg {
 
 struct cache_line {
 	uint64_t line_addr;     /* address >> log2(line_bytes); CACHE_NO_LINE while invalid
-	                           (sectors == 0 and not reserved), so a lookup compares one
+	                           (no sector valid or unread, not reserved), so a lookup compares one
 	                           field per way */
 	uint64_t stamp;         /* LRU: last access; FIFO: fill time (cache's access counter) */
-	uint32_t sectors;       /* valid sectors (bit i = sector i); 0 = line invalid */
+	uint32_t sectors;       /* valid sectors (bit i = sector i); 0 with unread 0 = line invalid */
+	uint32_t unread;        /* sectors written in part and never fetched (cache_write_sectors):
+	                           they hold the line (it is written back) but a read misses them
+	                           until a fill brings them; disjoint from sectors */
 	bool dirty;
 	bool user;              /* owner's bit (L2: "filled by the prefetcher, not yet used") */
 	bool reserved;          /* allocated at a miss, its fill pending (cache_reserve): holds its
@@ -156,9 +159,33 @@ static inline bool cache_probe(const struct cache *c, uint64_t addr, uint32_t se
 	return l && (l->sectors & sectors) == sectors;
 }
 
+/* The valid sectors of addr's line (0 when absent or reserved), no side effect. */
+static inline uint32_t cache_valid_sectors(const struct cache *c, uint64_t addr)
+{
+	const struct cache_line *l = cache_find_(c, addr >> c->set_shift);
+	return l && !l->reserved ? l->sectors : 0;
+}
+
+/* Demand accesses counted sector by sector (a sectored L2, GPGPU-Sim's sector_cache: one
+ * access per sector of a request): n sectors accessed, of which hits hit and misses missed
+ * (the rest, n - hits - misses, found their sector being fetched: the owner counts those
+ * pending hits); sector_misses of the missed ones are read misses on a present line. Only
+ * counters; the line state goes through cache_touch (reads), cache_fill and cache_write_sectors. */
+void cache_count_sectors(struct cache *c, bool is_write, uint32_t n, uint32_t hits, uint32_t misses,
+			 uint32_t sector_misses);
+
+/* A write-back cache's write that supplies sectors full (every byte written: they become
+ * valid) and partial (some bytes: unless valid already they become unread, GPGPU-Sim's
+ * MODIFIED sector that is not readable, fetched by the next read of it: the L2's
+ * LAZY_FETCH_ON_READ). The line is marked dirty and most recently used; when absent it is
+ * installed as cache_fill installs one, the displaced line in *victim (may be NULL). Not
+ * counted (cache_count_sectors). full | partial must not be 0. */
+void cache_write_sectors(struct cache *c, uint64_t addr, uint32_t full, uint32_t partial,
+			 struct cache_victim *victim);
+
 /* Install addr's line (or add sectors to it when present or reserved: no eviction then).
  * Chooses an invalid way first, else the LRU / first-filled way that is not reserved (a
- * reserved one only when all are); the displaced line is described in
+ * reserved one only when all are); filled sectors stop being unread. The displaced line is described in
  * *victim (may be NULL if the caller does not care, e.g. a write-through cache). dirty and
  * user set the new line's bits (dirty is OR-ed into a present line). */
 void cache_fill(struct cache *c, uint64_t addr, uint32_t sectors, bool dirty, bool user,

@@ -185,3 +185,71 @@ uint32_t coal_run(const struct coal_cfg *cfg, const struct warp_inst *wi, struct
 		return coal_body(cfg, wi, out, true);
 	return coal_body(cfg, wi, out, false);
 }
+
+/* Bytes [lo, hi] of a 256-byte window set in bm. */
+static void bytes_set(uint64_t bm[4], uint32_t lo, uint32_t hi)
+{
+	for (uint32_t w = lo / 64; w <= hi / 64; w++) {
+		uint32_t a = w * 64 > lo ? 0 : lo % 64, b = (w + 1) * 64 - 1 < hi ? 63 : hi % 64;
+		bm[w] |= (b == 63 ? UINT64_MAX : ((UINT64_C(1) << (b + 1)) - 1)) & ~((UINT64_C(1) << a) - 1);
+	}
+}
+
+static bool bytes_all(const uint64_t bm[4], uint32_t lo, uint32_t n)
+{
+	uint64_t probe[4] = {0, 0, 0, 0};
+	bytes_set(probe, lo, lo + n - 1);
+	for (int w = 0; w < 4; w++)
+		if ((bm[w] & probe[w]) != probe[w])
+			return false;
+	return true;
+}
+
+uint32_t coal_store_sectors(const struct warp_inst *wi, const struct coal_req *r, uint32_t l1_line_bytes,
+			    uint32_t l2_line_bytes, uint32_t sector_bytes, uint32_t *full)
+{
+	const uint64_t base = r->line_addr & ~((uint64_t)l2_line_bytes - 1);
+	const uint64_t lo = r->line_addr, hi = r->line_addr + l1_line_bytes; /* r's bytes: [lo, hi) */
+	const uint32_t ab = wi->access_bytes ? wi->access_bytes : 1;
+	const uint32_t shift = (uint32_t)__builtin_ctz(sector_bytes);
+	const bool exact = l2_line_bytes <= 256;
+	uint64_t bm[4] = {0, 0, 0, 0};
+	uint32_t touched = 0;
+	for (uint32_t lane = 0; lane < wi->n_lanes; lane++) {
+		if (!wi_lane_active(wi, lane))
+			continue;
+		uint64_t a = wi->addr[lane], e = a + ab; /* [a, e) */
+		if (e <= lo || a >= hi)
+			continue;
+		uint32_t o0 = (uint32_t)((a > lo ? a : lo) - base), o1 = (uint32_t)((e < hi ? e : hi) - base) - 1;
+		touched |= sectors_of(shift, o0, o1);
+		if (exact)
+			bytes_set(bm, o0, o1);
+	}
+	/* GPGPU-Sim's segments: 32 B for byte accesses, 64 B for halfwords, else 128 B; each
+	 * shrinks to the aligned half, then quarter, that holds all it touches. */
+	uint32_t seg_bytes = ab == 1 ? 32 : ab == 2 ? 64 : 128;
+	uint32_t seg = seg_bytes >> shift ? seg_bytes >> shift : 1;
+	uint32_t n = l2_line_bytes >> shift, out = 0;
+	for (uint32_t s0 = 0; s0 < n; s0 += seg) {
+		uint32_t m = touched >> s0 & (seg >= 32 ? UINT32_MAX : (1u << seg) - 1);
+		if (!m)
+			continue;
+		uint32_t size = seg, off = 0;
+		while (size > 1 && size * sector_bytes > 32) {
+			uint32_t half = size / 2, low = (1u << half) - 1;
+			uint32_t lower = m >> off & low, upper = m >> (off + half) & low;
+			if (lower && upper)
+				break;
+			off += lower ? 0 : half;
+			size = half;
+		}
+		out |= (size >= 32 ? UINT32_MAX : (1u << size) - 1) << (s0 + off);
+	}
+	uint32_t f = 0;
+	for (uint32_t s = 0; s < n; s++)
+		if (touched >> s & 1 && (!exact || bytes_all(bm, s << shift, sector_bytes)))
+			f |= 1u << s;
+	*full = f;
+	return out;
+}

@@ -368,16 +368,25 @@ static void issue_pre(struct dram_mc *mc, uint32_t bank, uint64_t now)
 	mc->precharges++;
 }
 
+uint32_t dram_read_burst_cycles(const struct dram_cfg *c, const struct mem_req *req)
+{
+	if (req && req->dram_bytes && c->rd_req_bytes) /* a sectored L2's missing sectors */
+		return (req->dram_bytes + c->rd_req_bytes - 1) / c->rd_req_bytes * c->rd_req_cycles;
+	return c->rd_burst_cycles;
+}
+
 /* Column command for e (already removed from the queue): returns its data-done cycle. */
 static uint64_t issue_col(struct dram_mc *mc, uint32_t bank, uint32_t line, bool is_write,
-			  uint64_t now)
+			  const struct mem_req *req, uint64_t now)
 {
 	struct dram_bank *b = &mc->bank[bank];
 	const struct dram_cfg *c = &mc->cfg;
-	uint32_t burst = is_write ? c->burst_cycles : c->rd_burst_cycles;
+	uint32_t burst = is_write ? c->burst_cycles : dram_read_burst_cycles(c, req);
 	uint64_t gap = max64(c->tCCD, burst);
 	uint64_t done;
-	if (mc->chk)
+	if (mc->chk && burst != (is_write ? c->burst_cycles : c->rd_burst_cycles))
+		dram_check_record_burst(mc->chk, bank, b->row, now, burst);
+	else if (mc->chk)
 		dram_check_record(mc->chk, is_write ? DRAM_CHK_WR : DRAM_CHK_RD, bank, b->row, now);
 	if (is_write) {
 		done = now + c->tWL + burst;
@@ -404,7 +413,7 @@ static void serve_demand(struct dram_mc *mc, uint32_t qi, uint64_t now)
 	b->queued--;
 	if (e.first_cmd_cycle == UINT64_MAX)
 		e.first_cmd_cycle = now;
-	e.done_cycle = issue_col(mc, e.bank, e.line, e.is_write, now);
+	e.done_cycle = issue_col(mc, e.bank, e.line, e.is_write, e.req, now);
 	stat_avg_add(&mc->queue_lat, (double)(e.first_cmd_cycle - e.enq_cycle));
 	if (e.needed_pre) {
 		b->row_conflicts++;
@@ -448,7 +457,7 @@ static void serve_prefetch(struct dram_mc *mc, uint32_t bank, uint32_t line, uin
 	e.row = b->row;
 	e.line = line;
 	e.enq_cycle = e.first_cmd_cycle = now;
-	e.done_cycle = issue_col(mc, bank, line, false, now);
+	e.done_cycle = issue_col(mc, bank, line, false, NULL, now);
 	b->pf_issued++;
 	b->prefetches++;
 	mc->pf_issued++;
@@ -745,7 +754,9 @@ int dram_cfg_read(struct dram_cfg *o, const struct cfg *cfg, struct sim_error *e
 		return cfg_error(err, cfg, "gpu.l2.fill_request_bytes",
 				 "%u must be a power of two no larger than gpu.l2.line_bytes (%u), or 0", req,
 				 o->line_bytes);
-	o->rd_burst_cycles = (o->line_bytes / req) * ((req + bus * bl - 1) / (bus * bl)) * (bl / rate);
+	o->rd_req_bytes = req;
+	o->rd_req_cycles = ((req + bus * bl - 1) / (bus * bl)) * (bl / rate);
+	o->rd_burst_cycles = (o->line_bytes / req) * o->rd_req_cycles;
 	/* A refresh takes time: with tRFC 0 the ACT after a refresh would share its command cycle
 	 * (the protocol checker, sim.check, flags exactly that). */
 	if (o->tREFI && !o->tRFC)

@@ -35,6 +35,10 @@ struct dram_cfg {
 	/* Data-bus cycles to read one line: more than burst_cycles when the L2 fills a line in
 	 * requests smaller than a burst (gpu.l2.fill_request_bytes); 0 = burst_cycles. */
 	uint32_t rd_burst_cycles;
+	/* A read of fewer bytes than the line (mem_req.dram_bytes, from a sectored L2) takes
+	 * ceil(bytes / rd_req_bytes) requests of rd_req_cycles each; rd_req_bytes 0 = always
+	 * rd_burst_cycles. */
+	uint32_t rd_req_bytes, rd_req_cycles;
 	/* Opportunistic prefetcher (OWL Sec 4.4). */
 	bool prefetch;
 	uint32_t pf_lower, pf_higher; /* C when demands are many / few */
@@ -161,5 +165,9 @@ int dram_mc_check(struct dram_mc *mc, struct sim_error *err);
 
 /* mc.<c>.* and mc.<c>.bank.<b>.*. */
 void dram_mc_stats_register(struct dram_mc *mc, struct stats *st);
+
+/* Data-bus cycles of a read of req (NULL: an MC prefetch of a line): dram_bytes when a
+ * sectored L2 set it, else the line. cfg as dram_mc_init keeps it (rd_burst_cycles set). */
+uint32_t dram_read_burst_cycles(const struct dram_cfg *cfg, const struct mem_req *req);
 
 #endif

@@ -134,7 +134,7 @@ static void replay_one(struct dram_check *k, const struct dram_check_rec *r)
 			violation(k, r, wr ? "the data bus (WL burst overlaps the previous one)"
 					   : "the data bus (CL burst overlaps the previous one)",
 				  k->bus_end - (wr ? t->tWL : t->tCL), wr ? t->tWL : t->tCL);
-		uint32_t burst = !wr && t->rd_burst_cycles ? t->rd_burst_cycles : t->burst_cycles;
+		uint32_t burst = !wr && r->burst ? r->burst : !wr && t->rd_burst_cycles ? t->rd_burst_cycles : t->burst_cycles;
 		k->bus_end = start + burst + 1;
 		if (wr) {
 			b->wr_end = start + t->burst_cycles + 1;
@@ -184,4 +184,13 @@ void dram_check_record(struct dram_check *k, enum dram_check_cmd cmd, uint32_t b
 	r->row = row;
 	r->bank = (uint16_t)bank;
 	r->cmd = (uint8_t)cmd;
+	r->burst = 0;
+}
+
+void dram_check_record_burst(struct dram_check *k, uint32_t bank, uint32_t row, uint64_t cycle,
+			     uint32_t burst_cycles)
+{
+	SIM_ASSERT(burst_cycles >= 1 && burst_cycles <= UINT8_MAX);
+	dram_check_record(k, DRAM_CHK_RD, bank, row, cycle);
+	k->trace[k->n - 1].burst = (uint8_t)burst_cycles;
 }

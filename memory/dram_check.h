@@ -29,6 +29,8 @@ struct dram_check_rec {
 	uint32_t row;
 	uint16_t bank;
 	uint8_t cmd;               /* enum dram_check_cmd */
+	uint8_t burst;             /* RD: its data-bus cycles when not rd_burst_cycles (a sectored
+	                              L2's read of fewer sectors: dram_check_record_burst), else 0 */
 };
 
 /* Replay state: only what the trace itself says (never the controller's ready times). */
@@ -60,6 +62,9 @@ void dram_check_destroy(struct dram_check *k); /* NULL is fine */
  * ignored for PREA/REF). Replays the buffer when it is full; no allocation. */
 void dram_check_record(struct dram_check *k, enum dram_check_cmd cmd, uint32_t bank,
 		       uint32_t row, uint64_t cycle);
+/* The same for a RD whose data takes burst_cycles bus cycles (1..255). */
+void dram_check_record_burst(struct dram_check *k, uint32_t bank, uint32_t row, uint64_t cycle,
+			     uint32_t burst_cycles);
 
 /* Replay what is buffered. 0, or SIM_ERR_FAULT with err naming the first violated rule, the
  * channel, bank and cycles (the first violation sticks: later calls return it again). */

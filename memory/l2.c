@@ -124,13 +124,14 @@ static struct l2_mshr *mshr_find(struct l2_slice *l2, uint64_t line)
 	return NULL;
 }
 
-static struct l2_mshr *mshr_alloc(struct l2_slice *l2, uint64_t line)
+static struct l2_mshr *mshr_alloc(struct l2_slice *l2, uint64_t line, uint32_t sectors)
 {
 	for (uint32_t i = 0; i < l2->cfg.mshr_entries; i++)
 		if (!l2->mshr[i].valid) {
 			struct l2_mshr *m = &l2->mshr[i];
 			m->valid = true;
 			m->line_addr = line;
+			m->sectors = sectors;
 			m->n = 0;
 			l2->mshr_used++;
 			l2->mshr_version++;
@@ -143,8 +144,48 @@ static struct l2_mshr *mshr_alloc(struct l2_slice *l2, uint64_t line)
 	return NULL;
 }
 
-/* A line left the slice: count an unused prefetch, write a dirty one back. */
-static void victim(struct l2_slice *l2, const struct cache_victim *v)
+/* Sectored: the sectors of line being fetched (by every MSHR entry of it), and in *cover the
+ * entry that a request missing the sectors `want` merges into: one fetching all of them, else
+ * one fetching some (the request then waits only for that one), else NULL. */
+static uint32_t mshr_line_sectors(struct l2_slice *l2, uint64_t line, uint32_t want, struct l2_mshr **cover)
+{
+	*cover = NULL;
+	uint32_t b = mshr_bucket(l2, line);
+	if (!(l2->mshr_bits[b / 64] >> (b % 64) & 1))
+		return 0;
+	uint32_t pend = 0;
+	for (uint32_t i = l2->mshr_cnt[b] == 1 ? l2->mshr_x[b] : 0; i < l2->cfg.mshr_entries; i++) {
+		struct l2_mshr *m = &l2->mshr[i];
+		if (m->valid && m->line_addr == line) {
+			pend |= m->sectors;
+			if ((m->sectors & want) == want || (!*cover && (m->sectors & want)))
+				*cover = m;
+		}
+		if (l2->mshr_cnt[b] == 1)
+			break;
+	}
+	return pend;
+}
+
+/* The MSHR entry whose fetch is req (a sectored line may have several entries). */
+static struct l2_mshr *mshr_of_req(struct l2_slice *l2, uint64_t line, const struct mem_req *req)
+{
+	uint32_t b = mshr_bucket(l2, line);
+	if (l2->mshr_cnt[b] == 1)
+		return &l2->mshr[l2->mshr_x[b]];
+	for (uint32_t i = 0; i < l2->cfg.mshr_entries; i++)
+		if (l2->mshr[i].valid && l2->mshr[i].line_addr == line && l2->mshr[i].targets[0] == req)
+			return &l2->mshr[i];
+	return NULL;
+}
+
+static bool sectored(const struct l2_slice *l2) { return l2->cache.n_sectors > 1; }
+
+/* A line left the slice: count an unused prefetch, write a dirty one back. A sectored slice
+ * reads the written-back line out of its data array a sector a cycle before the tag stage
+ * takes the next request (GPGPU-Sim's data port of one sector: use_data_port on a
+ * write-back), from L2 cycle now on. */
+static void victim(struct l2_slice *l2, const struct cache_victim *v, uint64_t now)
 {
 	if (!v->valid)
 		return;
@@ -152,6 +193,8 @@ static void victim(struct l2_slice *l2, const struct cache_victim *v)
 		l2->pf_unused_evicted++;
 	if (!v->dirty)
 		return;
+	if (sectored(l2))
+		l2->tag_free_cycle = (l2->tag_free_cycle > now ? l2->tag_free_cycle : now) + l2->cache.n_sectors;
 	struct mem_req *w = sim_pool_alloc(&l2->wb_pool);
 	SIM_ASSERT(w);
 	w->addr = mem_addr_slice_global(l2->map, l2->slice, v->addr);
@@ -187,6 +230,80 @@ static bool mc_enqueue(struct l2_slice *l2, struct mem_req *r)
 }
 
 enum l2_step { L2_DONE, L2_BLOCKED, L2_BLOCKED_BELOW /* waits for the MC or a fill: no polling */ };
+
+/* A sectored slice (GPGPU-Sim 4's sector cache, dl2 type S, as memory_sub_partition::push
+ * breaks a request into one access per 32 B sector, each a cycle of the tag stage): the
+ * request's k sectors take the tag stage for k cycles from now; each is a hit (valid), a
+ * pending hit (being fetched: GPGPU-Sim's HIT_RESERVED, an access but no miss) or a miss.
+ * Writes (write-back, GPGPU-Sim's LAZY_FETCH_ON_READ allocation): the sectors written whole
+ * become valid, the others written in part unread (fetched by the next read of them); no
+ * DRAM read. Reads and atomics: all sectors valid is a hit; all missing ones being fetched
+ * merges into the entry fetching them; else an MSHR entry fetches the missing sectors no
+ * entry fetches (dram_bytes: the DRAM reads only those). The reply leaves after the last
+ * sector's tag access (one reply for the request, as the L1 waits for all its sectors). */
+static enum l2_step process_sectored(struct l2_slice *l2, struct mem_req *r, uint64_t now, uint64_t line,
+				     bool is_write)
+{
+	struct cache *c = &l2->cache;
+	uint32_t want = r->sectors ? r->sectors : cache_sector_mask(c, r->addr, r->size_bytes);
+	uint32_t k = (uint32_t)__builtin_popcount(want);
+	uint64_t last = now + k - 1; /* its last sector's tag cycle */
+	const struct cache_line *cl = cache_find_(c, line >> c->set_shift);
+	bool user = cl && cl->user;
+	/* (the L2 reserves no line: fills allocate). A write hits a sector written before but
+	 * never fetched (GPGPU-Sim: a MODIFIED sector is a write hit, readable or not). */
+	uint32_t valid = cl ? cl->sectors | (is_write ? cl->unread : 0) : 0;
+	uint32_t missing = want & ~valid;
+	struct l2_mshr *cover = NULL;
+	uint32_t pend = missing ? mshr_line_sectors(l2, line, missing, &cover) : 0;
+	uint32_t fetch = missing & ~pend;
+	uint32_t hits = k - (uint32_t)__builtin_popcount(missing);
+	uint32_t misses = (uint32_t)__builtin_popcount(fetch);
+	if (!is_write) {
+		if (fetch && l2->mshr_used == l2->cfg.mshr_entries)
+			return L2_BLOCKED_BELOW;
+		if (missing && !fetch && cover->n >= l2->cfg.mshr_merges)
+			return L2_BLOCKED_BELOW;
+	}
+	cache_count_sectors(c, is_write, k, hits, misses, cl ? misses : 0);
+	l2->pending_hits += k - hits - misses;
+	l2->tag_free_cycle = now + k;
+	l2->accesses++;
+	if (user && !missing) {
+		l2->pf_useful++; /* OWL 4.4: a prefetched line used by a demand */
+		cache_set_user(c, line, false);
+	}
+	if (is_write) {
+		uint32_t full = r->sectors ? r->full_sectors & want : want;
+		struct cache_victim v;
+		cache_write_sectors(c, line, full, want & ~full, &v);
+		victim(l2, &v, now);
+		l2->writes++;
+		rq_push(l2, r, last + c->cfg.hit_latency_cycles);
+		return L2_DONE;
+	}
+	bool atomic = r->kind == MEM_REQ_ATOMIC;
+	l2->reads += !atomic;
+	l2->atomics += atomic;
+	cache_touch(c, line, false, want); /* the LRU order, as a read hit */
+	if (!missing) {
+		if (atomic)
+			cache_mark_dirty(c, line); /* read-modify-write at L2 */
+		rq_push(l2, r, last + c->cfg.hit_latency_cycles);
+	} else if (!fetch) {
+		cover->targets[cover->n++] = r;
+		l2->mshr_merges++;
+	} else {
+		struct l2_mshr *m = mshr_alloc(l2, line, fetch);
+		m->targets[m->n++] = r;
+		r->dram_bytes = (uint32_t)__builtin_popcount(fetch) << c->sector_shift;
+		SIM_ASSERT(l2->mq_n < l2->cfg.mshr_entries);
+		l2->mq[(l2->mq_head + l2->mq_n) % l2->cfg.mshr_entries] =
+			(struct l2_reply){r, last + l2->cfg.miss_latency_cycles};
+		l2->mq_n++;
+	}
+	return L2_DONE;
+}
 
 /* Process one request at cycle now. No side effect unless it returns L2_DONE. */
 static enum l2_step process(struct l2_slice *l2, struct mem_req *r, uint64_t now)
@@ -224,12 +341,14 @@ static enum l2_step process(struct l2_slice *l2, struct mem_req *r, uint64_t now
 		l2->atomics += r->kind == MEM_REQ_ATOMIC;
 		return L2_DONE;
 	}
+	if (sectored(l2))
+		return process_sectored(l2, r, now, line, is_write);
 	if (is_write) {
 		struct cache_outcome o = cache_lookup(&l2->cache, line, true, 0);
 		if (!o.hit) {
 			struct cache_victim v;
 			cache_fill(&l2->cache, line, 0, true, false, &v);
-			victim(l2, &v);
+			victim(l2, &v, now);
 		} else if (o.user) {
 			l2->pf_useful++; /* overwritten before use still saved nothing; count as used */
 			cache_set_user(&l2->cache, line, false);
@@ -260,7 +379,7 @@ static enum l2_step process(struct l2_slice *l2, struct mem_req *r, uint64_t now
 			}
 			rq_push(l2, r, hit_ready);
 		} else {
-			m = mshr_alloc(l2, line);
+			m = mshr_alloc(l2, line, 1);
 			m->targets[m->n++] = r;
 			/* the MC sees it once the tag lookup is over; mq has a slot per MSHR entry */
 			SIM_ASSERT(l2->mq_n < l2->cfg.mshr_entries);
@@ -280,6 +399,16 @@ static uint32_t reply_bytes(const struct l2_slice *l2, const struct mem_req *r)
 	if (r->kind == MEM_REQ_READ || r->kind == MEM_REQ_ATOMIC)
 		return l2->cfg.reply_header_bytes + r->size_bytes;
 	return L2_HDR_BYTES; /* write ack */
+}
+
+/* Reply packets of r: one per sector it covers for a sectored slice's read or atomic
+ * (mem_req.h: reply_parts), else one. */
+static uint32_t reply_parts(const struct l2_slice *l2, const struct mem_req *r)
+{
+	if (!sectored(l2) || (r->kind != MEM_REQ_READ && r->kind != MEM_REQ_ATOMIC))
+		return 1;
+	return (uint32_t)__builtin_popcount(r->sectors ? r->sectors
+						      : cache_sector_mask(&l2->cache, r->addr, r->size_bytes));
 }
 
 uint64_t l2_slice_tick(struct l2_slice *l2, uint64_t cycle)
@@ -304,19 +433,27 @@ uint64_t l2_slice_tick(struct l2_slice *l2, uint64_t cycle)
 		if (h->ready_cycle > cycle)
 			break;
 		struct mem_req *r = h->req;
-		r->is_reply = 1;
-		r->t_ps[MEM_T_L2_REPLY] = now_ps;
+		uint32_t parts = reply_parts(l2, r);
+		if (!l2->rq_parts_sent) {
+			r->is_reply = 1;
+			r->t_ps[MEM_T_L2_REPLY] = now_ps;
+			r->reply_parts = parts;
+		}
 		SIM_ASSERT(r->src_sm < l2->noc->n_cores);
-		if (!noc_try_inject(l2->noc, l2->node, l2->noc->core_node[r->src_sm], NOC_CLASS_REPLY,
-				    reply_bytes(l2, r), r)) {
-			r->is_reply = 0;
+		uint32_t bytes = parts > 1 ? L2_HDR_BYTES + l2->cache.cfg.sector_bytes : reply_bytes(l2, r);
+		if (!noc_try_inject(l2->noc, l2->node, l2->noc->core_node[r->src_sm], NOC_CLASS_REPLY, bytes, r)) {
+			if (!l2->rq_parts_sent)
+				r->is_reply = 0;
 			l2->noc_refused++;
 			refused = true;
 			break;
 		}
+		sim_progress(l2->comp.sim);
+		if (++l2->rq_parts_sent < parts)
+			continue; /* (r may be gone once its last packet left: not touched after) */
+		l2->rq_parts_sent = 0;
 		l2->rq_head = (l2->rq_head + 1) % cap;
 		l2->rq_n--;
-		sim_progress(l2->comp.sim);
 	}
 	/* 3. one new request per cycle */
 	enum l2_step st = L2_DONE;
@@ -325,7 +462,9 @@ uint64_t l2_slice_tick(struct l2_slice *l2, uint64_t cycle)
 		if (l2->pending)
 			l2->pending->t_ps[MEM_T_L2_ARRIVE] = now_ps;
 	}
-	if (l2->pending) {
+	/* a sectored slice's tag stage still busy with the last request's sectors */
+	bool stage_wait = l2->pending && cycle < l2->tag_free_cycle;
+	if (l2->pending && !stage_wait) {
 		st = process(l2, l2->pending, cycle);
 		if (st == L2_DONE) {
 			l2->pending = NULL;
@@ -342,9 +481,9 @@ uint64_t l2_slice_tick(struct l2_slice *l2, uint64_t cycle)
 	/* next cycle with work: polling only for what no one will wake us for */
 	bool more_in = !l2->pending && l2->noc && noc_peek_eject(l2->noc, l2->node, NOC_CLASS_REQ);
 	if (more_in || (l2->pending && st == L2_BLOCKED) || refused ||
-	    (l2->wbq_n && !dram_mc_full(l2->mc)) || (l2->pending && st == L2_DONE))
+	    (l2->wbq_n && !dram_mc_full(l2->mc)) || (l2->pending && st == L2_DONE && !stage_wait))
 		return cycle + 1;
-	uint64_t next = SIM_NEVER;
+	uint64_t next = stage_wait ? l2->tag_free_cycle : SIM_NEVER;
 	if (l2->mq_n && !dram_mc_full(l2->mc)) /* a full MC wakes us when it takes one */
 		next = l2->mq[l2->mq_head].ready_cycle > cycle ? l2->mq[l2->mq_head].ready_cycle : cycle + 1;
 	/* New requests in the NoC wake the slice (noc sink) when they become ejectable. */
@@ -374,7 +513,7 @@ void l2_slice_dram_done(struct l2_slice *l2, struct mem_req *r, uint64_t now_ps)
 		bool late = mshr_find(l2, line) != NULL;
 		l2->pf_late += late;
 		cache_fill(&l2->cache, line, 0, false, !late, &v);
-		victim(l2, &v);
+		victim(l2, &v, l2_cycle);
 		l2->pf_fills++;
 		return;
 	}
@@ -391,13 +530,13 @@ void l2_slice_dram_done(struct l2_slice *l2, struct mem_req *r, uint64_t now_ps)
 		sim_component_wake(&l2->comp);
 		return;
 	}
-	struct l2_mshr *m = mshr_find(l2, line);
-	SIM_ASSERT(m && m->targets[0] == r);
+	struct l2_mshr *m = mshr_of_req(l2, line, r);
+	SIM_ASSERT(m && m->valid && m->targets[0] == r);
 	bool dirty = false;
 	for (uint32_t i = 0; i < m->n; i++)
 		dirty |= m->targets[i]->kind == MEM_REQ_ATOMIC; /* read-modify-write at L2 */
-	cache_fill(&l2->cache, line, 0, dirty, false, &v);
-	victim(l2, &v);
+	cache_fill(&l2->cache, line, sectored(l2) ? m->sectors : 0, dirty, false, &v);
+	victim(l2, &v, l2_cycle);
 	for (uint32_t i = 0; i < m->n; i++)
 		rq_push(l2, m->targets[i], l2_cycle);
 	m->valid = false;
@@ -461,6 +600,10 @@ void l2_slice_stats_register(struct l2_slice *l2, struct stats *st)
 		      "l2.%u.copy_dirty_drops", c);
 	stats_counter(st, &l2->mshr_merges, "requests", "misses merged into a pending line",
 		      "l2.%u.mshr_merges", c);
+	if (sectored(l2))
+		stats_counter(st, &l2->pending_hits, "accesses",
+			      "sector accesses that found the sector being fetched (GPGPU-Sim's HIT_RESERVED; in accesses, not misses)",
+			      "l2.%u.pending_hits", c);
 	stats_counter(st, &l2->mshr_full_cycles, "cycles",
 		      "L2 cycles the head request waited (MSHR, MC queue or reply queue full)",
 		      "l2.%u.stall_cycles", c);

@@ -17,7 +17,8 @@
 #define L2_HDR_BYTES 8 /* packet header: a read request / write ack is 8 B, data adds to it */
 
 struct l2_cfg {
-	struct cache_cfg cache;     /* write-back, write-allocate */
+	struct cache_cfg cache;     /* write-back, write-allocate; sector_bytes < line_bytes: the
+	                               sectored L2 of GPGPU-Sim 4 (l2.c: sectored slices) */
 	uint32_t mshr_entries;      /* distinct lines missing at once */
 	uint32_t mshr_merges;       /* requests per line (the first included) */
 	uint32_t reply_queue;       /* replies waiting for the NoC (hits in the pipe included) */
@@ -33,6 +34,7 @@ struct l2_mshr {
 	bool valid;
 	uint64_t line_addr;         /* line-aligned channel-local address (mem_addr_local) */
 	uint32_t n;
+	uint32_t sectors;           /* sectors it fetches (sectored; all of the line otherwise) */
 	struct mem_req **targets;   /* [mshr_merges]; targets[0] is the request sent to DRAM */
 };
 
@@ -68,17 +70,22 @@ struct l2_slice {
 	uint16_t mshr_x[L2_MSHR_BUCKETS];   /* XOR of the indices of the bucket's valid entries */
 	struct l2_reply *rq;        /* ring [reply_queue]: ready cycles non-decreasing */
 	uint32_t rq_head, rq_n;
+	uint32_t rq_parts_sent;     /* sector reply packets of the head reply already injected */
 	struct l2_reply *mq;        /* ring [mshr_entries]: misses on their way to the MC */
 	uint32_t mq_head, mq_n;
 	struct mem_req **wbq;       /* ring [mshr_entries + 2]: dirty victims waiting for the MC */
 	uint32_t wbq_cap, wbq_head, wbq_n;
 	struct mem_req *pending;    /* input taken from the NoC that could not proceed yet */
 	uint64_t blocked_since;     /* L2 cycle pending first failed, UINT64_MAX if not blocked */
+	uint64_t tag_free_cycle;    /* sectored: first L2 cycle the tag stage takes the next request
+	                               (one sector a cycle) */
 	struct sim_pool wb_pool;    /* write-back requests the slice originates */
 	uint64_t next_id;
 	/* counters */
 	uint64_t accesses, reads, writes, atomics, mshr_merges, mshr_full_cycles, mc_full_cycles;
 	uint64_t noc_refused, writebacks, fills;
+	uint64_t pending_hits;      /* sectored: sectors found on their way from DRAM (GPGPU-Sim's
+	                               HIT_RESERVED: accesses, not misses) */
 	uint64_t pf_fills, pf_useful, pf_late, pf_unused_evicted, pf_dropped;
 	uint64_t copy_fills, copy_dirty_drops; /* l2_slice_copy_fill */
 };

@@ -63,6 +63,10 @@ static const struct cfg_key_def ch_keys[] = {
 	CFG_KEY_INT("gpu.l2.fill_request_bytes", "bytes", 0, 0, 4096,
 		    "an L2 miss reads its line from the DRAM as gpu.l2.line_bytes / this requests, each whole bursts (GPGPU-Sim's "
 		    "sectored L2: a request per 32 B sector, each a 64 B burst on GTX480); write-backs move the line whole. 0 = one request per line"),
+	CFG_KEY_INT("gpu.l2.sector_bytes", "bytes", 0, 0, 4096,
+		    "0 = tags per line; else a sectored L2 as GPGPU-Sim 4's (dl2 type S): a valid bit per sector of this size, a "
+		    "request is one tag access per sector it covers (a cycle each), a miss fetches only the missing sectors, stores "
+		    "carry the sectors they write and validate those written whole (power of two below gpu.l2.line_bytes, at most 32 sectors)"),
 	CFG_KEY_BOOL("gpu.l2.fill_on_copy", 0,
 		      "host copies to and from the device (and workload buffer initialisation) install the copied lines in the L2, clean, in copy "
 		      "order, displacing dirty lines without write-back: GPGPU-Sim 4's -gpgpu_perf_sim_memcpy (on in its configs; scripts/correlate.sh sets it)"),
@@ -203,7 +207,7 @@ static void ch_dram_done(void *ctx, struct mem_req *r, uint64_t done_cycle)
 {
 	struct mem_channel *ch = ctx;
 	if (r->kind == MEM_REQ_READ || r->kind == MEM_REQ_ATOMIC) {
-		uint64_t lat = ch->mc.cfg.tCL + ch->mc.cfg.rd_burst_cycles;
+		uint64_t lat = ch->mc.cfg.tCL + dram_read_burst_cycles(&ch->mc.cfg, r);
 		r->t_ps[MEM_T_DRAM_ISSUE] = sim_clock_edge_ps(&ch->dram_clk, done_cycle - lat);
 	}
 	l2_slice_dram_done(ch_slice(ch, r->addr), r, sim_now_ps(ch->sim));
@@ -285,6 +289,15 @@ struct mem_channel *mem_channel_create(const struct cfg *cfg, struct sim *sim, s
 	lc.cache.write_policy = CACHE_WRITE_BACK; /* OWL Sec 2.1: write-back L2 */
 	lc.cache.index = (enum cache_index)cache_index_parse(cfg_str(cfg, "gpu.l2.set_index"));
 	lc.cache.hit_latency_cycles = (uint32_t)cfg_int(cfg, "gpu.l2.hit_latency_cycles");
+	lc.cache.sector_bytes = (uint32_t)cfg_int(cfg, "gpu.l2.sector_bytes");
+	if (lc.cache.sector_bytes && ((lc.cache.sector_bytes & (lc.cache.sector_bytes - 1)) ||
+				      lc.cache.sector_bytes >= lc.cache.line_bytes ||
+				      lc.cache.line_bytes / lc.cache.sector_bytes > 32)) {
+		cfg_error(err, cfg, "gpu.l2.sector_bytes",
+			  "%u bytes: must be a power of two below the %u-byte line, at most 32 sectors a line",
+			  lc.cache.sector_bytes, lc.cache.line_bytes);
+		goto fail;
+	}
 	lc.mshr_entries = (uint32_t)cfg_int(cfg, "gpu.l2.mshr_entries");
 	lc.mshr_merges = (uint32_t)cfg_int(cfg, "gpu.l2.mshr_merges");
 	lc.reply_queue = (uint32_t)cfg_int(cfg, "gpu.l2.reply_queue");

@@ -46,6 +46,17 @@ struct mem_req {
 	                               gpu.l2.sub_partitions is 1), the index of its node in noc->mc_node */
 	uint16_t bank;
 	uint32_t row, col;
+	/* A sectored L2 (gpu.l2.sector_bytes): the L2 sectors of its line a WRITE covers and those
+	 * of them written whole (bit i = sector i), set by the SM. 0 = the sectors of
+	 * [addr, addr + size_bytes), all whole (reads, atomics, L1 write-backs). */
+	uint32_t sectors, full_sectors;
+	uint32_t dram_bytes;        /* set by a sectored L2 on a miss: bytes its DRAM read fetches
+	                               (the missing sectors); 0 = the line */
+	uint32_t reply_parts;       /* a sectored L2 answers a read or atomic with one reply packet
+	                               per sector (GPGPU-Sim 4: each sector its own mem_fetch back to
+	                               the L1), all carrying this request: packets still to arrive,
+	                               set before the first leaves; the SM takes the request on the
+	                               last. 0 or 1: one packet */
 	uint64_t id;                /* unique, for checking and tracing */
 	uint64_t t_ps[MEM_T_COUNT];
 	void *owner_ctx;            /* L1 MSHR entry etc.; opaque below */

@@ -119,6 +119,18 @@ static struct mem_req *req_new(struct mem_unit *m, enum mem_req_kind kind, uint6
 	return r;
 }
 
+/* A store's requests to a sectored L2 get the sectors they write (coalescer.h). */
+static void store_sectors(struct mem_unit *m, uint8_t mem_kind, uint8_t cid, const struct warp_inst *wi)
+{
+	if (!m->l2_sector_bytes || mem_kind != WI_MEM_STORE || cid != MU_L1D)
+		return;
+	for (uint32_t i = 0; i < m->st.n; i++) {
+		struct coal_req *r = &m->st.reqs[i];
+		r->l2_sectors = coal_store_sectors(wi, r, m->coal[MU_L1D].line_bytes, m->l2_line_bytes,
+						   m->l2_sector_bytes, &r->l2_full);
+	}
+}
+
 static void ring_push(struct mem_unit *m, struct mem_req *r)
 {
 	SIM_ASSERT(m->ring_n < m->ring_cap);
@@ -251,7 +263,14 @@ static enum st_result stage_access(struct mem_unit *m, const struct coal_req *cr
 			return ST_STALL_MISSQ;
 		cache_lookup(c, line, true, cr->sectors);
 		uint32_t bytes = cr->lane_bytes < cr->bytes ? cr->lane_bytes : cr->bytes;
-		ring_push(m, req_new(m, MEM_REQ_WRITE, line, bytes, &m->slots[si], now));
+		struct mem_req *r = req_new(m, MEM_REQ_WRITE, line, bytes, &m->slots[si], now);
+		if (m->l2_sector_bytes && m->st.cache_id == MU_L1D) { /* (store_sectors set them) */
+			/* GPGPU-Sim's store segment: its sectors travel whole (coal_store_sectors) */
+			r->sectors = cr->l2_sectors;
+			r->full_sectors = cr->l2_full;
+			r->size_bytes = (uint32_t)__builtin_popcount(cr->l2_sectors) * m->l2_sector_bytes;
+		}
+		ring_push(m, r);
 		return ST_DONE;
 	}
 	/* load */
@@ -385,6 +404,10 @@ static bool eject_step(struct mem_unit *m, uint64_t now, bool *filled)
 		return false;
 	noc_try_eject(n, m->ports.noc_node, NOC_CLASS_REPLY);
 	SIM_ASSERT(r->is_reply && r->src_sm == m->sm_id);
+	if (r->reply_parts > 1) { /* a sectored L2's sector reply; the request is done on the last */
+		r->reply_parts--;
+		return true;
+	}
 	r->t_ps[MEM_T_DONE] = sim_clock_edge_ps(m->clk, now);
 	if (r->ifetch) {
 		/* An instruction line: nothing of the unit's caches or MSHRs changes; the SM's fetch
@@ -675,10 +698,12 @@ static __attribute__((noinline)) bool try_issue(struct mem_unit *m, const struct
 			memcpy(m->st.reqs, mo->reqs, mo->n_reqs * sizeof *mo->reqs);
 		} else {
 			m->st.n = coal_run(cc, wi, m->st.reqs);
+			store_sectors(m, si->mem_kind, cid, wi);
 			mo->valid = false;
 		}
 	} else {
 		m->st.n = coal_run(cc, wi, m->st.reqs);
+		store_sectors(m, si->mem_kind, cid, wi);
 	}
 	m->st.next = 0;
 	m->st.cache_id = cid;

@@ -247,6 +247,14 @@ struct mem_unit *mem_unit_create(const struct cfg *cfg, struct sim *sim, struct 
 	m->flush_at_launch = cfg_bool(cfg, "gpu.memory.l1d.flush_at_launch");
 	m->l1d_alloc_on_miss = !strcmp(cfg_str(cfg, "gpu.memory.l1d.allocate"), "on-miss");
 	m->hold_on_fail = !strcmp(cfg_str(cfg, "gpu.memory.reservation_fail"), "hold");
+	if (m->have_addrmap && cfg_is_defined(cfg, "gpu.l2.sector_bytes")) {
+		uint32_t sb = (uint32_t)cfg_int(cfg, "gpu.l2.sector_bytes");
+		uint32_t lb = (uint32_t)cfg_int(cfg, "gpu.l2.line_bytes");
+		if (sb && sb < lb && m->coal[MU_L1D].line_bytes <= lb) {
+			m->l2_sector_bytes = sb;
+			m->l2_line_bytes = lb;
+		}
+	}
 	if (m->flush_at_launch && m->cache[MU_L1D].cfg.write_policy == CACHE_WRITE_BACK) {
 		/* room for every line of the L1D dirty at once, allocated here, not at the flush */
 		m->flush_wb = calloc((size_t)m->cache[MU_L1D].n_sets * m->cache[MU_L1D].cfg.assoc,

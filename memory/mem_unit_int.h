@@ -171,6 +171,9 @@ struct mem_unit {
 	uint64_t warm_fills;          /* L1D lines installed by mem_unit_warm */
 
 	bool l1d_alloc_on_miss;       /* gpu.memory.l1d.allocate = on-miss (cache_reserve) */
+	/* gpu.l2.sector_bytes and gpu.l2.line_bytes when the L2 is sectored (and its line holds
+	 * an L1D line), else 0: stores then carry the L2 sectors they write (coal_store_sectors) */
+	uint32_t l2_sector_bytes, l2_line_bytes;
 	bool hold_on_fail;            /* gpu.memory.reservation_fail = hold: an instruction whose access
 	                                 finds no MSHR entry, way or miss-queue slot is accepted and
 	                                 waits in the L1 stage (blocking the SM's later ones) */

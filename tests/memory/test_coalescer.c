@@ -255,3 +255,52 @@ Test(coalescer, affine_runs_match_the_reference)
 		same_as_reference(&cfg, &wi, got, want, iter);
 	}
 }
+
+/* coal_store_sectors: the L2 sectors (32 B of a 128 B line) a store writes, as GPGPU-Sim's
+ * Fermi coalescer segments it (128 B segments for words, shrunk to the 64 B or 32 B part that
+ * holds every touched byte; 32 B segments for bytes, 64 B for halfwords). */
+static uint32_t store_sectors(struct warp_inst *wi, uint32_t *full)
+{
+	struct coal_cfg cfg = {.line_bytes = 128};
+	cr_assert_eq(coal_run(&cfg, wi, out), 1);
+	return coal_store_sectors(wi, &out[0], 128, 128, 32, full);
+}
+
+static void only_lanes(struct warp_inst *wi, uint32_t first, uint32_t n)
+{
+	wi->mask[0] = ((n == 64 ? 0 : (1ull << n)) - 1) << first;
+	wi->n_active = n;
+}
+
+Test(coalescer, store_sectors_follow_gpgpusim_segments)
+{
+	struct warp_inst wi;
+	uint32_t full;
+	warp(&wi, 32, 0x1000, 4, 4); /* all 128 B written */
+	cr_expect_eq(store_sectors(&wi, &full), 0xf);
+	cr_expect_eq(full, 0xf);
+	only_lanes(&wi, 0, 8); /* bytes 0..31: the segment shrinks to 32 B */
+	cr_expect_eq(store_sectors(&wi, &full), 0x1);
+	cr_expect_eq(full, 0x1);
+	only_lanes(&wi, 8, 4); /* bytes 32..47: sector 1, half written */
+	cr_expect_eq(store_sectors(&wi, &full), 0x2);
+	cr_expect_eq(full, 0);
+	only_lanes(&wi, 16, 16); /* bytes 64..127: the upper 64 B */
+	cr_expect_eq(store_sectors(&wi, &full), 0xc);
+	cr_expect_eq(full, 0xc);
+	wi.mask[0] = 0xff | (0xffull << 16); /* bytes 0..31 and 64..95: both halves, no shrink */
+	cr_expect_eq(store_sectors(&wi, &full), 0xf);
+	cr_expect_eq(full, 0x5);
+	wi.mask[0] = 1 | (1ull << 31); /* bytes 0..3 and 124..127 */
+	cr_expect_eq(store_sectors(&wi, &full), 0xf);
+	cr_expect_eq(full, 0);
+	/* bytes: 32 B segments, each its own sector (offsets 0 and 100) */
+	warp(&wi, 2, 0x1000, 100, 1);
+	cr_expect_eq(store_sectors(&wi, &full), 0x9);
+	cr_expect_eq(full, 0);
+	/* halfwords: 64 B segments (offsets 0 and 40: one half; 0 and 70: both) */
+	warp(&wi, 2, 0x1000, 40, 2);
+	cr_expect_eq(store_sectors(&wi, &full), 0x3);
+	warp(&wi, 2, 0x1000, 70, 2);
+	cr_expect_eq(store_sectors(&wi, &full), 0x5);
+}
