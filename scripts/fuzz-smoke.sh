@@ -15,7 +15,9 @@ for h in config ptx workload report; do
     ptx) find workloads tests/frontend tests/bad_inputs -name '*.ptx' -exec cp {} "$corpus"/ \; ;;
     workload) find workloads tests/bad_inputs/workloads tests/bad_inputs/programs -name '*.cfg' -exec cp {} "$corpus"/ \;
       cp tests/fuzz/regressions/workload_*.cfg "$corpus"/ ;;
-    report) for d in experiments/results/*/; do cp "$d/results.csv" "$corpus/$(basename "$d").csv"; done
+    report) # studies nest (results/apps-small/pro/): seed from every results.csv, named by its path
+      find experiments/results -name results.csv | while read -r f; do
+        d=${f#experiments/results/}; cp "$f" "$corpus/$(echo "${d%/results.csv}" | tr / -).csv"; done
       head -c 4000 tests/fuzz/regressions/report_samples.csv > "$corpus/samples.csv"
       cp tests/fuzz/regressions/report_*.csv "$corpus"/ ;;
   esac
