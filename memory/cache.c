@@ -198,7 +198,8 @@ static struct cache_line *pick_victim(struct cache *c, uint64_t la, bool any_if_
 	return v ? v : any_if_all ? r : NULL;
 }
 
-/* Evict what way v holds (described in *victim) and give it line la, stamped now. */
+/* Evict what way v holds (described in *victim) and give it line la, stamped now, with no
+ * sector valid, clean and not the user's: each caller then sets what it brings. */
 static void fill_way(struct cache *c, struct cache_line *v, uint64_t la, struct cache_victim *victim)
 {
 	bool valid = v->sectors || v->unread;
@@ -218,6 +219,9 @@ static void fill_way(struct cache *c, struct cache_line *v, uint64_t la, struct 
 	v->reserved = false;
 	v->unread = 0;
 	line_set(c, v, la);
+	v->sectors = 0;
+	v->dirty = false;
+	v->user = false;
 	v->stamp = c->tick;
 }
 
@@ -277,9 +281,6 @@ void cache_reserve(struct cache *c, uint64_t addr, struct cache_victim *victim)
 		l = pick_victim(c, la, false);
 		SIM_ASSERT(l); /* cache_can_reserve */
 		fill_way(c, l, la, victim);
-		l->sectors = 0;
-		l->dirty = false;
-		l->user = false;
 	}
 	SIM_ASSERT(!l->reserved);
 	l->reserved = true;
@@ -316,9 +317,6 @@ void cache_write_sectors(struct cache *c, uint64_t addr, uint32_t full, uint32_t
 	if (!l) {
 		l = pick_victim(c, la, true);
 		fill_way(c, l, la, victim);
-		l->sectors = 0;
-		l->user = false;
-		l->dirty = false;
 	} else if (c->cfg.repl == CACHE_REPL_LRU) {
 		l->stamp = c->tick;
 	}
