@@ -36,6 +36,11 @@ int cache_init(struct cache *c, const struct cache_cfg *cfg, struct sim_error *e
 		return sim_error_set(err, SIM_ERR_CONFIG, NULL, 0, 0, "sector_bytes",
 				     "sector size %u must be a power of two dividing the %u-byte line, at most 32 sectors",
 				     cfg->sector_bytes, cfg->line_bytes);
+	if (cfg->index == CACHE_INDEX_FERMI_HASH && cfg->size_bytes / way_bytes != 32 &&
+	    cfg->size_bytes / way_bytes != 64)
+		return sim_error_set(err, SIM_ERR_CONFIG, NULL, 0, 0, "set_index",
+				     "set_index \"fermi-hash\" needs 32 or 64 sets (GPGPU-Sim's hash is defined for "
+				     "those only); this cache has %u", (unsigned)(cfg->size_bytes / way_bytes));
 	c->cfg = *cfg;
 	c->n_sets = (uint32_t)(cfg->size_bytes / way_bytes);
 	c->set_bits = log2u(c->n_sets);
@@ -427,6 +432,8 @@ int cache_index_parse(const char *s)
 		return CACHE_INDEX_LINEAR;
 	if (!strcmp(s, "xor"))
 		return CACHE_INDEX_XOR;
+	if (!strcmp(s, "fermi-hash"))
+		return CACHE_INDEX_FERMI_HASH;
 	return -1;
 }
 

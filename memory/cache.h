@@ -15,8 +15,12 @@ enum cache_repl { CACHE_REPL_LRU, CACHE_REPL_FIFO };
 /* How a line address picks its set. LINEAR: its low bits (consecutive lines, consecutive
  * sets). XOR: those bits XOR-ed with the next two fields of the same width above them, so
  * lines a power-of-two stride apart (a column walk of a row-major matrix) spread over the sets
- * instead of piling into a few (XOR-based placement, as GPU caches hash their index). */
-enum cache_index { CACHE_INDEX_LINEAR, CACHE_INDEX_XOR };
+ * instead of piling into a few (XOR-based placement, as GPU caches hash their index).
+ * FERMI_HASH: GPGPU-Sim's 'H' set index (gpu-cache.cc FERMI_HASH_SET_FUNCTION, after Nugteren
+ * et al., HPCA 2014), the one its GTX480 L1D uses: the 5 low line-address bits (byte address
+ * bits 7-11 for 128 B lines) XOR byte address bits 13, 14, 15, 17 and 19; with 64 sets, byte
+ * address bit 12 is the sixth bit. Only for 32 or 64 sets (cache_init refuses others). */
+enum cache_index { CACHE_INDEX_LINEAR, CACHE_INDEX_XOR, CACHE_INDEX_FERMI_HASH };
 
 enum cache_write_policy {
 	CACHE_WRITE_BACK,    /* write-back + write-allocate: a write hit marks the line dirty; the
@@ -125,8 +129,15 @@ static inline uint32_t cache_bucket_(const struct cache *c, uint64_t la)
 static inline uint32_t cache_set_(const struct cache *c, uint64_t la)
 {
 	uint64_t x = la;
-	if (c->cfg.index == CACHE_INDEX_XOR)
+	if (c->cfg.index == CACHE_INDEX_XOR) {
 		x ^= (la >> c->set_bits) ^ (la >> (2 * c->set_bits));
+	} else if (c->cfg.index == CACHE_INDEX_FERMI_HASH) {
+		uint64_t a = la << c->set_shift; /* the line's byte address */
+		uint64_t upper = ((a >> 13) & 7) | (((a >> 17) & 1) << 3) | (((a >> 19) & 1) << 4);
+		x = (la & 0x1f) ^ upper;
+		if (c->n_sets == 64)
+			x |= ((a >> 12) & 1) << 5;
+	}
 	return (uint32_t)x & (c->n_sets - 1);
 }
 

@@ -16,7 +16,7 @@ static const char *const mu_repl[] = {"lru", "fifo", NULL};
 static const char *const mu_alloc[] = {"on-fill", "on-miss", NULL};
 static const char *const mu_rfail[] = {"refuse", "hold", NULL};
 static const char *const mu_wpol[] = {"write-back", "write-through", "write-evict", NULL};
-static const char *const mu_index[] = {"linear", "xor", NULL};
+static const char *const mu_index[] = {"linear", "xor", "fermi-hash", NULL};
 
 /* Defaults are owl-28 (OWL Table 1: 32 KB 8-way L1D, 8 KB 4-way const and texture caches,
  * 64 B lines, 32 MSHRs/core; Sec 3 "write-back policies for both L1 and L2"). Merges per
@@ -49,7 +49,8 @@ static const struct cfg_key_def mu_keys[] = {
 		     "global/local stores: write-back (+allocate) | write-through (no allocate) | write-evict (Fermi)"),
 	CFG_KEY_INT("gpu.memory.l1d.hit_latency_cycles", "cycles", 20, 1, 10000, "L1D hit latency (core cycles)"),
 	CFG_KEY_ENUM("gpu.memory.l1d.set_index", "linear", mu_index,
-		     "L1D set index: linear (low line-address bits) | xor (low bits XOR the two fields above them: power-of-two strides spread over the sets)"),
+		     "L1D set index: linear (low line-address bits) | xor (low bits XOR the two fields above them: power-of-two strides spread over the sets) | "
+		     "fermi-hash (GPGPU-Sim's 'H' index of its GTX480 L1D: line-address bits 0-4 XOR byte-address bits 13,14,15,17,19; bit 12 on top with 64 sets; 32 or 64 sets only)"),
 	CFG_KEY_ENUM("gpu.memory.l1d.allocate", "on-fill", mu_alloc,
 		     "when a load miss takes its L1D way: on-fill (the victim is chosen when the data arrives) | on-miss "
 		     "(GPGPU-Sim 3.x/4.x's allocate-on-miss, dl1 'm': the way is reserved at the miss and its victim evicted "

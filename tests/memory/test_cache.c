@@ -296,10 +296,69 @@ Test(cache, xor_index_keeps_consecutive_lines_in_distinct_sets)
 	cache_fini(&c);
 }
 
+/* GPGPU-Sim's 'H' index on its GTX480 L1D geometry, 32 sets x 4 ways x 128 B: set = byte
+ * address bits 7-11 XOR (bits 13,14,15 -> 0,1,2; bit 17 -> 3; bit 19 -> 4). Each value below is
+ * worked from that rule; bits 12, 16 and 18 do not enter with 32 sets. */
+Test(cache, fermi_hash_index_matches_gpgpusim_by_hand)
+{
+	struct cache c;
+	struct cache_cfg cfg = {.size_bytes = 32 * 4 * 128, .assoc = 4, .line_bytes = 128,
+				.index = CACHE_INDEX_FERMI_HASH};
+	cr_assert_eq(cache_init(&c, &cfg, NULL), 0);
+	const struct { uint64_t addr; uint32_t set; } want[] = {
+		{0x0, 0},      {0x80, 1},      {0xf80, 31},    /* low bits 7-11 alone: linear */
+		{0x2000, 1},   {0x2080, 0},    {0xe000, 7},    /* bits 13-15 -> set bits 0-2 */
+		{0x20000, 8},  {0x80000, 16},  {0xa0f80, 7},   /* 17 -> 3, 19 -> 4; 31 ^ 24 = 7 */
+		{0x1000, 0},   {0x10000, 0},   {0x40000, 0},   /* bits 12, 16, 18 ignored */
+	};
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+		cr_expect_eq(cache_set_(&c, want[i].addr >> 7), want[i].set, "addr %#llx: set %u, want %u",
+			     (unsigned long long)want[i].addr, cache_set_(&c, want[i].addr >> 7), want[i].set);
+	cache_fini(&c);
+	/* 64 sets (48 KB): bit 12 becomes set bit 5. */
+	cfg.size_bytes = 64 * 4 * 128;
+	cr_assert_eq(cache_init(&c, &cfg, NULL), 0);
+	cr_expect_eq(cache_set_(&c, 0x1000 >> 7), 32);
+	cr_expect_eq(cache_set_(&c, 0x3080 >> 7), 32); /* 1 ^ 1 = 0, plus bit 12 */
+	cache_fini(&c);
+}
+
+/* bicg's column walk: 32 rows 4 KB apart. Linear: every line in set 0, 4 kept. Fermi hash:
+ * row k goes to set ((k >> 1) & 7) | ((k >> 5) & 1) << 3 = (k >> 1) & 7 for k < 32, 4 rows a
+ * set over 8 sets, so all 32 stay. */
+Test(cache, fermi_hash_spreads_a_4kb_stride)
+{
+	for (int ix = 0; ix < 2; ix++) {
+		struct cache c;
+		struct cache_cfg cfg = {.size_bytes = 32 * 4 * 128, .assoc = 4, .line_bytes = 128,
+					.index = ix ? CACHE_INDEX_FERMI_HASH : CACHE_INDEX_LINEAR};
+		cr_assert_eq(cache_init(&c, &cfg, NULL), 0);
+		for (uint64_t k = 0; k < 32; k++)
+			cache_fill(&c, k * 4096, 0, false, false, NULL);
+		uint32_t kept = 0;
+		for (uint64_t k = 0; k < 32; k++)
+			kept += cache_probe(&c, k * 4096, 0);
+		cr_expect_eq(kept, ix ? 32 : 4, "index %d kept %u", ix, kept);
+		cache_fini(&c);
+	}
+}
+
+Test(cache, fermi_hash_needs_32_or_64_sets)
+{
+	struct cache c;
+	struct sim_error err = {0};
+	struct cache_cfg cfg = {.size_bytes = 16 * 4 * 128, .assoc = 4, .line_bytes = 128,
+				.index = CACHE_INDEX_FERMI_HASH};
+	cr_expect_eq(cache_init(&c, &cfg, &err), SIM_ERR_CONFIG);
+	cr_expect_str_eq(err.setting, "set_index");
+	cache_fini(&c);
+}
+
 Test(cache, index_names_parse)
 {
 	cr_assert_eq(cache_index_parse("linear"), CACHE_INDEX_LINEAR);
 	cr_assert_eq(cache_index_parse("xor"), CACHE_INDEX_XOR);
+	cr_assert_eq(cache_index_parse("fermi-hash"), CACHE_INDEX_FERMI_HASH);
 	cr_assert_eq(cache_index_parse("hash"), -1);
 }
 
