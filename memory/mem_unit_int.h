@@ -6,6 +6,8 @@
 
 #include "mem_req.h"
 
+#include <string.h>
+
 #include "addrmap.h"
 #include "cache.h"
 #include "coalescer.h"
@@ -195,6 +197,211 @@ struct mem_unit {
 	                                       not a stat_hist, so the unit and the registry may be
 	                                       torn down in either order) */
 };
+
+/* ---- helpers shared by the timing (mem_unit.c) and the issue side (mem_unit_issue.c) ---- */
+static inline double ps_to_cycles(const struct mem_unit *m, uint64_t ps)
+{
+	return (double)ps * (double)m->clk->freq_mhz / 1e6;
+}
+
+static inline void heap_push(struct mem_unit *m, uint64_t cycle, uint32_t slot)
+{
+	SIM_ASSERT(m->heap_n < m->n_slots);
+	uint32_t i = m->heap_n++;
+	struct mu_heap_ent e = {cycle, m->heap_seq++, slot};
+	while (i) {
+		uint32_t p = (i - 1) / 2;
+		struct mu_heap_ent *pe = &m->heap[p];
+		if (pe->cycle < e.cycle || (pe->cycle == e.cycle && pe->seq < e.seq))
+			break;
+		m->heap[i] = *pe;
+		i = p;
+	}
+	m->heap[i] = e;
+}
+
+static inline struct mu_heap_ent heap_pop(struct mem_unit *m)
+{
+	struct mu_heap_ent top = m->heap[0];
+	struct mu_heap_ent last = m->heap[--m->heap_n];
+	uint32_t i = 0, n = m->heap_n;
+	for (;;) {
+		uint32_t l = 2 * i + 1, r = l + 1, s = i;
+		struct mu_heap_ent *best = &last;
+		if (l < n && (m->heap[l].cycle < best->cycle ||
+			      (m->heap[l].cycle == best->cycle && m->heap[l].seq < best->seq))) {
+			s = l;
+			best = &m->heap[l];
+		}
+		if (r < n && (m->heap[r].cycle < best->cycle ||
+			      (m->heap[r].cycle == best->cycle && m->heap[r].seq < best->seq)))
+			s = r;
+		if (s == i)
+			break;
+		m->heap[i] = m->heap[s];
+		i = s;
+	}
+	if (n)
+		m->heap[i] = last;
+	return top;
+}
+
+static inline uint32_t slot_alloc(struct mem_unit *m, uint64_t token, uint64_t now_cycle)
+{
+	SIM_ASSERT(m->slots_used < m->n_slots);
+	uint32_t i = m->slot_free[m->n_slots - 1 - m->slots_used];
+	struct mu_slot *s = &m->slots[i];
+	SIM_ASSERT(!s->used);
+	memset(s, 0, sizeof *s);
+	s->used = true;
+	s->token = token;
+	s->issue_cycle = now_cycle;
+	m->slots_used++;
+	return i;
+}
+
+static inline void slot_free(struct mem_unit *m, uint32_t i)
+{
+	m->slots[i].used = false;
+	m->slots_used--;
+	m->slot_free[m->n_slots - 1 - m->slots_used] = i;
+}
+
+/* Slot si's data comes from below L1 (mem_missed_fn): tell the SM once. */
+static inline void note_miss(struct mem_unit *m, uint32_t si, uint64_t now_cycle)
+{
+	struct mu_slot *s = &m->slots[si];
+	if (s->missed || !m->ports.missed)
+		return;
+	s->missed = true;
+	m->ports.missed(m->ports.sm_ctx, s->token, sim_clock_edge_ps(m->clk, now_cycle));
+}
+
+/* One access of slot done at ready; when none is left, queue the completion. */
+static inline void slot_served(struct mem_unit *m, uint32_t si, uint64_t ready_cycle)
+{
+	struct mu_slot *s = &m->slots[si];
+	SIM_ASSERT(s->used && s->pending > 0);
+	if (ready_cycle > s->ready_cycle)
+		s->ready_cycle = ready_cycle;
+	if (--s->pending == 0)
+		heap_push(m, s->ready_cycle, si);
+}
+
+static inline struct mem_req *req_new(struct mem_unit *m, enum mem_req_kind kind, uint64_t line_addr,
+			       uint32_t bytes, void *owner, uint64_t now_cycle)
+{
+	struct mem_req *r = sim_pool_alloc(&m->req_pool);
+	SIM_ASSERT(r); /* the pool grows only when the system is out of memory */
+	r->addr = line_addr;
+	r->size_bytes = bytes;
+	r->kind = (uint8_t)kind;
+	r->ifetch = 0;
+	r->src_sm = (uint16_t)m->sm_id;
+	r->channel = m->have_addrmap ? (uint16_t)mem_addr_slice(&m->amap, line_addr) : 0;
+	r->id = ((uint64_t)m->sm_id << 40) | m->next_req_id++;
+	r->t_ps[MEM_T_ISSUE] = sim_clock_edge_ps(m->clk, now_cycle);
+	r->owner_ctx = owner;
+	m->reqs_live++;
+	m->sent[kind]++;
+	return r;
+}
+
+/* A store's requests to a sectored L2 get the sectors they write (coalescer.h). */
+static inline void store_sectors(struct mem_unit *m, uint8_t mem_kind, uint8_t cid, const struct warp_inst *wi)
+{
+	if (!m->l2_sector_bytes || mem_kind != WI_MEM_STORE || cid != MU_L1D)
+		return;
+	for (uint32_t i = 0; i < m->st.n; i++) {
+		struct coal_req *r = &m->st.reqs[i];
+		r->l2_sectors = coal_store_sectors(wi, r, m->coal[MU_L1D].line_bytes, m->l2_line_bytes,
+						   m->l2_sector_bytes, &r->l2_full);
+	}
+}
+
+static inline void ring_push(struct mem_unit *m, struct mem_req *r)
+{
+	SIM_ASSERT(m->ring_n < m->ring_cap);
+	m->ring[(m->ring_head + m->ring_n) % m->ring_cap] = r;
+	m->ring_n++;
+	if (r->kind != MEM_REQ_WRITEBACK)
+		m->missq_demand++;
+}
+
+/* Room for a push other than a fill's victim. Invariant: ring_n + mshr.used <= ring_cap, so
+ * every pending fill (each holds an MSHR entry) always finds room for its dirty victim and
+ * replies are ejected unconditionally: the reply network never waits on the request network
+ * (no protocol deadlock through the SM). demand: counts against the miss queue; new_mshr: the
+ * push also takes an MSHR entry. */
+static inline bool can_push(const struct mem_unit *m, bool demand, bool new_mshr)
+{
+	if (demand && m->missq_demand >= m->missq_cap)
+		return false;
+	return m->ring_n + m->mshr.used + 1 + (new_mshr ? 1 : 0) <= m->ring_cap;
+}
+
+/* The memo entry for token. Any token works (entries are validated), but the index is chosen
+ * for the SM's tokens, (warp slot << 8) | scoreboard entry: a warp has one instruction refused
+ * at a time, so the slot bits give each waiting warp its own entry. Mixing in the low bits
+ * made warps collide ((slot ^ entry) & 63) and evict each other's requests every cycle. */
+static inline uint32_t memo_index(uint64_t token)
+{
+	return (uint32_t)((token >> 8) ^ (token >> 14) ^ (token >> 20)) & (MU_MEMO_ENTRIES - 1);
+}
+
+static inline void epoch_move(struct mem_unit *m)
+{
+	m->epoch++;
+	m->missq_refused = false;
+}
+
+/* ---- MSHR line filter (struct mem_unit: mf_*) ---------------------------------------- */
+
+static inline uint32_t mf_bucket(const struct mem_unit *m, uint64_t line)
+{
+	uint64_t x = line >> m->mf_shift;
+	return (uint32_t)(x ^ (x >> 8) ^ (x >> 16)) & (MU_MF_BUCKETS - 1);
+}
+
+static inline void mf_add(struct mem_unit *m, const struct mshr_entry *e)
+{
+	uint32_t b = mf_bucket(m, e->line_addr);
+	m->mf_x[b] ^= (uint16_t)(e - m->mshr.e);
+	if (m->mf_cnt[b]++ == 0)
+		m->mf_bits[b / 64] |= UINT64_C(1) << (b % 64);
+}
+
+static inline void mf_del(struct mem_unit *m, const struct mshr_entry *e)
+{
+	uint32_t b = mf_bucket(m, e->line_addr);
+	SIM_ASSERT(m->mf_cnt[b] > 0);
+	m->mf_x[b] ^= (uint16_t)(e - m->mshr.e);
+	if (--m->mf_cnt[b] == 0)
+		m->mf_bits[b / 64] &= ~(UINT64_C(1) << (b % 64));
+}
+
+/* mshr_find, without its scan when no entry can hold the line. */
+static inline struct mshr_entry *mu_mshr_find(struct mem_unit *m, uint8_t cache_id, uint64_t line,
+					      uint32_t sectors)
+{
+	uint32_t b = mf_bucket(m, line);
+	if (!(m->mf_bits[b / 64] >> (b % 64) & 1))
+		return NULL;
+	if (m->mf_cnt[b] == 1) {
+		/* The only entry whose line falls here: mshr_find's answer is it or none. */
+		struct mshr_entry *e = &m->mshr.e[m->mf_x[b]];
+		SIM_ASSERT(e->valid);
+		return e->line_addr == line && e->cache_id == cache_id && (e->sectors & sectors) == sectors ? e : NULL;
+	}
+	return mshr_find(&m->mshr, cache_id, line, sectors);
+}
+
+enum st_result { ST_DONE, ST_STALL_MSHR, ST_STALL_MISSQ };
+
+/* The L1 stage's next access (mem_unit.c); true when one was processed. */
+bool mu_stage_step(struct mem_unit *m, uint64_t now);
+/* The next cycle the unit needs a tick at (mem_unit.c). */
+uint64_t mu_next_need(struct mem_unit *m, uint64_t cycle);
 
 /* The unit's engine callbacks (tick, outstanding, dump: mem_unit.c), for mem_unit_create. */
 extern const struct sim_component_ops mu_ops;
