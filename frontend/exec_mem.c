@@ -76,10 +76,19 @@ static inline uint8_t *mem_at(struct fe_warp *w, uint32_t lane, uint8_t sp, bool
 		uint32_t lb = l->k->local_bytes;
 		if (!fits(a, n, lb))
 			return NULL;
-		/* local memory is interleaved in DRAM in hardware; give the timing model a
-		 * distinct address per thread */
-		if (!generic)
-			*tm = FE_LOCAL_WIN + ((uint64_t)c->id * l->threads_per_cta + t) * lb + a;
+		/* The timing address: local memory is interleaved by 4-byte words across a CTA's
+		 * threads (padded to whole warps), as the hardware and GPGPU-Sim lay it out
+		 * (shader.cc translate_local_memaddr): word d of every thread is contiguous, so a
+		 * warp's access to the same local word is one 128 B line, not a line per few
+		 * threads. A CTA's local memory is one region of local_bytes x padded threads. An
+		 * access wider than a word has its first word's address (one address per lane);
+		 * GPGPU-Sim splits it into a word each, which gives the same lines for 8 bytes and
+		 * twice ours for 16. */
+		if (!generic) {
+			uint64_t ptpc = ((uint64_t)l->threads_per_cta + c->warp_size - 1) / c->warp_size * c->warp_size;
+			*tm = FE_LOCAL_WIN + (uint64_t)c->id * ptpc * lb + (uint64_t)(a / 4) * 4 * ptpc + 4 * (uint64_t)t +
+			      a % 4;
+		}
 		return c->local + (size_t)t * lb + a;
 	}
 	case WI_SPACE_PARAM:

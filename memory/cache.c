@@ -111,7 +111,8 @@ static struct cache_line *find(const struct cache *c, uint64_t line_addr) { retu
 
 /* cache_lookup, and without its counters (count constant false) cache_touch. */
 static inline __attribute__((always_inline)) struct cache_outcome lookup(struct cache *c, uint64_t addr, bool is_write,
-								     uint32_t sectors, bool count)
+								     uint32_t sectors, bool count,
+								     enum cache_write_policy wp)
 {
 	struct cache_outcome o = {0};
 	uint64_t la = addr >> c->set_shift;
@@ -142,7 +143,7 @@ static inline __attribute__((always_inline)) struct cache_outcome lookup(struct 
 		if (o.hit) {
 			c->write_hits += count;
 			c->version++;
-			switch (c->cfg.write_policy) {
+			switch (wp) {
 			case CACHE_WRITE_BACK:
 				l->dirty = true;
 				l->sectors |= sectors;
@@ -176,12 +177,18 @@ static inline __attribute__((always_inline)) struct cache_outcome lookup(struct 
 
 struct cache_outcome cache_lookup(struct cache *c, uint64_t addr, bool is_write, uint32_t sectors)
 {
-	return lookup(c, addr, is_write, sectors, true);
+	return lookup(c, addr, is_write, sectors, true, c->cfg.write_policy);
+}
+
+struct cache_outcome cache_lookup_wp(struct cache *c, uint64_t addr, bool is_write, uint32_t sectors,
+				     enum cache_write_policy wp)
+{
+	return lookup(c, addr, is_write, sectors, true, wp);
 }
 
 struct cache_outcome cache_touch(struct cache *c, uint64_t addr, bool is_write, uint32_t sectors)
 {
-	return lookup(c, addr, is_write, sectors, false);
+	return lookup(c, addr, is_write, sectors, false, c->cfg.write_policy);
 }
 
 
@@ -375,10 +382,8 @@ uint32_t cache_invalidate_all(struct cache *c, uint64_t *dirty_addrs, uint32_t *
 		valid += l->sectors || l->unread;
 		l->unread = 0;
 		l->reserved = false;
-		if (l->dirty) {
-			SIM_ASSERT(dirty_addrs);
+		if (l->dirty && dirty_addrs) /* without dirty_addrs a dirty line is dropped */
 			dirty_addrs[dirty++] = l->line_addr << c->set_shift;
-		}
 		l->line_addr = CACHE_NO_LINE;
 		l->sectors = 0;
 		l->dirty = false;

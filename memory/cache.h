@@ -158,6 +158,10 @@ static inline struct cache_line *cache_find_(const struct cache *c, uint64_t la)
  * sectors = 0 means the whole line. Does not fill on a miss: the caller calls cache_fill
  * when the data arrives (reads, and writes when cache_write_allocates()). */
 struct cache_outcome cache_lookup(struct cache *c, uint64_t addr, bool is_write, uint32_t sectors);
+/* cache_lookup with write policy wp for this access instead of the cache's own: GPGPU-Sim's
+ * L1D policy 'L' (LOCAL_WB_GLOBAL_WT) writes local stores back and global ones evict. */
+struct cache_outcome cache_lookup_wp(struct cache *c, uint64_t addr, bool is_write, uint32_t sectors,
+				     enum cache_write_policy wp);
 /* cache_lookup's state changes (LRU order, write policy) without its counters: accesses
  * replayed to warm the cache, which no demand made (sim.functional_launches_cache). */
 struct cache_outcome cache_touch(struct cache *c, uint64_t addr, bool is_write, uint32_t sectors);
@@ -221,8 +225,9 @@ bool cache_set_user(struct cache *c, uint64_t addr, bool user);
 bool cache_invalidate(struct cache *c, uint64_t addr);
 /* Drop every line at once (a flash invalidation: the L1D flushed at a kernel launch). The
  * byte address of each dirty line dropped is stored in dirty_addrs[] (room for one per line,
- * size / line_bytes; NULL only when no line can be dirty) and their count in *n_dirty: the
- * caller writes them back. Returns the number of valid lines dropped. Not counted in
+ * size / line_bytes) and their count in *n_dirty: the caller writes them back. With
+ * dirty_addrs NULL dirty lines are dropped unwritten, as GPGPU-Sim's L1D invalidation at a
+ * launch drops its dirty local lines (tag_array::invalidate). Returns the number of valid lines dropped. Not counted in
  * invalidations (the owner counts flushes). O(lines + buckets): once per launch, not per
  * access. */
 uint32_t cache_invalidate_all(struct cache *c, uint64_t *dirty_addrs, uint32_t *n_dirty);

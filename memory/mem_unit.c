@@ -58,6 +58,12 @@ static enum st_result stage_access(struct mem_unit *m, const struct coal_req *cr
 			slot_served(m, si, hit_done);
 			return ST_DONE;
 		}
+		if (m->l1d_local_wb && m->st.local && m->st.cache_id == MU_L1D && cache_probe(c, line, 0)) {
+			/* GPGPU-Sim's LOCAL_WB_GLOBAL_WT: a local store hit is written back later */
+			cache_lookup_wp(c, line, true, cr->sectors, CACHE_WRITE_BACK);
+			slot_served(m, si, hit_done);
+			return ST_DONE;
+		}
 		/* write-through / write-evict: the line state changes per policy, the data goes
 		 * below and the store completes on the ack. */
 		if (!can_push(m, true, false))
@@ -365,8 +371,10 @@ void mem_unit_kernel_begin(struct mem_unit *m, uint64_t now_cycle)
 	m->flushed_lines += cache_invalidate_all(&m->cache[MU_L1D], m->flush_wb, &dirty);
 	m->flushes++;
 	/* Write-back dirty lines are sent, as GPGPU-Sim 2.x's shader_cache_flush does; a
-	 * write-through or write-evict L1D holds none. Those of a previous flush still queued
-	 * were sent before this launch could start (outstanding work). */
+	 * write-through or write-evict L1D holds none; a local-wb-global-evict one (l1d_local_wb)
+	 * has no flush_wb, so its dirty local lines are dropped, as GPGPU-Sim 3.x/4.x's
+	 * invalidation drops them. Those of a previous flush still queued were sent before this
+	 * launch could start (outstanding work). */
 	SIM_ASSERT(m->flush_wb_next == m->flush_wb_n && (!dirty || m->ports.noc));
 	m->flush_wb_n = dirty;
 	m->flush_wb_next = 0;

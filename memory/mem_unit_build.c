@@ -15,7 +15,7 @@ static const char *const mu_models[] = {"full", "perfect-l1", "perfect-l2", "fix
 static const char *const mu_repl[] = {"lru", "fifo", NULL};
 static const char *const mu_alloc[] = {"on-fill", "on-miss", NULL};
 static const char *const mu_rfail[] = {"refuse", "hold", NULL};
-static const char *const mu_wpol[] = {"write-back", "write-through", "write-evict", NULL};
+static const char *const mu_wpol[] = {"write-back", "write-through", "write-evict", "local-wb-global-evict", NULL};
 static const char *const mu_index[] = {"linear", "xor", "fermi-hash", NULL};
 
 /* Defaults are owl-28 (OWL Table 1: 32 KB 8-way L1D, 8 KB 4-way const and texture caches,
@@ -46,7 +46,9 @@ static const struct cfg_key_def mu_keys[] = {
 		    "0 = whole-line requests; else requests carry only the touched sectors of this size"),
 	CFG_KEY_ENUM("gpu.memory.l1d.replacement", "lru", mu_repl, "L1D replacement: lru | fifo"),
 	CFG_KEY_ENUM("gpu.memory.l1d.write_policy", "write-back", mu_wpol,
-		     "global/local stores: write-back (+allocate) | write-through (no allocate) | write-evict (Fermi)"),
+		     "global/local stores: write-back (+allocate) | write-through (no allocate) | write-evict (Fermi) | "
+		     "local-wb-global-evict (GPGPU-Sim's dl1 'L', LOCAL_WB_GLOBAL_WT: a local store hit marks the line dirty and "
+		     "stays in the L1D, a global store hit evicts it; every store miss goes below without allocating)"),
 	CFG_KEY_INT("gpu.memory.l1d.hit_latency_cycles", "cycles", 20, 1, 10000, "L1D hit latency (core cycles)"),
 	CFG_KEY_ENUM("gpu.memory.l1d.set_index", "linear", mu_index,
 		     "L1D set index: linear (low line-address bits) | xor (low bits XOR the two fields above them: power-of-two strides spread over the sets) | "
@@ -101,7 +103,10 @@ static int cache_from_cfg(struct mem_unit *m, const struct cfg *cfg, int id, str
 	if (id == MU_L1D) {
 		cc.sector_bytes = (uint32_t)cfg_int(cfg, MU_KEY("sector_bytes"));
 		cc.index = (enum cache_index)cache_index_parse(cfg_str(cfg, MU_KEY("set_index")));
-		cc.write_policy = (enum cache_write_policy)cache_write_policy_parse(cfg_str(cfg, MU_KEY("write_policy")));
+		const char *wp = cfg_str(cfg, MU_KEY("write_policy"));
+		m->l1d_local_wb = !strcmp(wp, "local-wb-global-evict");
+		cc.write_policy = m->l1d_local_wb ? CACHE_WRITE_EVICT
+						  : (enum cache_write_policy)cache_write_policy_parse(wp);
 	} else {
 		cc.write_policy = CACHE_WRITE_THROUGH; /* read-only caches: never dirty */
 	}

@@ -114,6 +114,7 @@ struct mem_unit {
 		uint32_t slot;
 		uint8_t cache_id;
 		uint8_t mem_kind;       /* enum wi_mem_kind */
+		bool local;             /* a .local access (l1d_local_wb applies) */
 		uint32_t n, next;
 		uint64_t last_cycle;    /* cycle an access was last processed (one per cycle) */
 		uint64_t stall_since;   /* first cycle of the current MSHR / queue stall, or UINT64_MAX */
@@ -173,6 +174,10 @@ struct mem_unit {
 	uint64_t warm_fills;          /* L1D lines installed by mem_unit_warm */
 
 	bool l1d_alloc_on_miss;       /* gpu.memory.l1d.allocate = on-miss (cache_reserve) */
+	bool l1d_local_wb;            /* write_policy = local-wb-global-evict: a local store hit stays
+	                                 in the L1D, dirty (the L1D's own policy, write-evict, is for
+	                                 global stores); local and global store misses go below
+	                                 without allocating (GPGPU-Sim's dl1 'L' with 'N') */
 	/* gpu.l2.sector_bytes and gpu.l2.line_bytes when the L2 is sectored (and its line holds
 	 * an L1D line), else 0: stores then carry the L2 sectors they write (coal_store_sectors) */
 	uint32_t l2_sector_bytes, l2_line_bytes;

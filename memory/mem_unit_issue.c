@@ -120,6 +120,7 @@ static __attribute__((noinline)) bool try_issue(struct mem_unit *m, const struct
 				m->st.next = 0;
 				m->st.cache_id = cid;
 				m->st.mem_kind = si->mem_kind;
+				m->st.local = si->space == WI_SPACE_LOCAL;
 				return refuse_stall(m, now_cycle, (enum st_result)mo->pre);
 			}
 			m->st.n = mo->n_reqs;
@@ -136,6 +137,7 @@ static __attribute__((noinline)) bool try_issue(struct mem_unit *m, const struct
 	m->st.next = 0;
 	m->st.cache_id = cid;
 	m->st.mem_kind = si->mem_kind;
+	m->st.local = si->space == WI_SPACE_LOCAL;
 	enum st_result pre = hit && mo->epoch == m->epoch && mo->mem_kind == si->mem_kind
 				     ? (enum st_result)mo->pre
 				     : precheck(m, cid, si->mem_kind);

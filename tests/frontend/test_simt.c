@@ -388,3 +388,43 @@ Test(simt, deeply_nested_divergence_grows_the_stack)
 	fe_memory_destroy(mem);
 	fe_module_destroy(m);
 }
+
+/* The timing address of a .local access (frontend/exec_mem.c): words interleaved across the
+ * CTA's threads, padded to whole warps, as GPGPU-Sim's translate_local_memaddr. 40 threads
+ * (2 warps of 32: 64 padded), 8 local bytes each (2 words), CTA 1: its region starts at
+ * 1 x 64 x 8 = 512 past the local window; byte 5 is word 1 (+ 1 x 4 x 64 = 256), byte 1 of
+ * it; thread 35 (lane 3 of warp 1) adds 4 x 35 = 140: window + 909. Neighbouring lanes are 4
+ * bytes apart, so a warp's byte store is one 128 B line (per-thread blocks of 8 bytes made
+ * it 2). */
+Test(simt, local_timing_addresses_interleave_words_across_threads)
+{
+	static const char *ptx =
+		HDR ".visible .entry k()\n{\n.local .align 4 .b8 buf[8];\n.reg .b16 %h<2>;\n"
+		"mov.u16 %h1, 7;\nst.local.u8 [buf+5], %h1;\nret;\n}\n";
+	struct fe_module *m = fe_t_load_str(ptx);
+	struct fe_memory *mem = fe_memory_create();
+	struct sim_error err;
+	uint32_t grid[3] = {2, 1, 1}, block[3] = {40, 1, 1};
+	struct fe_launch *l = fe_launch_create(m, mem, "k", grid, block, 0, NULL, 0, 0, &err);
+	cr_assert_not_null(l, "%s", err.msg);
+	struct fe_cta *c = fe_cta_create(l, 1, 32, 0, &err);
+	cr_assert_not_null(c, "%s", err.msg);
+	uint64_t addr[32];
+	struct warp_inst wi = {.addr = addr};
+	struct fe_warp *w = fe_cta_warp(c, 1);
+	bool seen = false;
+	while (!fe_warp_done(w)) {
+		cr_assert_eq(fe_warp_execute(w, &wi, &err), 0, "%s", err.msg);
+		if (wi.si->mem_kind != WI_MEM_STORE)
+			continue;
+		seen = true;
+		cr_assert_eq(wi.n_active, 8); /* threads 32..39 */
+		cr_expect_eq(addr[3] - addr[0], 12);
+		cr_expect_eq(addr[3] & 0xffffffffull, 909, "got %#llx", (unsigned long long)addr[3]);
+	}
+	cr_assert(seen);
+	fe_cta_destroy(c);
+	fe_launch_destroy(l);
+	fe_memory_destroy(mem);
+	fe_module_destroy(m);
+}

@@ -149,3 +149,23 @@ Test(l1_flush, machine_settings_follow_their_gpgpusim)
 	cr_expect(!machine_flushes("m2090"));
 	cr_expect(!machine_flushes("owl-28"));
 }
+
+/* local-wb-global-evict with the flush (gtx480's pair): a dirty local line is dropped at the
+ * next launch without a write-back, as GPGPU-Sim's L1D invalidation drops it. */
+Test(l1_flush, local_wb_dirty_line_is_dropped_unwritten)
+{
+	setup_text("gpu.memory.l1d.write_policy=local-wb-global-evict", true,
+		   "gpu: { memory: { l1d: { flush_at_launch = true; }; }; };");
+	run_to(10);
+	mem_unit_kernel_begin(H.mu, 10);
+	cr_assert(mem_unit_try_issue(H.mu, inst(WI_MEM_LOAD, WI_SPACE_LOCAL, 8, 0x300, 4), 1, 10));
+	run_to(60);
+	cr_assert(mem_unit_try_issue(H.mu, inst(WI_MEM_STORE, WI_SPACE_LOCAL, 8, 0x300, 4), 2, 60));
+	run_all();
+	run_to(200);
+	mem_unit_kernel_begin(H.mu, 200);
+	run_all();
+	cr_expect_eq(stat("sm.0.l1d.flushed_lines"), 1);
+	cr_expect_eq(stat("sm.0.mem.writebacks_sent"), 0);
+	cr_expect_eq(stat("sm.0.l1d.dirty_evictions"), 0);
+}
