@@ -9,7 +9,8 @@
 /* The clock registers. On an SM (fe_cta_set_clock) they read the SM's simulated core cycle and
  * the simulated time; on the functional executor, which has no time, its clock counts the
  * warp instructions the CTA has executed so far, this one included: it advances with every
- * instruction any warp of the CTA executes, so a spin-wait on it ends (frontend/NOTES.md). */
+ * instruction any warp of the CTA executes, so a spin-wait on it ends (frontend/NOTES.md). A CTA
+ * taken off its SM by a budget cut counts on from the SM's cycle (and time) at the cut. */
 static uint64_t clock_value(const struct fe_warp *w, uint8_t sr)
 {
 	const struct fe_cta *c = w->cta;
@@ -19,7 +20,8 @@ static uint64_t clock_value(const struct fe_warp *w, uint8_t sr)
 	uint64_t n = 0;
 	for (uint32_t i = 0; i < c->n_warps; i++)
 		n += c->warps[i].n_insts;
-	return n;
+	n -= c->clock_base_insts;
+	return (sr == FE_SR_GLOBALTIMER ? c->clock_base_ns : c->clock_base_cycle) + n;
 }
 
 uint64_t fe_exec_sreg(const struct fe_warp *w, uint32_t lane, uint8_t sr)

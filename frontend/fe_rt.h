@@ -96,6 +96,10 @@ struct fe_cta {
 	struct fe_launch *l;
 	uint32_t id, ctaid[3], sm_id, warp_size, n_warps;
 	const struct fe_clock *clock;  /* fe_cta_set_clock; NULL: the functional clock */
+	/* Where the functional clock starts: the SM's cycle and time when a launch cut by the
+	 * budget took the CTA off its SM (functional.c), and the CTA's warp instructions then;
+	 * 0 for a CTA that never ran on an SM. The clock reads base + instructions since. */
+	uint64_t clock_base_cycle, clock_base_ns, clock_base_insts;
 	uint8_t *shared;               /* [shared_bytes] */
 	uint32_t shared_bytes;
 	uint8_t *local;                /* [threads][local_bytes] */

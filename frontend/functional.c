@@ -246,7 +246,15 @@ int fe_launch_finish_functional(struct fe_launch *l, const struct fe_resume_cta 
 			break;
 		}
 		memcpy(waiting, ctas[i].at_barrier, c->n_warps);
-		/* no SM cycle runs on: its clock reads stop, the functional clock takes over */
+		/* no SM cycle runs on: the functional clock takes over from the SM's reading now,
+		 * so a clock read after the cut is never below one before it */
+		if (c->clock) {
+			c->clock_base_cycle = c->clock->cycle(c->clock->ctx);
+			c->clock_base_ns = c->clock->time_ns(c->clock->ctx);
+			c->clock_base_insts = 0;
+			for (uint32_t j = 0; j < c->n_warps; j++)
+				c->clock_base_insts += c->warps[j].n_insts;
+		}
 		c->clock = NULL;
 		rc = run_cta(&r, c, waiting, err);
 		free(waiting);

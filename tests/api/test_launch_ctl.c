@@ -450,6 +450,51 @@ Test(launch_ctl, a_launch_cut_by_the_budget_is_finished_functionally_with_exact_
 	json_decref(ref);
 }
 
+/* clk(out): each thread runs 34 rounds of a register loop, reads %clock64, runs 20 more, reads
+ * it again and stores 1 when the second read is not below the first. */
+static const char *clk_ptx =
+	".version 7.0\n.target sm_75\n.address_size 64\n"
+	".visible .entry clk(.param .u64 out)\n{\n\t.reg .pred %p<2>;\n\t.reg .b32 %r<8>;\n"
+	"\t.reg .b64 %rd<8>;\n"
+	"\tmov.u32 %r1, 0;\nPRE:\n\tadd.u32 %r1, %r1, 1;\n\tsetp.lt.u32 %p1, %r1, 34;\n\t@%p1 bra PRE;\n"
+	"\tmov.u64 %rd1, %clock64;\n\tmov.u32 %r1, 0;\nLOOP:\n\tadd.u32 %r1, %r1, 1;\n"
+	"\tsetp.lt.u32 %p1, %r1, 20;\n\t@%p1 bra LOOP;\n\tmov.u64 %rd2, %clock64;\n"
+	"\tsetp.ge.u64 %p1, %rd2, %rd1;\n\tselp.u32 %r2, 1, 0, %p1;\n"
+	"\tld.param.u64 %rd3, [out];\n\tmov.u32 %r3, %ctaid.x;\n\tmov.u32 %r4, %ntid.x;\n"
+	"\tmov.u32 %r5, %tid.x;\n\tmad.lo.s32 %r6, %r3, %r4, %r5;\n\tmul.wide.s32 %rd4, %r6, 4;\n"
+	"\tadd.s64 %rd5, %rd3, %rd4;\n\tst.global.u32 [%rd5], %r2;\n\tret;\n}\n";
+
+/* A cycle cap at 3,000 cuts clk's 64 CTAs of 256 threads: on gtx480 (6 such CTAs an SM, 48
+ * warps on 2 schedulers) a warp issues about every 24 cycles, so the first wave reads its first
+ * clock near cycle 2,500, after about 100 instructions a warp, and its second after the cut.
+ * Resumed functionally, a CTA's clock now goes on from the SM's cycle at the cut, so every
+ * thread's second read is at least its first; the old functional clock, the CTA's warp
+ * instructions (about 1,000 at the cut), read below it (checked by hand: this test failed on
+ * the commit before). */
+Test(launch_ctl, the_clock_after_a_budget_cut_does_not_go_back)
+{
+	const char *ovs[] = {"sim.max_cycles=3000", "sim.on_budget=functional"};
+	struct warpsim *ws = machine(ovs, 2);
+	struct warpsim_module *m;
+	struct warpsim_error err;
+	cr_assert_eq(warpsim_module_load_ptx(ws, "clk.ptx", clk_ptx, &m, &err), 0, "%s", err.message);
+	enum { N = 64 * 256 };
+	static uint32_t out[N];
+	uint64_t buf;
+	cr_assert_eq(warpsim_malloc(ws, sizeof out, &buf, &err), 0);
+	struct warpsim_launch l = {.grid = {64, 1, 1}, .block = {256, 1, 1}, .params = &buf, .params_bytes = sizeof buf};
+	cr_assert_eq(warpsim_launch(m, 0, &l, NULL, &err), 0, "%s", err.message);
+	cr_assert_eq(warpsim_read(ws, out, buf, sizeof out, &err), 0, "%s", err.message);
+	json_t *doc = stats(ws);
+	cr_assert_str_eq(mode(doc, 0), "timing+functional");
+	json_t *f = json_object_get(json_array_get(json_object_get(doc, "kernels"), 0), "functional");
+	cr_assert(json_integer_value(json_object_get(f, "ctas_resumed")) > 0);
+	for (int i = 0; i < N; i++)
+		cr_assert_eq(out[i], 1, "thread %d: its clock went back", i);
+	json_decref(doc);
+	warpsim_destroy(ws);
+}
+
 Test(launch_ctl, the_cta_timeline_numbers_launches_as_the_stats_do)
 {
 	/* launches 1 and 3 timed, 0 and 2 functional: the timeline's kernel column is the launch's
