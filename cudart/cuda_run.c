@@ -41,8 +41,9 @@ static pid_t run_pid;
 static struct {
 	bool progress_on;
 	struct progress pr;
-	uint64_t refused, faulted;
+	uint64_t refused, faulted, empty;
 	struct cr_mishap listed_refused[CR_RUN_LISTED], listed_faulted[CR_RUN_LISTED];
+	struct cr_mishap listed_empty[CR_RUN_LISTED];
 	const char *running;   /* kernel of the launch under way (a signal's message) */
 	uint64_t launch_no;    /* launches run, of every machine */
 } run;
@@ -169,6 +170,12 @@ void cr_run_refused(const char *kernel, const char *call, cudaError_t e)
 	note(run.listed_refused, run.refused, kernel, call, e, cr.last_msg);
 }
 
+void cr_run_empty(const char *kernel, const char *call, cudaError_t e)
+{
+	run.empty++;
+	note(run.listed_empty, run.empty, kernel, call, e, cr.last_msg);
+}
+
 void cr_run_faulted(const char *kernel, cudaError_t e, const char *msg)
 {
 	run.faulted++;
@@ -192,6 +199,10 @@ void cr_run_provenance(struct warpsim *ws, const char *incomplete, uint64_t laun
 			      (json_int_t)CR_RUN_LISTED, "refused", listed(run.listed_refused, run.refused),
 			      "launches_faulted", (json_int_t)run.faulted, "faulted",
 			      listed(run.listed_faulted, run.faulted));
+	if (p && run.empty) {
+		json_object_set_new(p, "launches_empty", json_integer((json_int_t)run.empty));
+		json_object_set_new(p, "empty", listed(run.listed_empty, run.empty));
+	}
 	if (p && launches_left_out)
 		json_object_set_new(p, "launches_before_reset_left_out", json_integer((json_int_t)launches_left_out));
 	if (p && incomplete)

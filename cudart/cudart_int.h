@@ -127,6 +127,9 @@ void cr_run_signal_check(void);
 void cr_run_launch_begin(const char *kernel);
 void cr_run_launch_end(void);
 void cr_run_refused(const char *kernel, const char *call, cudaError_t e);
+/* A launch refused because its grid or block has no thread, as CUDA refuses it: listed in
+ * stats.json ("launches_empty") but, unlike a refused launch, not a reason for exit status 1. */
+void cr_run_empty(const char *kernel, const char *call, cudaError_t e);
 void cr_run_faulted(const char *kernel, cudaError_t e, const char *msg);
 void cr_run_provenance(struct warpsim *ws, const char *incomplete, uint64_t launches_left_out);
 void cr_run_finished(void);
@@ -249,5 +252,8 @@ cudaError_t cudaGetLastError(void);
 cudaError_t cudaPeekAtLastError(void);
 const char *cudaGetErrorName(cudaError_t e);
 const char *cudaGetErrorString(cudaError_t e);
+
+/* Shared memory a block may have on the configured core, in bytes (cuda_device.c). */
+uint32_t cr_shared_per_block_bytes(void);
 
 #endif

@@ -39,6 +39,8 @@ int main()
 	report("launch with 2048 threads", cudaGetLastError());
 	touch<<<dim3(1, 70000), 32>>>(d, 16);
 	report("launch with grid.y 70000", cudaGetLastError());
+	touch<<<0, 32>>>(d, 16); /* CUDA refuses an empty grid too; warpsim lists it as empty */
+	report("launch of an empty grid", cudaGetLastError());
 	float *f;
 	cudaMalloc(&f, 1024 * sizeof(float));
 	big_shared<<<1, 32, 20000>>>(f);

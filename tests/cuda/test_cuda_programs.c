@@ -102,6 +102,7 @@ Test(cuda, error_paths_return_cuda_codes)
 		"free of a pointer inside an allocation: 1 cudaErrorInvalidValue",
 		"launch with 2048 threads: 9 cudaErrorInvalidConfiguration",
 		"launch with grid.y 70000: 9 cudaErrorInvalidConfiguration",
+		"launch of an empty grid: 9 cudaErrorInvalidConfiguration",
 		"launch with 32 KB static + 20000 B dynamic shared: 1 cudaErrorInvalidValue",
 		"launch of a host function: 98 cudaErrorInvalidDeviceFunction",
 		"symbol that is no device variable: 13 cudaErrorInvalidSymbol",
