@@ -7,9 +7,10 @@
 #
 # usage: scripts/apps-study.sh PAPER [--size small|paper] [--only "ABBR ..."] [--max-warp-insts N]
 #                              [--jobs N] [--out DIR]
-#   PAPER            paws | pro | baws | twolevel | lwm: experiments/PAPER.cfg; programs are the
-#                    collection's built programs that PAPER's paper names (PAWS, PRO, BAWS, LWM;
-#                    twolevel takes LWM's, the same paper)
+#   PAPER            owl | paws | pro | baws | twolevel | lwm: experiments/PAPER.cfg; programs are
+#                    the collection's built programs that PAPER's paper names (OWL, PAWS, PRO,
+#                    BAWS, LWM; twolevel takes LWM's, the same paper). OWL's rule selects Type-1
+#                    by the pmem variant: keep it in --variants.
 #   --only           only these programs (the paper's abbreviations, lower case: "bp km lud")
 #   --variants       only these of the spec's variants ("lrr gto baws saws"; default all)
 #   --max-warp-insts each run ends cleanly after N simulated warp instructions (sim.max_warp_insts;
@@ -41,9 +42,9 @@ done
 spec=experiments/$paper.cfg
 [ -f "$spec" ] || die "no $spec"
 case "$paper" in
-paws) tag=PAWS sel=paws ;; pro) tag=PRO sel=pro ;; baws) tag=BAWS sel=baws ;;
+owl) tag=OWL sel=owl ;; paws) tag=PAWS sel=paws ;; pro) tag=PRO sel=pro ;; baws) tag=BAWS sel=baws ;;
 twolevel|lwm) tag=LWM sel=none ;;
-*) die "PAPER: paws, pro, baws, twolevel or lwm, not '$paper'" ;;
+*) die "PAPER: owl, paws, pro, baws, twolevel or lwm, not '$paper'" ;;
 esac
 [ -n "${WARPSIM_APPS_DIR:-}" ] || die "WARPSIM_APPS_DIR is not set: the collection is needed (workloads/apps/README.md)"
 ws=${WARPSIM:-build/warpsim}
