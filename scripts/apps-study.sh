@@ -6,7 +6,7 @@
 # entries name run folders of this machine's collection).
 #
 # usage: scripts/apps-study.sh PAPER [--size small|paper] [--only "ABBR ..."] [--max-warp-insts N]
-#                              [--jobs N] [--out DIR]
+#                              [--max-thread-insts N] [--jobs N] [--out DIR]
 #   PAPER            owl | paws | pro | baws | twolevel | lwm: experiments/PAPER.cfg; programs are
 #                    the collection's built programs that PAPER's paper names (OWL, PAWS, PRO,
 #                    BAWS, LWM; twolevel takes LWM's, the same paper). OWL's rule selects Type-1
@@ -16,6 +16,9 @@
 #   --max-warp-insts each run ends cleanly after N simulated warp instructions (sim.max_warp_insts;
 #                    0 = whole programs; default 500000): every variant of a program simulates the
 #                    same instructions from its start, so speedups compare the same work
+#   --max-thread-insts  the same in thread instructions (sim.max_thread_insts; 0 = none, the
+#                    default), GPGPU-Sim's and the papers' unit: OWL ran each program to
+#                    completion or 1 billion (--max-thread-insts 1000000000 --max-warp-insts 0)
 #   --jobs           runs at a time (default 1), --out results directory (default results/apps)
 #   --spec-only      write the spec and stop
 # Prints the report (report.md in OUT/PAPER/) with the paper's rule applied (--select PAPER; lwm
@@ -25,13 +28,14 @@ cd "$(dirname "$0")/.."
 die() { echo "apps-study: $*" >&2; exit 2; }
 [ $# -ge 1 ] || die "usage: scripts/apps-study.sh PAPER [--size S] [--only \"ABBR ...\"] [--max-warp-insts N] [--jobs N] [--out DIR]"
 paper=$1; shift
-size=small only="" variants="" cap=500000 jobs=1 out=results/apps spec_only=0
+size=small only="" variants="" cap=500000 tcap=0 jobs=1 out=results/apps spec_only=0
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--size) size=$2; shift 2 ;;
 	--only) only=$2; shift 2 ;;
 	--variants) variants=" $2 "; shift 2 ;;
 	--max-warp-insts) cap=$2; shift 2 ;;
+	--max-thread-insts) tcap=$2; shift 2 ;;
 	--jobs) jobs=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
 	--spec-only) spec_only=1; shift ;;
@@ -39,6 +43,7 @@ while [ $# -gt 0 ]; do
 	esac
 done
 [[ "$cap" =~ ^[0-9]+$ ]] || die "--max-warp-insts: expected a whole number, got '$cap'"
+[[ "$tcap" =~ ^[0-9]+$ ]] || die "--max-thread-insts: expected a whole number, got '$tcap'"
 spec=experiments/$paper.cfg
 [ -f "$spec" ] || die "no $spec"
 case "$paper" in
@@ -62,6 +67,7 @@ entries=$(printf '%s\n' "$entries" | sed -E ':a; s/(name = "[A-Za-z0-9._-]*)[^A-
 # and the budget added to the sweep-wide overrides.
 budget=""
 [ "$cap" = 0 ] || budget="\"sim.max_warp_insts=$cap\""
+[ "$tcap" = 0 ] || budget="${budget:+$budget, }\"sim.max_thread_insts=$tcap\""
 has_ov=0
 grep -q '^  overrides = \[' "$spec" && has_ov=1
 awk -v entries="$entries" -v budget="$budget" -v keepv="$variants" -v has_ov=$has_ov '
@@ -74,7 +80,7 @@ awk -v entries="$entries" -v budget="$budget" -v keepv="$variants" -v has_ov=$ha
 	/^  size = / { print; if (budget != "" && !has_ov) print "  overrides = [" budget "];"; next }
 	{ print }
 ' "$spec" > "$out/$paper.cfg"
-echo "apps-study: $out/$paper.cfg ($(grep -c 'app = ' "$out/$paper.cfg") programs, budget ${cap:-0} warp instructions a run)" >&2
+echo "apps-study: $out/$paper.cfg ($(grep -c 'app = ' "$out/$paper.cfg") programs, budget ${cap:-0} warp instructions and ${tcap:-0} thread instructions a run; 0 = none)" >&2
 [ $spec_only = 0 ] || exit 0
 # A program the simulator cannot finish (its own fault, a refused launch) is listed by the sweep
 # and left out of the report; the others are reported.
