@@ -31,14 +31,19 @@ static const char *scale_ptx =
 
 #define N_ELEMS 4096
 
-static struct warpsim *machine(const char *const *ovs, int n)
+static struct warpsim *machine_on(const char *cfg, const char *const *ovs, int n)
 {
-	const char *cfgs[] = {"configs/gtx480.cfg"};
+	const char *cfgs[] = {cfg};
 	struct warpsim_options o = {.configs = cfgs, .n_configs = 1, .overrides = ovs, .n_overrides = n};
 	struct warpsim_error err;
 	struct warpsim *ws = warpsim_create(&o, &err);
 	cr_assert_not_null(ws, "%s", err.message);
 	return ws;
+}
+
+static struct warpsim *machine(const char *const *ovs, int n)
+{
+	return machine_on("configs/gtx480.cfg", ovs, n);
 }
 
 struct prog {
@@ -390,9 +395,9 @@ static const char *rev_ptx =
 
 /* Three launches of rev over REV_ELEMS elements (256 CTAs of 256 threads: more than gtx480's 15
  * cores hold at once) on a machine with settings ovs; the memory after them into out. */
-static json_t *run_rev(const char *const *ovs, int n, float *out)
+static json_t *run_rev_on(const char *cfg, const char *const *ovs, int n, float *out)
 {
-	struct warpsim *ws = machine(ovs, n);
+	struct warpsim *ws = machine_on(cfg, ovs, n);
 	struct warpsim_module *m;
 	struct warpsim_error err;
 	cr_assert_eq(warpsim_module_load_ptx(ws, "rev.ptx", rev_ptx, &m, &err), 0, "%s", err.message);
@@ -409,6 +414,53 @@ static json_t *run_rev(const char *const *ovs, int n, float *out)
 	json_t *doc = stats(ws);
 	warpsim_destroy(ws);
 	return doc;
+}
+
+static json_t *run_rev(const char *const *ovs, int n, float *out)
+{
+	return run_rev_on("configs/gtx480.cfg", ovs, n, out);
+}
+
+/* A launch cut inside itself on cfg with settings ovs: bit-identical memory to the uncut run on
+ * the same machine, and every warp instruction of launch 1 ran once, timed or functionally. */
+static void check_cut_on(const char *cfg, const char *const *settings, int n)
+{
+	static float want[REV_ELEMS], got[REV_ELEMS];
+	json_t *ref = run_rev_on(cfg, NULL, 0, want);
+	json_int_t launch_warp_insts = record_stat(ref, 1, "gpu.warp_insts");
+	/* the cap halfway through the second launch, as this machine counts warp instructions */
+	char cap[64];
+	snprintf(cap, sizeof cap, "sim.max_warp_insts=%lld",
+		 (long long)(record_stat(ref, 0, "gpu.warp_insts") + launch_warp_insts / 2));
+	const char *ovs[8] = {cap, "sim.on_budget=functional"};
+	cr_assert(n <= 6);
+	for (int i = 0; i < n; i++)
+		ovs[2 + i] = settings[i];
+	json_t *doc = run_rev_on(cfg, ovs, 2 + n, got);
+	cr_assert_eq(memcmp(got, want, sizeof got), 0, "%s: results differ", cfg);
+	cr_assert_str_eq(mode(doc, 1), "timing+functional", "%s", cfg);
+	json_t *f = json_object_get(json_array_get(json_object_get(doc, "kernels"), 1), "functional");
+	json_int_t fw = json_integer_value(json_object_get(f, "warp_insts"));
+	json_int_t tw = record_stat(doc, 1, "gpu.warp_insts");
+	cr_assert(tw > 0 && fw > 0, "%s: %lld timed, %lld functional", cfg, (long long)tw, (long long)fw);
+	cr_assert_eq(tw + fw, launch_warp_insts, "%s: %lld + %lld", cfg, (long long)tw, (long long)fw);
+	assert_adds_up(doc);
+	json_decref(doc);
+	json_decref(ref);
+}
+
+Test(launch_ctl, a_cut_launch_on_large_warps_finishes_with_exact_results)
+{
+	/* lwm-1: large warps (sub-warp splitting) hold their own state the functional executor
+	 * resumes from */
+	check_cut_on("configs/lwm-1.cfg", NULL, 0);
+}
+
+Test(launch_ctl, a_warm_cut_launch_without_an_l2_finishes_with_exact_results)
+{
+	/* warm mode with no L2: the warmed accesses go through the L1 only */
+	const char *ovs[] = {"sim.functional_launches_cache=warm", "gpu.l2.model=none"};
+	check_cut_on("configs/gtx480.cfg", ovs, 2);
 }
 
 Test(launch_ctl, a_launch_cut_by_the_budget_is_finished_functionally_with_exact_results)
