@@ -110,7 +110,7 @@ static cudaError_t launch(struct cr_func *f, struct dim3 grid, struct dim3 block
 	/* A grid or block with a zero dimension has no thread: CUDA refuses it just the same
 	 * (cudaErrorInvalidConfiguration) and no work is lost, so it is listed as an empty
 	 * launch and does not make the run's exit status 1 as a refused one does. */
-	if (e == cudaErrorInvalidConfiguration && e != cr.sticky_err &&
+	if (e == cudaErrorInvalidConfiguration &&
 	    (!grid.x || !grid.y || !grid.z || !block.x || !block.y || !block.z)) {
 		cr_run_empty(launch_name(f), call, e);
 		return e;

@@ -17,10 +17,7 @@ static uint64_t clock_value(const struct fe_warp *w, uint8_t sr)
 	if (c->clock)
 		return sr == FE_SR_GLOBALTIMER ? c->clock->time_ns(c->clock->ctx) :
 			c->clock->cycle(c->clock->ctx);
-	uint64_t n = 0;
-	for (uint32_t i = 0; i < c->n_warps; i++)
-		n += c->warps[i].n_insts;
-	n -= c->clock_base_insts;
+	uint64_t n = fe_cta_warp_insts(c) - c->clock_base_insts;
 	return (sr == FE_SR_GLOBALTIMER ? c->clock_base_ns : c->clock_base_cycle) + n;
 }
 

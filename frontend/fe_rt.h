@@ -111,6 +111,15 @@ struct fe_cta {
 	uint32_t red_true[2], red_n[2];
 };
 
+/* The warp instructions a CTA's warps have executed so far (the functional clock's count). */
+static inline uint64_t fe_cta_warp_insts(const struct fe_cta *c)
+{
+	uint64_t n = 0;
+	for (uint32_t i = 0; i < c->n_warps; i++)
+		n += c->warps[i].n_insts;
+	return n;
+}
+
 /* Instructions that act on the SIMT stack or the CTA (bra, call, ret, exit, trap, bar): launch.c
  * executes them; the rest are the executor's (fe_exec_inst). */
 static inline bool fe_op_is_control(uint16_t op)

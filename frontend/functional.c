@@ -251,9 +251,7 @@ int fe_launch_finish_functional(struct fe_launch *l, const struct fe_resume_cta 
 		if (c->clock) {
 			c->clock_base_cycle = c->clock->cycle(c->clock->ctx);
 			c->clock_base_ns = c->clock->time_ns(c->clock->ctx);
-			c->clock_base_insts = 0;
-			for (uint32_t j = 0; j < c->n_warps; j++)
-				c->clock_base_insts += c->warps[j].n_insts;
+			c->clock_base_insts = fe_cta_warp_insts(c);
 		}
 		c->clock = NULL;
 		rc = run_cta(&r, c, waiting, err);

@@ -181,9 +181,9 @@ struct cache_outcome cache_lookup(struct cache *c, uint64_t addr, bool is_write,
 }
 
 struct cache_outcome cache_lookup_wp(struct cache *c, uint64_t addr, bool is_write, uint32_t sectors,
-				     enum cache_write_policy wp)
+				     enum cache_write_policy wp, bool count)
 {
-	return lookup(c, addr, is_write, sectors, true, wp);
+	return lookup(c, addr, is_write, sectors, count, wp);
 }
 
 struct cache_outcome cache_touch(struct cache *c, uint64_t addr, bool is_write, uint32_t sectors)

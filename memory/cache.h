@@ -158,10 +158,11 @@ static inline struct cache_line *cache_find_(const struct cache *c, uint64_t la)
  * sectors = 0 means the whole line. Does not fill on a miss: the caller calls cache_fill
  * when the data arrives (reads, and writes when cache_write_allocates()). */
 struct cache_outcome cache_lookup(struct cache *c, uint64_t addr, bool is_write, uint32_t sectors);
-/* cache_lookup with write policy wp for this access instead of the cache's own: GPGPU-Sim's
- * L1D policy 'L' (LOCAL_WB_GLOBAL_WT) writes local stores back and global ones evict. */
+/* cache_lookup (count) or cache_touch (!count) with write policy wp for this access instead
+ * of the cache's own: GPGPU-Sim's L1D policy 'L' (LOCAL_WB_GLOBAL_WT) writes local stores back
+ * and global ones evict. */
 struct cache_outcome cache_lookup_wp(struct cache *c, uint64_t addr, bool is_write, uint32_t sectors,
-				     enum cache_write_policy wp);
+				     enum cache_write_policy wp, bool count);
 /* cache_lookup's state changes (LRU order, write policy) without its counters: accesses
  * replayed to warm the cache, which no demand made (sim.functional_launches_cache). */
 struct cache_outcome cache_touch(struct cache *c, uint64_t addr, bool is_write, uint32_t sectors);

@@ -58,9 +58,7 @@ static enum st_result stage_access(struct mem_unit *m, const struct coal_req *cr
 			slot_served(m, si, hit_done);
 			return ST_DONE;
 		}
-		if (m->l1d_local_wb && m->st.local && m->st.cache_id == MU_L1D && cache_probe(c, line, 0)) {
-			/* GPGPU-Sim's LOCAL_WB_GLOBAL_WT: a local store hit is written back later */
-			cache_lookup_wp(c, line, true, cr->sectors, CACHE_WRITE_BACK);
+		if (mu_local_store_kept(m, m->st.local, line, cr->sectors, true)) { /* (local is L1D's) */
 			slot_served(m, si, hit_done);
 			return ST_DONE;
 		}
@@ -368,6 +366,8 @@ void mem_unit_kernel_begin(struct mem_unit *m, uint64_t now_cycle)
 	 * pending to revive a line after the flush, nor an instruction in the L1 stage. */
 	SIM_ASSERT(m->mshr.used == 0 && m->slots_used == 0 && !m->st.busy);
 	uint32_t dirty = 0;
+	/* a write-back L1D's dirty lines are written back, never dropped (mem_unit_build.c) */
+	SIM_ASSERT(m->flush_wb || m->cache[MU_L1D].cfg.write_policy != CACHE_WRITE_BACK);
 	m->flushed_lines += cache_invalidate_all(&m->cache[MU_L1D], m->flush_wb, &dirty);
 	m->flushes++;
 	/* Write-back dirty lines are sent, as GPGPU-Sim 2.x's shader_cache_flush does; a

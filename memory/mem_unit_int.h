@@ -338,6 +338,18 @@ static inline void ring_push(struct mem_unit *m, struct mem_req *r)
  * replies are ejected unconditionally: the reply network never waits on the request network
  * (no protocol deadlock through the SM). demand: counts against the miss queue; new_mshr: the
  * push also takes an MSHR entry. */
+/* GPGPU-Sim's LOCAL_WB_GLOBAL_WT (l1d_local_wb): a local store that hits the L1D marks the
+ * line dirty and stays there (written back when evicted); true when it did, so the store
+ * goes no further. count: a demand access (the L1 stage) or a replayed one (mem_unit_warm). */
+static inline bool mu_local_store_kept(struct mem_unit *m, bool local, uint64_t line, uint32_t sectors, bool count)
+{
+	struct cache *c = &m->cache[MU_L1D];
+	if (!m->l1d_local_wb || !local || !cache_probe(c, line, 0))
+		return false;
+	cache_lookup_wp(c, line, true, sectors, CACHE_WRITE_BACK, count);
+	return true;
+}
+
 static inline bool can_push(const struct mem_unit *m, bool demand, bool new_mshr)
 {
 	if (demand && m->missq_demand >= m->missq_cap)

@@ -42,12 +42,8 @@ void mem_unit_warm(struct mem_unit *m, const struct warp_inst *wi, mem_unit_belo
 				}
 				break;
 			}
-			if (m->l1d_local_wb && si->space == WI_SPACE_LOCAL && cache_probe(c, line, 0)) {
-				/* a local store hit stays in the L1, dirty (stage_access) */
-				cache_touch(c, line, false, cr->sectors);
-				cache_mark_dirty(c, line);
+			if (mu_local_store_kept(m, si->space == WI_SPACE_LOCAL, line, cr->sectors, false))
 				break;
-			}
 			/* write-through updates a present line, write-evict drops it; the data goes
 			 * below either way */
 			cache_touch(c, line, true, cr->sectors);

@@ -346,6 +346,14 @@ static inline void run_to(uint64_t cycle)
 	cr_assert_eq(sim_now_ps(H.sim), cycle * 1000);
 }
 
+/* Runs to cycle and issues wi there with token; the unit must accept it. */
+static inline void issue_at(uint64_t cycle, const struct warp_inst *wi, uint64_t token)
+{
+	run_to(cycle);
+	cr_assert(mem_unit_try_issue(H.mu, wi, token, cycle), "token %llu at cycle %llu refused",
+		  (unsigned long long)token, (unsigned long long)cycle);
+}
+
 /* To quiescence, as the GPU runs a launch: nothing may be left in flight. */
 static inline void run_all(void)
 {

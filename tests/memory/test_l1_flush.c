@@ -159,8 +159,7 @@ Test(l1_flush, local_wb_dirty_line_is_dropped_unwritten)
 	run_to(10);
 	mem_unit_kernel_begin(H.mu, 10);
 	cr_assert(mem_unit_try_issue(H.mu, inst(WI_MEM_LOAD, WI_SPACE_LOCAL, 8, 0x300, 4), 1, 10));
-	run_to(60);
-	cr_assert(mem_unit_try_issue(H.mu, inst(WI_MEM_STORE, WI_SPACE_LOCAL, 8, 0x300, 4), 2, 60));
+	issue_at(60, inst(WI_MEM_STORE, WI_SPACE_LOCAL, 8, 0x300, 4), 2);
 	run_all();
 	run_to(200);
 	mem_unit_kernel_begin(H.mu, 200);

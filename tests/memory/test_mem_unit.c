@@ -821,18 +821,12 @@ Test(mem_unit, local_wb_global_evict_keeps_local_store_hits_in_l1)
 {
 	teardown();
 	setup_with("gpu.memory.l1d.write_policy=local-wb-global-evict", true);
-	run_to(10);
-	cr_assert(mem_unit_try_issue(H.mu, inst(WI_MEM_LOAD, WI_SPACE_LOCAL, 8, 0x300, 4), 1, 10));
-	run_to(60);
-	cr_assert(mem_unit_try_issue(H.mu, inst(WI_MEM_STORE, WI_SPACE_LOCAL, 8, 0x300, 4), 2, 60));
-	run_to(70);
-	cr_assert(mem_unit_try_issue(H.mu, inst(WI_MEM_STORE, WI_SPACE_LOCAL, 1, 0x900, 4), 3, 70));
-	run_to(120);
-	cr_assert(mem_unit_try_issue(H.mu, inst(WI_MEM_LOAD, WI_SPACE_LOCAL, 1, 0x500, 4), 4, 120));
-	run_to(170);
-	cr_assert(mem_unit_try_issue(H.mu, inst(WI_MEM_LOAD, WI_SPACE_LOCAL, 1, 0x700, 4), 5, 170));
-	run_to(220);
-	cr_assert(mem_unit_try_issue(H.mu, inst(WI_MEM_STORE, WI_SPACE_GLOBAL, 1, 0x500, 4), 6, 220));
+	issue_at(10, inst(WI_MEM_LOAD, WI_SPACE_LOCAL, 8, 0x300, 4), 1);
+	issue_at(60, inst(WI_MEM_STORE, WI_SPACE_LOCAL, 8, 0x300, 4), 2);
+	issue_at(70, inst(WI_MEM_STORE, WI_SPACE_LOCAL, 1, 0x900, 4), 3);
+	issue_at(120, inst(WI_MEM_LOAD, WI_SPACE_LOCAL, 1, 0x500, 4), 4);
+	issue_at(170, inst(WI_MEM_LOAD, WI_SPACE_LOCAL, 1, 0x700, 4), 5);
+	issue_at(220, inst(WI_MEM_STORE, WI_SPACE_GLOBAL, 1, 0x500, 4), 6);
 	run_all();
 	cr_assert_eq(H.n_done, 6);
 	cr_expect_eq(H.done_ps[0], 51 * 1000);
@@ -854,10 +848,8 @@ Test(mem_unit, write_evict_sends_local_store_hits_below)
 {
 	teardown();
 	setup_with("gpu.memory.l1d.write_policy=write-evict", true);
-	run_to(10);
-	cr_assert(mem_unit_try_issue(H.mu, inst(WI_MEM_LOAD, WI_SPACE_LOCAL, 8, 0x300, 4), 1, 10));
-	run_to(60);
-	cr_assert(mem_unit_try_issue(H.mu, inst(WI_MEM_STORE, WI_SPACE_LOCAL, 8, 0x300, 4), 2, 60));
+	issue_at(10, inst(WI_MEM_LOAD, WI_SPACE_LOCAL, 8, 0x300, 4), 1);
+	issue_at(60, inst(WI_MEM_STORE, WI_SPACE_LOCAL, 8, 0x300, 4), 2);
 	run_all();
 	cr_expect_eq(H.done_ps[1], 101 * 1000);
 	cr_expect_eq(H.fn.req_pkts[MEM_REQ_WRITE], 1);
