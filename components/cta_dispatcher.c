@@ -57,6 +57,11 @@ struct cta_dispatcher {
 	/* concurrent kernels: slots (in no order; kernel_idx gives the start order), how many
 	 * have CTAs not yet placed, and the owner's hooks */
 	bool on_gpu;                         /* gpu.cta_dispatcher.concurrent_kernels = on-gpu */
+	/* gpu.cta_dispatcher.first_core = after-last: a launch's fill starts at the core after
+	 * last_core, the core that took the last CTA placed, of any kernel (kept across launches;
+	 * n_cores - 1 before the first, so that one starts at core 0) */
+	bool after_last;
+	uint32_t last_core;
 	struct disp_kernel *mk;
 	uint32_t n_mk, mk_running, mk_waiting;
 	uint64_t mk_seq;
@@ -65,6 +70,7 @@ struct cta_dispatcher {
 };
 
 static const char *const concurrency_names[] = {"off", "on-gpu", NULL};
+static const char *const first_core_names[] = {"zero", "after-last", NULL};
 
 static const struct cfg_key_def disp_keys[] = {
 	CFG_KEY_INT("gpu.cta_dispatcher.max_ctas_per_core", "CTAs", 0, 0, SCHED_MAX_CTAS,
@@ -73,6 +79,11 @@ static const struct cfg_key_def disp_keys[] = {
 		     "kernels of different CUDA streams: off (one kernel at a time), on-gpu (several "
 		     "at once, each core running one kernel's CTAs, as GPGPU-Sim without "
 		     "-gpgpu_concurrent_kernel_sm)"),
+	CFG_KEY_ENUM("gpu.cta_dispatcher.first_core", "zero", first_core_names,
+		     "where each launch's first CTA goes: zero (core 0, OWL Sec 2.1 and GPGPU-Sim "
+		     "2.x), after-last (the core after the one that took the last CTA placed, kept "
+		     "across launches: GPGPU-Sim 3.x/4.x's m_last_cluster_issue, one core per "
+		     "cluster)"),
 };
 
 int cta_dispatcher_cfg_define(struct cfg *c, struct sim_error *err)
@@ -108,6 +119,8 @@ struct cta_dispatcher *cta_dispatcher_create(const struct cfg *cfg, struct stats
 	d->lim.shared_bytes = (uint32_t)cfg_int(cfg, "gpu.core.shared_kb") * 1024u;
 	d->end_cycle = UINT64_MAX;
 	d->on_gpu = !strcmp(cfg_str(cfg, "gpu.cta_dispatcher.concurrent_kernels"), "on-gpu");
+	d->after_last = !strcmp(cfg_str(cfg, "gpu.cta_dispatcher.first_core"), "after-last");
+	d->last_core = n_cores - 1;
 	for (uint32_t i = 0; i < n_cores; i++)
 		d->cores[i].mk = MK_NONE;
 	if (st) {
@@ -166,6 +179,15 @@ static uint32_t occupancy(const struct cta_dispatcher_limits *lim, const struct 
 	return n;
 }
 
+/* The core a launch's round-robin fill starts at (gpu.cta_dispatcher.first_core). GPGPU-Sim
+ * 3.x/4.x walks its clusters each cycle from the one after the last that took a CTA, and never
+ * resets that pointer between launches, so a relaunched kernel lands on other cores than its
+ * last run (and meets their cold I-caches). */
+static uint32_t fill_first_core(const struct cta_dispatcher *d)
+{
+	return d->after_last ? (d->last_core + 1) % d->n_cores : 0;
+}
+
 static int launch_on(struct cta_dispatcher *d, uint32_t core, uint64_t now_cycle, struct sim_error *err)
 {
 	struct cta_dispatcher_core *c = &d->cores[core];
@@ -178,6 +200,7 @@ static int launch_on(struct cta_dispatcher *d, uint32_t core, uint64_t now_cycle
 	r->start_cycle = now_cycle;
 	r->end_cycle = UINT64_MAX;
 	d->n_rec = d->rec_base + d->next_cta;
+	d->last_core = core;
 	c->resident_ctas++;
 	d->stat_ctas_launched++;
 	return c->ops->launch(c->ctx, d->launch, cta, r->launch_seq, now_cycle, err);
@@ -263,10 +286,12 @@ int cta_dispatcher_launch_kernel_info(struct cta_dispatcher *d, struct fe_launch
 		return 0;
 	}
 	/* OWL Sec 2.1: CTA 1 to core 1, CTA 2 to core 2, ...; after every core has one, more
-	 * CTAs go to the cores "in a similar fashion", i.e. round after round. */
+	 * CTAs go to the cores "in a similar fashion", i.e. round after round, from the launch's
+	 * first core (fill_first_core). */
+	uint32_t first = fill_first_core(d);
 	for (uint32_t round = 0; round < d->ctas_per_core; round++)
-		for (uint32_t c = 0; c < d->n_cores && d->next_cta < d->info.n_ctas; c++) {
-			int rc = launch_on(d, c, now_cycle, err);
+		for (uint32_t i = 0; i < d->n_cores && d->next_cta < d->info.n_ctas; i++) {
+			int rc = launch_on(d, (first + i) % d->n_cores, now_cycle, err);
 			if (rc)
 				return rc;
 		}
@@ -420,6 +445,7 @@ static int mk_launch_on(struct cta_dispatcher *d, uint32_t core, struct disp_ker
 	r->core = core;
 	r->launch_seq = d->launch_seq++;
 	r->start_cycle = now_cycle;
+	d->last_core = core;
 	c->resident_ctas++;
 	d->stat_ctas_launched++;
 	return c->ops->launch(c->ctx, k->launch, cta, r->launch_seq, now_cycle, err);
@@ -502,10 +528,13 @@ int cta_dispatcher_add_kernel(struct cta_dispatcher *d, struct fe_launch *l,
 	}
 	d->mk_running++;
 	d->mk_waiting++;
-	/* the idle cores, round after round as a kernel launched alone (OWL Sec 2.1); busy cores
-	 * keep their kernels' CTAs and take this one's when they empty */
+	/* the idle cores, round after round as a kernel launched alone (OWL Sec 2.1), from the
+	 * same first core; busy cores keep their kernels' CTAs and take this one's when they
+	 * empty */
+	uint32_t first = fill_first_core(d);
 	for (uint32_t round = 0; round < per_core && k->next_cta < info->n_ctas; round++)
-		for (uint32_t c = 0; c < d->n_cores && k->next_cta < info->n_ctas; c++) {
+		for (uint32_t i = 0; i < d->n_cores && k->next_cta < info->n_ctas; i++) {
+			uint32_t c = (first + i) % d->n_cores;
 			struct cta_dispatcher_core *core = &d->cores[c];
 			if (round == 0 && core->mk == MK_NONE)
 				mk_core_take(d, c, slot, now_cycle);

@@ -64,9 +64,11 @@ static void hook_kernel_begin(void *v, const struct fe_launch_info *in, uint64_t
 	sm->regs_per_thread = in->regs_per_thread;
 	sm->shared_per_cta = in->shared_bytes_per_cta;
 	sm->core.warps_per_cta = sm->warps_per_cta;
-	/* The I-cache keeps its lines across launches, as GPGPU-Sim's L1I and real SMs do (a
-	 * relaunched kernel hits): lines are tagged by module-wide code address. Another module's
-	 * code would alias those addresses, so a change of module empties the cache. */
+	/* The I-cache keeps its lines across launches, as GPGPU-Sim's L1I and real SMs do: a
+	 * relaunched kernel hits where its code ran before (with gpu.cta_dispatcher.first_core =
+	 * after-last, as in GPGPU-Sim 3.x/4.x, a relaunch mostly starts on other cores and misses).
+	 * Lines are tagged by module-wide code address. Another module's code would alias those
+	 * addresses, so a change of module empties the cache. */
 	sm->ic_code_first_inst = in->code_first_inst;
 	if (in->code_module != sm->ic_code_module) {
 		for (uint32_t i = 0; i < sm->ic_sets * sm->ic_assoc; i++)

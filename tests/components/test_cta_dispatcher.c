@@ -128,6 +128,70 @@ Test(cta_dispatcher, cta_i_goes_to_core_i_mod_n_first)
 	cfg_destroy(c);
 }
 
+/* Runs three launches on 4 cores holding one CTA each and returns, per launch, the core of each
+ * CTA in CTA order (cores[launch][cta]). Launch 1: 3 CTAs, all finish. Launch 2: 6 CTAs; CTA 1's
+ * core finishes first and takes CTA 4, then CTA 3's core takes CTA 5; all finish. Launch 3: 2
+ * CTAs. */
+static void three_launches(const char *first_core, uint32_t cores[3][6])
+{
+	char key[64];
+	snprintf(key, sizeof key, "gpu.cta_dispatcher.first_core=%s", first_core);
+	const char *const ov[] = {"gpu.core.max_ctas=1", key, NULL};
+	struct cfg *c = mkcfg(ov);
+	struct sim_error err;
+	struct cta_dispatcher *d = cta_dispatcher_create(c, NULL, 4, &err);
+	struct fake_core f[4] = {{0}};
+	for (uint32_t i = 0; i < 4; i++)
+		cta_dispatcher_attach_core(d, i, &fk_ops, &f[i]);
+	const uint32_t n_ctas[3] = {3, 6, 2};
+	uint64_t now = 0;
+	for (uint32_t l = 0; l < 3; l++) {
+		struct fe_launch_info in = info(n_ctas[l], 64, 8, 0);
+		cr_assert_eq(cta_dispatcher_launch_kernel_info(d, LAUNCH, &in, now, &err), 0, "%s", err.msg);
+		if (l == 1) {
+			uint32_t core;
+			cr_assert(cta_dispatcher_cta_core(d, 1, &core));
+			cr_assert_eq(cta_dispatcher_cta_finished(d, core, 1, ++now, &err), 0);
+			cr_assert(cta_dispatcher_cta_core(d, 3, &core));
+			cr_assert_eq(cta_dispatcher_cta_finished(d, core, 3, ++now, &err), 0);
+		}
+		for (uint32_t i = 0; i < n_ctas[l]; i++)
+			cr_assert(cta_dispatcher_cta_core(d, i, &cores[l][i]));
+		for (uint32_t i = 0; i < n_ctas[l]; i++)
+			if (!(l == 1 && (i == 1 || i == 3)))
+				cr_assert_eq(cta_dispatcher_cta_finished(d, cores[l][i], i, ++now, &err), 0);
+		cr_assert(cta_dispatcher_kernel_done(d));
+	}
+	cta_dispatcher_destroy(d);
+	cfg_destroy(c);
+}
+
+Test(cta_dispatcher, first_core_zero_starts_every_launch_at_core_0)
+{
+	/* OWL Sec 2.1 / GPGPU-Sim 2.x: launch 2 places CTAs 0..3 on cores 0..3, CTA 4 on CTA 1's core
+	 * (1), CTA 5 on CTA 3's (3); launch 3 on cores 0, 1. */
+	uint32_t cores[3][6];
+	three_launches("zero", cores);
+	const uint32_t want[3][6] = {{0, 1, 2}, {0, 1, 2, 3, 1, 3}, {0, 1}};
+	for (uint32_t l = 0; l < 3; l++)
+		for (uint32_t i = 0; i < (l == 1 ? 6u : l == 0 ? 3u : 2u); i++)
+			cr_assert_eq(cores[l][i], want[l][i], "launch %u CTA %u on core %u", l, i, cores[l][i]);
+}
+
+Test(cta_dispatcher, first_core_after_last_continues_from_the_last_cta_placed)
+{
+	/* GPGPU-Sim 3.x/4.x (m_last_cluster_issue starts at n - 1, never reset): launch 1 starts at
+	 * core 0 and ends with CTA 2 on core 2; launch 2 starts at core 3: CTAs 0..3 on cores 3, 0,
+	 * 1, 2; CTA 4 on CTA 1's core (0), CTA 5 on CTA 3's (2), the last placed; launch 3 starts
+	 * at core 3: cores 3, 0. */
+	uint32_t cores[3][6];
+	three_launches("after-last", cores);
+	const uint32_t want[3][6] = {{0, 1, 2}, {3, 0, 1, 2, 0, 2}, {3, 0}};
+	for (uint32_t l = 0; l < 3; l++)
+		for (uint32_t i = 0; i < (l == 1 ? 6u : l == 0 ? 3u : 2u); i++)
+			cr_assert_eq(cores[l][i], want[l][i], "launch %u CTA %u on core %u", l, i, cores[l][i]);
+}
+
 Test(cta_dispatcher, refills_the_core_whose_cta_finished_and_ends_the_kernel)
 {
 	/* 2 cores, max_ctas 1: CTAs 0,1 placed; 2 and 3 wait. Core 1 finishes first, so CTA 2 goes
