@@ -128,12 +128,13 @@ Test(cta_dispatcher, cta_i_goes_to_core_i_mod_n_first)
 	cfg_destroy(c);
 }
 
-/* Runs three launches on 4 cores holding one CTA each and returns, per launch, the core of each
- * CTA in CTA order (cores[launch][cta]). Launch 1: 3 CTAs, all finish. Launch 2: 6 CTAs; CTA 1's
- * core finishes first and takes CTA 4, then CTA 3's core takes CTA 5; all finish. Launch 3: 2
- * CTAs. */
-static void three_launches(const char *first_core, uint32_t cores[3][6])
+/* Runs three launches on 4 cores holding one CTA each and checks, per launch, the core of each
+ * CTA in CTA order against want[launch][cta]. Launch 1: 3 CTAs, all finish. Launch 2: 6 CTAs;
+ * CTA 1's core finishes first and takes CTA 4, then CTA 3's core takes CTA 5; all finish.
+ * Launch 3: 2 CTAs. */
+static void three_launches(const char *first_core, const uint32_t want[3][6])
 {
+	uint32_t cores[3][6];
 	char key[64];
 	snprintf(key, sizeof key, "gpu.cta_dispatcher.first_core=%s", first_core);
 	const char *const ov[] = {"gpu.core.max_ctas=1", key, NULL};
@@ -155,8 +156,11 @@ static void three_launches(const char *first_core, uint32_t cores[3][6])
 			cr_assert(cta_dispatcher_cta_core(d, 3, &core));
 			cr_assert_eq(cta_dispatcher_cta_finished(d, core, 3, ++now, &err), 0);
 		}
-		for (uint32_t i = 0; i < n_ctas[l]; i++)
+		for (uint32_t i = 0; i < n_ctas[l]; i++) {
 			cr_assert(cta_dispatcher_cta_core(d, i, &cores[l][i]));
+			cr_assert_eq(cores[l][i], want[l][i], "%s: launch %u CTA %u on core %u",
+				     first_core, l, i, cores[l][i]);
+		}
 		for (uint32_t i = 0; i < n_ctas[l]; i++)
 			if (!(l == 1 && (i == 1 || i == 3)))
 				cr_assert_eq(cta_dispatcher_cta_finished(d, cores[l][i], i, ++now, &err), 0);
@@ -170,12 +174,8 @@ Test(cta_dispatcher, first_core_zero_starts_every_launch_at_core_0)
 {
 	/* OWL Sec 2.1 / GPGPU-Sim 2.x: launch 2 places CTAs 0..3 on cores 0..3, CTA 4 on CTA 1's core
 	 * (1), CTA 5 on CTA 3's (3); launch 3 on cores 0, 1. */
-	uint32_t cores[3][6];
-	three_launches("zero", cores);
 	const uint32_t want[3][6] = {{0, 1, 2}, {0, 1, 2, 3, 1, 3}, {0, 1}};
-	for (uint32_t l = 0; l < 3; l++)
-		for (uint32_t i = 0; i < (l == 1 ? 6u : l == 0 ? 3u : 2u); i++)
-			cr_assert_eq(cores[l][i], want[l][i], "launch %u CTA %u on core %u", l, i, cores[l][i]);
+	three_launches("zero", want);
 }
 
 Test(cta_dispatcher, first_core_after_last_continues_from_the_last_cta_placed)
@@ -184,12 +184,8 @@ Test(cta_dispatcher, first_core_after_last_continues_from_the_last_cta_placed)
 	 * core 0 and ends with CTA 2 on core 2; launch 2 starts at core 3: CTAs 0..3 on cores 3, 0,
 	 * 1, 2; CTA 4 on CTA 1's core (0), CTA 5 on CTA 3's (2), the last placed; launch 3 starts
 	 * at core 3: cores 3, 0. */
-	uint32_t cores[3][6];
-	three_launches("after-last", cores);
 	const uint32_t want[3][6] = {{0, 1, 2}, {3, 0, 1, 2, 0, 2}, {3, 0}};
-	for (uint32_t l = 0; l < 3; l++)
-		for (uint32_t i = 0; i < (l == 1 ? 6u : l == 0 ? 3u : 2u); i++)
-			cr_assert_eq(cores[l][i], want[l][i], "launch %u CTA %u on core %u", l, i, cores[l][i]);
+	three_launches("after-last", want);
 }
 
 Test(cta_dispatcher, refills_the_core_whose_cta_finished_and_ends_the_kernel)
