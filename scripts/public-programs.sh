@@ -6,14 +6,17 @@
 # with which flags; the project commits no recipe that builds third-party code); this script
 # fetches and builds nothing, it finds them in the folders it is given.
 #
-# usage: scripts/public-programs.sh run --apps DIR --bin DIR --out DIR [--only "ID..."]
+# usage: scripts/public-programs.sh run --apps DIR --bin DIR --out DIR [--refs DIR] [--only "ID..."]
 #                                       [--timeout S] [-c CFG] [--max-warp-insts N]
 #        scripts/public-programs.sh table --out DIR
 #   --apps DIR   the collection's folder (WARPSIM_APPS_DIR of scripts/apps.sh: bin/<suite>/<prog>;
 #                inputs are made there by `scripts/apps.sh prepare` when missing)
 #   --bin DIR    the folder of the other built programs (a manifest row's target is DIR/TARGET)
+#   --refs DIR   reference outputs computed independently (by the suite's CPU version, built
+#                outside the project), DIR/<suite>_<prog>/FILE, for the manifest's ref: checks;
+#                without it those programs count as having no check
 #   --out DIR    logs (DIR/logs/<suite>_<prog>.log), each program's folder (DIR/work/) and
-#                DIR/results.tsv: id, exit status (124: the time limit), seconds, verdict, cycles
+#                DIR/results.tsv: id, exit status (124 or 137: the time limit), seconds, verdict, cycles
 #   --only       run only these ids (their earlier lines in results.tsv are replaced)
 #   --timeout S  wall-clock seconds a program may run (default 25)
 #   -c CFG       machine config (default configs/gtx480.cfg)
@@ -40,7 +43,7 @@ check_manifest() {
 		seen[$1]++ { printf "public-programs.sh: %s:%d: id \"%s\" appears twice\n", f, NR, $1 > "/dev/stderr"; bad = 1; next }
 		$2 !~ /^(apps|bin)$/ { printf "public-programs.sh: %s:%d: from \"%s\" is not apps or bin\n", f, NR, $2 > "/dev/stderr"; bad = 1; next }
 		$5 !~ /^(args|input|define|fixed)$/ { printf "public-programs.sh: %s:%d: sized \"%s\" is not args, input, define or fixed\n", f, NR, $5 > "/dev/stderr"; bad = 1; next }
-		$6 !~ /^(exit|none|polybench|grep:.+|awk:.+)$/ { printf "public-programs.sh: %s:%d: check \"%s\" is not exit, none, polybench, grep:REGEX or awk:PROGRAM\n", f, NR, $6 > "/dev/stderr"; bad = 1; next }
+		$6 !~ /^(exit|none|polybench|grep:.+|awk:.+|ref:[^:]+:[0-9.eE-]+)$/ { printf "public-programs.sh: %s:%d: check \"%s\" is not exit, none, polybench, grep:REGEX, awk:PROGRAM or ref:FILE:RTOL\n", f, NR, $6 > "/dev/stderr"; bad = 1; next }
 		END { exit bad }' "$manifest" || die "$manifest has errors"
 }
 
@@ -56,16 +59,38 @@ judge() {
 		if grep -qE 'Non-Matching CPU-GPU Outputs Beyond Error Threshold of [0-9.]+ Percent: 0$|^Number of misses: 0$' "$log"; then echo pass; else echo fail; fi ;;
 	grep:*) if grep -qE -- "${check#grep:}" "$log"; then echo pass; else echo fail; fi ;;
 	awk:*) if awk -- "${check#awk:}" "$log" > /dev/null 2>&1; then echo pass; else echo fail; fi ;;
+	ref:*)
+		local spec=${check#ref:} file rtol
+		file=${spec%%:*}; rtol=${spec#*:}
+		if [ -z "$REFS" ] || [ ! -r "$REFS/$ID_/$file" ]; then echo none
+		elif [ "$rc" = 0 ] && same_numbers "$WD/$file" "$REFS/$ID_/$file" "$rtol"; then echo pass
+		else echo fail; fi ;;
 	esac
 }
 
+# Whether two text files hold the same words, numbers agreeing within a relative tolerance
+# (absolute below 1e-6, where a relative one means nothing).
+same_numbers() {
+	[ -r "$1" ] || return 1
+	awk -v rtol="$3" '
+		function isnum(w) { return w ~ /^[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$/ }
+		function abs(x) { return x < 0 ? -x : x }
+		NR == FNR { for (i = 1; i <= NF; i++) ref[++n] = $i; next }
+		{ for (i = 1; i <= NF; i++) {
+			w = $i; r = ref[++m]
+			if (isnum(w) && isnum(r)) { d = abs(w - r); if (d > 1e-6 && d > rtol * abs(r)) bad++ }
+			else if (w != r) bad++ } }
+		END { if (m != n) bad++; exit bad > 0 }' "$2" "$1"
+}
+
 cmd_run() {
-	local apps="" bin="" out="" only="" tmo=25 cfg=$root/configs/gtx480.cfg maxw=200000
+	local apps="" bin="" out="" only=""; REFS="" tmo=25 cfg=$root/configs/gtx480.cfg maxw=200000
 	while [ $# -gt 0 ]; do
 		case "$1" in
 		--apps) apps=$2; shift 2 ;;
 		--bin) bin=$2; shift 2 ;;
 		--out) out=$2; shift 2 ;;
+		--refs) REFS=$(cd "$2" && pwd) || die "--refs $2 is not a folder"; shift 2 ;;
 		--only) only=$2; shift 2 ;;
 		--timeout) tmo=$2; shift 2 ;;
 		-c) cfg=$2; shift 2 ;;
@@ -102,7 +127,12 @@ cmd_run() {
 				WARPSIM_APPS_DIR=$apps "$root/scripts/apps.sh" prepare "$target" > "$log" 2>&1 ||
 					{ printf '%s\tprepare\t0\tnone\t-\n' "$id" >> "$res"; continue; }
 			fi
-			wd=$apps/run/$target/small; cmd=("$runsh")
+			# a copy of its prepared folder, so that outputs are this run's and other users of
+			# the collection's folder are left alone
+			wd=$out/work/$(echo "$id" | tr / _); rm -rf "$wd"; cp -r "$apps/run/$target/small" "$wd"
+			sed -i "s#^cd '.*' || exit 2\$#cd '$wd/.' || exit 2#" "$wd/run.sh"
+			grep -qF "cd '$wd/.'" "$wd/run.sh" || die "$runsh: no line 'cd DIR || exit 2' to point at the copy"
+			cmd=("$wd/run.sh")
 		else
 			[ -x "$bin/$target" ] || { printf '%s\tmissing\t0\tnone\t-\n' "$id" >> "$res"; continue; }
 			wd=$out/work/$(echo "$id" | tr / _); rm -rf "$wd"; mkdir -p "$wd"; cmd=("$bin/$target")
@@ -111,11 +141,12 @@ cmd_run() {
 		local extra=($args)
 		local t0 t1 rc=0
 		t0=$(date +%s.%N)
-		(cd "$wd" && timeout "$tmo" "$warpsim" cuda -c "$cfg" --no-progress "${budget[@]}" -- \
+		# KILL 10 s after TERM: a launch on the functional executor takes a TERM only at its end
+		(cd "$wd" && timeout -k 10 "$tmo" "$warpsim" cuda -c "$cfg" --no-progress "${budget[@]}" -- \
 			"${cmd[@]}" "${extra[@]}") > "$log" 2>&1 < /dev/null || rc=$?
 		t1=$(date +%s.%N)
 		local verdict cycles
-		verdict=$(judge "$check" "$log" "$rc")
+		verdict=$(ID_=$(echo "$id" | tr / _) WD=$wd judge "$check" "$log" "$rc")
 		cycles=$(grep -oE '^warpsim cuda: .*, [0-9]+ core cycles' "$log" | tail -1 | grep -oE '[0-9]+ core cycles' | cut -d' ' -f1 || true)
 		printf '%s\t%s\t%.1f\t%s\t%s\n' "$id" "$rc" "$(echo "$t1 - $t0" | bc)" "$verdict" "${cycles:--}" >> "$res"
 		echo "$id: exit $rc, check $verdict"
@@ -126,7 +157,7 @@ cmd_run() {
 cause_of() {
 	local log=$1 rc=$2 verdict=$3 check=$4
 	case "$rc" in
-	124) echo "still running at the time limit"; return ;;
+	124|137) echo "still running at the time limit"; return ;;
 	prepare) echo "its inputs could not be made (scripts/apps.sh prepare; log)"; return ;;
 	missing) echo "not built"; return ;;
 	esac
@@ -162,7 +193,7 @@ cmd_table() {
 		local result ok=0
 		case "$rc" in
 		0) result=ran; ran=$((ran + 1)) ;;
-		124) result="stopped at the limit" ;;
+		124|137) result="stopped at the limit" ;;
 		prepare|missing) result=$rc ;;
 		*) result="exit $rc" ;;
 		esac
