@@ -144,28 +144,28 @@ prepare() {
 		gen)
 			[ ${#w[@]} -ge 4 ] || die "$id: '$step': gen KIND FILE SEED ARGS..."
 			inside "${w[2]}" || die "$id: '$step': the file leaves the run directory"
-			mkdir -p "$run/$cwd/$(dirname "${w[2]}")"
-			(cd "$run/$cwd" && "$appgen" "${w[1]}" "${w[2]}" "${w[@]:3}") || die "$id: '$step' failed" ;;
+			mkdir -p "$run/$(dirname "${w[2]}")"
+			(cd "$run" && "$appgen" "${w[1]}" "${w[2]}" "${w[@]:3}") || die "$id: '$step' failed" ;;
 		copy)
 			[ ${#w[@]} -eq 3 ] || die "$id: '$step': copy SUITE_PATH DEST"
 			inside "${w[1]}" && inside "${w[2]}" || die "$id: '$step': a path leaves its directory"
 			[ -e "$(suite_src "$suite")/${w[1]}" ] || die "$id: '$step': $(suite_src "$suite")/${w[1]} missing (scripts/apps.sh fetch $suite)"
-			mkdir -p "$run/$cwd/$(dirname "${w[2]}")"
-			cp -r "$(suite_src "$suite")/${w[1]}" "$run/$cwd/${w[2]}" ;;
+			mkdir -p "$run/$(dirname "${w[2]}")"
+			cp -r "$(suite_src "$suite")/${w[1]}" "$run/${w[2]}" ;;
 		cat)
 			[ ${#w[@]} -eq 4 ] && [[ "${w[1]}" =~ ^[0-9]+$ ]] || die "$id: '$step': cat N SUITE_PATH DEST"
 			inside "${w[2]}" && inside "${w[3]}" || die "$id: '$step': a path leaves its directory"
 			[ -f "$(suite_src "$suite")/${w[2]}" ] || die "$id: '$step': $(suite_src "$suite")/${w[2]} missing (scripts/apps.sh fetch $suite)"
-			mkdir -p "$run/$cwd/$(dirname "${w[3]}")"
+			mkdir -p "$run/$(dirname "${w[3]}")"
 			local k
-			for ((k = 0; k < ${w[1]}; k++)); do cat "$(suite_src "$suite")/${w[2]}"; done > "$run/$cwd/${w[3]}" ;;
+			for ((k = 0; k < ${w[1]}; k++)); do cat "$(suite_src "$suite")/${w[2]}"; done > "$run/${w[3]}" ;;
 		line)
 			[ ${#w[@]} -ge 3 ] && inside "${w[1]}" || die "$id: '$step': line FILE WORDS..."
-			mkdir -p "$run/$cwd/$(dirname "${w[1]}")"
-			(IFS=' '; printf '%s\n' "${w[*]:2}") >> "$run/$cwd/${w[1]}" ;;
+			mkdir -p "$run/$(dirname "${w[1]}")"
+			(IFS=' '; printf '%s\n' "${w[*]:2}") >> "$run/${w[1]}" ;;
 		mkdir)
 			[ ${#w[@]} -eq 2 ] && inside "${w[1]}" || die "$id: '$step': mkdir DIR"
-			mkdir -p "$run/$cwd/${w[1]}" ;;
+			mkdir -p "$run/${w[1]}" ;;
 		*) die "$id: input step '$step' is not gen, copy, cat, line or mkdir" ;;
 		esac
 	done

@@ -43,7 +43,7 @@ check_manifest() {
 		seen[$1]++ { printf "public-programs.sh: %s:%d: id \"%s\" appears twice\n", f, NR, $1 > "/dev/stderr"; bad = 1; next }
 		$2 !~ /^(apps|bin)$/ { printf "public-programs.sh: %s:%d: from \"%s\" is not apps or bin\n", f, NR, $2 > "/dev/stderr"; bad = 1; next }
 		$5 !~ /^(args|input|define|fixed)$/ { printf "public-programs.sh: %s:%d: sized \"%s\" is not args, input, define or fixed\n", f, NR, $5 > "/dev/stderr"; bad = 1; next }
-		$6 !~ /^(exit|none|polybench|grep:.+|awk:.+|ref:[^:]+:[0-9.eE-]+)$/ { printf "public-programs.sh: %s:%d: check \"%s\" is not exit, none, polybench, grep:REGEX, awk:PROGRAM or ref:FILE:RTOL\n", f, NR, $6 > "/dev/stderr"; bad = 1; next }
+		$6 !~ /^(exit|none|polybench|grep:.+|awk:.+|ref:[^:]+:[0-9.eE-]+(:[0-9.eE-]+)?|ref-f32:[^:]+:[0-9]+:[0-9.eE-]+)$/ { printf "public-programs.sh: %s:%d: check \"%s\" is not exit, none, polybench, grep:REGEX, awk:PROGRAM, ref:FILE:RTOL or ref-f32:FILE:SKIP:RTOL\n", f, NR, $6 > "/dev/stderr"; bad = 1; next }
 		END { exit bad }' "$manifest" || die "$manifest has errors"
 }
 
@@ -60,25 +60,35 @@ judge() {
 	grep:*) if grep -qE -- "${check#grep:}" "$log"; then echo pass; else echo fail; fi ;;
 	awk:*) if awk -- "${check#awk:}" "$log" > /dev/null 2>&1; then echo pass; else echo fail; fi ;;
 	ref:*)
-		local spec=${check#ref:} file rtol
+		local spec=${check#ref:} file rtol atol=1e-6
 		file=${spec%%:*}; rtol=${spec#*:}
+		[[ "$rtol" == *:* ]] && { atol=${rtol#*:}; rtol=${rtol%%:*}; }
 		if [ -z "$REFS" ] || [ ! -r "$REFS/$ID_/$file" ]; then echo none
-		elif [ "$rc" = 0 ] && same_numbers "$WD/$file" "$REFS/$ID_/$file" "$rtol"; then echo pass
+		elif [ "$rc" = 0 ] && same_numbers "$WD/$file" "$REFS/$ID_/$file" "$rtol" "$atol"; then echo pass
+		else echo fail; fi ;;
+	ref-f32:*)
+		local spec=${check#ref-f32:} file skip rtol
+		file=${spec%%:*}; spec=${spec#*:}; skip=${spec%%:*}; rtol=${spec#*:}
+		if [ -z "$REFS" ] || [ ! -r "$REFS/$ID_/$file" ]; then echo none
+		elif [ "$rc" = 0 ] && [ -r "$WD/$file" ] &&
+			same_numbers <(od -A n -t f4 -v -j "$skip" "$WD/$file") \
+				<(od -A n -t f4 -v -j "$skip" "$REFS/$ID_/$file") "$rtol" 1e-6; then echo pass
 		else echo fail; fi ;;
 	esac
 }
 
-# Whether two text files hold the same words, numbers agreeing within a relative tolerance
-# (absolute below 1e-6, where a relative one means nothing).
+# Whether two text files hold the same words, numbers agreeing within a relative tolerance or
+# an absolute one (near zero a relative one means nothing; integers printed from floats, such as
+# pixels, may round apart by 1).
 same_numbers() {
 	[ -r "$1" ] || return 1
-	awk -v rtol="$3" '
+	awk -v rtol="$3" -v atol="$4" '
 		function isnum(w) { return w ~ /^[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$/ }
 		function abs(x) { return x < 0 ? -x : x }
 		NR == FNR { for (i = 1; i <= NF; i++) ref[++n] = $i; next }
 		{ for (i = 1; i <= NF; i++) {
 			w = $i; r = ref[++m]
-			if (isnum(w) && isnum(r)) { d = abs(w - r); if (d > 1e-6 && d > rtol * abs(r)) bad++ }
+			if (isnum(w) && isnum(r)) { d = abs(w - r); if (d > atol && d > rtol * abs(r)) bad++ }
 			else if (w != r) bad++ } }
 		END { if (m != n) bad++; exit bad > 0 }' "$2" "$1"
 }
@@ -130,8 +140,9 @@ cmd_run() {
 			# a copy of its prepared folder, so that outputs are this run's and other users of
 			# the collection's folder are left alone
 			wd=$out/work/$(echo "$id" | tr / _); rm -rf "$wd"; cp -r "$apps/run/$target/small" "$wd"
-			sed -i "s#^cd '.*' || exit 2\$#cd '$wd/.' || exit 2#" "$wd/run.sh"
-			grep -qF "cd '$wd/.'" "$wd/run.sh" || die "$runsh: no line 'cd DIR || exit 2' to point at the copy"
+			local src=$apps/run/$target/small
+			sed -i "s#^cd '$src\(.*\)' || exit 2\$#cd '$wd\1' || exit 2#" "$wd/run.sh"
+			grep -qF "cd '$wd" "$wd/run.sh" || die "$runsh: no line 'cd $src... || exit 2' to point at the copy"
 			cmd=("$wd/run.sh")
 		else
 			[ -x "$bin/$target" ] || { printf '%s\tmissing\t0\tnone\t-\n' "$id" >> "$res"; continue; }
