@@ -43,7 +43,7 @@ check_manifest() {
 		seen[$1]++ { printf "public-programs.sh: %s:%d: id \"%s\" appears twice\n", f, NR, $1 > "/dev/stderr"; bad = 1; next }
 		$2 !~ /^(apps|bin)$/ { printf "public-programs.sh: %s:%d: from \"%s\" is not apps or bin\n", f, NR, $2 > "/dev/stderr"; bad = 1; next }
 		$5 !~ /^(args|input|define|fixed)$/ { printf "public-programs.sh: %s:%d: sized \"%s\" is not args, input, define or fixed\n", f, NR, $5 > "/dev/stderr"; bad = 1; next }
-		$6 !~ /^(exit|none|polybench|grep:.+|awk:.+|ref:[^:]+:[0-9.eE-]+(:[0-9.eE-]+)?|ref-f32:[^:]+:[0-9]+:[0-9.eE-]+)$/ { printf "public-programs.sh: %s:%d: check \"%s\" is not exit, none, polybench, grep:REGEX, awk:PROGRAM, ref:FILE:RTOL or ref-f32:FILE:SKIP:RTOL\n", f, NR, $6 > "/dev/stderr"; bad = 1; next }
+		$6 !~ /^(exit|none|polybench|grep:.+|awk:.+|ref:[^:]+:[0-9.eE-]+(:[0-9.eE-]+)?|ref-f32:[^:]+:[0-9]+:[0-9.eE-]+|own:[^:]+:[^:]+:[0-9.eE-]+(:[0-9.eE-]+)?)$/ { printf "public-programs.sh: %s:%d: check \"%s\" is not exit, none, polybench, grep:REGEX, awk:PROGRAM, ref:FILE:RTOL[:ATOL], ref-f32:FILE:SKIP:RTOL or own:SCRIPT ARGS:FILE:RTOL[:ATOL]\n", f, NR, $6 > "/dev/stderr"; bad = 1; next }
 		END { exit bad }' "$manifest" || die "$manifest has errors"
 }
 
@@ -59,13 +59,31 @@ judge() {
 		if grep -qE 'Non-Matching CPU-GPU Outputs Beyond Error Threshold of [0-9.]+ Percent: 0$|^Number of misses: 0$' "$log"; then echo pass; else echo fail; fi ;;
 	grep:*) if grep -qE -- "${check#grep:}" "$log"; then echo pass; else echo fail; fi ;;
 	awk:*) if awk -- "${check#awk:}" "$log" > /dev/null 2>&1; then echo pass; else echo fail; fi ;;
-	ref:*)
-		local spec=${check#ref:} file rtol atol=1e-6
+	ref:*|own:*)
+		local spec file rtol atol=1e-6 ref got status
+		if [[ "$check" == own:* ]]; then
+			# our own reference, written from the program's source: SCRIPT ARGS run in its folder
+			spec=${check#own:}; local cmdline=${spec%%:*}; spec=${spec#*:}
+			ref=$(mktemp)
+			# shellcheck disable=SC2086 # the script's arguments are words
+			(cd "$WD" && python3 "$root/scripts/public-programs/refs/"$cmdline) > "$ref" 2> /dev/null || : > "$ref"
+		else
+			spec=${check#ref:}; ref=$REFS/$ID_/${spec%%:*}
+		fi
 		file=${spec%%:*}; rtol=${spec#*:}
 		[[ "$rtol" == *:* ]] && { atol=${rtol#*:}; rtol=${rtol%%:*}; }
-		if [ -z "$REFS" ] || [ ! -r "$REFS/$ID_/$file" ]; then echo none
-		elif [ "$rc" = 0 ] && same_numbers "$WD/$file" "$REFS/$ID_/$file" "$rtol" "$atol"; then echo pass
-		else echo fail; fi ;;
+		got=$WD/$file
+		if [ "$file" = stdout ] && [ -r "$ref" ]; then
+			# the block of its output that starts with the reference's first line
+			got=$(mktemp); awk -v n="$(wc -l < "$ref")" -v first="$(head -1 "$ref")" \
+				'$0 == first && !k { k = 1 } k && k <= n { print; k++ }' "$log" > "$got"
+		fi
+		if [[ "$check" == ref:* ]] && { [ -z "$REFS" ] || [ ! -r "$ref" ]; }; then status=none
+		elif [ "$rc" = 0 ] && [ -s "$ref" ] && same_numbers "$got" "$ref" "$rtol" "$atol"; then status=pass
+		else status=fail; fi
+		[ "$file" = stdout ] && rm -f "$got"
+		[[ "$check" == own:* ]] && rm -f "$ref"
+		echo "$status" ;;
 	ref-f32:*)
 		local spec=${check#ref-f32:} file skip rtol
 		file=${spec%%:*}; spec=${spec#*:}; skip=${spec%%:*}; rtol=${spec#*:}
