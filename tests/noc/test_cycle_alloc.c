@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* noc/noc_cycle.c's allocators and flow control, derived by hand from its documented rules:
+/* The cycle NoC's allocators (noc/noc_cycle_router.c) and flow control (noc_cycle_traverse.c),
+ * derived by hand from their documented rules:
  * which VC each packet gets (source and output-port rotation over every VC), VA and SA
  * round-robin winners cycle by cycle, credit return timing, zero-load latency by formula. */
 #include <criterion/criterion.h>
@@ -9,7 +10,7 @@
 
 #include "noc/noc_impl.h"
 
-/* The rules the numbers below come from (noc_cycle.c's header and its comments), all delays 1
+/* The rules the numbers below come from (noc_cycle*.c's comments), all delays 1
  * unless a test says otherwise:
  * - A packet accepted at cycle t leaves its source at t + 1 on the source's next VC in round
  *   robin (starting after VC 0, so the first packet takes VC 1); its head is readable in the
