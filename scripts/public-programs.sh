@@ -79,9 +79,10 @@ judge() {
 		[[ "$rtol" == *:* ]] && { atol=${rtol#*:}; rtol=${rtol%%:*}; }
 		got=$WD/$file
 		if [ "$file" = stdout ] && [ -r "$ref" ]; then
-			# the block of its output that starts with the reference's first line
+			# the block of its output that starts where the reference's first line last appears
 			got=$(mktemp); awk -v n="$(wc -l < "$ref")" -v first="$(head -1 "$ref")" \
-				'$0 == first && !k { k = 1 } k && k <= n { print; k++ }' "$log" > "$got"
+				'{ line[NR] = $0 } $0 == first { at = NR }
+				 END { for (i = at; at && i < at + n && i <= NR; i++) print line[i] }' "$log" > "$got"
 		fi
 		if [[ "$check" == ref:* ]] && { [ -z "$REFS" ] || [ ! -r "$ref" ]; }; then status=none
 		elif [ "$rc" = 0 ] && [ -s "$ref" ] && same_numbers "$got" "$ref" "$rtol" "$atol"; then status=pass
