@@ -203,6 +203,7 @@ static void victim(struct l2_slice *l2, const struct cache_victim *v, uint64_t n
 	w->src_sm = UINT16_MAX;
 	w->channel = (uint16_t)l2->slice;
 	w->id = ((uint64_t)0xFFFF << 40) | (((uint64_t)l2->slice) << 32) | l2->next_id++;
+	w->pool = &l2->wb_pool;
 	SIM_ASSERT(l2->wbq_n < l2->wbq_cap);
 	l2->wbq[(l2->wbq_head + l2->wbq_n) % l2->wbq_cap] = w;
 	l2->wbq_n++;
@@ -433,6 +434,18 @@ uint64_t l2_slice_tick(struct l2_slice *l2, uint64_t cycle)
 		if (h->ready_cycle > cycle)
 			break;
 		struct mem_req *r = h->req;
+		if (r->no_ack) {
+			/* GPGPU-Sim 2.x's partition pops a write off its output queue in the
+			 * interconnect cycle it reaches the head, sending nothing (gpu-sim.cc
+			 * 1470-1476): it takes that turn of the port, no flit */
+			SIM_ASSERT(!l2->rq_parts_sent && r->pool);
+			l2->rq_head = (l2->rq_head + 1) % cap;
+			l2->rq_n--;
+			l2->unacked_writes++;
+			sim_pool_free(r->pool, r);
+			sim_progress(l2->comp.sim);
+			continue;
+		}
 		uint32_t parts = reply_parts(l2, r);
 		if (!l2->rq_parts_sent) {
 			r->is_reply = 1;
@@ -609,6 +622,9 @@ void l2_slice_stats_register(struct l2_slice *l2, struct stats *st)
 		      "l2.%u.stall_cycles", c);
 	stats_counter(st, &l2->noc_refused, "attempts", "replies refused by the NoC",
 		      "l2.%u.noc_refused", c);
+	stats_counter(st, &l2->unacked_writes, "requests",
+		      "writes from the cores taken off the reply queue without a reply (gpu.l2.write_ack = false)",
+		      "l2.%u.unacked_writes", c);
 	stats_counter(st, &l2->writebacks, "lines", "dirty victims written to DRAM",
 		      "l2.%u.writebacks", c);
 	stats_counter(st, &l2->fills, "lines", "demand fills from DRAM", "l2.%u.dram_fills", c);

@@ -83,7 +83,7 @@ struct l2_slice {
 	uint64_t next_id;
 	/* counters */
 	uint64_t accesses, reads, writes, atomics, mshr_merges, mshr_full_cycles, mc_full_cycles;
-	uint64_t noc_refused, writebacks, fills;
+	uint64_t noc_refused, writebacks, fills, unacked_writes;
 	uint64_t pending_hits;      /* sectored: sectors found on their way from DRAM (GPGPU-Sim's
 	                               HIT_RESERVED: accesses, not misses) */
 	uint64_t pf_fills, pf_useful, pf_late, pf_unused_evicted, pf_dropped;

@@ -76,6 +76,10 @@ static const struct cfg_key_def ch_keys[] = {
 	CFG_KEY_INT("gpu.l2.reply_header_bytes", "bytes", 8, 0, 64,
 		    "bytes a data reply (read, atomic) carries beside its data: GPGPU-Sim 3.x/4.x's 8-byte control part; 2.x sends the data "
 		    "alone (gpu-sim.cc pushes mf->nbytes_L1). Write acks are 8 bytes either way"),
+	CFG_KEY_BOOL("gpu.l2.write_ack", 1,
+		     "the L2 answers each write from a core (a store below L1, an L1 write-back) with an 8-byte ack packet, on which "
+		     "a write-through store completes (GPGPU-Sim 3.x/4.x). false: GPGPU-Sim 2.x, which sends none (gpu-sim.cc pops "
+		     "the write off the partition's output queue in its interconnect turn): the store completes once the NoC takes it"),
 	CFG_KEY_INT("gpu.dram.clock_mhz", "MHz", 800, 1, 100000, "DRAM command clock (OWL: GDDR3 800 MHz)"),
 	CFG_KEY_INT("gpu.dram.channels", "channels", 8, 1, 64, "memory channels = memory controllers (each gpu.l2.sub_partitions L2 slices)"),
 	CFG_KEY_INT("gpu.dram.banks", "banks", 4, 1, DRAM_MAX_BANKS, "banks per channel (OWL: 4; power of two)"),

@@ -33,7 +33,10 @@ enum mem_stage {
  * WRITE/ATOMIC 8 + size_bytes) gets exactly one reply: the same struct, is_reply = 1,
  * injected in NOC_CLASS_REPLY to noc->core_node[src_sm] (READ/ATOMIC: 8 + size_bytes,
  * WRITE/WRITEBACK acks: 8 bytes). The SM allocated it from its own pool and frees it on the
- * reply, so no pool is shared between components. owner_ctx must come back unchanged. */
+ * reply. owner_ctx must come back unchanged. The one exception, gpu.l2.write_ack = false
+ * (GPGPU-Sim 2.x, which sends no write acks): the SM marks its WRITE and WRITEBACK requests
+ * no_ack, is done with them once the NoC took them (a store completes then), and the L2 slice
+ * returns each to pool when it leaves the head of its reply queue, sending nothing. */
 struct mem_req {
 	uint64_t addr;              /* line-aligned physical address */
 	uint32_t size_bytes;        /* bytes of data carried (line or sector) */
@@ -41,6 +44,7 @@ struct mem_req {
 	uint8_t is_reply;
 	uint8_t ifetch;             /* a READ of an instruction-cache line (mem_unit_ifetch): below
 	                               L1 a read like any other; its reply goes to the SM's fetch */
+	uint8_t no_ack;             /* a WRITE or WRITEBACK that gets no reply (gpu.l2.write_ack) */
 	uint16_t src_sm;            /* issuing core, or UINT16_MAX for L2/MC-originated */
 	uint16_t channel;           /* L2 slice (addrmap.h: mem_addr_slice; the memory channel when
 	                               gpu.l2.sub_partitions is 1), the index of its node in noc->mc_node */
@@ -60,6 +64,7 @@ struct mem_req {
 	uint64_t id;                /* unique, for checking and tracing */
 	uint64_t t_ps[MEM_T_COUNT];
 	void *owner_ctx;            /* L1 MSHR entry etc.; opaque below */
+	struct sim_pool *pool;      /* the pool it came from (freed into it by the L2 when no_ack) */
 	struct mem_req *next;       /* intrusive queue link, free to whoever holds it */
 };
 

@@ -147,6 +147,11 @@ bool mu_stage_step(struct mem_unit *m, uint64_t now)
 
 /* ---- NoC side ------------------------------------------------------------------------- */
 
+static uint64_t span(const struct mem_req *r, enum mem_stage a, enum mem_stage b)
+{
+	return (r->t_ps[a] && r->t_ps[b] && r->t_ps[b] >= r->t_ps[a]) ? r->t_ps[b] - r->t_ps[a] : 0;
+}
+
 static bool inject_step(struct mem_unit *m, uint64_t now)
 {
 	if (!m->ring_n || !m->ports.noc)
@@ -166,12 +171,16 @@ static bool inject_step(struct mem_unit *m, uint64_t now)
 	m->ring_n--;
 	if (r->kind != MEM_REQ_WRITEBACK)
 		m->missq_demand--;
+	if (r->no_ack) {
+		/* no reply will come (gpu.l2.write_ack = false): a store is done now, and the L2
+		 * returns the request to req_pool; r is not touched after this */
+		if (r->kind == MEM_REQ_WRITE) {
+			stat_avg_add(&m->lat_store, ps_to_cycles(m, span(r, MEM_T_ISSUE, MEM_T_NOC_INJECT)));
+			slot_served(m, (uint32_t)((struct mu_slot *)r->owner_ctx - m->slots), now);
+		}
+		m->reqs_live--;
+	}
 	return true;
-}
-
-static uint64_t span(const struct mem_req *r, enum mem_stage a, enum mem_stage b)
-{
-	return (r->t_ps[a] && r->t_ps[b] && r->t_ps[b] >= r->t_ps[a]) ? r->t_ps[b] - r->t_ps[a] : 0;
 }
 
 /* Round trip of a load miss split as OWL-style breakdowns need: SM miss queue, NoC both ways,

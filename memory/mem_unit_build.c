@@ -186,7 +186,7 @@ static void mu_stats(struct mem_unit *m, struct stats *st)
 	stats_avg(st, &m->lat_l2, "cycles", "part in the L2 slice (excluding MC and DRAM)", "sm.%u.mem.lat.l2", id);
 	stats_avg(st, &m->lat_mcq, "cycles", "part queued in the memory controller", "sm.%u.mem.lat.mc_queue", id);
 	stats_avg(st, &m->lat_dram, "cycles", "part in DRAM service", "sm.%u.mem.lat.dram", id);
-	stats_avg(st, &m->lat_store, "cycles", "write-through store round trip to the ack", "sm.%u.mem.lat.store", id);
+	stats_avg(st, &m->lat_store, "cycles", "write-through store: to its ack (with gpu.l2.write_ack = false: until the NoC takes it)", "sm.%u.mem.lat.store", id);
 	for (uint32_t b = 0; b < MU_HIST_BUCKETS; b++) {
 		if (b + 1 < MU_HIST_BUCKETS)
 			stats_counter(st, &m->lat_hist[b], "requests", "load miss round trips below this many cycles",
@@ -261,6 +261,9 @@ struct mem_unit *mem_unit_create(const struct cfg *cfg, struct sim *sim, struct 
 			m->l2_line_bytes = lb;
 		}
 	}
+	/* GPGPU-Sim 2.x: a plain write is done once pushed into the interconnect (shader.cc
+	 * fq_push, no MSHR), and the partition pops it without a reply (gpu-sim.cc 1470-1476) */
+	m->no_write_ack = ports->noc && cfg_is_defined(cfg, "gpu.l2.write_ack") && !cfg_bool(cfg, "gpu.l2.write_ack");
 	if (m->flush_at_launch && m->cache[MU_L1D].cfg.write_policy == CACHE_WRITE_BACK) {
 		/* room for every line of the L1D dirty at once, allocated here, not at the flush */
 		m->flush_wb = calloc((size_t)m->cache[MU_L1D].n_sets * m->cache[MU_L1D].cfg.assoc,

@@ -181,6 +181,9 @@ struct mem_unit {
 	/* gpu.l2.sector_bytes and gpu.l2.line_bytes when the L2 is sectored (and its line holds
 	 * an L1D line), else 0: stores then carry the L2 sectors they write (coal_store_sectors) */
 	uint32_t l2_sector_bytes, l2_line_bytes;
+	bool no_write_ack;            /* gpu.l2.write_ack = false (with a NoC): WRITE and WRITEBACK
+	                                 requests get no reply; a store completes, and the unit is
+	                                 done with them, once the NoC took them (mem_req.h) */
 	bool hold_on_fail;            /* gpu.memory.reservation_fail = hold: an instruction whose access
 	                                 finds no MSHR entry, way or miss-queue slot is accepted and
 	                                 waits in the L1 stage (blocking the SM's later ones) */
@@ -307,6 +310,8 @@ static inline struct mem_req *req_new(struct mem_unit *m, enum mem_req_kind kind
 	r->id = ((uint64_t)m->sm_id << 40) | m->next_req_id++;
 	r->t_ps[MEM_T_ISSUE] = sim_clock_edge_ps(m->clk, now_cycle);
 	r->owner_ctx = owner;
+	r->pool = &m->req_pool;
+	r->no_ack = m->no_write_ack && (kind == MEM_REQ_WRITE || kind == MEM_REQ_WRITEBACK);
 	m->reqs_live++;
 	m->sent[kind]++;
 	return r;

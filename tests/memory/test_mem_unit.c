@@ -782,6 +782,46 @@ Test(mem_unit, with_real_l2_perfect_l2_round_trip)
 	cr_expect_eq(stat("mc.1.reads"), 0);
 }
 
+/* gpu.l2.write_ack, worked by hand on perfect-l2 as above (clocks 1000 MHz, L2 hit latency 30,
+ * write-evict L1D of 64 B lines): a 32-lane global store of 4 B words from 0x800 covers lines
+ * 0x800 and 0x840 (both channel 1): two WRITE requests of 8 + 64 B, pushed by the L1 stage at
+ * 10 and 11 and injected at 11 and 12. With acks (GPGPU-Sim 3.x/4.x) they reach slice 1 at 21
+ * and 22, each is answered 30 later (51, 52) with an 8-byte ack packet (one flit of any NoC),
+ * ejected 10 later (61, 62): the store is done at 62, each request 51 cycles from the L1 stage
+ * to its ack, and 4 packets of 2 x 72 + 2 x 8 = 160 bytes crossed the NoC, 2 of them replies.
+ * Without (GPGPU-Sim 2.x): the store is done when the NoC took its last request (12; each 1
+ * cycle from the L1 stage), the slice takes both off its reply queue at 51 and 52 sending
+ * nothing, and 2 packets of 144 bytes crossed, no reply; all is quiet at 52, not 62. */
+static void store_two_lines(bool ack)
+{
+	static const char *const ov_ack[] = {"gpu.memory.model=perfect-l2", "gpu.dram.channels=2", "gpu.l2.clock_mhz=1000",
+					     "gpu.dram.clock_mhz=1000", "gpu.l2.hit_latency_cycles=30",
+					     "gpu.memory.l1d.write_policy=write-evict", "gpu.l2.write_ack=true", NULL};
+	static const char *const ov_none[] = {"gpu.memory.model=perfect-l2", "gpu.dram.channels=2", "gpu.l2.clock_mhz=1000",
+					      "gpu.dram.clock_mhz=1000", "gpu.l2.hit_latency_cycles=30",
+					      "gpu.memory.l1d.write_policy=write-evict", "gpu.l2.write_ack=false", NULL};
+	setup_channels(ack ? ov_ack : ov_none);
+	issue_at(10, inst(WI_MEM_STORE, WI_SPACE_GLOBAL, 32, 0x800, 4), 1);
+	run_all();
+	cr_assert_eq(H.n_done, 1);
+	cr_expect_eq(H.done_ps[0], (ack ? 62 : 12) * 1000, "ack %d: done at %llu ps", ack,
+		     (unsigned long long)H.done_ps[0]);
+	cr_expect_eq(stat("sm.0.mem.writes_sent"), 2);
+	cr_expect_eq(stat("l2.1.requests"), 2);
+	cr_expect_eq(H.fn.req_pkts[MEM_REQ_WRITE], ack ? 4 : 2);
+	cr_expect_eq(H.fn.req_bytes[MEM_REQ_WRITE], ack ? 160 : 144);
+	cr_expect_eq(stat("l2.1.unacked_writes"), ack ? 0 : 2);
+	cr_expect_float_eq(statd("sm.0.mem.lat.store"), ack ? 51.0 : 1.0, 1e-9, "ack %d: %f", ack, statd("sm.0.mem.lat.store"));
+	cr_expect_eq(sim_now_ps(H.sim), (ack ? 62 : 52) * 1000, "ack %d: quiet at %llu ps", ack,
+		     (unsigned long long)sim_now_ps(H.sim));
+}
+
+Test(mem_unit, write_acks_on_and_off)
+{
+	store_two_lines(true);
+	store_two_lines(false);
+}
+
 /* Full model on owl-28's memory side (L2 650 MHz, GDDR3 800 MHz): a cold load misses in L1
  * and L2 and goes to DRAM. Every accepted load completes, and the breakdown parts (SM queue,
  * NoC, L2, MC queue, DRAM) add up to the round trip. */
