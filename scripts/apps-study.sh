@@ -6,7 +6,7 @@
 # entries name run folders of this machine's collection).
 #
 # usage: scripts/apps-study.sh PAPER [--size small|paper] [--only "ABBR ..."] [--max-warp-insts N]
-#                              [--max-thread-insts N] [--jobs N] [--out DIR]
+#                              [--max-thread-insts N] [--set KEY=VALUE]... [--jobs N] [--out DIR]
 #   PAPER            owl | paws | pro | baws | twolevel | lwm: experiments/PAPER.cfg; programs are
 #                    the collection's built programs that PAPER's paper names (OWL, PAWS, PRO,
 #                    BAWS, LWM; twolevel takes LWM's, the same paper). OWL's rule selects Type-1
@@ -19,6 +19,9 @@
 #   --max-thread-insts  the same in thread instructions (sim.max_thread_insts; 0 = none, the
 #                    default), GPGPU-Sim's and the papers' unit: OWL ran each program to
 #                    completion or 1 billion (--max-thread-insts 1000000000 --max-warp-insts 0)
+#   --set            a setting for every run of the study (repeatable), added to the spec's
+#                    sweep-wide overrides: e.g. sim.timing_launches=kernel:fwtBatch1Kernel to time
+#                    the kernel a paper measured (the others run functionally, exact results)
 #   --jobs           runs at a time (default 1), --out results directory (default results/apps)
 #   --spec-only      write the spec and stop
 # Prints the report (report.md in OUT/PAPER/) with the paper's rule applied (--select PAPER; lwm
@@ -28,7 +31,7 @@ cd "$(dirname "$0")/.."
 die() { echo "apps-study: $*" >&2; exit 2; }
 [ $# -ge 1 ] || die "usage: scripts/apps-study.sh PAPER [--size S] [--only \"ABBR ...\"] [--max-warp-insts N] [--jobs N] [--out DIR]"
 paper=$1; shift
-size=small only="" variants="" cap=500000 tcap=0 jobs=1 out=results/apps spec_only=0
+size=small only="" variants="" cap=500000 tcap=0 jobs=1 out=results/apps spec_only=0 sets=""
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--size) size=$2; shift 2 ;;
@@ -36,6 +39,8 @@ while [ $# -gt 0 ]; do
 	--variants) variants=" $2 "; shift 2 ;;
 	--max-warp-insts) cap=$2; shift 2 ;;
 	--max-thread-insts) tcap=$2; shift 2 ;;
+	--set) [[ "$2" =~ ^[A-Za-z0-9_.]+=[^\"]+$ ]] || die "--set: expected KEY=VALUE without quotes, got '$2'"
+		sets="${sets:+$sets, }\"$2\""; shift 2 ;;
 	--jobs) jobs=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
 	--spec-only) spec_only=1; shift ;;
@@ -68,6 +73,7 @@ entries=$(printf '%s\n' "$entries" | sed -E ':a; s/(name = "[A-Za-z0-9._-]*)[^A-
 budget=""
 [ "$cap" = 0 ] || budget="\"sim.max_warp_insts=$cap\""
 [ "$tcap" = 0 ] || budget="${budget:+$budget, }\"sim.max_thread_insts=$tcap\""
+[ -z "$sets" ] || budget="${budget:+$budget, }$sets"
 has_ov=0
 grep -q '^  overrides = \[' "$spec" && has_ov=1
 awk -v entries="$entries" -v budget="$budget" -v keepv="$variants" -v has_ov=$has_ov '
