@@ -43,7 +43,7 @@ check_manifest() {
 		seen[$1]++ { printf "public-programs.sh: %s:%d: id \"%s\" appears twice\n", f, NR, $1 > "/dev/stderr"; bad = 1; next }
 		$2 !~ /^(apps|bin)$/ { printf "public-programs.sh: %s:%d: from \"%s\" is not apps or bin\n", f, NR, $2 > "/dev/stderr"; bad = 1; next }
 		$5 !~ /^(args|input|define|fixed)$/ { printf "public-programs.sh: %s:%d: sized \"%s\" is not args, input, define or fixed\n", f, NR, $5 > "/dev/stderr"; bad = 1; next }
-		$6 !~ /^(exit|none|polybench|grep:.+|awk:.+|ref:[^:]+:[0-9.eE-]+(:[0-9.eE-]+)?|ref-f32:[^:]+:[0-9]+:[0-9.eE-]+|own:[^:]+:[^:]+:[0-9.eE-]+(:[0-9.eE-]+)?|cmd:.+)$/ { printf "public-programs.sh: %s:%d: check \"%s\" is not exit, none, polybench, grep:REGEX, awk:PROGRAM, ref:FILE:RTOL[:ATOL], ref-f32:FILE:SKIP:RTOL own:SCRIPT ARGS:FILE:RTOL[:ATOL] or cmd:SCRIPT ARGS\n", f, NR, $6 > "/dev/stderr"; bad = 1; next }
+		$6 !~ /^(exit|none|polybench|grep:.+|awk:.+|ref:[^:]+:[0-9.eE-]+(:[0-9.eE-]+)?|ref-f32:[^:]+:[0-9]+:[0-9.eE-]+|own:[^:]+:[^:]+:[0-9.eE-]+(:[0-9.eE-]+)?|cmd:.+)$/ { printf "public-programs.sh: %s:%d: check \"%s\" is not exit, none, polybench, grep:REGEX, awk:PROGRAM, ref:FILE:RTOL[:ATOL], ref-f32:FILE:SKIP:RTOL, own:SCRIPT ARGS:FILE:RTOL[:ATOL] or cmd:SCRIPT ARGS\n", f, NR, $6 > "/dev/stderr"; bad = 1; next }
 		END { exit bad }' "$manifest" || die "$manifest has errors"
 }
 
@@ -62,7 +62,7 @@ judge() {
 	cmd:*)
 		# our own checker (scripts/public-programs/refs/), run in its folder: exit 0 = pass
 		# shellcheck disable=SC2086 # the checker's arguments are words
-		if [ "$rc" = 0 ] && (cd "$WD" && "$root/scripts/public-programs/refs/"${check#cmd:}) > /dev/null 2>&1
+		if [ "$rc" = 0 ] && (cd "$WD" && LOG=$log "$root/scripts/public-programs/refs/"${check#cmd:}) > /dev/null 2>&1
 		then echo pass; else echo fail; fi ;;
 	ref:*|own:*)
 		local spec file rtol atol=1e-6 ref got status
