@@ -156,6 +156,10 @@ cmd_run() {
 		log=$out/logs/$(echo "$id" | tr / _).log
 		[ "$args" = "-" ] && args=""
 		if [ "$from" = apps ]; then
+			# TARGET@BINARY: the collection program's folder and arguments, BIN/BINARY run instead
+			local alt=""
+			[[ "$target" == *@* ]] && { alt=${target#*@}; target=${target%@*}; }
+			[ -z "$alt" ] || [ -x "$bin/$alt" ] || { printf '%s\tmissing\t0\tnone\t-\n' "$id" >> "$res"; continue; }
 			local runsh=$apps/run/$target/small/run.sh
 			if [ ! -x "$runsh" ]; then
 				WARPSIM_APPS_DIR=$apps "$root/scripts/apps.sh" prepare "$target" > "$log" 2>&1 ||
@@ -167,6 +171,10 @@ cmd_run() {
 			local src=$apps/run/$target/small
 			sed -i "s#^cd '$src\(.*\)' || exit 2\$#cd '$wd\1' || exit 2#" "$wd/run.sh"
 			grep -qF "cd '$wd" "$wd/run.sh" || die "$runsh: no line 'cd $src... || exit 2' to point at the copy"
+			if [ -n "$alt" ]; then
+				sed -i "s#^exec '[^']*'#exec '$bin/$alt'#" "$wd/run.sh"
+				grep -qF "exec '$bin/$alt'" "$wd/run.sh" || die "$runsh: no line 'exec PROGRAM ...' to run $alt instead"
+			fi
 			cmd=("$wd/run.sh")
 		else
 			[ -x "$bin/$target" ] || { printf '%s\tmissing\t0\tnone\t-\n' "$id" >> "$res"; continue; }
