@@ -275,19 +275,19 @@ Test(apps_fixture, fetch_prepare_run_status_sweep, .timeout = 240)
 	cr_assert_str_eq(out, "fixture/hostloop\tyes\tpass\t\n");
 	char path[512];
 	size_t n;
-	snprintf(path, sizeof path, "%s/apps/run/fixture/hostloop/small/in.txt", t.path);
+	snprintf(path, sizeof path, "%s/apps/run/fixture/hostloop/small/w/x/in.txt", t.path);
 	char *s = slurp(path, &n);
 	cr_assert_str_eq(s, "5\n5\n"); /* grid-floats, 1 x 2, lo = hi */
 	free(s);
-	snprintf(path, sizeof path, "%s/apps/run/fixture/hostloop/small/sub/readme.txt", t.path);
+	snprintf(path, sizeof path, "%s/apps/run/fixture/hostloop/small/w/x/sub/readme.txt", t.path);
 	s = slurp(path, &n);
 	cr_assert_str_eq(s, "fixture data\n");
 	free(s);
-	snprintf(path, sizeof path, "%s/apps/run/fixture/hostloop/small/sub/cmd.txt", t.path);
+	snprintf(path, sizeof path, "%s/apps/run/fixture/hostloop/small/w/x/sub/cmd.txt", t.path);
 	s = slurp(path, &n);
 	cr_assert_str_eq(s, "k 10\nj 6 3\n");
 	free(s);
-	snprintf(path, sizeof path, "%s/apps/run/fixture/hostloop/small/twice.txt", t.path);
+	snprintf(path, sizeof path, "%s/apps/run/fixture/hostloop/small/w/x/twice.txt", t.path);
 	s = slurp(path, &n);
 	cr_assert_str_eq(s, "fixture data\nfixture data\n");
 	free(s);
