@@ -206,7 +206,7 @@ cause_of() {
 	esac
 	local c
 	c=$(grep -m1 -E '^warpsim cudart: |^warpsim: ' "$log" | cut -c1-200 || true)
-	[ -z "$c" ] && [ "$rc" != 0 ] && c=$(grep -m1 -iE 'error|fail|abort|what\(\)' "$log" | cut -c1-160 || true)
+	[ -z "$c" ] && [ "$rc" != 0 ] && c=$(grep -m1 -iE 'error|fail|abort|what\(\)|waiv' "$log" | cut -c1-160 || true)
 	[ -z "$c" ] && [ "$verdict" = fail ] && c=$(grep -m1 -iE 'fail|mismatch|Non-Matching|misses|dismatch|error' "$log" | cut -c1-160 || true)
 	[ -z "$c" ] && [ "$verdict" = fail ] && c="its check (${check%%:*}) did not pass"
 	echo "${c:--}"
