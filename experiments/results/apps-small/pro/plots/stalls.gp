@@ -1,4 +1,4 @@
-set terminal svg size 990,1080 dynamic noenhanced font 'Sans,12' background '#ffffff'
+set terminal svg size 1320,1420 dynamic noenhanced font 'Sans,12' background '#ffffff'
 set output 'stalls.svg'
 set datafile missing 'NaN'
 set style fill solid 0.9 border rgb '#303030'
@@ -10,31 +10,67 @@ set xtics rotate by 90 right nomirror
 unset key
 C = '#0072b2 #e69f00 #009e73 #d55e00 #cc79a7 #56b4e9 #f0e442 #332288'
 N = 'issued structural data control fetch barrier exit no_warp'
-set multiplot layout 3,3 title 'Scheduler cycles by class on gtx480'
+set multiplot layout 4,4 title 'Scheduler cycles by class on gtx480'
 set title 'bfs'
 set ylabel 'share of scheduler cycles'
 set xrange [-0.6:3.6]
 plot for [c=8:1:-1] 'stalls.dat' index 0 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
-set title 'backprop'
+set title 'scalarprod'
 set ylabel ''
 set xrange [-0.6:3.6]
 plot for [c=8:1:-1] 'stalls.dat' index 1 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
-set title 'hotspot'
+set title 'backprop'
 set ylabel ''
 set xrange [-0.6:3.6]
 plot for [c=8:1:-1] 'stalls.dat' index 2 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
-set title 'lps'
-set ylabel 'share of scheduler cycles'
-set xrange [-0.6:3.6]
-plot for [c=8:1:-1] 'stalls.dat' index 3 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
-set title 'pathfinder'
+set title 'convolutionseparable'
 set ylabel ''
 set xrange [-0.6:3.6]
+plot for [c=8:1:-1] 'stalls.dat' index 3 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
+set title 'aes'
+set ylabel 'share of scheduler cycles'
+set xrange [-0.6:3.6]
 plot for [c=8:1:-1] 'stalls.dat' index 4 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
-set title 'mean over workloads'
+set title 'hotspot'
 set ylabel ''
 set xrange [-0.6:3.6]
 plot for [c=8:1:-1] 'stalls.dat' index 5 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
+set title 'lps'
+set ylabel ''
+set xrange [-0.6:3.6]
+plot for [c=8:1:-1] 'stalls.dat' index 6 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
+set title 'nn'
+set ylabel ''
+set xrange [-0.6:3.6]
+plot for [c=8:1:-1] 'stalls.dat' index 7 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
+set title 'sto'
+set ylabel 'share of scheduler cycles'
+set xrange [-0.6:3.6]
+plot for [c=8:1:-1] 'stalls.dat' index 8 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
+set title 'cp'
+set ylabel ''
+set xrange [-0.6:3.6]
+plot for [c=8:1:-1] 'stalls.dat' index 9 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
+set title 'b-tree'
+set ylabel ''
+set xrange [-0.6:3.6]
+plot for [c=8:1:-1] 'stalls.dat' index 10 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
+set title 'pathfinder'
+set ylabel ''
+set xrange [-0.6:3.6]
+plot for [c=8:1:-1] 'stalls.dat' index 11 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
+set title 'histogram'
+set ylabel 'share of scheduler cycles'
+set xrange [-0.6:3.6]
+plot for [c=8:1:-1] 'stalls.dat' index 12 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
+set title 'montecarlo'
+set ylabel ''
+set xrange [-0.6:3.6]
+plot for [c=8:1:-1] 'stalls.dat' index 13 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
+set title 'mean over workloads'
+set ylabel ''
+set xrange [-0.6:3.6]
+plot for [c=8:1:-1] 'stalls.dat' index 14 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
 unset title
 unset ylabel
 unset border
@@ -48,7 +84,7 @@ unset multiplot
 set border
 set tics
 set grid ytics
-set terminal pngcairo size 990,1080 noenhanced font 'Sans,10' background '#ffffff'
+set terminal pngcairo size 1320,1420 noenhanced font 'Sans,10' background '#ffffff'
 set output 'stalls.png'
 set datafile missing 'NaN'
 set style fill solid 0.9 border rgb '#303030'
@@ -60,31 +96,67 @@ set xtics rotate by 90 right nomirror
 unset key
 C = '#0072b2 #e69f00 #009e73 #d55e00 #cc79a7 #56b4e9 #f0e442 #332288'
 N = 'issued structural data control fetch barrier exit no_warp'
-set multiplot layout 3,3 title 'Scheduler cycles by class on gtx480'
+set multiplot layout 4,4 title 'Scheduler cycles by class on gtx480'
 set title 'bfs'
 set ylabel 'share of scheduler cycles'
 set xrange [-0.6:3.6]
 plot for [c=8:1:-1] 'stalls.dat' index 0 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
-set title 'backprop'
+set title 'scalarprod'
 set ylabel ''
 set xrange [-0.6:3.6]
 plot for [c=8:1:-1] 'stalls.dat' index 1 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
-set title 'hotspot'
+set title 'backprop'
 set ylabel ''
 set xrange [-0.6:3.6]
 plot for [c=8:1:-1] 'stalls.dat' index 2 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
-set title 'lps'
-set ylabel 'share of scheduler cycles'
-set xrange [-0.6:3.6]
-plot for [c=8:1:-1] 'stalls.dat' index 3 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
-set title 'pathfinder'
+set title 'convolutionseparable'
 set ylabel ''
 set xrange [-0.6:3.6]
+plot for [c=8:1:-1] 'stalls.dat' index 3 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
+set title 'aes'
+set ylabel 'share of scheduler cycles'
+set xrange [-0.6:3.6]
 plot for [c=8:1:-1] 'stalls.dat' index 4 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
-set title 'mean over workloads'
+set title 'hotspot'
 set ylabel ''
 set xrange [-0.6:3.6]
 plot for [c=8:1:-1] 'stalls.dat' index 5 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
+set title 'lps'
+set ylabel ''
+set xrange [-0.6:3.6]
+plot for [c=8:1:-1] 'stalls.dat' index 6 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
+set title 'nn'
+set ylabel ''
+set xrange [-0.6:3.6]
+plot for [c=8:1:-1] 'stalls.dat' index 7 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
+set title 'sto'
+set ylabel 'share of scheduler cycles'
+set xrange [-0.6:3.6]
+plot for [c=8:1:-1] 'stalls.dat' index 8 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
+set title 'cp'
+set ylabel ''
+set xrange [-0.6:3.6]
+plot for [c=8:1:-1] 'stalls.dat' index 9 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
+set title 'b-tree'
+set ylabel ''
+set xrange [-0.6:3.6]
+plot for [c=8:1:-1] 'stalls.dat' index 10 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
+set title 'pathfinder'
+set ylabel ''
+set xrange [-0.6:3.6]
+plot for [c=8:1:-1] 'stalls.dat' index 11 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
+set title 'histogram'
+set ylabel 'share of scheduler cycles'
+set xrange [-0.6:3.6]
+plot for [c=8:1:-1] 'stalls.dat' index 12 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
+set title 'montecarlo'
+set ylabel ''
+set xrange [-0.6:3.6]
+plot for [c=8:1:-1] 'stalls.dat' index 13 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
+set title 'mean over workloads'
+set ylabel ''
+set xrange [-0.6:3.6]
+plot for [c=8:1:-1] 'stalls.dat' index 14 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
 unset title
 unset ylabel
 unset border
