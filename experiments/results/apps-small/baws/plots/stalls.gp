@@ -1,4 +1,4 @@
-set terminal svg size 990,740 dynamic noenhanced font 'Sans,12' background '#ffffff'
+set terminal svg size 1424,1080 dynamic noenhanced font 'Sans,12' background '#ffffff'
 set output 'stalls.svg'
 set datafile missing 'NaN'
 set style fill solid 0.9 border rgb '#303030'
@@ -10,27 +10,47 @@ set xtics rotate by 90 right nomirror
 unset key
 C = '#0072b2 #e69f00 #009e73 #d55e00 #cc79a7 #56b4e9 #f0e442 #332288'
 N = 'issued structural data control fetch barrier exit no_warp'
-set multiplot layout 2,3 title 'Scheduler cycles by class on gtx480'
+set multiplot layout 3,4 title 'Scheduler cycles by class on gtx480'
 set title 'pvc'
 set ylabel 'share of scheduler cycles'
-set xrange [-0.6:3.6]
+set xrange [-0.6:7.6]
 plot for [c=8:1:-1] 'stalls.dat' index 0 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
 set title 'ss'
 set ylabel ''
-set xrange [-0.6:3.6]
+set xrange [-0.6:7.6]
 plot for [c=8:1:-1] 'stalls.dat' index 1 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
+set title 'sp'
+set ylabel ''
+set xrange [-0.6:7.6]
+plot for [c=8:1:-1] 'stalls.dat' index 2 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
+set title 'fwt'
+set ylabel ''
+set xrange [-0.6:7.6]
+plot for [c=8:1:-1] 'stalls.dat' index 3 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
+set title 'srad2'
+set ylabel 'share of scheduler cycles'
+set xrange [-0.6:7.6]
+plot for [c=8:1:-1] 'stalls.dat' index 4 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
+set title 'pvr'
+set ylabel ''
+set xrange [-0.6:7.6]
+plot for [c=8:1:-1] 'stalls.dat' index 5 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
 set title 'bt'
 set ylabel ''
-set xrange [-0.6:3.6]
-plot for [c=8:1:-1] 'stalls.dat' index 2 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
+set xrange [-0.6:7.6]
+plot for [c=8:1:-1] 'stalls.dat' index 6 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
+set title 'ms'
+set ylabel ''
+set xrange [-0.6:7.6]
+plot for [c=8:1:-1] 'stalls.dat' index 7 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
 set title 'stn'
 set ylabel 'share of scheduler cycles'
-set xrange [-0.6:3.6]
-plot for [c=8:1:-1] 'stalls.dat' index 3 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
+set xrange [-0.6:7.6]
+plot for [c=8:1:-1] 'stalls.dat' index 8 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
 set title 'mean over workloads'
 set ylabel ''
-set xrange [-0.6:3.6]
-plot for [c=8:1:-1] 'stalls.dat' index 4 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
+set xrange [-0.6:7.6]
+plot for [c=8:1:-1] 'stalls.dat' index 9 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
 unset title
 unset ylabel
 unset border
@@ -44,7 +64,7 @@ unset multiplot
 set border
 set tics
 set grid ytics
-set terminal pngcairo size 990,740 noenhanced font 'Sans,10' background '#ffffff'
+set terminal pngcairo size 1424,1080 noenhanced font 'Sans,10' background '#ffffff'
 set output 'stalls.png'
 set datafile missing 'NaN'
 set style fill solid 0.9 border rgb '#303030'
@@ -56,27 +76,47 @@ set xtics rotate by 90 right nomirror
 unset key
 C = '#0072b2 #e69f00 #009e73 #d55e00 #cc79a7 #56b4e9 #f0e442 #332288'
 N = 'issued structural data control fetch barrier exit no_warp'
-set multiplot layout 2,3 title 'Scheduler cycles by class on gtx480'
+set multiplot layout 3,4 title 'Scheduler cycles by class on gtx480'
 set title 'pvc'
 set ylabel 'share of scheduler cycles'
-set xrange [-0.6:3.6]
+set xrange [-0.6:7.6]
 plot for [c=8:1:-1] 'stalls.dat' index 0 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
 set title 'ss'
 set ylabel ''
-set xrange [-0.6:3.6]
+set xrange [-0.6:7.6]
 plot for [c=8:1:-1] 'stalls.dat' index 1 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
+set title 'sp'
+set ylabel ''
+set xrange [-0.6:7.6]
+plot for [c=8:1:-1] 'stalls.dat' index 2 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
+set title 'fwt'
+set ylabel ''
+set xrange [-0.6:7.6]
+plot for [c=8:1:-1] 'stalls.dat' index 3 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
+set title 'srad2'
+set ylabel 'share of scheduler cycles'
+set xrange [-0.6:7.6]
+plot for [c=8:1:-1] 'stalls.dat' index 4 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
+set title 'pvr'
+set ylabel ''
+set xrange [-0.6:7.6]
+plot for [c=8:1:-1] 'stalls.dat' index 5 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
 set title 'bt'
 set ylabel ''
-set xrange [-0.6:3.6]
-plot for [c=8:1:-1] 'stalls.dat' index 2 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
+set xrange [-0.6:7.6]
+plot for [c=8:1:-1] 'stalls.dat' index 6 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
+set title 'ms'
+set ylabel ''
+set xrange [-0.6:7.6]
+plot for [c=8:1:-1] 'stalls.dat' index 7 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
 set title 'stn'
 set ylabel 'share of scheduler cycles'
-set xrange [-0.6:3.6]
-plot for [c=8:1:-1] 'stalls.dat' index 3 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
+set xrange [-0.6:7.6]
+plot for [c=8:1:-1] 'stalls.dat' index 8 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
 set title 'mean over workloads'
 set ylabel ''
-set xrange [-0.6:3.6]
-plot for [c=8:1:-1] 'stalls.dat' index 4 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
+set xrange [-0.6:7.6]
+plot for [c=8:1:-1] 'stalls.dat' index 9 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
 unset title
 unset ylabel
 unset border
