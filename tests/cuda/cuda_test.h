@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* The CUDA tests' harness (test_cuda_programs.c, test_cmd_cuda.c): run a command and keep its
- * output, a directory of the test's own, the warpsim binary. Static: each test file has its own
- * copy. Needs _XOPEN_SOURCE 700 (nftw) before the first include. */
+/* The CUDA tests' harness (tests/cuda, and tests/workloads' runs of scripts): run a command and
+ * keep its output, a directory of the test's own, the warpsim binary. Static: each test file has
+ * its own copy. Needs _XOPEN_SOURCE 700 (nftw) before the first include. */
 #ifndef WARPSIM_TESTS_CUDA_TEST_H
 #define WARPSIM_TESTS_CUDA_TEST_H
 
@@ -32,19 +32,34 @@ static inline int run(const char *cmd, char *out)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
 }
 
-/* run(), with the sanitizer runtime preloaded (if any) for the CUDA programs that cmd starts:
- * the prefix is an assignment, so it reaches cmd's first command and what that runs. */
-static inline int run_cuda(const char *cmd, char *out)
+/* run() of cmd put in form ("...%s...%s...": the sanitizer runtime, then cmd) when there is a
+ * sanitizer runtime to preload for the CUDA programs cmd starts; cmd as it is otherwise. */
+static inline int run_preloaded(const char *form, const char *cmd, char *out)
 {
 	const char *pre = getenv("WARPSIM_CUDA_PRELOAD");
 	if (!pre || !*pre)
 		return run(cmd, out);
-	char *full = malloc(strlen(pre) + strlen(cmd) + 16);
+	char *full = malloc(strlen(form) + strlen(pre) + strlen(cmd) + 1);
 	cr_assert_not_null(full);
-	sprintf(full, "LD_PRELOAD=%s %s", pre, cmd);
+	sprintf(full, form, pre, cmd);
 	int rc = run(full, out);
 	free(full);
 	return rc;
+}
+
+/* run(), the runtime preloaded for the CUDA programs that cmd starts: the prefix is an
+ * assignment, so it reaches cmd's first command and what that runs. */
+static inline int run_cuda(const char *cmd, char *out)
+{
+	return run_preloaded("LD_PRELOAD=%s %s", cmd, out);
+}
+
+/* run(), for a command list (a script and what it starts): exported, so every process of the
+ * list gets the runtime, bash and git included, whose own unfreed memory LSan would report;
+ * leaks are left to the CUDA tests, which check libcudart's, memory errors are checked. */
+static inline int run_cuda_list(const char *cmd, char *out)
+{
+	return run_preloaded("export LD_PRELOAD='%s' ASAN_OPTIONS=detect_leaks=0; %s", cmd, out);
 }
 
 /* A directory of the test's own (mkdtemp, never a fixed path that another run or user might

@@ -5,44 +5,9 @@
  * at its pinned commit, inputs, a run under `warpsim cuda` with the program's own check, the
  * status table and sweep entries. The fixture's program is tests/cuda/bin/host_loop. */
 #define _XOPEN_SOURCE 700 /* nftw */
-#include <criterion/criterion.h>
-#include <ftw.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
+#include "../cuda/cuda_test.h"
+
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-#define OUT_BYTES (1 << 16)
-
-/* Run a shell command; stdout and stderr into out, exit status returned. */
-static int run(const char *cmd, char *out)
-{
-	char full[4096];
-	cr_assert_lt(snprintf(full, sizeof full, "%s 2>&1", cmd), (int)sizeof full);
-	FILE *p = popen(full, "r");
-	cr_assert_not_null(p);
-	size_t n = fread(out, 1, OUT_BYTES - 1, p);
-	out[n] = '\0';
-	int st = pclose(p);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
-}
-
-/* run(), for a command that starts the fixture's CUDA program: under the sanitizers the program
- * (not instrumented) must have their runtime preloaded before our instrumented libcudart, as in
- * tests/cuda (WARPSIM_CUDA_PRELOAD, set by CMake). Exported, not a prefix: cmd may be a list, and
- * the preload reaches every process of it, bash and git included, whose own unfreed memory LSan
- * would report: leaks are left to tests/cuda, which checks libcudart's; memory errors are checked. */
-static int run_prog(const char *cmd, char *out)
-{
-	const char *pre = getenv("WARPSIM_CUDA_PRELOAD");
-	if (!pre || !*pre)
-		return run(cmd, out);
-	char full[4096];
-	cr_assert_lt(snprintf(full, sizeof full, "export LD_PRELOAD='%s' ASAN_OPTIONS=detect_leaks=0; %s", pre, cmd), (int)sizeof full);
-	return run(full, out);
-}
 
 /* build/warpsim-appgen, beside the warpsim that ctest names */
 static void appgen_path(char *buf, size_t n)
@@ -52,28 +17,6 @@ static void appgen_path(char *buf, size_t n)
 	const char *slash = strrchr(ws, '/');
 	int len = slash ? (int)(slash - ws) : 1;
 	snprintf(buf, n, "%.*s/warpsim-appgen", len, slash ? ws : ".");
-}
-
-struct tmp {
-	char path[256];
-};
-
-static void tmp_init(struct tmp *t)
-{
-	const char *base = getenv("TMPDIR");
-	snprintf(t->path, sizeof t->path, "%s/warpsim-test-apps-XXXXXX", base && *base ? base : "/tmp");
-	cr_assert_not_null(mkdtemp(t->path));
-}
-
-static int rm_entry(const char *p, const struct stat *sb, int flag, struct FTW *ftw)
-{
-	(void)sb, (void)flag, (void)ftw;
-	return remove(p);
-}
-
-static void tmp_fini(struct tmp *t)
-{
-	nftw(t->path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 static char *slurp(const char *path, size_t *len)
@@ -271,7 +214,7 @@ Test(apps_fixture, fetch_prepare_run_status_sweep, .timeout = 240)
 	cr_assert_eq(run(cmd, out), 0, "%s", out);
 	snprintf(cmd, sizeof cmd, "%s WARPSIM=\"$WARPSIM_BIN\" scripts/apps.sh run fixture/hostloop -c configs/gtx480.cfg -o '%s/o'",
 		 env, t.path);
-	cr_assert_eq(run_prog(cmd, out), 0, "%s", out);
+	cr_assert_eq(run_cuda_list(cmd, out), 0, "%s", out);
 	cr_assert_str_eq(out, "fixture/hostloop\tyes\tpass\t\n");
 	char path[512];
 	size_t n;
@@ -296,7 +239,7 @@ Test(apps_fixture, fetch_prepare_run_status_sweep, .timeout = 240)
 
 	/* the status table (from the run it keeps) and the sweep entries */
 	snprintf(cmd, sizeof cmd, "%s WARPSIM=\"$WARPSIM_BIN\" scripts/apps.sh status -c configs/gtx480.cfg", env);
-	cr_assert_eq(run_prog(cmd, out), 0, "%s", out);
+	cr_assert_eq(run_cuda_list(cmd, out), 0, "%s", out);
 	cr_assert(strstr(out, "| hostloop | fixture | OWL:HL PRO:hostloop | yes | yes | pass | - |"), "%s", out);
 	cr_assert(strstr(out, "| absent | fixture | OWL:ABS | no | - | - | not public: the test says so |"), "%s", out);
 	cr_assert(strstr(out, "\n2 programs: 1 built, 1 ran under warpsim, 1 passed their own check, 0 have none, 0 failed it\n"), "%s", out);
@@ -316,7 +259,7 @@ Test(apps_fixture, fetch_prepare_run_status_sweep, .timeout = 240)
 		 " > '%s/fx.cfg' && \"$WARPSIM_BIN\" sweep '%s/fx.cfg' --jobs 1 --out fx-out-$$ && cat fx-out-$$/fx/results.csv;"
 		 " rc=$?; rm -rf fx-out-$$; exit $rc",
 		 env, t.path, t.path);
-	cr_assert_eq(run_prog(cmd, out), 0, "%s", out);
+	cr_assert_eq(run_cuda_list(cmd, out), 0, "%s", out);
 	cr_assert(strstr(out, "collected 1 runs (0 without results)"), "%s", out);
 	cr_assert(strstr(out, "\ngtx480,hostloop,base,"), "%s", out);
 	tmp_fini(&t);

@@ -5,60 +5,29 @@
  * within or beyond its tolerance, none, a reason outside warpsim) and the figures the table
  * prints, counted by hand below. */
 #define _XOPEN_SOURCE 700 /* nftw */
-#include <criterion/criterion.h>
-#include <ftw.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
+#include "../cuda/cuda_test.h"
+
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#define OUT_BYTES (1 << 16)
+/* Under the sanitizers the fixture's programs (bash here) load our instrumented libcudart:
+ * run_cuda_list preloads ASan's runtime for them. */
+static struct tmp dir;
 
-/* A shell command's stdout and stderr into out; its exit status returned. Under the sanitizers
- * the programs (bash here) load our instrumented libcudart, so ASan's runtime is preloaded for
- * them as in tests/workloads/test_apps.c (leaks are tests/cuda's to check). */
-static int run(const char *cmd, char *out)
+static void setup(void)
 {
-	char full[4096];
-	const char *pre = getenv("WARPSIM_CUDA_PRELOAD");
-	if (pre && *pre)
-		cr_assert_lt(snprintf(full, sizeof full, "export LD_PRELOAD='%s' ASAN_OPTIONS=detect_leaks=0; %s 2>&1", pre, cmd), (int)sizeof full);
-	else
-		cr_assert_lt(snprintf(full, sizeof full, "%s 2>&1", cmd), (int)sizeof full);
-	FILE *p = popen(full, "r");
-	cr_assert_not_null(p);
-	size_t n = fread(out, 1, OUT_BYTES - 1, p);
-	out[n] = '\0';
-	int st = pclose(p);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+	tmp_init(&dir);
 }
 
-static char tmpdir[256];
-
-static int rm_entry(const char *p, const struct stat *sb, int flag, struct FTW *ftw)
+static void teardown(void)
 {
-	(void)sb, (void)flag, (void)ftw;
-	return remove(p);
+	tmp_fini(&dir);
 }
 
-static void tmp_init(void)
-{
-	const char *base = getenv("TMPDIR");
-	snprintf(tmpdir, sizeof tmpdir, "%s/warpsim-test-public-XXXXXX", base && *base ? base : "/tmp");
-	cr_assert_not_null(mkdtemp(tmpdir));
-}
-
-static void tmp_fini(void)
-{
-	nftw(tmpdir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-}
-
+/* text into the test's folder at rel, with mode */
 static void put(const char *rel, const char *text, mode_t mode)
 {
 	char path[512];
-	snprintf(path, sizeof path, "%s/%s", tmpdir, rel);
+	tmp_sub(&dir, rel, path, sizeof path);
 	FILE *f = fopen(path, "w");
 	cr_assert_not_null(f, "%s", path);
 	fputs(text, f);
@@ -66,13 +35,13 @@ static void put(const char *rel, const char *text, mode_t mode)
 	cr_assert_eq(chmod(path, mode), 0);
 }
 
-TestSuite(public_programs, .init = tmp_init, .fini = tmp_fini);
+TestSuite(public_programs, .init = setup, .fini = teardown);
 
 Test(public_programs, the_committed_manifest_reads_clean)
 {
-	char *out = malloc(OUT_BYTES), cmd[1024];
+	char *out = buf(), cmd[1024];
 	put("results.tsv", "", 0644);
-	snprintf(cmd, sizeof cmd, "scripts/public-programs.sh table --out '%s'", tmpdir);
+	snprintf(cmd, sizeof cmd, "scripts/public-programs.sh table --out '%s'", dir.path);
 	cr_assert_eq(run(cmd, out), 0, "%s", out);
 	cr_assert_not_null(strstr(out, "All 0 programs"), "%s", out);
 	free(out);
@@ -80,10 +49,10 @@ Test(public_programs, the_committed_manifest_reads_clean)
 
 Test(public_programs, a_broken_row_is_refused_with_its_line)
 {
-	char *out = malloc(OUT_BYTES), cmd[1024];
+	char *out = buf(), cmd[1024];
 	put("m.tsv", "# comment\nf/a\tbin\ta\t-\targs\tgrep:x\t-\nf/b\tbin\tb\t-\tsized\tnone\t-\n", 0644);
 	put("results.tsv", "", 0644);
-	snprintf(cmd, sizeof cmd, "PUBLIC_MANIFEST='%s/m.tsv' scripts/public-programs.sh table --out '%s'", tmpdir, tmpdir);
+	snprintf(cmd, sizeof cmd, "PUBLIC_MANIFEST='%s/m.tsv' scripts/public-programs.sh table --out '%s'", dir.path, dir.path);
 	cr_assert_eq(run(cmd, out), 2, "%s", out);
 	cr_assert_not_null(strstr(out, "m.tsv:3: sized \"sized\" is not args, input, define or fixed"), "%s", out);
 	free(out);
@@ -91,8 +60,8 @@ Test(public_programs, a_broken_row_is_refused_with_its_line)
 
 Test(public_programs, verdicts_and_figures, .timeout = 120)
 {
-	char *out = malloc(OUT_BYTES), cmd[2048];
-	snprintf(cmd, sizeof cmd, "mkdir -p '%s/apps/bin' '%s/bin' '%s/refs/f_refok' '%s/refs/f_refbad'", tmpdir, tmpdir, tmpdir, tmpdir);
+	char *out = buf(), cmd[2048];
+	snprintf(cmd, sizeof cmd, "mkdir -p '%s/apps/bin' '%s/bin' '%s/refs/f_refok' '%s/refs/f_refbad'", dir.path, dir.path, dir.path, dir.path);
 	cr_assert_eq(run(cmd, out), 0, "%s", out);
 	put("bin/pass.sh", "#!/bin/sh\necho 'Test passed'\n", 0755);
 	put("bin/fail.sh", "#!/bin/sh\necho 'Test failed'\n", 0755);
@@ -113,13 +82,13 @@ Test(public_programs, verdicts_and_figures, .timeout = 120)
 		 "PUBLIC_MANIFEST='%s/m.tsv' WARPSIM=\"$WARPSIM_BIN\" scripts/public-programs.sh run --apps '%s/apps' "
 		 "--bin '%s/bin' --refs '%s/refs' --out '%s/o' --timeout 60 && "
 		 "cut -f1,2,4 '%s/o/results.tsv'",
-		 tmpdir, tmpdir, tmpdir, tmpdir, tmpdir, tmpdir);
-	cr_assert_eq(run(cmd, out), 0, "%s", out);
+		 dir.path, dir.path, dir.path, dir.path, dir.path, dir.path);
+	cr_assert_eq(run_cuda_list(cmd, out), 0, "%s", out);
 	const char *verdicts[] = {"f/pass\t0\tpass", "f/fail\t0\tfail", "f/exit3\t3\tfail", "f/refok\t0\tpass",
 				  "f/refbad\t0\tfail", "f/nocheck\t0\tnone", "f/outside\t0\tfail"};
 	for (size_t i = 0; i < sizeof verdicts / sizeof *verdicts; i++)
 		cr_assert_not_null(strstr(out, verdicts[i]), "no '%s' in:\n%s", verdicts[i], out);
-	snprintf(cmd, sizeof cmd, "PUBLIC_MANIFEST='%s/m.tsv' scripts/public-programs.sh table --out '%s/o'", tmpdir, tmpdir);
+	snprintf(cmd, sizeof cmd, "PUBLIC_MANIFEST='%s/m.tsv' scripts/public-programs.sh table --out '%s/o'", dir.path, dir.path);
 	cr_assert_eq(run(cmd, out), 0, "%s", out);
 	/* by hand: 6 of 7 end with status 0; pass and refok pass; fail, refbad and outside fail
 	 * their check; nocheck has none. Six are sized (all but nocheck): 2 of 6 pass, 33%; without
