@@ -8,7 +8,7 @@
 # paper's and how many get the paper's Type (Type-1: PMEM >= 1.4).
 #
 # usage: scripts/apps-owl-table2.sh [--size small|paper] [--cap-thread-insts N] [--perfect-l2]
-#                                   [--rerun] [--only "ID..."] [--no-run]
+#                                   [--rerun] [--only "ID..."] [--no-run] [--set KEY=VALUE]...
 #   Each run stops at N thread instructions (default 1000000000, OWL's budget; 0 = none) through
 #   sim.max_thread_insts, base and perfect-L1 alike, and the IPCs are those of that prefix. A run
 #   stopped there ends cleanly (stats.json "budget": capped) and is marked "capped".
@@ -17,11 +17,13 @@
 #   NoWarpCycles over core cycles, DRAM utilisation and where a load's L1 miss spends its core
 #   cycles (SM miss queue, NoC both ways, L2, MC queue, DRAM; sm.N.mem.lat.*, mean over cores).
 #   Runs are kept in $WARPSIM_APPS_DIR/table2/<size>-t<cap>/<id>/{base,pmem,pl2}/ and reused;
-#   --no-run prints the tables from them without starting any run.
+#   --no-run prints the tables from them without starting any run. --set KEY=VALUE (repeatable)
+#   adds a setting to every run (e.g. gpu.l2.write_ack=true, the acks owl-28 leaves out); such
+#   runs are kept apart, in <size>-t<cap>-KEY=VALUE[-KEY=VALUE...].
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-size=small cap=1000000000 rerun=0 only="" norun=0 pl2=0
+size=small cap=1000000000 rerun=0 only="" norun=0 pl2=0 sets=()
 cmdline="scripts/apps-owl-table2.sh $*"
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -31,7 +33,9 @@ while [ $# -gt 0 ]; do
 	--rerun) rerun=1; shift ;;
 	--only) only=$2; shift 2 ;;
 	--no-run) norun=1; shift ;;
-	-h|--help) sed -n '3,20p' "$0"; exit 0 ;;
+	--set) [[ "${2:-}" =~ ^[a-z0-9_.]+=[^/[:space:]]+$ ]] || { echo "$0: --set takes KEY=VALUE (no '/' or spaces)" >&2; exit 2; }
+		sets+=("$2"); shift 2 ;;
+	-h|--help) sed -n '3,22p' "$0"; exit 0 ;;
 	*) echo "$0: unknown argument '$1' (try --help)" >&2; exit 2 ;;
 	esac
 done
@@ -40,6 +44,8 @@ command -v jq >/dev/null || { echo "$0: needs jq" >&2; exit 2; }
 adir=${WARPSIM_APPS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/warpsim-apps}
 manifest=${APPS_MANIFEST:-workloads/apps/apps.tsv}
 out=$adir/table2/$size-t$cap
+setov=()
+for kv in "${sets[@]}"; do out+="-$kv"; setov+=(-s "$kv"); done
 
 # OWL Table 2: abbreviation, PMEM, CINV (%), as printed.
 paper() {
@@ -128,7 +134,7 @@ while read -r abbr ppmem pcinv; do
 		for v in "${vs[@]}"; do
 			d=$out/$id/$v
 			if [ $norun = 0 ] && { [ $rerun = 1 ] || [ -z "$(measure "$d")" ]; }; then
-				ov=(-s gpu.core.scheduler.policy=lrr)
+				ov=(-s gpu.core.scheduler.policy=lrr "${setov[@]}")
 				[ $v = pmem ] && ov+=(-s gpu.memory.model=perfect-l1)
 				[ $v = pl2 ] && ov+=(-s gpu.memory.model=perfect-l2)
 				reuse=0; [ $v = base ] || reuse=1 # the base run made the inputs

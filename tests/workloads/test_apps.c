@@ -179,6 +179,19 @@ Test(apps_manifest, refuses_broken_rows)
 	refused("a/c\tP:X\t\t-\t-\t-\t.\tnone\t-", "field 3 is empty");
 }
 
+/* scripts/apps-owl-table2.sh --set: a KEY=VALUE that could not name a run folder is refused with
+ * exit status 2 before anything runs (the value becomes part of the folder's name). */
+Test(apps_owl_table2, set_refuses_what_is_not_key_equals_value)
+{
+	static const char *const bad[] = {"gpu.l2.write_ack", "=true", "gpu.l2.write_ack=a/b", "Gpu.x=1", "gpu.x=a b"};
+	char out[OUT_BYTES], cmd[512];
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		snprintf(cmd, sizeof cmd, "WARPSIM_APPS_DIR=/nonexistent scripts/apps-owl-table2.sh --set '%s' --no-run", bad[i]);
+		cr_expect_eq(run(cmd, out), 2, "%s: %s", bad[i], out);
+		cr_expect(strstr(out, "--set takes KEY=VALUE"), "%s: %s", bad[i], out);
+	}
+}
+
 /* The fixture suite end to end: fetched from a git repository made here (its commit is fixed by
  * its dates and names), inputs made, the program run on gtx480 and its own check read. */
 Test(apps_fixture, fetch_prepare_run_status_sweep, .timeout = 240)
