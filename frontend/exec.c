@@ -205,6 +205,24 @@ void fe_exec_decode(const struct fe_inst *in, struct fe_xop *x)
 			ok = xsrc(x, 0, &o[1], t2);
 			break;
 		}
+		bool sflt = t2 == FE_T_F32 || t2 == FE_T_F64;
+		if (in->n_opnd == 2 && sflt && !flt && !pred && !(in->flags & FE_IF_FTZ)) {
+			/* f32/f64 -> integer: fe_cvt_f2i, as fe_convert (which ignores .sat here:
+			 * every float -> integer cvt saturates) */
+			kind = FE_X_CVT_F2I;
+			x->ssh = (uint8_t)(64 - 8 * sb);
+			x->rnd = in->rnd;
+			ok = xsrc(x, 0, &o[1], t2);
+			break;
+		}
+		if (in->n_opnd == 2 && sflt && (t == FE_T_F32 || t == FE_T_F64) && t != t2 && rn &&
+		    !(in->flags & (FE_IF_FTZ | FE_IF_SAT))) {
+			/* f32 -> f64 (exact) or f64 -> f32 in round-to-nearest */
+			kind = FE_X_CVT_F2F;
+			x->ssh = (uint8_t)(64 - 8 * sb);
+			ok = xsrc(x, 0, &o[1], t2);
+			break;
+		}
 		if (in->n_opnd != 2 || flt || pred || (in->flags & FE_IF_SAT) || !sb ||
 		    fe_type_is_float(t2) || t2 == FE_T_PRED || t2 == FE_T_F16X2)
 			break;

@@ -115,7 +115,7 @@ struct fast {
 #define ZEXT(v) (((v) << ssh) >> ssh)
 
 /* Integer arithmetic, logic, shifts, multiplies, selp, mov (registers, immediates, the thread
- * index registers), cvta and integer cvt. Called with kind a constant: one case remains. */
+ * index registers), cvta and cvt (but for the float arithmetic's rounding, one shape each). Called with kind a constant: one case remains. */
 static inline __attribute__((always_inline)) void fast_int(const struct fast *F, const int kind)
 {
 	FAST_LOCALS(F);
@@ -240,6 +240,35 @@ static inline __attribute__((always_inline)) void fast_int(const struct fast *F,
 			FE_FOR_LANES(w, mask, lane, uint64_t a = A; D[lane] = f32_bits((float)SEXT(a)););
 		else
 			FE_FOR_LANES(w, mask, lane, uint64_t a = A; D[lane] = f32_bits((float)ZEXT(a)););
+		break;
+	case FE_X_CVT_F2I: {
+		/* the per-lane semantics' own fe_cvt_f2i on the source read exactly as a double;
+		 * truncation (.rzi, C's float-to-int casts) gets its own copy with the rounding
+		 * fixed */
+		const uint8_t rnd = x->rnd;
+		const uint32_t db = (64 - rsh) / 8;
+#define F2I_LOOP(RND)                                                                          \
+	do {                                                                                   \
+		if (ssh == 32)                                                                 \
+			LOOP_R(PUT(fe_cvt_f2i(as_f32(A), (RND), db, rs)););                    \
+		else                                                                           \
+			LOOP_R(PUT(fe_cvt_f2i(as_f64(A), (RND), db, rs)););                    \
+	} while (0)
+		if (rnd == FE_RND_RZI)
+			F2I_LOOP(FE_RND_RZI);
+		else
+			F2I_LOOP(rnd);
+#undef F2I_LOOP
+		break;
+	}
+	case FE_X_CVT_F2F:
+		/* f32 -> f64 is exact; f64 -> f32 rounds to nearest, the default environment that
+		 * fe_convert keeps for .rn. A NaN goes to fe_convert for its payload, as in the
+		 * float loops below. */
+		if (ssh == 32)
+			LOOP_R(uint64_t a = A; float f = as_f32(a); PUT(f == f ? f64_bits((double)f) : fe_convert(in, a)););
+		else
+			LOOP_R(uint64_t a = A; float f = (float)as_f64(a); PUT(f == f ? f32_bits(f) : fe_convert(in, a)););
 		break;
 	case FE_X_CVT_INT:
 		if (ss)
@@ -406,7 +435,7 @@ void fe_exec_fast(struct fe_warp *w, const struct fe_xop *x, const struct fe_ins
 	INT(FE_X_SHL); INT(FE_X_SHR); INT(FE_X_MUL_LO); INT(FE_X_MAD_LO); INT(FE_X_MUL_WIDE);
 	INT(FE_X_MAD_WIDE); INT(FE_X_SELP); INT(FE_X_MOV); INT(FE_X_MOV_SREG); INT(FE_X_CVTA_TO);
 	INT(FE_X_CVTA_FROM); INT(FE_X_CVT_INT); INT(FE_X_MIN); INT(FE_X_MAX); INT(FE_X_CVT_I2F);
-	INT(FE_X_DIV); INT(FE_X_REM);
+	INT(FE_X_DIV); INT(FE_X_REM); INT(FE_X_CVT_F2I); INT(FE_X_CVT_F2F);
 	case FE_X_SETP_INT: case FE_X_SETP_F32: case FE_X_SETP_F64: fast_setp(&F); break;
 	FLT(FE_X_FADD); FLT(FE_X_FSUB); FLT(FE_X_FMUL); FLT(FE_X_FFMA); FLT(FE_X_DADD);
 	FLT(FE_X_DSUB); FLT(FE_X_DMUL); FLT(FE_X_DFMA); FLT(FE_X_PAND); FLT(FE_X_POR);

@@ -247,34 +247,8 @@ uint64_t fe_convert(const struct fe_inst *in, uint64_t a)
 		x = fe_half_to_f32((uint16_t)a);
 	else
 		x = 0;
-	if (!fe_type_is_float(dt)) {
-		/* float -> int: round per .rni/.rzi/.rmi/.rpi, saturate, NaN -> 0 */
-		if (isnan(x))
-			return 0;
-		double r;
-		switch (in->rnd) {
-		case FE_RND_RNI: r = nearbyint(x); break;
-		case FE_RND_RMI: r = floor(x); break;
-		case FE_RND_RPI: r = ceil(x); break;
-		default: r = trunc(x); break;
-		}
-		if (dsig) {
-			/* 2^(bits-1) as an exact integer conversion: ldexp is a libm call per lane */
-			double lo = db >= 8 ? -9223372036854775808.0 : -(double)(1ull << (8 * db - 1));
-			double hi = db >= 8 ? 9223372036854775807.0 : (double)(1ull << (8 * db - 1)) - 1;
-			if (r <= lo)
-				return (uint64_t)(int64_t)lo;
-			if (r >= hi)
-				return db >= 8 ? (uint64_t)INT64_MAX : (uint64_t)(int64_t)hi;
-			return (uint64_t)(int64_t)r;
-		}
-		if (r <= 0)
-			return 0;
-		double hi = db >= 8 ? 18446744073709551615.0 : (double)(1ull << (8 * db)) - 1;
-		if (r >= hi)
-			return db >= 8 ? UINT64_MAX : (uint64_t)hi;
-		return (uint64_t)r;
-	}
+	if (!fe_type_is_float(dt))
+		return fe_cvt_f2i(x, in->rnd, db, dsig);
 	int old = set_round(in->rnd);
 	uint64_t res;
 	if (!src_f) {

@@ -6,6 +6,7 @@
 #ifndef WARPSIM_FE_EXEC_INT_H
 #define WARPSIM_FE_EXEC_INT_H
 
+#include <math.h>
 #include <string.h>
 
 #include "fe_rt.h"
@@ -163,6 +164,39 @@ static inline uint64_t fe_idiv(uint64_t a, uint64_t b, uint32_t n, bool sgn, boo
 	}
 	uint64_t x = zext(a, n), y = zext(b, n);
 	return rem ? x % y : x / y;
+}
+
+/* cvt of float value x (an f16, f32 or f64 read exactly as a double) to a db-byte integer
+ * (dsig: signed): rounded per rnd (.rni/.rzi/.rmi/.rpi, truncation otherwise), saturated to the
+ * destination's range, NaN -> 0. fe_convert's float -> int and the fast loop's (exec_fast.c)
+ * both call it. */
+static inline uint64_t fe_cvt_f2i(double x, uint8_t rnd, uint32_t db, bool dsig)
+{
+	if (isnan(x))
+		return 0;
+	double r;
+	switch (rnd) {
+	case FE_RND_RNI: r = nearbyint(x); break;
+	case FE_RND_RMI: r = floor(x); break;
+	case FE_RND_RPI: r = ceil(x); break;
+	default: r = trunc(x); break;
+	}
+	if (dsig) {
+		/* 2^(bits-1) as an exact integer conversion: ldexp is a libm call per lane */
+		double lo = db >= 8 ? -9223372036854775808.0 : -(double)(1ull << (8 * db - 1));
+		double hi = db >= 8 ? 9223372036854775807.0 : (double)(1ull << (8 * db - 1)) - 1;
+		if (r <= lo)
+			return (uint64_t)(int64_t)lo;
+		if (r >= hi)
+			return db >= 8 ? (uint64_t)INT64_MAX : (uint64_t)(int64_t)hi;
+		return (uint64_t)(int64_t)r;
+	}
+	if (r <= 0)
+		return 0;
+	double hi = db >= 8 ? 18446744073709551615.0 : (double)(1ull << (8 * db)) - 1;
+	if (r >= hi)
+		return db >= 8 ? UINT64_MAX : (uint64_t)hi;
+	return (uint64_t)r;
 }
 
 /* A register column of zeros (read only): what an operand without a register, or an immediate

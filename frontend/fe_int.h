@@ -166,8 +166,8 @@ struct fe_inst {
 };
 
 /* The executor's compact form of an instruction, decoded once at link (fe_exec_decode): the
- * common ALU shapes (integer add/sub/logic/shift/mul/mad, setp, selp, mov, integer cvt,
- * f32/f64 add/sub/mul/fma in round-to-nearest, predicate logic) with register or immediate
+ * common ALU shapes (integer add/sub/logic/shift/mul/mad, setp, selp, mov, cvt between
+ * integers, integer -> f32, f32/f64 -> integer and f32 <-> f64, f32/f64 add/sub/mul/fma in round-to-nearest, predicate logic) with register or immediate
  * operands run as one loop over the active lanes with every per-instruction decision taken
  * here; anything else has kind FE_X_GENERIC and runs lane by lane through the full
  * semantics. Both give the same bits (tests/frontend/test_fastpath.c compares them). */
@@ -180,6 +180,8 @@ enum fe_xkind {
 	FE_X_SELP, FE_X_MOV, FE_X_MOV_SREG, FE_X_CVT_INT,
 	FE_X_MIN, FE_X_MAX, FE_X_DIV, FE_X_REM,                      /* integer */
 	FE_X_CVT_I2F,                                                /* integer -> f32, .rn */
+	FE_X_CVT_F2I,                       /* f32/f64 -> integer, any rounding, no .ftz */
+	FE_X_CVT_F2F,                       /* f32 -> f64, f64 -> f32 .rn; no .ftz/.sat */
 	FE_X_CVTA_TO, FE_X_CVTA_FROM,                                /* imm[2]: the window */
 	FE_X_FADD, FE_X_FSUB, FE_X_FMUL, FE_X_FFMA,                  /* f32, .rn, no .ftz/.sat */
 	FE_X_DADD, FE_X_DSUB, FE_X_DMUL, FE_X_DFMA,                  /* f64, .rn */
@@ -206,6 +208,7 @@ struct fe_xop {
 	uint8_t tbl;         /* setp: result for less (bit 0), equal (1), greater (2), unordered (3) */
 	uint8_t boolop;      /* setp: enum fe_boolop with the third operand */
 	uint8_t sreg;        /* FE_X_MOV_SREG */
+	uint8_t rnd;         /* FE_X_CVT_F2I: enum fe_rnd */
 	uint8_t neg[3];      /* predicate operands: !%p */
 	uint16_t d, d2;      /* destinations (d2: setp's second, or FE_NO_REG) */
 	uint16_t r[3];       /* source registers, FE_NO_REG where imm[i] holds the value */

@@ -63,6 +63,12 @@ static const char *text =
 	"cvt.sat.s32.s64 %r1, %rd2;\ncvt.rn.f32.s32 %f1, %r2;\ncvt.rzi.s32.f32 %r1, %f2;\n"
 	"cvt.rn.f32.u32 %f1, %r2;\ncvt.f32.s64 %f1, %rd2;\ncvt.rn.f32.u64 %f1, %rd2;\ncvt.rn.f32.s16 %f1, %h2;\n"
 	"cvt.rn.f32.u8 %f1, %r2;\ncvt.rn.f32.s32 %f1, 7;\ncvt.rz.f32.s32 %f1, %r2;\ncvt.rn.ftz.f32.s64 %f1, %rd2;\n"
+	"cvt.rzi.s32.f64 %r1, %fd2;\ncvt.rni.s32.f32 %r1, %f2;\ncvt.rmi.u32.f32 %r1, %f2;\n"
+	"cvt.rpi.s64.f64 %rd1, %fd2;\ncvt.rzi.u64.f32 %rd1, %f2;\ncvt.rzi.s16.f32 %h1, %f2;\n"
+	"cvt.rzi.u16.f64 %h1, %fd2;\ncvt.sat.rzi.s32.f32 %r1, %f2;\ncvt.rzi.ftz.s32.f32 %r1, %f2;\n"
+	"cvt.f64.f32 %fd1, %f2;\ncvt.rn.f32.f64 %f1, %fd2;\ncvt.rz.f32.f64 %f1, %fd2;\n"
+	"cvt.ftz.f64.f32 %fd1, %f2;\ncvt.rn.ftz.f32.f64 %f1, %fd2;\ncvt.rni.f64.f32 %fd1, %f2;\n"
+	"cvt.rn.f32.f64 %f1, 0d3FF0000000000001;\ncvt.rzi.s32.f32 %r1, 0f4F000000;\n"
 	"min.s32 %r1, %r2, %r3;\nmax.s32 %r1, %r2, 0;\nmin.u32 %r1, %r2, %r3;\nmax.u32 %r1, %r2, 100;\n"
 	"min.s64 %rd1, %rd2, %rd3;\nmax.u64 %rd1, %rd2, %rd3;\nmin.s16 %h1, %h2, %h3;\nmax.u16 %h1, %h2, -1;\n"
 	"min.b32 %r1, %r2, %r3;\n"
@@ -322,7 +328,10 @@ Test(fastpath, decoded_kinds_of_common_shapes)
 		{"setp.lt.and.s32", true}, {"setp.lt.f16", false}, {"mov.u32 %r1, %tid.x", true},
 		{"mov.u32 %r1, sh", true}, {"mov.pred", false}, {"cvta.to.shared.u64", true}, {"cvt.sat.s32.s64", false},
 		{"cvt.rn.f32.s32", true}, {"cvt.rz.f32.s32", false}, {"cvt.rn.ftz.f32.s64", false},
-		{"cvt.rzi.s32.f32", false}, {"min.s32", true}, {"rem.u32", true}, {"div.s64", true}, {"max.u64", true}, {"fma.rn.f32 %f1, %f2, %f3", true}, {"add.ftz.f32", false},
+		{"cvt.rzi.s32.f32", true}, {"cvt.rmi.u32.f32", true}, {"cvt.rpi.s64.f64", true},
+		{"cvt.rzi.ftz.s32.f32", false}, {"cvt.f64.f32", true}, {"cvt.rn.f32.f64", true},
+		{"cvt.rz.f32.f64", false}, {"cvt.ftz.f64.f32", false}, {"cvt.rn.ftz.f32.f64", false},
+		{"cvt.rni.f64.f32", false}, {"min.s32", true}, {"rem.u32", true}, {"div.s64", true}, {"max.u64", true}, {"fma.rn.f32 %f1, %f2, %f3", true}, {"add.ftz.f32", false},
 		{"add.rz.f32", false}, {"mul.hi.s32", false}, {"mul.wide.s16", true}, {"add.f16", false},
 		{"ld.shared.u32 %r1, [%r5]", true}, {"ld.shared.u32 %r1, [sh+8]", true},
 		{"ld.shared.v2.u32", false}, {"st.shared.u32 [%r5], %r1", true}, {"st.shared.u32 [%r5], 77", false},
