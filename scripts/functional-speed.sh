@@ -9,16 +9,22 @@
 # backprop, lud) built unchanged with `nvcc -cudart shared -arch=sm_75`, given their
 # directory (skipped without it). Each mode's rate uses its own warp-instruction count (the
 # closing line of `warpsim cuda`: the timing model's, or the functional executor's).
-# Usage: scripts/functional-speed.sh [--bin BIN] [--repeat N] [--rodinia DIR]
+# --launches: a second table, launches only: one `perf record` of each case's functional run
+# gives the executor's share of its CPU time (the self time of the executor's own functions:
+# fe_*, run_cta, warp_turn, run_new_ctas, ffma_fma3, warp_control, simt_*, page_find); the
+# rest (host program, input generation, checks, process start, module load) is taken out of
+# both modes' CPU time. Needs perf.
+# Usage: scripts/functional-speed.sh [--bin BIN] [--repeat N] [--rodinia DIR] [--launches]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bin=build/warpsim repeat=2 rodinia=""
+bin=build/warpsim repeat=2 rodinia="" launches=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --bin) bin=$2; shift 2 ;;
     --repeat) repeat=$2; shift 2 ;;
     --rodinia) rodinia=$2; shift 2 ;;
-    *) echo "usage: scripts/functional-speed.sh [--bin BIN] [--repeat N] [--rodinia DIR]" >&2; exit 2 ;;
+    --launches) launches=1; shift ;;
+    *) echo "usage: scripts/functional-speed.sh [--bin BIN] [--repeat N] [--rodinia DIR] [--launches]" >&2; exit 2 ;;
   esac
 done
 cfg=$PWD/configs/gtx480.cfg
@@ -35,7 +41,16 @@ min() { awk -v a="$1" -v b="$2" 'BEGIN { print (b == "" || a < b) ? a : b }'; }
 
 printf "| case | warp insts | timing CPU s | timing warp inst/CPU s | functional CPU s | functional warp inst/CPU s | ratio |\n"
 printf "|---|---:|---:|---:|---:|---:|---:|\n"
+: >"$tmp/launches"
+# share CMD...: the executor's percentage of CMD's samples (perf record of one run)
+share() {
+  perf record -q -F 4000 -o "$tmp/perf.data" "$@" >/dev/null 2>&1 || { echo "failed: perf record $*" >&2; exit 1; }
+  perf report -i "$tmp/perf.data" --no-children --sort sym --stdio 2>/dev/null |
+    awk '$2 == "[.]" && $3 ~ /^(fe_|run_cta|warp_turn|run_new_ctas|ffma_fma3|warp_control|simt_|page_find)/ { s += $1 }
+         END { printf "%.1f\n", s }'
+}
 row() { # NAME TIMING_WARP_INSTS FUNCTIONAL_WARP_INSTS TIMING_S FUNCTIONAL_S
+  echo "$*" >>"$tmp/launches.rows"
   awk -v n="$1" -v wi="$2" -v fwi="$3" -v t="$4" -v f="$5" 'BEGIN {
     printf "| %s | %d | %.2f | %.0f | %.3f | %.0f | %.1fx |\n", n, wi, t, wi / t, f, fwi / f, (fwi / f) / (wi / t) }'
 }
@@ -50,6 +65,7 @@ for w in vecadd matmul reduce bfs; do
     fwi=$(sed -n 's/^functional run: \([0-9]*\) warp instructions.*/\1/p' "$tmp/f.out")
     # racy kernels (bfs) may interleave differently; the rate uses each mode's own count
   done
+  if [ "$launches" = 1 ]; then share "$bin" run --functional -w "workloads/$w/$w.cfg" --size large >>"$tmp/launches"; fi
   row "$w (large)" "$wi" "$fwi" "$tb" "$fb"
 done
 
@@ -65,6 +81,16 @@ if [ -n "$rodinia" ]; then
       wi=$(sed -n 's/^warpsim cuda: [0-9]* kernel launches, [0-9]* core cycles, \([0-9]*\) warp instructions.*/\1/p' "$tmp/t.out")
       fwi=$(sed -n 's/^warpsim cuda: [0-9]* kernel launches, run functionally, \([0-9]*\) warp instructions.*/\1/p' "$tmp/f.out")
     done
+    if [ "$launches" = 1 ]; then (cd "$tmp" && share "$OLDPWD/$bin" cuda --functional -- "$rodinia/$prog" "$@") >>"$tmp/launches"; fi
     row "rodinia $prog $*" "$wi" "$fwi" "$tb" "$fb"
   done
+fi
+
+if [ "$launches" = 1 ]; then
+  # host = functional CPU x (1 - share), the same in both modes; each mode's launches are the rest
+  printf "\n| case | executor share of functional CPU | functional launches CPU s | functional warp inst/CPU s | timing launches CPU s | timing warp inst/CPU s | ratio |\n"
+  printf "|---|---:|---:|---:|---:|---:|---:|\n"
+  paste -d'\t' "$tmp/launches" <(awk '{ n = $1; for (i = 2; i <= NF - 4; i++) n = n " " $i; print n "\t" $(NF-3) "\t" $(NF-2) "\t" $(NF-1) "\t" $NF }' "$tmp/launches.rows") |
+    awk -F'\t' '{ sh = $1 / 100; wi = $3; fwi = $4; t = $5; f = $6; fl = f * sh; tl = t - f * (1 - sh)
+      printf "| %s | %.1f%% | %.3f | %.0f | %.2f | %.0f | %.1fx |\n", $2, 100 * sh, fl, fwi / fl, tl, wi / tl, (fwi / fl) / (wi / tl) }'
 fi
