@@ -62,6 +62,8 @@ struct mem_req {
 	                               set before the first leaves; the SM takes the request on the
 	                               last. 0 or 1: one packet */
 	uint64_t id;                /* unique, for checking and tracing */
+	uint64_t sm_ready_cycle;    /* the SM's cycle before which it may not leave its SM's miss
+	                               queue (gpu.memory.l1d.miss_delay_cycles); 0: at once */
 	uint64_t t_ps[MEM_T_COUNT];
 	void *owner_ctx;            /* L1 MSHR entry etc.; opaque below */
 	struct sim_pool *pool;      /* the pool it came from (freed into it by the L2 when no_ack) */

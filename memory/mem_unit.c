@@ -13,6 +13,17 @@
 /* ---- the L1 stage --------------------------------------------------------------------- */
 
 
+/* When a request the L1D sends below at cycle now may leave: GPGPU-Sim 4.x's L1 latency queue
+ * holds every L1D access for -gpgpu_l1_latency before its tag access, so its misses and stores
+ * leave for the NoC that much later (gpu.memory.l1d.miss_delay_cycles). The miss queue (ring)
+ * stays in order: requests enter it in cycle order with the same delay, so its head is the first
+ * to become ready, and a request behind a waiting one waits too (an instruction-line fetch or a
+ * write-back, which GPGPU-Sim sends without that queue: a difference of at most the delay). */
+static uint64_t l1d_ready_cycle(const struct mem_unit *m, uint64_t now)
+{
+	return m->l1d_miss_delay_cycles ? now + m->l1d_miss_delay_cycles : 0;
+}
+
 /* Process one line access of the stage's instruction at cycle now. No side effect on a stall. */
 static enum st_result stage_access(struct mem_unit *m, const struct coal_req *cr, uint64_t now)
 {
@@ -69,6 +80,7 @@ static enum st_result stage_access(struct mem_unit *m, const struct coal_req *cr
 		cache_lookup(c, line, true, cr->sectors);
 		uint32_t bytes = cr->lane_bytes < cr->bytes ? cr->lane_bytes : cr->bytes;
 		struct mem_req *r = req_new(m, MEM_REQ_WRITE, line, bytes, &m->slots[si], now);
+		r->sm_ready_cycle = l1d_ready_cycle(m, now);
 		if (m->l2_sector_bytes && m->st.cache_id == MU_L1D) { /* (store_sectors set them) */
 			/* GPGPU-Sim's store segment: its sectors travel whole (coal_store_sectors) */
 			r->sectors = cr->l2_sectors;
@@ -112,7 +124,10 @@ static enum st_result stage_access(struct mem_unit *m, const struct coal_req *cr
 	}
 	e = mshr_alloc(&m->mshr, m->st.cache_id, line, cr->sectors, si, now);
 	mf_add(m, e);
-	ring_push(m, req_new(m, MEM_REQ_READ, line, m->st.cache_id == MU_L1C ? c->cfg.line_bytes : cr->bytes, e, now));
+	struct mem_req *r = req_new(m, MEM_REQ_READ, line, m->st.cache_id == MU_L1C ? c->cfg.line_bytes : cr->bytes, e, now);
+	if (m->st.cache_id == MU_L1D)
+		r->sm_ready_cycle = l1d_ready_cycle(m, now);
+	ring_push(m, r);
 	note_miss(m, si, now);
 	return ST_DONE;
 }
@@ -157,6 +172,8 @@ static bool inject_step(struct mem_unit *m, uint64_t now)
 	if (!m->ring_n || !m->ports.noc)
 		return false;
 	struct mem_req *r = m->ring[m->ring_head];
+	if (r->sm_ready_cycle > now)
+		return false; /* still in the L1 latency queue (l1d_ready_cycle) */
 	uint32_t size = MU_REQ_HDR_BYTES;
 	if (r->kind == MEM_REQ_WRITE || r->kind == MEM_REQ_ATOMIC || r->kind == MEM_REQ_WRITEBACK)
 		size += r->size_bytes;
@@ -295,14 +312,24 @@ static uint64_t next_need(struct mem_unit *m, uint64_t cycle, bool may_have_repl
 {
 	/* A stage waiting on the MSHRs sleeps until a reply wakes the unit; one waiting on the
 	 * queue is retried while the queue drains. */
-	if ((m->st.busy && m->st.stall_on != ST_ON_MSHR) || m->ring_n || m->flush_wb_next < m->flush_wb_n)
+	if ((m->st.busy && m->st.stall_on != ST_ON_MSHR) || m->flush_wb_next < m->flush_wb_n)
 		return cycle + 1;
+	/* the ring's head leaves first, no earlier than its ready cycle (l1d_ready_cycle) */
+	uint64_t ring_next = SIM_NEVER;
+	if (m->ring_n) {
+		uint64_t ready = m->ring[m->ring_head]->sm_ready_cycle;
+		if (ready <= cycle + 1)
+			return cycle + 1;
+		ring_next = ready;
+	}
 	if (may_have_reply && m->ports.noc && noc_peek_eject(m->ports.noc, m->ports.noc_node, NOC_CLASS_REPLY))
 		return cycle + 1;
 	/* Replies still in the NoC wake the unit (noc sink) when they become ejectable. */
-	if (m->heap_n)
-		return m->heap[0].cycle > cycle ? m->heap[0].cycle : cycle + 1;
-	return SIM_NEVER;
+	if (m->heap_n) {
+		uint64_t done = m->heap[0].cycle > cycle ? m->heap[0].cycle : cycle + 1;
+		return done < ring_next ? done : ring_next;
+	}
+	return ring_next;
 }
 
 uint64_t mu_next_need(struct mem_unit *m, uint64_t cycle) { return next_need(m, cycle, true); }

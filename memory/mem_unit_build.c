@@ -50,6 +50,11 @@ static const struct cfg_key_def mu_keys[] = {
 		     "local-wb-global-evict (GPGPU-Sim's dl1 'L', LOCAL_WB_GLOBAL_WT: a local store hit marks the line dirty and "
 		     "stays in the L1D, a global store hit evicts it; every store miss goes below without allocating)"),
 	CFG_KEY_INT("gpu.memory.l1d.hit_latency_cycles", "cycles", 20, 1, 10000, "L1D hit latency (core cycles)"),
+	CFG_KEY_INT("gpu.memory.l1d.miss_delay_cycles", "cycles", 0, 0, 10000,
+		    "cycles a load miss or a store that the L1D sends below waits before it may leave the miss "
+		    "queue: GPGPU-Sim 4.x's -gpgpu_l1_latency, whose queue every L1D access passes before its tag "
+		    "access, misses too (ldst_unit::L1_latency_queue_cycle); 0 = they leave at once (2.x, 3.x). "
+		    "Atomics, constant and texture misses and write-backs do not wait"),
 	CFG_KEY_ENUM("gpu.memory.l1d.set_index", "linear", mu_index,
 		     "L1D set index: linear (low line-address bits) | xor (low bits XOR the two fields above them: power-of-two strides spread over the sets) | "
 		     "fermi-hash (GPGPU-Sim's 'H' index of its GTX480 L1D: line-address bits 0-4 XOR byte-address bits 13,14,15,17,19; bit 12 on top with 64 sets; 32 or 64 sets only)"),
@@ -253,6 +258,7 @@ struct mem_unit *mem_unit_create(const struct cfg *cfg, struct sim *sim, struct 
 	m->flush_at_launch = cfg_bool(cfg, "gpu.memory.l1d.flush_at_launch");
 	m->l1d_alloc_on_miss = !strcmp(cfg_str(cfg, "gpu.memory.l1d.allocate"), "on-miss");
 	m->hold_on_fail = !strcmp(cfg_str(cfg, "gpu.memory.reservation_fail"), "hold");
+	m->l1d_miss_delay_cycles = (uint32_t)cfg_int(cfg, "gpu.memory.l1d.miss_delay_cycles");
 	if (m->have_addrmap && cfg_is_defined(cfg, "gpu.l2.sector_bytes")) {
 		uint32_t sb = (uint32_t)cfg_int(cfg, "gpu.l2.sector_bytes");
 		uint32_t lb = (uint32_t)cfg_int(cfg, "gpu.l2.line_bytes");

@@ -184,6 +184,8 @@ struct mem_unit {
 	bool no_write_ack;            /* gpu.l2.write_ack = false (with a NoC): WRITE and WRITEBACK
 	                                 requests get no reply; a store completes, and the unit is
 	                                 done with them, once the NoC took them (mem_req.h) */
+	uint32_t l1d_miss_delay_cycles; /* gpu.memory.l1d.miss_delay_cycles: a read miss or store the
+	                                 L1D sends below leaves no earlier than this after its access */
 	bool hold_on_fail;            /* gpu.memory.reservation_fail = hold: an instruction whose access
 	                                 finds no MSHR entry, way or miss-queue slot is accepted and
 	                                 waits in the L1 stage (blocking the SM's later ones) */
@@ -309,6 +311,7 @@ static inline struct mem_req *req_new(struct mem_unit *m, enum mem_req_kind kind
 	r->channel = m->have_addrmap ? (uint16_t)mem_addr_slice(&m->amap, line_addr) : 0;
 	r->id = ((uint64_t)m->sm_id << 40) | m->next_req_id++;
 	r->t_ps[MEM_T_ISSUE] = sim_clock_edge_ps(m->clk, now_cycle);
+	r->sm_ready_cycle = 0;
 	r->owner_ctx = owner;
 	r->pool = &m->req_pool;
 	r->no_ack = m->no_write_ack && (kind == MEM_REQ_WRITE || kind == MEM_REQ_WRITEBACK);

@@ -105,3 +105,29 @@ Test(l1_miss_path, hold_keeps_the_failed_access_in_the_stage_and_blocks_the_next
 		teardown();
 	}
 }
+
+/* gpu.memory.l1d.miss_delay_cycles = 7 (GPGPU-Sim 4.x's L1 latency queue, which misses pass
+ * too): miss A = 0x1000 accessed at 10 may leave at 17 instead of 11, so it is done at
+ * 17 + 40 = 57 (51 without); B = 0x1040 at 11 leaves at 18, done at 58. A hit (A again at 60,
+ * after the fill) still takes the hit latency alone: 65. */
+Test(l1_miss_path, miss_delay_holds_l1d_misses_before_they_leave)
+{
+	for (int delay = 0; delay < 2; delay++) {
+		const char *const ov[] = {delay ? "gpu.memory.l1d.miss_delay_cycles=7" : "gpu.memory.l1d.miss_delay_cycles=0", NULL};
+		extra_overrides = ov;
+		setup_text(NULL, true, NULL);
+		extra_overrides = NULL;
+		run_to(10);
+		cr_assert(mem_unit_try_issue(H.mu, load(0x1000), 1, 10));
+		run_to(11);
+		cr_assert(mem_unit_try_issue(H.mu, load(0x1040), 2, 11));
+		run_to(60);
+		cr_assert(mem_unit_try_issue(H.mu, load(0x1000), 3, 60));
+		run_all();
+		cr_assert_eq(H.fn.first_inject_cycle[MEM_REQ_READ], delay ? 17 : 11);
+		cr_assert_eq(done_cycle(1), delay ? 57 : 51);
+		cr_assert_eq(done_cycle(2), delay ? 58 : 52);
+		cr_assert_eq(done_cycle(3), 65);
+		teardown();
+	}
+}
