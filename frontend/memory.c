@@ -371,29 +371,66 @@ int fe_memory_sym_addr(const struct fe_memory *mem, const struct fe_module *m, u
 	return -1;
 }
 
+/* Where a module variable goes in its state space's block: its declared .align, at least 8
+ * bytes (PTX aligns an unannotated variable to its type, at most 8). */
+static uint64_t var_offset(const struct fe_sym *y, uint64_t end)
+{
+	uint64_t al = y->align > 8 ? y->align : 8;
+	return (end + al - 1) / al * al;
+}
+
+static bool var_unbound(const struct fe_memory *mem, const struct fe_module *m, uint32_t s, uint8_t kind)
+{
+	uint64_t a;
+	return m->syms[s].kind == kind && fe_memory_sym_addr(mem, m, s, &a) != 0;
+}
+
+/* A module's .const variables share one allocation, and its .global ones another, each variable
+ * at its alignment in declaration order, as ptxas packs a module's constant bank and its globals
+ * (and GPGPU-Sim lays them out): a program's __constant__ tables then fill the constant cache's
+ * sets as on the hardware, where one allocation each put every table on a 4 KB boundary, all in
+ * the same sets (AES's T-boxes, experiments/README.md). A read past one variable reads the next,
+ * as there. */
 int fe_memory_bind_module(struct fe_memory *mem, const struct fe_module *m, struct sim_error *err)
 {
-	for (uint32_t s = 0; s < m->n_syms; s++) {
-		const struct fe_sym *y = &m->syms[s];
-		uint64_t a;
-		if ((y->kind != FE_SYM_GLOBAL && y->kind != FE_SYM_CONST) ||
-		    !fe_memory_sym_addr(mem, m, s, &a))
+	static const uint8_t kinds[2] = {FE_SYM_CONST, FE_SYM_GLOBAL};
+	for (uint32_t k = 0; k < 2; k++) {
+		uint64_t end = 0;
+		uint32_t n = 0, first = 0;
+		for (uint32_t s = 0; s < m->n_syms; s++)
+			if (var_unbound(mem, m, s, kinds[k])) {
+				if (!n++)
+					first = s;
+				end = var_offset(&m->syms[s], end) + (m->syms[s].size_bytes ? m->syms[s].size_bytes : 1);
+			}
+		if (!n)
 			continue;
-		a = fe_mem_alloc(mem, y->size_bytes ? y->size_bytes : 1);
-		if (!a)
-			return sim_error_set(err, SIM_ERR_NOMEM, m->path, (int)y->line, 0, y->name,
-					     "cannot allocate device memory for variable");
-		if (y->init && fe_mem_write(mem, a, y->init, y->size_bytes, err))
-			return err ? err->code : SIM_ERR_PROGRAM;
-		if (mem->n_binds == mem->cap_binds) {
-			uint32_t nc = mem->cap_binds ? mem->cap_binds * 2 : 16;
+		uint64_t base = fe_mem_alloc(mem, end);
+		if (!base)
+			return sim_error_set(err, SIM_ERR_NOMEM, m->path, (int)m->syms[first].line, 0,
+					     m->syms[first].name, "cannot allocate device memory for the module's %s variables",
+					     kinds[k] == FE_SYM_CONST ? ".const" : ".global");
+		if (mem->n_binds + n > mem->cap_binds) {
+			uint32_t nc = mem->cap_binds ? mem->cap_binds : 16;
+			while (nc < mem->n_binds + n)
+				nc *= 2;
 			struct binding *nb = realloc(mem->binds, nc * sizeof *nb);
 			if (!nb)
 				return sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory");
 			mem->binds = nb;
 			mem->cap_binds = nc;
 		}
-		mem->binds[mem->n_binds++] = (struct binding){m, s, a};
+		end = 0;
+		for (uint32_t s = first; s < m->n_syms; s++) {
+			const struct fe_sym *y = &m->syms[s];
+			if (!var_unbound(mem, m, s, kinds[k]))
+				continue;
+			uint64_t off = var_offset(y, end);
+			end = off + (y->size_bytes ? y->size_bytes : 1);
+			if (y->init && fe_mem_write(mem, base + off, y->init, y->size_bytes, err))
+				return err ? err->code : SIM_ERR_PROGRAM;
+			mem->binds[mem->n_binds++] = (struct binding){m, s, base + off};
+		}
 	}
 	return 0;
 }

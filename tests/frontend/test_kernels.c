@@ -213,6 +213,48 @@ Test(kernels, constant_and_global_variables_are_bound)
 	fe_module_destroy(m);
 }
 
+/* A module's .const variables are packed into one block in declaration order, each at its
+ * .align (at least 8), and its .global ones into another, as ptxas lays out a constant bank:
+ * four 1 KB tables start 1 KB apart, not each on its own 4 KB page (where all four would share
+ * a 2-way 64 B-line constant cache's 16 sets of a 4 KB way). */
+Test(kernels, module_variables_are_packed_per_state_space)
+{
+	struct fe_module *m = fe_t_load_str(
+		".version 7.5\n.target sm_75\n.address_size 64\n"
+		".const .align 4 .b8 t0[1024];\n"
+		".global .align 4 .u32 g0;\n"
+		".const .align 4 .b8 t1[1024];\n"
+		".const .f32 s;\n"
+		".const .align 16 .b8 t2[20];\n"
+		".const .align 4 .b8 t3[1024] = {1, 2, 3};\n"
+		".global .align 8 .b8 g1[3];\n"
+		".visible .entry k()\n{\n\tret;\n}\n");
+	struct fe_memory *mem = fe_memory_create();
+	struct sim_error err;
+	cr_assert_eq(fe_memory_bind_module(mem, m, &err), 0, "%s", err.msg);
+	uint64_t a[7], size;
+	const char *names[7] = {"t0", "t1", "s", "t2", "t3", "g0", "g1"};
+	for (int i = 0; i < 7; i++)
+		cr_assert_eq(fe_symbol(mem, m, names[i], &a[i], &size, &err), 0, "%s", names[i]);
+	/* t0 at 0, t1 at 1024, s at 2048 (4 bytes), t2 at 2064 (align 16), t3 at 2088 (20 bytes
+	 * on, rounded to 8) */
+	cr_assert_eq(a[1] - a[0], 1024);
+	cr_assert_eq(a[2] - a[0], 2048);
+	cr_assert_eq(a[3] - a[0], 2064);
+	cr_assert_eq(a[4] - a[0], 2088);
+	cr_assert_eq(a[6] - a[5], 8); /* g0's 4 bytes, then g1 at 8 */
+	uint8_t b[4];
+	fe_t_read(mem, a[4], b, 4);
+	cr_assert(b[0] == 1 && b[1] == 2 && b[2] == 3 && b[3] == 0);
+	/* bound once: a second call changes nothing */
+	cr_assert_eq(fe_memory_bind_module(mem, m, &err), 0);
+	uint64_t again;
+	cr_assert_eq(fe_symbol(mem, m, "t3", &again, &size, &err), 0);
+	cr_assert_eq(again, a[4]);
+	fe_memory_destroy(mem);
+	fe_module_destroy(m);
+}
+
 Test(kernels, texture_objects_point_sampled_and_clamped)
 {
 	struct fe_module *m = fe_t_load_file("tests/frontend/data/tex.ptx");
