@@ -20,13 +20,19 @@ static uint64_t done_cycle(uint64_t tok)
 	return 0;
 }
 
-/* Builds H with overrides (NULL-terminated, or NULL), then misses A = 0x1000 at 10 and
- * B = 0x1200 at 11 (tokens 1, 2: set 0's two ways, done at 51 and 52); returns at cycle 12. */
-static void take_set0(const char *const *overrides)
+/* Builds H with overrides (NULL-terminated, or NULL) added to the harness's. */
+static void setup_with(const char *const *overrides)
 {
 	extra_overrides = overrides;
 	setup_text(NULL, true, NULL);
 	extra_overrides = NULL;
+}
+
+/* Builds H with overrides (NULL-terminated, or NULL), then misses A = 0x1000 at 10 and
+ * B = 0x1200 at 11 (tokens 1, 2: set 0's two ways, done at 51 and 52); returns at cycle 12. */
+static void take_set0(const char *const *overrides)
+{
+	setup_with(overrides);
 	run_to(10);
 	cr_assert(mem_unit_try_issue(H.mu, load(0x1000), 1, 10));
 	run_to(11);
@@ -114,9 +120,7 @@ Test(l1_miss_path, miss_delay_holds_l1d_misses_before_they_leave)
 {
 	for (int delay = 0; delay < 2; delay++) {
 		const char *const ov[] = {delay ? "gpu.memory.l1d.miss_delay_cycles=7" : "gpu.memory.l1d.miss_delay_cycles=0", NULL};
-		extra_overrides = ov;
-		setup_text(NULL, true, NULL);
-		extra_overrides = NULL;
+		setup_with(ov);
 		run_to(10);
 		cr_assert(mem_unit_try_issue(H.mu, load(0x1000), 1, 10));
 		run_to(11);

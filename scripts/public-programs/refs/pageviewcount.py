@@ -12,16 +12,7 @@ import re
 import sys
 
 
-def s32(x):
-    x &= 0xFFFFFFFF
-    return x - (1 << 32) if x & 0x80000000 else x
-
-
-def hash_func(data):
-    h = len(data)
-    for c in data:
-        h = s32((h << 4) ^ (h >> 28) ^ (c - 256 if c > 127 else c))
-    return h
+from mars_hash import hash_func
 
 
 lines = open(sys.argv[1], "rb").read().split(b"\n")
