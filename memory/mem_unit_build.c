@@ -291,7 +291,10 @@ struct mem_unit *mem_unit_create(const struct cfg *cfg, struct sim *sim, struct 
 		goto fail;
 	}
 	m->n_slots = (uint32_t)cfg_int(cfg, "gpu.memory.max_inflight_insts");
-	m->missq_cap = (uint32_t)cfg_int(cfg, "gpu.memory.miss_queue_entries");
+	/* A request waiting out gpu.memory.l1d.miss_delay_cycles is in GPGPU-Sim's L1 latency
+	 * queue, which holds one access per cycle of the delay, not in its miss queue: the ring
+	 * holds both, so its demand capacity is the miss queue's plus the delay. */
+	m->missq_cap = (uint32_t)cfg_int(cfg, "gpu.memory.miss_queue_entries") + m->l1d_miss_delay_cycles;
 	m->ring_cap = m->missq_cap + mc.entries + 1;
 	m->slots = calloc(m->n_slots, sizeof *m->slots);
 	m->slot_free = calloc(m->n_slots, sizeof *m->slot_free);
