@@ -13,15 +13,20 @@
 /* ---- the L1 stage --------------------------------------------------------------------- */
 
 
-/* When a request the L1D sends below at cycle now may leave: GPGPU-Sim 4.x's L1 latency queue
- * holds every L1D access for -gpgpu_l1_latency before its tag access, so its misses and stores
- * leave for the NoC that much later (gpu.memory.l1d.miss_delay_cycles). The miss queue (ring)
- * stays in order: requests enter it in cycle order with the same delay, so its head is the first
- * to become ready, and a request behind a waiting one waits too (an instruction-line fetch or a
- * write-back, which GPGPU-Sim sends without that queue: a difference of at most the delay). */
-static uint64_t l1d_ready_cycle(const struct mem_unit *m, uint64_t now)
+/* A request a cache sends below at cycle now (a read miss or a store). From the L1D it may not
+ * leave before the delay: GPGPU-Sim 4.x's L1 latency queue holds every L1D access for
+ * -gpgpu_l1_latency before its tag access, so its misses and stores leave for the NoC that much
+ * later (gpu.memory.l1d.miss_delay_cycles). The miss queue (ring) stays in order: requests enter
+ * it in cycle order with the same delay, so its head is the first to become ready, and a request
+ * behind a waiting one waits too (an instruction-line fetch or a write-back, which GPGPU-Sim
+ * sends without that queue: a difference of at most the delay). */
+static struct mem_req *req_new_leaving(struct mem_unit *m, enum mem_req_kind kind, uint64_t line_addr,
+				       uint32_t bytes, void *owner, uint64_t now)
 {
-	return m->l1d_miss_delay_cycles ? now + m->l1d_miss_delay_cycles : 0;
+	struct mem_req *r = req_new(m, kind, line_addr, bytes, owner, now);
+	if (m->st.cache_id == MU_L1D && m->l1d_miss_delay_cycles)
+		r->sm_ready_cycle = now + m->l1d_miss_delay_cycles;
+	return r;
 }
 
 /* Process one line access of the stage's instruction at cycle now. No side effect on a stall. */
@@ -79,8 +84,7 @@ static enum st_result stage_access(struct mem_unit *m, const struct coal_req *cr
 			return ST_STALL_MISSQ;
 		cache_lookup(c, line, true, cr->sectors);
 		uint32_t bytes = cr->lane_bytes < cr->bytes ? cr->lane_bytes : cr->bytes;
-		struct mem_req *r = req_new(m, MEM_REQ_WRITE, line, bytes, &m->slots[si], now);
-		r->sm_ready_cycle = l1d_ready_cycle(m, now);
+		struct mem_req *r = req_new_leaving(m, MEM_REQ_WRITE, line, bytes, &m->slots[si], now);
 		if (m->l2_sector_bytes && m->st.cache_id == MU_L1D) { /* (store_sectors set them) */
 			/* GPGPU-Sim's store segment: its sectors travel whole (coal_store_sectors) */
 			r->sectors = cr->l2_sectors;
@@ -124,9 +128,8 @@ static enum st_result stage_access(struct mem_unit *m, const struct coal_req *cr
 	}
 	e = mshr_alloc(&m->mshr, m->st.cache_id, line, cr->sectors, si, now);
 	mf_add(m, e);
-	struct mem_req *r = req_new(m, MEM_REQ_READ, line, m->st.cache_id == MU_L1C ? c->cfg.line_bytes : cr->bytes, e, now);
-	if (m->st.cache_id == MU_L1D)
-		r->sm_ready_cycle = l1d_ready_cycle(m, now);
+	struct mem_req *r = req_new_leaving(m, MEM_REQ_READ, line,
+					    m->st.cache_id == MU_L1C ? c->cfg.line_bytes : cr->bytes, e, now);
 	ring_push(m, r);
 	note_miss(m, si, now);
 	return ST_DONE;
