@@ -72,7 +72,8 @@ bool fe_mem_allocation(const struct fe_memory *mem, uint64_t addr, uint64_t *bas
 uint64_t fe_mem_live_bytes(const struct fe_memory *mem);
 int fe_mem_write(struct fe_memory *mem, uint64_t addr, const void *src, uint64_t n, struct sim_error *err);
 int fe_mem_read(const struct fe_memory *mem, uint64_t addr, void *dst, uint64_t n, struct sim_error *err);
-/* Bind a module's .global/.const variables into mem (allocating and initialising them). */
+/* Bind a module's .global/.const variables into mem (allocating and initialising them). A module
+ * is bound once: binding it again does nothing; on failure none of its variables is bound. */
 int fe_memory_bind_module(struct fe_memory *mem, const struct fe_module *m, struct sim_error *err);
 /* Address and size of a .global/.const symbol after binding (cudaMemcpyToSymbol). */
 int fe_symbol(const struct fe_memory *mem, const struct fe_module *m, const char *name,

@@ -379,10 +379,14 @@ static uint64_t var_offset(const struct fe_sym *y, uint64_t end)
 	return (end + al - 1) / al * al;
 }
 
-static bool var_unbound(const struct fe_memory *mem, const struct fe_module *m, uint32_t s, uint8_t kind)
+/* A module's variables are bound all at once or not at all (fe_memory_bind_module undoes a
+ * partial binding on failure), so one binding of the module says it is bound. */
+static bool module_bound(const struct fe_memory *mem, const struct fe_module *m)
 {
-	uint64_t a;
-	return m->syms[s].kind == kind && fe_memory_sym_addr(mem, m, s, &a) != 0;
+	for (uint32_t i = 0; i < mem->n_binds; i++)
+		if (mem->binds[i].m == m)
+			return true;
+	return false;
 }
 
 /* A module's .const variables share one allocation, and its .global ones another, each variable
@@ -394,11 +398,15 @@ static bool var_unbound(const struct fe_memory *mem, const struct fe_module *m, 
 int fe_memory_bind_module(struct fe_memory *mem, const struct fe_module *m, struct sim_error *err)
 {
 	static const uint8_t kinds[2] = {FE_SYM_CONST, FE_SYM_GLOBAL};
-	for (uint32_t k = 0; k < 2; k++) {
+	if (module_bound(mem, m))
+		return 0;
+	uint32_t n_binds_before = mem->n_binds;
+	int rc = 0;
+	for (uint32_t k = 0; k < 2 && !rc; k++) {
 		uint64_t end = 0;
 		uint32_t n = 0, first = 0;
 		for (uint32_t s = 0; s < m->n_syms; s++)
-			if (var_unbound(mem, m, s, kinds[k])) {
+			if (m->syms[s].kind == kinds[k]) {
 				if (!n++)
 					first = s;
 				end = var_offset(&m->syms[s], end) + (m->syms[s].size_bytes ? m->syms[s].size_bytes : 1);
@@ -406,33 +414,40 @@ int fe_memory_bind_module(struct fe_memory *mem, const struct fe_module *m, stru
 		if (!n)
 			continue;
 		uint64_t base = fe_mem_alloc(mem, end);
-		if (!base)
-			return sim_error_set(err, SIM_ERR_NOMEM, m->path, (int)m->syms[first].line, 0,
-					     m->syms[first].name, "cannot allocate device memory for the module's %s variables",
-					     kinds[k] == FE_SYM_CONST ? ".const" : ".global");
+		if (!base) {
+			rc = sim_error_set(err, SIM_ERR_NOMEM, m->path, (int)m->syms[first].line, 0,
+					   m->syms[first].name, "cannot allocate device memory for the module's %s variables",
+					   kinds[k] == FE_SYM_CONST ? ".const" : ".global");
+			break;
+		}
 		if (mem->n_binds + n > mem->cap_binds) {
 			uint32_t nc = mem->cap_binds ? mem->cap_binds : 16;
 			while (nc < mem->n_binds + n)
 				nc *= 2;
 			struct binding *nb = realloc(mem->binds, nc * sizeof *nb);
-			if (!nb)
-				return sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory");
+			if (!nb) {
+				rc = sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory");
+				break;
+			}
 			mem->binds = nb;
 			mem->cap_binds = nc;
 		}
 		end = 0;
-		for (uint32_t s = first; s < m->n_syms; s++) {
+		for (uint32_t s = first; s < m->n_syms && !rc; s++) {
 			const struct fe_sym *y = &m->syms[s];
-			if (!var_unbound(mem, m, s, kinds[k]))
+			if (y->kind != kinds[k])
 				continue;
 			uint64_t off = var_offset(y, end);
 			end = off + (y->size_bytes ? y->size_bytes : 1);
 			if (y->init && fe_mem_write(mem, base + off, y->init, y->size_bytes, err))
-				return err ? err->code : SIM_ERR_PROGRAM;
-			mem->binds[mem->n_binds++] = (struct binding){m, s, base + off};
+				rc = err ? err->code : SIM_ERR_PROGRAM;
+			else
+				mem->binds[mem->n_binds++] = (struct binding){m, s, base + off};
 		}
 	}
-	return 0;
+	if (rc)
+		mem->n_binds = n_binds_before; /* all or nothing (module_bound) */
+	return rc;
 }
 
 int fe_symbol(const struct fe_memory *mem, const struct fe_module *m, const char *name,

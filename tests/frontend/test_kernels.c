@@ -255,6 +255,30 @@ Test(kernels, module_variables_are_packed_per_state_space)
 	fe_module_destroy(m);
 }
 
+/* A module whose .global variables cannot be allocated (513 of 2^31 bytes, the parser's largest
+ * variable, pack to past fe_mem_alloc's 2^40 bytes) after its .const one was: the call fails
+ * naming the state space, and no variable of the module is left bound, so fe_symbol reports the
+ * module unbound instead of answering for half of it. */
+Test(kernels, a_module_that_cannot_be_bound_is_not_bound_at_all)
+{
+	static char ptx[513 * 48 + 256];
+	int n = snprintf(ptx, sizeof ptx, ".version 7.5\n.target sm_75\n.address_size 64\n"
+					   ".const .align 4 .b8 c0[64];\n");
+	for (int i = 0; i < 513; i++)
+		n += snprintf(ptx + n, sizeof ptx - (size_t)n, ".global .b8 g%d[2][1073741824];\n", i);
+	snprintf(ptx + n, sizeof ptx - (size_t)n, ".visible .entry k()\n{\n\tret;\n}\n");
+	struct fe_module *m = fe_t_load_str(ptx);
+	struct fe_memory *mem = fe_memory_create();
+	struct sim_error err;
+	cr_assert_eq(fe_memory_bind_module(mem, m, &err), SIM_ERR_NOMEM);
+	cr_assert(strstr(err.msg, ".global"), "%s", err.msg);
+	uint64_t a, size;
+	cr_assert_neq(fe_symbol(mem, m, "c0", &a, &size, &err), 0);
+	cr_assert(strstr(err.msg, "not bound"), "%s", err.msg);
+	fe_memory_destroy(mem);
+	fe_module_destroy(m);
+}
+
 Test(kernels, texture_objects_point_sampled_and_clamped)
 {
 	struct fe_module *m = fe_t_load_file("tests/frontend/data/tex.ptx");
