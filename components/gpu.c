@@ -138,6 +138,9 @@ static void register_stats(struct gpu *g)
 	stats_counter(st, &g->thread_insts, "thread instructions", "thread instructions executed", "gpu.thread_insts");
 	stats_counter(st, &g->kernels, "launches", "kernel launches", "gpu.kernels");
 	stats_counter(st, &g->ctas, "CTAs", "CTAs completed", "gpu.ctas");
+	stats_counter(st, &g->grid_ctas, "CTAs",
+		      "CTAs in the timed launches' grids (a launch cut by a budget counts its whole grid)",
+		      "gpu.grid_ctas");
 	stats_ratio(st, "gpu.thread_insts", "gpu.cycles", 1.0, "thread instructions/cycle",
 		    "IPC (GPGPU-Sim convention: thread instructions per core cycle, all cores)", "gpu.ipc");
 	stats_ratio(st, "gpu.warp_insts", "gpu.cycles", 1.0, "warp instructions/cycle",
@@ -610,6 +613,7 @@ int gpu_run_launch(struct gpu *g, struct fe_launch *l, struct sim_error *err)
 	g->launch = l;
 	memset(&g->mem_ring, 0, sizeof g->mem_ring);
 	g->launch_ctas = info.n_ctas;
+	g->grid_ctas += info.n_ctas;
 	g->launch_start_cycle = start;
 	if (g->sampler) {
 		sampler_begin(g->sampler, g->kernels, cta_dispatcher_kernel_start_cycle(g->disp));

@@ -117,6 +117,7 @@ static void append_records(struct batch *bt)
 		json_object_set_new(st, "gpu.warp_insts", u64(e->warp_insts));
 		json_object_set_new(st, "gpu.thread_insts", u64(e->thread_insts));
 		json_object_set_new(st, "gpu.ctas", u64(info.n_ctas));
+		json_object_set_new(st, "gpu.grid_ctas", u64(info.n_ctas));
 		json_object_set_new(st, "gpu.sms_used", u64(sms));
 		stats_kernel_append(bt->g->st, info.cxx_name ? info.cxx_name : info.kernel_name,
 				    info.kernel_name, st);
@@ -200,6 +201,7 @@ int gpu_run_batch(struct gpu *g, struct gpu_batch_launch *b, uint32_t n, json_t 
 	g->n_batch = n;
 	memset(&g->mem_ring, 0, sizeof g->mem_ring);
 	g->launch_ctas = ctas;
+	g->grid_ctas += ctas;
 	g->launch_start_cycle = start_cycle;
 	enum sim_stop why = rc ? SIM_STOP_QUIESCENT : sim_run(g->sim, SIM_NEVER, g->report, err);
 	g->launch = NULL;

@@ -36,6 +36,7 @@ struct gpu {
 	bool check;                      /* sim.check: reconcile invariants at each kernel end */
 	/* machine-wide summary counters (gpu.*), advanced at the end of each launch */
 	uint64_t cycles, warp_insts, thread_insts, kernels, ctas;
+	uint64_t grid_ctas; /* CTAs in the timed launches' grids, counted at launch (a cut one too) */
 	uint64_t core_cycles, issue_core_cycles, idle_core_cycles;
 	uint64_t sched_cycles, sched_class[SM_CYC_COUNT];
 	uint64_t memory_block_cycles, no_warp_cycles;

@@ -108,10 +108,15 @@ void rep_select_judge(const struct csv_table *t, const char *cfg, const char *wl
 		double ipc[2];
 		if (!ipcs(t, cfg, wl, var, 2, ipc, v))
 			return;
-		double ctas = stat_of(t, cfg, wl, "lrr", "gpu.ctas"), kernels = stat_of(t, cfg, wl, "lrr", "gpu.kernels");
+		/* the grid's CTAs, counted at launch: a launch cut by a budget may have completed none
+		 * (gpu.ctas); a record from before gpu.grid_ctas has only the completed ones */
+		const char *ctas_col = "gpu.grid_ctas";
+		double ctas = stat_of(t, cfg, wl, "lrr", ctas_col), kernels = stat_of(t, cfg, wl, "lrr", "gpu.kernels");
+		if (isnan(ctas))
+			ctas = stat_of(t, cfg, wl, "lrr", ctas_col = "gpu.ctas");
 		double core_cycles = stat_of(t, cfg, wl, "lrr", "gpu.core_cycles");
 		double cycles = stat_of(t, cfg, wl, "lrr", "gpu.cycles");
-		if (missing(v, "lrr", "gpu.ctas", ctas) || missing(v, "lrr", "gpu.kernels", kernels) ||
+		if (missing(v, "lrr", ctas_col, ctas) || missing(v, "lrr", "gpu.kernels", kernels) ||
 		    missing(v, "lrr", "gpu.core_cycles", core_cycles) || missing(v, "lrr", "gpu.cycles", cycles))
 			return;
 		/* every core is clocked every cycle: core cycles over cycles is the core count */
@@ -137,7 +142,8 @@ static const char *const rule_text[] = {
 	"time (lrr's RTRU: warp time lost at barriers, the exit included, over the warp time of the "
 	"barrier-delimited phases)",
 	"PAWS (003 Sec V): kernels for which RR (lrr) and GTO differ by more than 1%, with a grid that "
-	"fills every core (at least one CTA per core in each launch: mean CTAs per launch >= cores)",
+	"fills every core (at least one CTA per core in each launch: mean grid CTAs per launch, gpu.grid_ctas "
+	"over gpu.kernels, >= cores)",
 };
 
 int rep_select_section(FILE *md, const struct csv_table *t, const char *cfg, const char *const *wl, int n_wl,

@@ -115,7 +115,7 @@ static json_int_t record_stat(json_t *doc, size_t launch, const char *name)
 static void assert_adds_up(json_t *doc)
 {
 	static const char *const names[] = {"gpu.cycles", "gpu.warp_insts", "gpu.thread_insts", "gpu.ctas",
-					    "gpu.functional.launches", "gpu.functional.warp_insts"};
+					    "gpu.grid_ctas", "gpu.functional.launches", "gpu.functional.warp_insts"};
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
 		cr_assert_eq(per_launch_sum(doc, names[i]), total(doc, names[i]), "%s", names[i]);
 }
@@ -170,6 +170,9 @@ Test(launch_ctl, a_thread_instruction_cap_stops_inside_a_launch_and_the_stats_ad
 	cr_assert_eq(json_integer_value(json_object_get(b, "cycle")), total(doc, "gpu.cycles"));
 	cr_assert_eq(json_array_size(json_object_get(doc, "kernels")), 3, "the cut launch has its record");
 	cr_assert_str_eq(mode(doc, 2), "timing");
+	/* the cut launch's record counts its whole grid (4096 / 128 CTAs), completed or not */
+	cr_assert_eq(record_stat(doc, 2, "gpu.grid_ctas"), 32);
+	cr_assert_eq(total(doc, "gpu.grid_ctas"), 3 * 32);
 	assert_adds_up(doc);
 	json_decref(doc);
 	warpsim_destroy(p.ws);
@@ -492,6 +495,7 @@ Test(launch_ctl, a_launch_cut_by_the_budget_is_finished_functionally_with_exact_
 		cr_assert(resumed > 0 && fresh > 0, "%s: %lld resumed, %lld new", caps[c], (long long)resumed,
 			  (long long)fresh);
 		cr_assert_eq(record_stat(doc, 1, "gpu.ctas") + resumed + fresh, 256, "%s", caps[c]);
+		cr_assert_eq(record_stat(doc, 1, "gpu.grid_ctas"), 256, "%s", caps[c]);
 		cr_assert_eq(total(doc, "gpu.functional.warp_insts"), fw + launch_warp_insts);
 		json_t *b = json_object_get(doc, "budget");
 		cr_assert(json_is_true(json_object_get(b, "capped")));

@@ -14,17 +14,21 @@
 
 /* a: PMEM 1.5x, TL/LRR/GTO 1.00/1.00/1.05 (5%), RTRU 0.20, GTO 5% over LRR, 64 CTAs in 2
  * launches on 16 cores (32 per launch). b: PMEM 1.39x, 2.9% spread, RTRU 0.15 (not above),
- * GTO 1% over LRR (not above), 30 CTAs in 2 launches (15 per launch < 16 cores). */
+ * GTO 1% over LRR (not above), 30 CTAs in 2 launches (15 per launch < 16 cores), a record from
+ * before gpu.grid_ctas (empty: the completed CTAs count). d: one launch cut by a budget before
+ * any of its 48 CTAs completed (gpu.ctas 0), GTO 10% over LRR. */
 static const char table[] =
-	"config,workload,variant,gpu.ipc,gpu.rtru,gpu.ctas,gpu.kernels,gpu.core_cycles,gpu.cycles\n"
-	"m,a,lrr,100,0.20,64,2,16000,1000\n"
-	"m,a,gto,105,0.10,64,2,15232,952\n"
-	"m,a,tl,100,0.20,64,2,16000,1000\n"
-	"m,a,pmem,150,0.20,64,2,10672,667\n"
-	"m,b,lrr,100,0.15,30,2,16000,1000\n"
-	"m,b,gto,101,0.15,30,2,16000,990\n"
-	"m,b,tl,102.9,0.15,30,2,16000,972\n"
-	"m,b,pmem,139,0.15,30,2,16000,720\n";
+	"config,workload,variant,gpu.ipc,gpu.rtru,gpu.ctas,gpu.grid_ctas,gpu.kernels,gpu.core_cycles,gpu.cycles\n"
+	"m,a,lrr,100,0.20,64,64,2,16000,1000\n"
+	"m,a,gto,105,0.10,64,64,2,15232,952\n"
+	"m,a,tl,100,0.20,64,64,2,16000,1000\n"
+	"m,a,pmem,150,0.20,64,64,2,10672,667\n"
+	"m,b,lrr,100,0.15,30,,2,16000,1000\n"
+	"m,b,gto,101,0.15,30,,2,16000,990\n"
+	"m,b,tl,102.9,0.15,30,,2,16000,972\n"
+	"m,b,pmem,139,0.15,30,,2,16000,720\n"
+	"m,d,lrr,100,0.20,0,48,1,16000,1000\n"
+	"m,d,gto,110,0.20,0,48,1,16000,1000\n";
 
 static struct csv_table *load(char *path)
 {
@@ -69,6 +73,9 @@ Test(report_select, each_rule_on_its_threshold)
 	cr_expect(v.pass && strstr(v.why, "32 CTAs per launch >= 16 cores"), "%s", v.why);
 	rep_select_judge(t, "m", "b", REP_RULE_PAWS, &v);
 	cr_expect(!v.pass && strstr(v.why, "(<= 1%)") && strstr(v.why, "15 CTAs per launch < 16 cores"), "%s", v.why);
+	rep_select_judge(t, "m", "d", REP_RULE_PAWS, &v);
+	cr_expect(v.known && v.pass && fabs(v.value - 0.10) < 1e-12 && strstr(v.why, "48 CTAs per launch >= 16 cores"),
+		  "a capped launch is judged by its grid: %s", v.why);
 	rep_select_judge(t, "m", "c", REP_RULE_PRO, &v);
 	cr_expect(!v.known && strstr(v.why, "variant tl"), "a missing run is unknown, not a fail: %s", v.why);
 	unload(t, path);
