@@ -9,6 +9,7 @@
 #
 # usage: scripts/apps-owl-table2.sh [--size small|paper] [--cap-thread-insts N] [--perfect-l2]
 #                                   [--rerun] [--only "ID..."] [--no-run] [--set KEY=VALUE]...
+#        scripts/apps-owl-table2.sh --bounds-of RUNDIR   (one run folder's "what bounds it" line)
 #   Each run stops at N thread instructions (default 1000000000, OWL's budget; 0 = none) through
 #   sim.max_thread_insts, base and perfect-L1 alike, and the IPCs are those of that prefix. A run
 #   stopped there ends cleanly (stats.json "budget": capped) and is marked "capped".
@@ -19,11 +20,13 @@
 #   Runs are kept in $WARPSIM_APPS_DIR/table2/<size>-t<cap>/<id>/{base,pmem,pl2}/ and reused;
 #   --no-run prints the tables from them without starting any run. --set KEY=VALUE (repeatable)
 #   adds a setting to every run (e.g. gpu.l2.write_ack=true, the acks owl-28 leaves out); such
-#   runs are kept apart, in <size>-t<cap>-KEY=VALUE[-KEY=VALUE...].
+#   runs are kept apart, in <size>-t<cap>-KEY=VALUE[-KEY=VALUE...]. A third table gives, for every
+#   application that ran, what bounds it (L2 hits, DRAM, the MCs' reply ports, the SIMT pipeline,
+#   L1 MSHRs); --bounds-of prints those five figures of one run folder.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-size=small cap=1000000000 rerun=0 only="" norun=0 pl2=0 sets=()
+size=small cap=1000000000 rerun=0 only="" norun=0 pl2=0 sets=() bounds_of=""
 cmdline="scripts/apps-owl-table2.sh $*"
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -33,9 +36,10 @@ while [ $# -gt 0 ]; do
 	--rerun) rerun=1; shift ;;
 	--only) only=$2; shift 2 ;;
 	--no-run) norun=1; shift ;;
+	--bounds-of) bounds_of=${2:?--bounds-of takes a run folder}; shift 2 ;;
 	--set) [[ "${2:-}" =~ ^[a-z0-9_.]+=[^/[:space:]]+$ ]] || { echo "$0: --set takes KEY=VALUE (no '/' or spaces)" >&2; exit 2; }
 		sets+=("$2"); shift 2 ;;
-	-h|--help) sed -n '3,22p' "$0"; exit 0 ;;
+	-h|--help) sed -n '3,26p' "$0"; exit 0 ;;
 	*) echo "$0: unknown argument '$1' (try --help)" >&2; exit 2 ;;
 	esac
 done
@@ -118,11 +122,50 @@ bneck() {
 		 100 * sum("mem.mshr_stall_cycles") / sum("cycles")] | map(. * 10 | round / 10) | join(" ")' "$1/stats.json"
 }
 
+# The value of a dotted setting (gpu.noc.clock_mhz) in a run folder's resolved config.cfg.
+cfgval() {
+	awk -v want="$2" '/^#/ { next } / = \{/ { p[++n] = $1; next } /^ *\};/ { n--; next }
+		/ = / { k = ""; for (i = 1; i <= n; i++) k = k p[i] "."; v = $3; sub(/;.*/, "", v)
+			if (k $1 == want) print v }' "$1/config.cfg"
+}
+
+# "l2hit% dram% port% pipe% mshr%" of a run folder, what bounds it: L2 read hits over L2 reads;
+# DRAM data-bus utilisation; the MCs' NoC reply ports, reply flits over NoC cycles x channels (a
+# read the cores sent is answered by gpu.l2.reply_header_bytes + an L1 line, rounded up to flits
+# (an atomic counted as a read: at most its size); an acked write 1 flit; 2.x's port is the same, one flit a NoC cycle); the
+# SIMT pipeline, warp_size / simt_width core cycles per issued warp instruction over core cycles;
+# cores' L1 MSHR-full cycles over core cycles.
+bounds() {
+	local d=$1 k noc core ch fb hdr line
+	k=$(( $(cfgval "$d" gpu.core.warp_size) / $(cfgval "$d" gpu.core.simt_width) ))
+	noc=$(cfgval "$d" gpu.noc.clock_mhz) core=$(cfgval "$d" gpu.core.clock_mhz)
+	ch=$(cfgval "$d" gpu.dram.channels) fb=$(cfgval "$d" gpu.noc.channel_bytes)
+	hdr=$(cfgval "$d" gpu.l2.reply_header_bytes) line=$(cfgval "$d" gpu.memory.l1d.line_bytes)
+	jq -r --argjson k "$k" --argjson noc "$noc" --argjson core "$core" --argjson ch "$ch" \
+	      --argjson rf "$(( (hdr + line + fb - 1) / fb ))" '.total as $t
+		| def sum(re): [$t | to_entries[] | select(.key | test(re)) | .value] | add // 0;
+		(sum("^l2\\.[0-9]+\\.read_hits$")) as $rh | (sum("^l2\\.[0-9]+\\.read_misses$")) as $rm
+		| ($rf * sum("^sm\\.[0-9]+\\.mem\\.(reads|atomics)_sent$") + sum("^sm\\.[0-9]+\\.mem\\.(writes|writebacks)_sent$")
+		   - sum("^l2\\.[0-9]+\\.unacked_writes$")) as $flits
+		| [100 * $rh / ([$rh + $rm, 1] | max), 100 * $t["gpu.dram.utilisation"],
+		   100 * $flits / ($t["gpu.cycles"] * $noc / $core * $ch), 100 * $k * $t["gpu.issue_core_cycles"] / $t["gpu.core_cycles"],
+		   100 * sum("^sm\\.[0-9]+\\.mem\\.mshr_stall_cycles$") / sum("^sm\\.[0-9]+\\.cycles$")]
+		| map(round) | join(" ")' "$d/stats.json"
+}
+
+if [ -n "$bounds_of" ]; then
+	[ -s "$bounds_of/stats.json" ] && [ -s "$bounds_of/config.cfg" ] || { echo "$0: --bounds-of: no stats.json and config.cfg in $bounds_of" >&2; exit 2; }
+	echo "l2_read_hits% dram_busy% reply_port_busy% simt_pipeline_busy% l1_mshrs_full%"
+	bounds "$bounds_of"
+	exit 0
+fi
+
 capov=()
 [ "$cap" = 0 ] || capov=(-s "sim.max_thread_insts=$cap")
 brows=$(mktemp)
 rows=$(mktemp)
-trap 'rm -f "$rows" "$brows"' EXIT
+xrows=$(mktemp)
+trap 'rm -f "$rows" "$brows" "$xrows"' EXIT
 while read -r abbr ppmem pcinv; do
 	id=$(awk -F'\t' -v a="OWL:$abbr" '!/^#/ { n = split($2, p, " "); for (i = 1; i <= n; i++) if (p[i] == a) print $1 }' "$manifest")
 	[ -n "$id" ] || { echo "$0: OWL:$abbr is not in $manifest" >&2; exit 2; }
@@ -157,6 +200,8 @@ while read -r abbr ppmem pcinv; do
 			printf '%s\t%s\t%s\t%s\t-\t-\t-\t%s\t-\n' "$abbr" "$id" "$ppmem" "$pcinv" "$note" >> "$rows"
 		else
 			[ "$sb" = capped ] || [ "$sp" = capped ] && note="capped"
+			xl="-"; [ -s "$out/$id/pl2/stats.json" ] && xl=$(bounds "$out/$id/pl2")
+			printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$abbr" "$id" "$ppmem" "$(awk -v cb="$cb" -v tb="$tb" -v cp="$cp" -v tp="$tp" 'BEGIN { printf "%.2f", (tp / cp) / (tb / cb) }')" "$(bounds "$out/$id/base")" "$xl" >> "$xrows"
 			awk -v a="$abbr" -v id="$id" -v pp="$ppmem" -v pc="$pcinv" -v cb="$cb" -v tb="$tb" -v cp="$cp" -v tp="$tp" \
 			    -v ci="$cinv" -v cpp="$cpipe" -v note="$note" 'BEGIN { printf "%s\t%s\t%s\t%s\t%.2f\t%.0f\t%.1f\t%s\t%.0f\n", a, id, pp, pc, (tp / cp) / (tb / cb), 100 * ci, tb / 1e6, note, 100 * cpp }' >> "$rows"
 		fi
@@ -190,6 +235,16 @@ awk -F'\t' '$5 != "-" { n++; a[n] = $3; b[n] = $5; c[n] = $4; d[n] = $9 }
 		for (i = 1; i <= n; i++) { mx += rx[i] / n; my += ry[i] / n }
 		for (i = 1; i <= n; i++) { sxy += (rx[i] - mx) * (ry[i] - my); sxx += (rx[i] - mx) ^ 2; syy += (ry[i] - my) ^ 2 }
 		return sxy / sqrt(sxx * syy) }' "$rows"
+if [ -s "$xrows" ]; then
+	echo
+	echo "What bounds each application on owl-28 (base run, LRR; a -> b: base -> perfect L2, for the paper's Type-1): L2 read hits over L2 reads; DRAM data-bus utilisation; the MCs' NoC reply ports busy (reply flits over NoC cycles x MCs: a read's reply is an L1 line plus gpu.l2.reply_header_bytes in flits, an atomic's counted as a read's, an acked write 1 flit); the SIMT pipeline busy (warp_size / simt_width core cycles per warp instruction issued, over core cycles); L1 MSHRs full (share of core cycles)."
+	echo
+	echo "| app | program | PMEM paper | PMEM ours | Type paper / ours | L2 read hits | DRAM busy | reply port busy | SIMT pipeline busy | L1 MSHRs full |"
+	echo "|---|---|---|---|---|---|---|---|---|---|"
+	awk -F'\t' '{ n = split($5, b, " "); m = split($6, l, " "); tp = $3 >= 1.4 ? 1 : 2; to = $4 >= 1.4 ? 1 : 2
+		pr = b[3] "%"; pi = b[4] "%"; if (m == 5) { pr = pr " -> " l[3] "%"; pi = pi " -> " l[4] "%" }
+		printf "| %s | %s | %.2fx | %.2fx | %d / %d%s | %s%% | %s%% | %s | %s | %s%% |\n", $1, $2, $3, $4, tp, to, tp == to ? "" : " (differs)", b[1], b[2], pr, pi, b[5] }' "$xrows"
+fi
 [ -s "$brows" ] || exit 0
 echo
 echo "The paper's Type-1 applications on owl-28 (base run, LRR): perfect-L2 speedup (IPC), MemoryBlockCycles and NoWarpCycles over core cycles, DRAM utilisation, a load miss's round trip split by stage (core cycles, mean over the cores that missed), L1 MSHRs full (share of core cycles)."

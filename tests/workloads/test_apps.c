@@ -192,6 +192,40 @@ Test(apps_owl_table2, set_refuses_what_is_not_key_equals_value)
 	}
 }
 
+/* scripts/apps-owl-table2.sh --bounds-of: what bounds a run, from a hand-made run folder. Reads
+ * 45 hits of 50: 90%. Reply flits: (8 B header + 64 B line) / 32 B = 3 a read, 50 reads and
+ * atomics sent = 150, plus 10 writes sent less 5 unacked = 5 acks: 155 over 200 core cycles = 100
+ * NoC cycles x 4 MCs = 38.75 -> 39%. Pipeline: 32 / 8 = 4 cycles x 70 issues / 400 core cycles =
+ * 70%. MSHRs full: 40 of 400 cycles = 10%. The decoys (icache and L2 line_bytes, ifetch_cycles)
+ * must not be read. */
+Test(apps_owl_table2, bounds_of_a_hand_made_run)
+{
+	struct tmp t;
+	tmp_init(&t);
+	char out[OUT_BYTES], cmd[4096];
+	snprintf(cmd, sizeof cmd,
+		 "cd '%s' && printf '%%s\\n' '# resolved' 'gpu = {' '  core = {' '    clock_mhz = 1300;  # c:1'"
+		 " '    icache = {' '      line_bytes = 128;' '    };' '    simt_width = 8;' '    warp_size = 32;' '  };'"
+		 " '  dram = {' '    channels = 4;' '    clock_mhz = 800;' '  };' '  l2 = {' '    clock_mhz = 650;'"
+		 " '    line_bytes = 128;' '    reply_header_bytes = 8;' '  };' '  memory = {' '    l1d = {'"
+		 " '      line_bytes = 64;' '    };' '  };' '  noc = {' '    channel_bytes = 32;' '    clock_mhz = 650;'"
+		 " '  };' '};' > config.cfg && printf '%%s' '{\"total\": {\"l2.0.read_hits\": 30, \"l2.1.read_hits\": 15,"
+		 " \"l2.0.read_misses\": 3, \"l2.1.read_misses\": 2, \"gpu.dram.utilisation\": 0.254,"
+		 " \"sm.0.mem.reads_sent\": 30, \"sm.1.mem.reads_sent\": 18, \"sm.0.mem.atomics_sent\": 2,"
+		 " \"sm.0.mem.writes_sent\": 6, \"sm.1.mem.writebacks_sent\": 4, \"l2.0.unacked_writes\": 3,"
+		 " \"l2.1.unacked_writes\": 2, \"gpu.cycles\": 200, \"gpu.issue_core_cycles\": 70, \"gpu.core_cycles\": 400,"
+		 " \"sm.0.mem.mshr_stall_cycles\": 30, \"sm.1.mem.mshr_stall_cycles\": 10, \"sm.0.cycles\": 200,"
+		 " \"sm.1.cycles\": 200, \"sm.0.mem.ifetch_cycles\": 77}}' > stats.json",
+		 t.path);
+	cr_assert_eq(run(cmd, out), 0, "%s", out);
+	snprintf(cmd, sizeof cmd, "scripts/apps-owl-table2.sh --bounds-of '%s'", t.path);
+	cr_assert_eq(run(cmd, out), 0, "%s", out);
+	cr_expect_str_eq(out, "l2_read_hits% dram_busy% reply_port_busy% simt_pipeline_busy% l1_mshrs_full%\n90 25 39 70 10\n");
+	snprintf(cmd, sizeof cmd, "scripts/apps-owl-table2.sh --bounds-of '%s/none'", t.path);
+	cr_expect_eq(run(cmd, out), 2, "%s", out);
+	tmp_fini(&t);
+}
+
 /* The fixture suite end to end: fetched from a git repository made here (its commit is fixed by
  * its dates and names), inputs made, the program run on gtx480 and its own check read. */
 Test(apps_fixture, fetch_prepare_run_status_sweep, .timeout = 240)
