@@ -128,6 +128,13 @@ static inline bool fe_op_is_control(uint16_t op)
 	       op == FE_OP_TRAP || op == FE_OP_BAR;
 }
 
+/* launch.c: make c (of launch c->l, never run on an SM) CTA cta_id at its start, as
+ * fe_cta_create would make it but for what CUDA leaves undefined at a CTA's start: registers,
+ * shared and local memory and the call scratch keep the previous CTA's values (fe_cta_create
+ * zeroes them). The functional executor runs a launch's CTAs one after another in one fe_cta
+ * instead of allocating and freeing each. */
+void fe_cta_restart(struct fe_cta *c, uint32_t cta_id);
+
 /* launch.c: after a non-control instruction moved the top entry's pc onto its reconvergence
  * point or past the code: pop what finished, end lanes that ran off the code, w->pc. */
 void fe_warp_settle(struct fe_warp *w);

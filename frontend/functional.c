@@ -186,20 +186,26 @@ static int run_cta(struct cta_run *r, struct fe_cta *c, uint8_t *waiting, struct
 	}
 }
 
-/* CTAs first .. l->n_ctas - 1 of l from their start, one after another. */
+/* CTAs first .. l->n_ctas - 1 of l from their start, one after another, in one fe_cta and
+ * its buffers (fe_cta_restart), not an allocation per CTA. */
 static int run_new_ctas(struct cta_run *r, uint32_t first, struct sim_error *err)
 {
-	int rc = 0;
+	if (first >= r->l->n_ctas)
+		return 0;
+	struct fe_cta *c = fe_cta_create(r->l, first, 32, 0, err);
+	if (!c)
+		return err ? err->code : SIM_ERR_NOMEM;
+	uint8_t *waiting = calloc(c->n_warps, 1);
+	int rc = waiting ? 0 : sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory");
 	for (uint32_t id = first; id < r->l->n_ctas && !rc; id++) {
-		struct fe_cta *c = fe_cta_create(r->l, id, 32, 0, err);
-		if (!c)
-			return err ? err->code : SIM_ERR_NOMEM;
-		uint8_t *waiting = calloc(c->n_warps, 1);
-		rc = waiting ? run_cta(r, c, waiting, err)
-			     : sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory");
-		free(waiting);
-		fe_cta_destroy(c);
+		if (id != first) {
+			fe_cta_restart(c, id);
+			memset(waiting, 0, c->n_warps);
+		}
+		rc = run_cta(r, c, waiting, err);
 	}
+	free(waiting);
+	fe_cta_destroy(c);
 	return rc;
 }
 

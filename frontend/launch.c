@@ -228,6 +228,69 @@ void fe_cta_destroy(struct fe_cta *cta)
 	free(cta);
 }
 
+/* Register words of one warp of c: [n_regs][n_lanes]. */
+static size_t cta_reg_words(const struct fe_cta *c)
+{
+	return (size_t)(c->l->k->n_regs ? c->l->k->n_regs : 1) * c->warp_size;
+}
+
+/* Warp i of c at the kernel's start, its struct zero but for its buffers (regs, carry, a
+ * grown SIMT stack, the save area) and their capacities. */
+static void warp_start(struct fe_cta *c, uint32_t i)
+{
+	struct fe_warp *w = &c->warps[i];
+	w->cta = c;
+	w->k = c->l->k;
+	w->id = i;
+	w->n_lanes = c->warp_size;
+	w->mask_words = (c->warp_size + 63) / 64;
+	struct fe_simt_entry *e = &w->stack[0];
+	e->pc = 0;
+	e->rpc = FE_PC_NONE;
+	e->kind = FE_SIMT_NORMAL;
+	for (uint32_t lane = 0; lane < c->warp_size && i * c->warp_size + lane < c->l->threads_per_cta; lane++)
+		e->mask[lane >> 6] |= 1ull << (lane & 63);
+	w->sp = 1;
+	w->pc = 0;
+}
+
+void fe_cta_restart(struct fe_cta *c, uint32_t cta_id)
+{
+	const struct fe_launch *l = c->l;
+	SIM_ASSERT(cta_id < l->n_ctas);
+	c->id = cta_id;
+	c->ctaid[0] = cta_id % l->grid[0];
+	c->ctaid[1] = (cta_id / l->grid[0]) % l->grid[1];
+	c->ctaid[2] = cta_id / (l->grid[0] * l->grid[1]);
+	c->clock = NULL;
+	c->clock_base_cycle = c->clock_base_ns = c->clock_base_insts = 0;
+	memset(c->red_gen, 0, sizeof c->red_gen);
+	memset(c->red_true, 0, sizeof c->red_true);
+	memset(c->red_n, 0, sizeof c->red_n);
+	/* Registers, the carry flags, shared and local memory and the call scratch keep what the
+	 * previous CTA left: their contents at a CTA's start are undefined in CUDA and PTX, and
+	 * clearing them cost more than running a small CTA (Rodinia lud_internal: 92 registers x
+	 * 256 threads x 8 bytes = 188 KB a CTA, 16 x 16 threads of work). The CTAs run in a fixed
+	 * order, so the run stays deterministic. */
+	for (uint32_t i = 0; i < c->n_warps; i++) {
+		struct fe_warp *w = &c->warps[i];
+		uint64_t *regs = w->regs;
+		uint8_t *carry = w->carry, *save = w->save;
+		struct fe_simt_entry *stack = w->stack;
+		uint32_t cap = w->cap;
+		size_t save_cap = w->save_cap;
+		memset(w, 0, sizeof *w);
+		w->regs = regs;
+		w->carry = carry;
+		w->save = save;
+		w->save_cap = save_cap;
+		w->cap = cap;
+		w->stack = stack; /* stack_inline, or the heap's if the stack grew */
+		memset(w->stack, 0, sizeof *w->stack);
+		warp_start(c, i);
+	}
+}
+
 struct fe_cta *fe_cta_create(struct fe_launch *l, uint32_t cta_id, uint32_t warp_size,
 			     uint32_t sm_id, struct sim_error *err)
 {
@@ -262,25 +325,13 @@ struct fe_cta *fe_cta_create(struct fe_launch *l, uint32_t cta_id, uint32_t warp
 	memset(c->warps, 0, (size_t)c->n_warps * sizeof *c->warps);
 	for (uint32_t i = 0; i < c->n_warps; i++) {
 		struct fe_warp *w = &c->warps[i];
-		w->cta = c;
-		w->k = k;
-		w->id = i;
-		w->n_lanes = warp_size;
-		w->mask_words = (warp_size + 63) / 64;
-		w->regs = calloc((size_t)(k->n_regs ? k->n_regs : 1) * warp_size, sizeof *w->regs);
+		w->regs = calloc(cta_reg_words(c), sizeof *w->regs);
 		w->carry = calloc(warp_size, 1);
 		w->cap = FE_SIMT_INLINE;
 		w->stack = w->stack_inline;
 		if (!w->regs || !w->carry)
 			goto nomem;
-		struct fe_simt_entry *e = &w->stack[0];
-		e->pc = 0;
-		e->rpc = FE_PC_NONE;
-		e->kind = FE_SIMT_NORMAL;
-		for (uint32_t lane = 0; lane < warp_size && i * warp_size + lane < T; lane++)
-			e->mask[lane >> 6] |= 1ull << (lane & 63);
-		w->sp = 1;
-		w->pc = 0;
+		warp_start(c, i);
 	}
 	return c;
 nomem:
