@@ -7,7 +7,7 @@
 #include <string.h>
 
 static const char *const noc_models[] = {"cycle", "flow", "simgrid-flow", NULL};
-static const char *const noc_allocs[] = {"rr", "islip", NULL};
+static const char *const noc_allocs[] = {"rr", "islip", "islip_input_first", NULL};
 static const char *const noc_seps[] = {"networks", "vcs", NULL};
 
 static const struct cfg_key_def noc_keys[] = {
@@ -25,7 +25,10 @@ static const struct cfg_key_def noc_keys[] = {
 	CFG_KEY_INT("gpu.noc.credit_delay_cycles", "cycles", 1, 1, 100, "credit return to the upstream router"),
 	CFG_KEY_INT("gpu.noc.inject_latency_cycles", "cycles", 1, 1, 1000, "node-to-router and router-to-node channels"),
 	CFG_KEY_ENUM("gpu.noc.allocator", "rr", noc_allocs,
-		     "separable input-first allocators: rr (pointers always advance) or islip (advance on grant)"),
+		     "cycle model's allocators: rr (separable input-first, round-robin pointers advance at every bid), "
+		     "islip (switch: BookSim's and GPGPU-Sim's iSLIP, output-first request/grant/accept, one iteration, pointers "
+		     "advance on an accept; VCs as rr), islip_input_first (separable input-first whose pointers advance only on "
+		     "a grant: warpsim's islip before issue 34's change)"),
 	CFG_KEY_INT("gpu.noc.internal_speedup", "allocations/cycle", 1, 1, 8,
 		    "cycle model: switch allocation rounds per router cycle (BookSim's internal_speedup; route and VC allocation stay once a cycle): "
 		    "each crossbar input and each output moves up to this many flits a cycle, an output's extra flits wait in its output buffer "
@@ -64,7 +67,7 @@ void noc_params_default(struct noc_params *p)
 	p->credit_delay_cycles = 1;
 	p->inject_latency_cycles = 1;
 	p->separate_networks = true;
-	p->islip = false;
+	p->allocator = NOC_ALLOC_RR;
 	p->internal_speedup = 1;
 	p->input_speedup = 1;
 	p->inject_queue_packets = 8;
@@ -312,7 +315,10 @@ struct noc *noc_create(const struct cfg *cfg, struct sim *sim, struct stats *st,
 	p.st_delay_cycles = (int)cfg_int(cfg, "gpu.noc.st_delay_cycles");
 	p.credit_delay_cycles = (int)cfg_int(cfg, "gpu.noc.credit_delay_cycles");
 	p.inject_latency_cycles = (uint32_t)cfg_int(cfg, "gpu.noc.inject_latency_cycles");
-	p.islip = !strcmp(cfg_str(cfg, "gpu.noc.allocator"), "islip");
+	const char *alloc = cfg_str(cfg, "gpu.noc.allocator");
+	p.allocator = !strcmp(alloc, "islip")		    ? NOC_ALLOC_ISLIP
+		      : !strcmp(alloc, "islip_input_first") ? NOC_ALLOC_ISLIP_INPUT_FIRST
+							    : NOC_ALLOC_RR;
 	p.internal_speedup = (int)cfg_int(cfg, "gpu.noc.internal_speedup");
 	p.input_speedup = (int)cfg_int(cfg, "gpu.noc.input_speedup");
 	p.separate_networks = !strcmp(cfg_str(cfg, "gpu.noc.class_separation"), "networks");

@@ -264,6 +264,8 @@ struct noc_base *noc_cycle_new(const struct noc_params *p, const struct topo *t,
 		free(n);
 		return NULL;
 	}
+	for (int v = 0; v < p->vcs; v++)
+		n->xin_vcs[v % p->input_speedup] |= UINT64_C(1) << v;
 	for (int k = 0; k < n->n_nets; k++) {
 		n->net[k].n_cls = cls_per_net;
 		n->net[k].per_link = p->vcs / (cls_per_net * n->K);

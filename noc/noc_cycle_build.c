@@ -69,6 +69,24 @@ int noc_cyc_build_net(struct noc_cyc *n, struct cyc_net *net, const struct topo 
 			if (!r->out_sent || !r->xin_sent)
 				return -1;
 		}
+		if (n->b.p.allocator == NOC_ALLOC_ISLIP) {
+			const int Sin = n->b.p.input_speedup;
+			r->n_xin = r->n_in * Sin;
+			r->xin_words = (r->n_xin + 63) / 64;
+			const size_t ow = (size_t)(r->n_out + 63) / 64, nx = (size_t)r->n_xin;
+			r->xin_vc_rr = noc_cyc_zalloc(n, nx, sizeof *r->xin_vc_rr);
+			r->xin_acc_rr = noc_cyc_zalloc(n, nx, sizeof *r->xin_acc_rr);
+			r->isl_req = noc_cyc_zalloc(n, (size_t)r->n_out * (size_t)r->xin_words, sizeof *r->isl_req);
+			r->isl_grant = noc_cyc_zalloc(n, nx * ow, sizeof *r->isl_grant);
+			r->isl_granted = noc_cyc_zalloc(n, (size_t)r->xin_words, sizeof *r->isl_granted);
+			r->isl_req_vc = noc_cyc_zalloc(n, nx * (size_t)r->n_out, sizeof *r->isl_req_vc);
+			r->sa_vc = noc_cyc_zalloc(n, (size_t)r->n_out, sizeof *r->sa_vc);
+			if (!r->xin_vc_rr || !r->xin_acc_rr || !r->isl_req || !r->isl_grant || !r->isl_granted ||
+			    !r->isl_req_vc || !r->sa_vc)
+				return -1;
+			for (int x = 0; x < r->n_xin; x++)
+				r->xin_vc_rr[x] = (uint32_t)(x % Sin); /* BookSim's _sw_rr_offset */
+		}
 		if (!r->in || !r->out || !r->va_best || !r->va_touched || !r->sa_best || !r->sa_choice || !r->in_busy ||
 		    !r->in_va_blocked || !r->sa_req)
 			return -1;

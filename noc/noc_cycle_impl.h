@@ -39,7 +39,7 @@ struct cyc_out_port {
 	uint32_t grant_delay;
 	struct cyc_out_vc *vc;
 	uint32_t *va_rr;              /* [V] round-robin pointer over inputs */
-	uint32_t sa_rr;               /* over input ports */
+	uint32_t sa_rr;               /* over input ports; allocator islip: iSLIP's grant pointer over crossbar inputs */
 	uint32_t next_vc;             /* VA: where the VC search starts */
 	uint32_t next_off;            /* next_vc % span, kept with it (no division per bid) */
 	uint32_t span;                /* VCs a head may take here: V / classes (/ route classes on links) */
@@ -115,6 +115,18 @@ struct cyc_router {
 	 * only when another round follows (router_step), and they are all zero between steps. */
 	uint8_t *out_sent;            /* [n_out] */
 	uint8_t *xin_sent;            /* [n_in * input_speedup] */
+	/* Allocator islip only (noc_cycle_islip.c), over crossbar inputs x = port * Sin + VC % Sin
+	 * (Sin = input_speedup): per x its VC pointer (BookSim's _sw_rr_offset) and its accept
+	 * pointer over outputs; scratch of one allocation, all zero between allocations: per output
+	 * the inputs requesting it, per input the outputs granting it, the inputs with a grant; the
+	 * VC of request (x, o); the VC each matched output takes. */
+	uint32_t *xin_vc_rr, *xin_acc_rr; /* [n_xin] */
+	uint64_t *isl_req;            /* [n_out * xin_words] */
+	uint64_t *isl_grant;          /* [n_xin * out_words] */
+	uint64_t *isl_granted;        /* [xin_words] */
+	int16_t *isl_req_vc;          /* [n_xin * n_out] */
+	int16_t *sa_vc;               /* [n_out] */
+	int n_xin, xin_words;         /* n_in * input_speedup, (n_xin + 63) / 64 */
 	bool self_link;               /* a link joins this router to itself (see router_step) */
 	/* Fixed at build, read every step. */
 	int in_words, out_words;      /* (n_in + 63) / 64, (n_out + 63) / 64: words of the bit sets */
@@ -160,6 +172,7 @@ struct cyc_net {
 struct noc_cyc {
 	struct noc_base b;
 	int V, K;                     /* VCs per port, route VC classes */
+	uint64_t xin_vcs[8];          /* [s]: the VCs v with v % input_speedup == s (crossbar input s of a port) */
 	int n_nets;
 	struct cyc_net net[2];
 	struct cyc_pkt *pkt;
@@ -182,8 +195,15 @@ int noc_cyc_build_net(struct noc_cyc *n, struct cyc_net *net, const struct topo 
 void noc_cyc_step(struct noc_base *b, uint64_t c);
 /* Node's source on net sends at most one flit into its router (noc_cycle.c). */
 void noc_cyc_source_step(struct noc_cyc *n, struct cyc_net *net, int node, uint64_t c);
-/* The grants of one SA round: switch and link traversal, credits (noc_cycle_traverse.c). */
+/* The grants of one input-first SA round (sa_best, sa_choice): the pointers move, then
+ * switch and link traversal, credits (noc_cycle_traverse.c). */
 void noc_cyc_router_grants(struct noc_cyc *n, struct cyc_router *r, uint64_t c, bool count);
+/* Input port i's VC v crosses the switch to output o in cycle c (noc_cycle_traverse.c). count:
+ * another input-first SA round follows in this cycle (it reads out_sent/xin_sent). */
+void noc_cyc_router_grant(struct noc_cyc *n, struct cyc_router *r, int o, int i, int v, uint64_t c, bool count);
+/* Up to internal_speedup iSLIP switch allocations of router r in cycle c, each followed by its
+ * grants (noc_cycle_islip.c). False when no VC requested the switch; lowers *wake as sa_ready. */
+bool noc_cyc_islip(struct noc_cyc *n, struct cyc_router *r, uint64_t c, uint64_t *wake);
 
 /* ---- helpers ----------------------------------------------------------------------- */
 
@@ -228,6 +248,38 @@ static inline void ovc_credit_later(struct cyc_out_vc *o, uint64_t when)
 	uint32_t i = (uint32_t)o->cr_head + o->cr_count;
 	o->cr_ready[i >= o->cr_cap ? i - o->cr_cap : i] = when;
 	o->cr_count++;
+}
+
+/* Whether input VC v of port ip (active, holding flits) may send its head flit in cycle c: the
+ * flit and the stage are ready, and its output VC (or ejection queue) has a credit. If not,
+ * lowers *wake to the cycle from which it could by itself, or marks it sa_blocked when only an
+ * event elsewhere ends the wait. */
+static inline __attribute__((always_inline)) bool sa_ready(struct noc_cyc *n, struct cyc_in_port *ip, int v, uint64_t c,
+							   uint64_t *wake)
+{
+	struct cyc_in_vc *iv = &ip->vc[v];
+	uint64_t ready = iv->stage_ready > iv->head_ready ? iv->stage_ready : iv->head_ready;
+	if (ready > c) {
+		*wake = min_u64(*wake, ready);
+		return false;
+	}
+	if (iv->ejq >= 0) {
+		if (n->ejq[iv->ejq].credits <= 0) {
+			ip->sa_blocked |= UINT64_C(1) << v; /* cyc_try_eject wakes the router */
+			return false;
+		}
+	} else {
+		struct cyc_out_vc *ov = iv->ovc;
+		if (ovc_credits(ov, c) <= 0) {
+			/* A credit on its way ends the wait; later ones wake the router. */
+			if (ov->cr_count)
+				*wake = min_u64(*wake, ov->cr_ready[ov->cr_head]);
+			else
+				ip->sa_blocked |= UINT64_C(1) << v;
+			return false;
+		}
+	}
+	return true;
 }
 
 static inline void ivc_push(struct cyc_router *r, int port, int vc, int depth, struct cyc_flit f)

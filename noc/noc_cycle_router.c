@@ -48,8 +48,7 @@ static int va_pick_wrapping(const struct cyc_out_port *op, const struct cyc_in_v
 }
 
 /* Input port ip's SA request: the first of its VCs, in round-robin order from sa_rr, whose
- * head flit may leave in cycle c; -1 if none. Lowers *wake to the cycle from which a
- * waiting VC could request by itself. */
+ * head flit may leave in cycle c (sa_ready); -1 if none. */
 static inline int sa_pick(struct noc_cyc *n, struct cyc_in_port *ip, uint64_t cand, uint64_t c, uint64_t *wake)
 {
 	/* The candidate VCs at or above sa_rr, then those below. */
@@ -63,29 +62,8 @@ static inline int sa_pick(struct noc_cyc *n, struct cyc_in_port *ip, uint64_t ca
 		}
 		int v = __builtin_ctzll(bits);
 		bits &= bits - 1;
-		struct cyc_in_vc *iv = &ip->vc[v];
-		uint64_t ready = iv->stage_ready > iv->head_ready ? iv->stage_ready : iv->head_ready;
-		if (ready > c) {
-			*wake = min_u64(*wake, ready);
-			continue;
-		}
-		if (iv->ejq >= 0) {
-			if (n->ejq[iv->ejq].credits <= 0) {
-				ip->sa_blocked |= UINT64_C(1) << v; /* cyc_try_eject wakes the router */
-				continue;
-			}
-		} else {
-			struct cyc_out_vc *ov = iv->ovc;
-			if (ovc_credits(ov, c) <= 0) {
-				/* A credit on its way ends the wait; later ones wake the router. */
-				if (ov->cr_count)
-					*wake = min_u64(*wake, ov->cr_ready[ov->cr_head]);
-				else
-					ip->sa_blocked |= UINT64_C(1) << v;
-				continue;
-			}
-		}
-		return v;
+		if (sa_ready(n, ip, v, c, wake))
+			return v;
 	}
 }
 
@@ -98,7 +76,7 @@ static inline __attribute__((always_inline)) bool sa_bid(struct noc_cyc *n, stru
 	r->sa_choice[i] = (int16_t)v;
 	if (v < 0)
 		return false;
-	if (!n->b.p.islip)
+	if (n->b.p.allocator == NOC_ALLOC_RR)
 		ip->sa_rr = v + 1 == n->V ? 0 : (uint32_t)v + 1;
 	int opi = ip->vc[v].out_port;
 	int32_t cur = r->sa_best[opi];
@@ -132,7 +110,8 @@ static void router_step(struct noc_cyc *n, struct cyc_net *net, struct cyc_route
 	/* With a VC allocation delay a VC granted now cannot bid for the switch this cycle, and SA
 	 * reads nothing that VA bids change: one pass over the ports makes both bids (a port's SA
 	 * bid from its VCs active before the VA commit). Without the delay, SA follows the commit. */
-	const bool one_pass = n->b.p.vc_alloc_delay_cycles > 0;
+	const bool islip = n->b.p.allocator == NOC_ALLOC_ISLIP;
+	const bool one_pass = n->b.p.vc_alloc_delay_cycles > 0 && !islip;
 	bool any = false;
 	uint64_t multi = 0;           /* nonzero: some input port bid with two candidate VCs or more */
 
@@ -213,6 +192,13 @@ static void router_step(struct noc_cyc *n, struct cyc_net *net, struct cyc_route
 		iv->stage_ready = c + (uint64_t)n->b.p.vc_alloc_delay_cycles;
 	}
 
+	/* iSLIP reads every VC of a port at once, after the VA commit: a VC granted now waits
+	 * vc_alloc_delay_cycles > 0 (sa_ready), or may request this cycle with a delay of 0. */
+	if (islip) {
+		bool req = noc_cyc_islip(n, r, c, &wake);
+		r->next_c = routed || n_touched || req ? c + 1 : wake;
+		return;
+	}
 	/* SA: each input port bids with one VC, each output port grants one input port. */
 	if (!one_pass)
 		for (int wi = 0; wi < in_words; wi++)

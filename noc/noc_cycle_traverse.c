@@ -46,20 +46,16 @@ static void va_unblock(struct cyc_router *r, int o)
 		}
 }
 
-/* Output port o grants the input port that won it in SA: that input's chosen VC sends its
- * head flit. count: another SA round follows in this cycle (it reads out_sent/xin_sent). */
-static void router_grant(struct noc_cyc *n, struct cyc_router *r, int o, uint64_t c, bool count)
+/* Output port o takes the head flit of input port i's VC v (the allocator's pointers have
+ * moved already). count: another SA round follows in this cycle (it reads out_sent/xin_sent). */
+static inline __attribute__((always_inline)) void router_grant(struct noc_cyc *n, struct cyc_router *r, int o, int i,
+							       int v, uint64_t c, bool count)
 {
-	const int V = n->V, depth = n->b.p.vc_buffer_flits;
-	int i = r->sa_best[o];
+	const int depth = n->b.p.vc_buffer_flits;
 	r->sa_best[o] = -1;
 	struct cyc_out_port *op = &r->out[o];
 	struct cyc_in_port *ip = &r->in[i];
-	int v = r->sa_choice[i];
 	struct cyc_in_vc *iv = &ip->vc[v];
-	op->sa_rr = i + 1 == r->n_in ? 0 : (uint32_t)i + 1;
-	if (n->b.p.islip)
-		ip->sa_rr = v + 1 == V ? 0 : (uint32_t)v + 1;
 
 	struct cyc_flit f = iv->buf[iv->head];
 	if (++iv->head == depth)
@@ -116,15 +112,29 @@ static void router_grant(struct noc_cyc *n, struct cyc_router *r, int o, uint64_
 	}
 }
 
-/* Every output port that an input won in this SA round grants it. Grants in output order:
- * ejections add to the latency sums in this order. */
+void noc_cyc_router_grant(struct noc_cyc *n, struct cyc_router *r, int o, int i, int v, uint64_t c, bool count)
+{
+	router_grant(n, r, o, i, v, c, count);
+}
+
+/* Every output port that an input won in this SA round grants it: the output's pointer moves
+ * past the winner, and with islip_input_first the winner's VC pointer past its VC (with rr it
+ * moved at the bid). Grants in output order: ejections add to the latency sums in this order. */
 void noc_cyc_router_grants(struct noc_cyc *n, struct cyc_router *r, uint64_t c, bool count)
 {
+	const int V = n->V;
+	const bool on_grant = n->b.p.allocator == NOC_ALLOC_ISLIP_INPUT_FIRST;
 	for (int wo = 0; wo < r->out_words; wo++) {
 		uint64_t outs = r->sa_req[wo];
 		r->sa_req[wo] = 0;
-		for (; outs; outs &= outs - 1)
-			router_grant(n, r, wo * 64 + __builtin_ctzll(outs), c, count);
+		for (; outs; outs &= outs - 1) {
+			int o = wo * 64 + __builtin_ctzll(outs);
+			int i = r->sa_best[o], v = r->sa_choice[i];
+			r->out[o].sa_rr = i + 1 == r->n_in ? 0 : (uint32_t)i + 1;
+			if (on_grant)
+				r->in[i].sa_rr = v + 1 == V ? 0 : (uint32_t)v + 1;
+			router_grant(n, r, o, i, v, c, count);
+		}
 	}
 }
 

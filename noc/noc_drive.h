@@ -10,6 +10,13 @@
 #include "noc.h"
 #include "../topologies/topology.h"
 
+/* gpu.noc.allocator: the cycle model's VC and switch allocators. */
+enum noc_alloc {
+	NOC_ALLOC_RR,                  /* separable input-first, pointers move at every bid */
+	NOC_ALLOC_ISLIP_INPUT_FIRST,   /* separable input-first, pointers move only on a grant */
+	NOC_ALLOC_ISLIP,               /* switch: BookSim's iSLIP (request, grant, accept), one iteration */
+};
+
 /* Every setting of the cycle and flow models; noc_create fills it from gpu.noc.*. */
 struct noc_params {
 	const char *model;             /* "cycle", "flow", "simgrid-flow" */
@@ -21,7 +28,7 @@ struct noc_params {
 	int credit_delay_cycles;       /* credit flight back to the upstream router */
 	uint32_t inject_latency_cycles;/* node -> router and router -> node channels */
 	bool separate_networks;        /* request and reply on two physical networks */
-	bool islip;                    /* iSLIP pointer update (else plain round-robin) */
+	enum noc_alloc allocator;
 	int internal_speedup;          /* router steps per cycle (cycle model) */
 	int input_speedup;             /* crossbar inputs per input port (cycle model) */
 	int inject_queue_packets;      /* per node and class */

@@ -172,7 +172,7 @@ Test(noc_cycle, conservation_shared_network_torus_islip, .timeout = 240)
 	struct noc_params p;
 	noc_params_default(&p);
 	p.separate_networks = false;
-	p.islip = true;
+	p.allocator = NOC_ALLOC_ISLIP;
 	int dims[2] = {4, 4};
 	/* 4 VCs = 2 message classes x 2 dateline classes x 1. */
 	conservation(&p, topo_torus(dims, 2, true, 1, NULL), 20000);
@@ -312,7 +312,7 @@ Test(noc_cycle, conservation_crossbar_internal_speedup, .timeout = 240)
 	noc_params_default(&p);
 	p.vcs = 1;
 	p.internal_speedup = 2;
-	p.islip = true;
+	p.allocator = NOC_ALLOC_ISLIP;
 	conservation(&p, topo_crossbar(21, NULL), 20000);
 }
 
@@ -323,7 +323,7 @@ Test(noc_cycle, conservation_mesh_input_speedup, .timeout = 240)
 	noc_params_default(&p);
 	p.vcs = 2;
 	p.input_speedup = 2;
-	p.islip = true;
+	p.allocator = NOC_ALLOC_ISLIP;
 	int dims[2] = {4, 4};
 	conservation(&p, topo_mesh(dims, 2, 1, NULL), 20000);
 }
@@ -372,7 +372,7 @@ static uint32_t random_run(uint64_t seed, uint64_t *arrive, uint32_t cap, char *
 	struct noc_params p;
 	noc_params_default(&p);
 	p.separate_networks = rnd(&s) % 2;
-	p.islip = rnd(&s) % 2;
+	p.allocator = (enum noc_alloc)(rnd(&s) % 3);
 	int unit = (p.separate_networks ? 1 : 2) * k;
 	p.vcs = unit * (1 + (int)(rnd(&s) % 3));
 	p.vc_buffer_flits = 1 + (int)(rnd(&s) % 6);
