@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fe_rt.h"
+#include "exec_int.h"
 
 void fe_launch_progress(const struct fe_launch *l, uint64_t *mem_state, uint64_t *atomic_changes)
 {
@@ -54,12 +54,16 @@ struct turn {
 /* Run w for at most max instructions, until it arrives at a barrier or exits. Control
  * instructions, a pending bar.red result and (with observe) memory instructions go through
  * fe_warp_execute, which fills wi for the observer; the rest run here as fe_warp_execute
- * would run them (guard, fe_exec_inst, pc + 1, settle at a reconvergence point or past the
- * code), without filling wi's record for the timing model. */
+ * would run them (guard, the executor, pc + 1, settle at a reconvergence point or past the
+ * code), without filling wi's record for the timing model. Between two of those, the top
+ * SIMT entry stays the same: its pc lives in a local, its lane count is counted once, and
+ * the decoded form picks the executor's loop directly (fe_exec_inst's dispatch, inlined). */
 static int warp_turn(struct fe_warp *w, uint64_t max, struct warp_inst *wi, fe_mem_observe_fn observe,
 		     void *ctx, uint32_t cta, struct turn *t, struct sim_error *err)
 {
 	const struct fe_kernel *k = w->k;
+	const struct fe_xop *const xop = k->xop;
+	const uint32_t n_insts = k->n_insts;
 	uint64_t n = 0, tn = 0;
 	uint64_t guarded[WI_MASK_WORDS];
 	int rc = 0;
@@ -67,8 +71,8 @@ static int warp_turn(struct fe_warp *w, uint64_t max, struct warp_inst *wi, fe_m
 	t->last_pc = w->pc;
 	while (n < max && w->sp) {
 		struct fe_simt_entry *top = &w->stack[w->sp - 1];
-		const uint32_t pc = top->pc;
-		const struct fe_xop *x = &k->xop[pc];
+		uint32_t pc = top->pc;
+		const struct fe_xop *x = &xop[pc];
 		t->last_pc = pc;
 		if (fe_op_is_control(x->op) || w->red_pending ||
 		    (observe && k->wi[pc].mem_kind != WI_MEM_NONE)) {
@@ -85,21 +89,46 @@ static int warp_turn(struct fe_warp *w, uint64_t max, struct warp_inst *wi, fe_m
 			}
 			continue;
 		}
-		const uint64_t *mask = top->mask;
-		if (x->guard != FE_NO_REG) {
-			fe_exec_guard(w, x->guard, x->guard_neg, mask, guarded);
-			mask = guarded;
+		/* a straight-line run in this entry: until a control (or observed memory)
+		 * instruction, the entry's reconvergence point, the end of the code or max */
+		const uint32_t rpc = top->rpc;
+		const uint32_t top_lanes = fe_mask_count(w, top->mask);
+		uint64_t run = 0;
+		for (;;) {
+			const uint64_t *mask = top->mask;
+			uint32_t lanes = top_lanes;
+			if (x->guard != FE_NO_REG) {
+				fe_exec_guard(w, x->guard, x->guard_neg, mask, guarded);
+				mask = guarded;
+				lanes = fe_mask_count(w, mask);
+			}
+			run++;
+			w->n_insts++; /* before it runs: the functional clock counts it */
+			tn += lanes;
+			if (x->kind == FE_X_LD || x->kind == FE_X_ST)
+				rc = fe_exec_ldst_fast(w, pc, x, mask, wi, err);
+			else if (x->kind != FE_X_GENERIC)
+				fe_exec_fast(w, x, &k->prog[pc], mask);
+			else
+				rc = fe_exec_inst_generic(w, pc, mask, wi, err);
+			if (rc)
+				break;
+			pc++;
+			if (pc == rpc || pc >= n_insts || n + run >= max)
+				break;
+			x = &xop[pc];
+			if (fe_op_is_control(x->op) || (observe && k->wi[pc].mem_kind != WI_MEM_NONE))
+				break;
+			t->last_pc = pc;
 		}
-		w->n_insts++;
-		n++;
-		tn += fe_mask_count(w, mask);
-		if ((rc = fe_exec_inst(w, pc, mask, wi, err))) {
+		n += run;
+		if (rc) {
+			top->pc = pc;
 			w->pc = pc;
 			break;
 		}
-		const uint32_t npc = pc + 1;
-		top->pc = npc;
-		if (npc == top->rpc || npc >= k->n_insts)
+		top->pc = pc;
+		if (pc == rpc || pc >= n_insts)
 			fe_warp_settle(w);
 	}
 	/* fe_warp_execute keeps w->pc; the loop above only moved the top entry's */
