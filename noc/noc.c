@@ -30,7 +30,9 @@ static const struct cfg_key_def noc_keys[] = {
 		     "advance on an accept; VCs as rr), islip_input_first (separable input-first whose pointers advance only on "
 		     "a grant: warpsim's islip before issue 34's change)"),
 	CFG_KEY_INT("gpu.noc.internal_speedup", "allocations/cycle", 1, 1, 8,
-		    "cycle model: switch allocation rounds per router cycle (BookSim's internal_speedup; route and VC allocation stay once a cycle): "
+		    "cycle model: switch allocation rounds per router cycle (BookSim's internal_speedup; route and VC allocation stay once a cycle, "
+		    "and VC allocation takes one cycle less than gpu.noc.vc_alloc_delay_cycles, as BookSim's internal steps let a VC granted "
+		    "in one bid for the switch in the next, same cycle): "
 		    "each crossbar input and each output moves up to this many flits a cycle, an output's extra flits wait in its output buffer "
 		    "for the channel (one flit a cycle). 1 = no speedup"),
 	CFG_KEY_INT("gpu.noc.input_speedup", "crossbar inputs", 1, 1, 8,

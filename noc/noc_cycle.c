@@ -253,6 +253,13 @@ struct noc_base *noc_cycle_new(const struct noc_params *p, const struct topo *t,
 	n->b.p = *p;
 	n->b.topo = (struct topo *)t;
 	n->V = p->vcs;
+	/* BookSim steps a router internal_speedup times a cycle and each step runs every stage
+	 * once; a stage of delay d >= 1 is done d - 1 cycles after its step (iq_router.cpp:
+	 * GetSimTime() + delay - 1). So with a speedup a VC allocated in a cycle's first step
+	 * bids for the switch in its second: VA and SA of delay 1 share one cycle, and a VC
+	 * takes a new packet every cycle instead of every other (GPGPU-Sim's Fermi crossbar,
+	 * 1-flit packets: uniform saturation 0.59 flits/node/cycle in BookSim, 0.30 here before). */
+	n->va_delay = p->vc_alloc_delay_cycles - (p->internal_speedup > 1 && p->vc_alloc_delay_cycles > 0);
 	n->K = t->n_vc_classes;
 	n->n_nets = p->separate_networks ? 2 : 1;
 	int cls_per_net = p->separate_networks ? 1 : NOC_NUM_CLASSES;

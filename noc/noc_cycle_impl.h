@@ -173,6 +173,9 @@ struct noc_cyc {
 	struct noc_base b;
 	int V, K;                     /* VCs per port, route VC classes */
 	uint64_t xin_vcs[8];          /* [s]: the VCs v with v % input_speedup == s (crossbar input s of a port) */
+	/* Cycles from a VC's VC-allocation grant to its first switch-allocation bid:
+	 * vc_alloc_delay_cycles, one less with an internal speedup (noc_cycle.c: cyc_create). */
+	int va_delay;
 	int n_nets;
 	struct cyc_net net[2];
 	struct cyc_pkt *pkt;

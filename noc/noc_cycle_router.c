@@ -111,7 +111,7 @@ static void router_step(struct noc_cyc *n, struct cyc_net *net, struct cyc_route
 	 * reads nothing that VA bids change: one pass over the ports makes both bids (a port's SA
 	 * bid from its VCs active before the VA commit). Without the delay, SA follows the commit. */
 	const bool islip = n->b.p.allocator == NOC_ALLOC_ISLIP;
-	const bool one_pass = n->b.p.vc_alloc_delay_cycles > 0 && !islip;
+	const bool one_pass = n->va_delay > 0 && !islip;
 	bool any = false;
 	uint64_t multi = 0;           /* nonzero: some input port bid with two candidate VCs or more */
 
@@ -189,11 +189,11 @@ static void router_step(struct noc_cyc *n, struct cyc_net *net, struct cyc_route
 			op->next_off = 0; /* 2^32 % span need not be 0 */
 		else if (++op->next_off == op->span)
 			op->next_off = 0;
-		iv->stage_ready = c + (uint64_t)n->b.p.vc_alloc_delay_cycles;
+		iv->stage_ready = c + (uint64_t)n->va_delay;
 	}
 
 	/* iSLIP reads every VC of a port at once, after the VA commit: a VC granted now waits
-	 * vc_alloc_delay_cycles > 0 (sa_ready), or may request this cycle with a delay of 0. */
+	 * va_delay > 0 (sa_ready), or may request this cycle with a delay of 0. */
 	if (islip) {
 		bool req = noc_cyc_islip(n, r, c, &wake);
 		r->next_c = routed || n_touched || req ? c + 1 : wake;
@@ -223,7 +223,7 @@ static void router_step(struct noc_cyc *n, struct cyc_net *net, struct cyc_route
 	 * crossbar input is used up), lost (the output it asked for granted another port), or
 	 * failed in sa_pick, and fails again (same cycle, and this router's grants move flits
 	 * and credits only to other routers unless a link loops back: self_link). VCs that won
-	 * VA this cycle wait vc_alloc_delay_cycles > 0 in one_pass mode, and were candidates
+	 * VA this cycle wait va_delay > 0 in one_pass mode, and were candidates
 	 * already otherwise. So such a round changes nothing and is skipped. Whether the next
 	 * round runs is known from this round's bids, before its grants: they are counted in
 	 * out_sent/xin_sent only then, and the counts are cleared after the last counted round. */
