@@ -35,8 +35,8 @@ static enum st_result stage_access(struct mem_unit *m, const struct coal_req *cr
 	uint32_t si = m->st.slot;
 	struct cache *c = &m->cache[m->st.cache_id];
 	uint64_t hit_done = now + c->cfg.hit_latency_cycles;
-	/* The constant cache's accesses are words (see cache_from_cfg); everything below L1 is
-	 * in lines. */
+	/* The constant cache's accesses may be words (l1c.access_granularity, cache_from_cfg);
+	 * everything below L1 is in lines. */
 	uint64_t line = cache_line_base(c, cr->line_addr);
 
 	if (m->model == MU_PERFECT_L1) {

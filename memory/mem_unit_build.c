@@ -17,6 +17,7 @@ static const char *const mu_alloc[] = {"on-fill", "on-miss", NULL};
 static const char *const mu_rfail[] = {"refuse", "hold", NULL};
 static const char *const mu_wpol[] = {"write-back", "write-through", "write-evict", "local-wb-global-evict", NULL};
 static const char *const mu_index[] = {"linear", "xor", "fermi-hash", NULL};
+static const char *const mu_l1c_gran[] = {"word", "line", NULL};
 
 /* Defaults are owl-28 (OWL Table 1: 32 KB 8-way L1D, 8 KB 4-way const and texture caches,
  * 64 B lines, 32 MSHRs/core; Sec 3 "write-back policies for both L1 and L2"). Merges per
@@ -75,6 +76,12 @@ static const struct cfg_key_def mu_keys[] = {
 	CFG_KEY_INT("gpu.memory.l1c.assoc", "ways", 4, 1, 256, "L1 constant cache associativity"),
 	CFG_KEY_INT("gpu.memory.l1c.line_bytes", "bytes", 64, 16, 4096, "L1 constant cache line"),
 	CFG_KEY_ENUM("gpu.memory.l1c.replacement", "lru", mu_repl, "L1C replacement: lru | fifo"),
+	CFG_KEY_ENUM("gpu.memory.l1c.access_granularity", "word", mu_l1c_gran,
+		     "what one constant-cache access of a warp's .const/.param load serves, one access a cycle: "
+		     "word (a distinct 4-byte word: Fermi's constant cache serves one address per cycle, CUDA C "
+		     "Programming Guide, compute capability 2.x) | line (a distinct L1C line: GPGPU-Sim 2.x-4.x "
+		     "group a warp's constant accesses by line, warp_inst_t::generate_mem_accesses, and "
+		     "ldst_unit::constant_cycle sends one a cycle)"),
 	CFG_KEY_INT("gpu.memory.l1c.hit_latency_cycles", "cycles", 20, 1, 10000, "L1C hit latency (core cycles)"),
 	CFG_KEY_INT("gpu.memory.l1t.size_kb", "KiB", 8, 1, 65536, "L1 texture cache capacity"),
 	CFG_KEY_INT("gpu.memory.l1t.assoc", "ways", 4, 1, 256, "L1 texture cache associativity"),
@@ -129,10 +136,11 @@ static int cache_from_cfg(struct mem_unit *m, const struct cfg *cfg, int id, str
 	}
 	m->coal[id].line_bytes = cc.line_bytes;
 	m->coal[id].sector_bytes = cc.sector_bytes;
-	/* Fermi's constant cache serves one address per cycle: a warp reading k distinct words
-	 * takes k passes (CUDA C Programming Guide, compute capability 2.x, constant memory), so
-	 * its "coalescing" unit is a 4-byte word. */
-	if (id == MU_L1C)
+	/* l1c.access_granularity = word: Fermi's constant cache serves one address per cycle, so a
+	 * warp reading k distinct words takes k passes (CUDA C Programming Guide, compute
+	 * capability 2.x, constant memory) and its "coalescing" unit is a 4-byte word. line:
+	 * GPGPU-Sim's, one access per distinct line (configs/README.md). */
+	if (id == MU_L1C && !strcmp(cfg_str(cfg, "gpu.memory.l1c.access_granularity"), "word"))
 		m->coal[id].line_bytes = 4;
 #undef MU_KEY
 	return 0;

@@ -562,6 +562,79 @@ Test(mem_unit, constant_cache_serialises_distinct_words)
 	cr_expect_eq(stat("sm.0.mem.mshr_stall_cycles"), 51 - 12); /* word 2 waited 12..50 */
 }
 
+/* A warp's constant load over 3 lines and 17 distinct words: lanes 0-15 read words 0-7 of the
+ * line at 0x4000 (each twice), lanes 16-27 words 0-5 of 0x4040 (each twice), lanes 28-31 words
+ * 0, 1, 2, 0 of 0x4080. */
+static const struct warp_inst *const_3_lines_17_words(void)
+{
+	const struct warp_inst *wi = inst(WI_MEM_LOAD, WI_SPACE_CONST, 32, 0, 0);
+	for (uint32_t l = 0; l < 32; l++)
+		H.addr[l] = l < 16 ? 0x4000 + 4 * (l % 8) : l < 28 ? 0x4040 + 4 * ((l - 16) % 6) : 0x4080 + 4 * ((l - 28) % 3);
+	return wi;
+}
+
+/* l1c.access_granularity = line (GPGPU-Sim's): one L1C access per distinct line, one a cycle.
+ * Cold at 10: the three lines miss at 10, 11, 12 (three MSHR entries), are injected at 11, 12,
+ * 13 and filled at 51, 52, 53: done at 53. Warm at 60: hits at 60, 61, 62, the last done at
+ * 62 + 3 = 65. Word granularity (the default) would take 17 accesses: warm, done at 60 + 16 + 3. */
+Test(mem_unit, constant_cache_by_line_takes_one_access_per_distinct_line)
+{
+	teardown();
+	setup_with("gpu.memory.l1c.access_granularity=line", true);
+	issue_at(10, const_3_lines_17_words(), 1);
+	run_to(60);
+	cr_assert_eq(H.n_done, 1);
+	cr_expect_eq(H.done_ps[0], 53 * 1000);
+	cr_expect_eq(stat("sm.0.l1c.accesses"), 3);
+	cr_expect_eq(stat("sm.0.l1c.misses"), 3);
+	cr_expect_eq(stat("sm.0.mem.reads_sent"), 3);
+	cr_expect_eq(H.fn.req_bytes[MEM_REQ_READ], 3 * 8);
+	issue_at(60, const_3_lines_17_words(), 2);
+	run_all();
+	cr_assert_eq(H.n_done, 2);
+	cr_expect_eq(H.done_ps[1], 65 * 1000);
+	cr_expect_eq(stat("sm.0.l1c.accesses"), 6);
+	cr_expect_eq(stat("sm.0.l1c.hits"), 3);
+	cr_expect_eq(stat("sm.0.mem.line_accesses"), 6);
+}
+
+/* The same warm load with word granularity: 17 accesses, one a cycle from 200, the last hit
+ * done at 216 + 3 = 219. */
+Test(mem_unit, constant_cache_by_word_takes_one_access_per_distinct_word)
+{
+	issue_at(10, const_3_lines_17_words(), 1);
+	run_to(200);
+	cr_assert_eq(H.n_done, 1);
+	uint64_t before = stat("sm.0.l1c.accesses");
+	issue_at(200, const_3_lines_17_words(), 2);
+	run_all();
+	cr_assert_eq(H.n_done, 2);
+	cr_expect_eq(H.done_ps[1], 219 * 1000);
+	cr_expect_eq(stat("sm.0.l1c.accesses") - before, 17);
+}
+
+/* gtx480 and m2090 access the L1C by line (their l1.cfg; L1C hit latency 1): the cold load is
+ * done at 53 as above, the warm one at 60 hits at 60, 61, 62 and is done at 63 (by word: 77). */
+static void machine_constant_by_line(const char *name)
+{
+	teardown();
+	setup_machine(name);
+	issue_at(10, const_3_lines_17_words(), 1);
+	run_to(60);
+	cr_assert_eq(H.n_done, 1, "%s", name);
+	cr_expect_eq(H.done_ps[0], 53 * 1000, "%s", name);
+	issue_at(60, const_3_lines_17_words(), 2);
+	run_all();
+	cr_expect_eq(H.done_ps[1], 63 * 1000, "%s", name);
+	cr_expect_eq(stat("sm.0.l1c.accesses"), 6, "%s", name);
+}
+
+Test(mem_unit, gtx480_and_m2090_access_the_constant_cache_by_line)
+{
+	machine_constant_by_line("gtx480");
+	machine_constant_by_line("m2090");
+}
+
 /* 16-byte constant loads at distinct addresses: 4 words each, 128 requests for 32 lanes, more
  * than the refusal memo's entry holds (it stores 2 per lane). Refused while the MSHRs are full
  * (the token indexes the memo's last entry, so an overflow would run off its array: ASan),
