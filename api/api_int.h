@@ -12,6 +12,9 @@ struct warpsim *warpsim_create_sim(const struct warpsim_options *o, struct sim_e
 struct cfg *warpsim_cfg(struct warpsim *ws);
 struct stats *warpsim_stats(struct warpsim *ws);
 struct gpu *warpsim_gpu(struct warpsim *ws);          /* NULL when functional */
+/* The check each functionally executed launch makes while it runs (fe_launch_set_poll):
+ * every launch of a functional machine, the launches a timed run executes functionally. */
+void warpsim_set_functional_poll(struct warpsim *ws, fe_poll_fn poll, void *ctx);
 /* The device every launch goes through: after a PROGRAM or FAULT it refuses further launches
  * with that status (include/warpsim.h, warpsim_launch). */
 struct fe_device warpsim_device(struct warpsim *ws);

@@ -250,6 +250,15 @@ void warpsim_destroy(struct warpsim *ws)
 struct cfg *warpsim_cfg(struct warpsim *ws) { return ws->cfg; }
 struct stats *warpsim_stats(struct warpsim *ws) { return ws->st; }
 struct gpu *warpsim_gpu(struct warpsim *ws) { return ws->g; }
+
+void warpsim_set_functional_poll(struct warpsim *ws, fe_poll_fn poll, void *ctx)
+{
+	ws->fstats.poll = poll;
+	ws->fstats.poll_ctx = ctx;
+	/* the launches a timed run executes functionally (launch selection) */
+	ws->ctl.fstats.poll = poll;
+	ws->ctl.fstats.poll_ctx = ctx;
+}
 struct fe_device warpsim_device(struct warpsim *ws) { return ws->dev; }
 const struct api_ctl *warpsim_ctl(struct warpsim *ws) { return ws->g ? &ws->ctl : NULL; }
 

@@ -121,8 +121,21 @@ static void on_period(void *ctx, const struct gpu_progress *p)
 		progress_report(&run.pr, p);
 }
 
+/* The functional executor's check while a launch runs (it has no periodic call): a pending
+ * signal is handled there, as on_period handles it for the timing model. */
+static int on_functional_poll(void *ctx, struct sim_error *err)
+{
+	(void)ctx;
+	(void)err;
+	if (run_signal)
+		finish_on_signal(run_signal, true);
+	return 0;
+}
+
 void cr_run_machine(struct warpsim *ws)
 {
+	if (wake_fd[0] >= 0)
+		warpsim_set_functional_poll(ws, on_functional_poll, NULL);
 	struct gpu *g = warpsim_gpu(ws);
 	if (!g || (wake_fd[0] < 0 && !run.progress_on))
 		return;
@@ -249,8 +262,8 @@ static void on_signal(int sig)
 }
 
 /* Waits for a signal's byte, then takes cr.lock, which a running launch holds until on_period
- * has handled the signal (it ends the process), or the end of a launch on the functional
- * executor, which has no periodic call. */
+ * (the timing model) or on_functional_poll (the functional executor) has handled the signal
+ * (it ends the process). */
 static void *watcher(void *arg)
 {
 	(void)arg;

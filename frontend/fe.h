@@ -153,6 +153,15 @@ int fe_launch_run_functional_observe(struct fe_launch *l, uint64_t livelock_warp
 				     void *ctx, uint64_t *warp_insts, uint64_t *thread_insts,
 				     struct sim_error *err);
 
+/* A check the functional runner makes while a launch runs, between turns of its warps once
+ * every FE_POLL_WARP_INSTS warp instructions (a few milliseconds): a signal that should end
+ * the program is taken there instead of when the launch ends (`warpsim cuda`, cudart/cuda_run.c).
+ * A nonzero return ends the run with that code (poll sets err); poll may also not return. It
+ * must not change what the launch computes. NULL: none (the default). */
+#define FE_POLL_WARP_INSTS (UINT64_C(1) << 16)
+typedef int (*fe_poll_fn)(void *ctx, struct sim_error *err);
+void fe_launch_set_poll(struct fe_launch *l, fe_poll_fn poll, void *ctx);
+
 /* Finish functionally a launch the timing model ran part of (a budget stopped it there): the
  * CTAs it had started and not finished, ctas[0..n), run on from where their warps stand (warp
  * k of ctas[i].cta waits at a barrier when ctas[i].at_barrier[k] is nonzero), in that order,

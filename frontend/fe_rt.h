@@ -26,6 +26,8 @@ struct fe_launch {
 	 * often they were rewritten; and the atomics that changed memory. */
 	uint64_t mem_state;
 	uint64_t atomic_changes;       /* atomic instructions with a lane that changed memory */
+	fe_poll_fn poll;               /* fe_launch_set_poll; NULL: none */
+	void *poll_ctx;
 };
 
 /* The weight of one location in mem_state: odd, so that any change of one location moves

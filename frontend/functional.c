@@ -25,6 +25,12 @@ bool fe_state_ring_new(struct fe_state_ring *r, uint64_t h)
 	return true;
 }
 
+void fe_launch_set_poll(struct fe_launch *l, fe_poll_fn poll, void *ctx)
+{
+	l->poll = poll;
+	l->poll_ctx = ctx;
+}
+
 int fe_launch_run_functional(struct fe_launch *l, uint64_t *warp_insts, uint64_t *thread_insts,
 			     struct sim_error *err)
 {
@@ -146,6 +152,7 @@ struct cta_run {
 	void *ctx;
 	struct warp_inst wi;           /* the record fe_warp_execute fills (addr: the lanes') */
 	uint64_t wn, tn;               /* warp and thread instructions so far */
+	uint64_t next_poll_wn;         /* l->poll is called once wn reaches this */
 };
 
 /* Run CTA c to its end: its warps round-robin, one turn each per round; a warp whose waiting
@@ -181,6 +188,10 @@ static int run_cta(struct cta_run *r, struct fe_cta *c, uint8_t *waiting, struct
 			r->wn += t.warp_insts;
 			r->tn += t.thread_insts;
 			progress = true;
+			if (!rc && l->poll && r->wn >= r->next_poll_wn) {
+				r->next_poll_wn = r->wn + FE_POLL_WARP_INSTS;
+				rc = l->poll(l->poll_ctx, err);
+			}
 			if (rc)
 				break;
 			if (t.barrier)
@@ -247,6 +258,7 @@ static void cta_run_init(struct cta_run *r, struct fe_launch *l, uint64_t livelo
 	r->observe = observe;
 	r->ctx = ctx;
 	r->wi.addr = addr;
+	r->next_poll_wn = FE_POLL_WARP_INSTS;
 }
 
 int fe_launch_run_functional_observe(struct fe_launch *l, uint64_t livelock_warp_insts, fe_mem_observe_fn observe,

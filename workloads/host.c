@@ -425,6 +425,8 @@ static int ws_functional_launch(void *ctx, struct fe_launch *l, struct sim_error
 	struct ws_func_stats *st = ctx;
 	uint64_t wi = 0, ti = 0;
 	uint64_t limit = ws_func_livelock_limit(st);
+	if (st && st->poll)
+		fe_launch_set_poll(l, st->poll, st->poll_ctx);
 	int rc = fe_launch_run_functional_observe(l, limit, st ? st->observe : NULL, st ? st->observe_ctx : NULL, &wi,
 						  &ti, err);
 	if (!rc && st) {

@@ -137,6 +137,9 @@ struct ws_func_stats {
 	/* in, optional: called after every memory instruction (fe_launch_run_functional_observe) */
 	fe_mem_observe_fn observe;
 	void *observe_ctx;
+	/* in, optional: each launch's fe_launch_set_poll */
+	fe_poll_fn poll;
+	void *poll_ctx;
 };
 struct fe_device ws_functional_device(struct ws_func_stats *stats);
 /* The livelock limit stats asks for, as fe_launch_run_functional_limit takes it. */

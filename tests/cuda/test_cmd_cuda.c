@@ -113,6 +113,27 @@ Test(cmd_cuda, sigint_during_a_launch_keeps_what_ran, .timeout = 60)
 	free(out);
 }
 
+/* The same on the functional executor (no periodic call of the timing model): the signal is
+ * taken while the launch runs, not when it ends (in hours); the functional totals are the
+ * finished launch's (1 CTA, one warp: 10 loop trips). */
+Test(cmd_cuda, sigint_during_a_functional_launch_keeps_what_ran, .timeout = 60)
+{
+	char *out = buf();
+	struct tmp t;
+	tmp_init(&t);
+	json_t *doc = stopped("INT", "spin", "--functional", 124,
+			      "SIGINT during launch 2 (count(int volatile*, long long)): ", &t, out);
+	cr_assert(strstr(out, "stop_me died of signal 2 (Interrupt)"), "%s", out);
+	json_t *tot = json_object_get(doc, "total"), *ks = json_object_get(doc, "kernels");
+	json_int_t first = json_integer_value(json_object_get(json_object_get(json_array_get(ks, 0), "stats"),
+							      "gpu.functional.warp_insts"));
+	cr_assert_gt(first, 0);
+	cr_assert_eq(json_integer_value(json_object_get(tot, "gpu.functional.warp_insts")), first);
+	json_decref(doc);
+	tmp_fini(&t);
+	free(out);
+}
+
 /* The program's own fault (a store through NULL on the host): the statistics, marked, then the
  * fault takes its course (exit status 128 + SIGSEGV). */
 Test(cmd_cuda, a_faulting_program_keeps_what_ran, .timeout = 60)
