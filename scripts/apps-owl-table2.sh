@@ -147,7 +147,7 @@ bounds() {
 		(sum("^l2\\.[0-9]+\\.read_hits$")) as $rh | (sum("^l2\\.[0-9]+\\.read_misses$")) as $rm
 		| ($rf * sum("^sm\\.[0-9]+\\.mem\\.(reads|atomics)_sent$") + sum("^sm\\.[0-9]+\\.mem\\.(writes|writebacks)_sent$")
 		   - sum("^l2\\.[0-9]+\\.unacked_writes$")) as $flits
-		| [100 * $rh / ([$rh + $rm, 1] | max), 100 * $t["gpu.dram.utilisation"],
+		| [100 * $rh / ([$rh + $rm, 1] | max), 100 * ($t["gpu.dram.utilisation"] // 0),
 		   100 * $flits / ($t["gpu.cycles"] * $noc / $core * $ch), 100 * $k * $t["gpu.issue_core_cycles"] / $t["gpu.core_cycles"],
 		   100 * sum("^sm\\.[0-9]+\\.mem\\.mshr_stall_cycles$") / sum("^sm\\.[0-9]+\\.cycles$")]
 		| map(round) | join(" ")' "$d/stats.json"

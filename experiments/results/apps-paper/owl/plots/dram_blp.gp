@@ -1,17 +1,17 @@
-set terminal svg size 1482,480 dynamic noenhanced font 'Sans,12' background '#ffffff'
+set terminal svg size 1670,480 dynamic noenhanced font 'Sans,12' background '#ffffff'
 set output 'dram_blp.svg'
 set title 'DRAM bank-level parallelism on owl-28'
 set ylabel 'BLP (banks with a request, per busy channel)'
 set datafile missing 'NaN'
 set boxwidth 0.114286 absolute
-set xrange [-0.6:12.6]
+set xrange [-0.6:14.6]
 set xtics rotate by -30 nomirror
 set grid ytics
 set key outside right top
 unset arrow
 set yrange [0:*]
 set ytics autofreq
-set arrow 2 from 11.5, graph 0 to 11.5, graph 1 nohead dt 3 lc rgb '#808080'
+set arrow 2 from 13.5, graph 0 to 13.5, graph 1 nohead dt 3 lc rgb '#808080'
 CLIP = 0
 cut(y) = y
 plot 'dram_blp.dat' using ($0-0.342857):(cut(column(2))):xtic(1) with boxes lc rgb '#6e6e6e' fs solid 0.9 border rgb '#303030' title 'lrr', \
@@ -21,20 +21,20 @@ plot 'dram_blp.dat' using ($0-0.342857):(cut(column(2))):xtic(1) with boxes lc r
   'dram_blp.dat' using ($0+0.114286):(cut(column(6))) with boxes lc rgb '#d55e00' fs solid 0.9 border rgb '#303030' title 'owl', \
   'dram_blp.dat' using ($0+0.228571):(cut(column(7))) with boxes lc rgb '#cc79a7' fs solid 0.9 border rgb '#303030' title 'owl-pf-on-demand', \
   'dram_blp.dat' using ($0+0.342857):(cut(column(8))) with boxes lc rgb '#56b4e9' fs solid 0.9 border rgb '#303030' title 'pmem'
-set terminal pngcairo size 1482,480 noenhanced font 'Sans,10' background '#ffffff'
+set terminal pngcairo size 1670,480 noenhanced font 'Sans,10' background '#ffffff'
 set output 'dram_blp.png'
 set title 'DRAM bank-level parallelism on owl-28'
 set ylabel 'BLP (banks with a request, per busy channel)'
 set datafile missing 'NaN'
 set boxwidth 0.114286 absolute
-set xrange [-0.6:12.6]
+set xrange [-0.6:14.6]
 set xtics rotate by -30 nomirror
 set grid ytics
 set key outside right top
 unset arrow
 set yrange [0:*]
 set ytics autofreq
-set arrow 2 from 11.5, graph 0 to 11.5, graph 1 nohead dt 3 lc rgb '#808080'
+set arrow 2 from 13.5, graph 0 to 13.5, graph 1 nohead dt 3 lc rgb '#808080'
 CLIP = 0
 cut(y) = y
 plot 'dram_blp.dat' using ($0-0.342857):(cut(column(2))):xtic(1) with boxes lc rgb '#6e6e6e' fs solid 0.9 border rgb '#303030' title 'lrr', \

@@ -1,10 +1,10 @@
-set terminal svg size 1482,480 dynamic noenhanced font 'Sans,12' background '#ffffff'
+set terminal svg size 1670,480 dynamic noenhanced font 'Sans,12' background '#ffffff'
 set output 'speedup.svg'
 set title 'IPC speedup over lrr on owl-28'
 set ylabel 'speedup over lrr (IPC / IPC of lrr)'
 set datafile missing 'NaN'
 set boxwidth 0.114286 absolute
-set xrange [-0.6:12.6]
+set xrange [-0.6:14.6]
 set xtics rotate by -30 nomirror
 set grid ytics
 set key outside right top
@@ -12,7 +12,7 @@ unset arrow
 set yrange [0:6]
 set ytics 0,1,5
 set arrow 1 from graph 0, first 1 to graph 1, first 1 nohead dt 2 lw 1.5 lc rgb '#000000' front
-set arrow 2 from 11.5, graph 0 to 11.5, graph 1 nohead dt 3 lc rgb '#808080'
+set arrow 2 from 13.5, graph 0 to 13.5, graph 1 nohead dt 3 lc rgb '#808080'
 CLIP = 5
 cut(y) = y > CLIP ? CLIP : y
 plot 'speedup.dat' using ($0-0.342857):(cut(column(2))):xtic(1) with boxes lc rgb '#6e6e6e' fs solid 0.9 border rgb '#303030' title 'lrr', \
@@ -29,13 +29,13 @@ plot 'speedup.dat' using ($0-0.342857):(cut(column(2))):xtic(1) with boxes lc rg
   'speedup.dat' using ($0+0.114286):(CLIP):(column(6) > CLIP ? sprintf('%.3g', column(6)) : '') with labels rotate by 90 left offset 0,0.4 font ',9' notitle, \
   'speedup.dat' using ($0+0.228571):(CLIP):(column(7) > CLIP ? sprintf('%.3g', column(7)) : '') with labels rotate by 90 left offset 0,0.4 font ',9' notitle, \
   'speedup.dat' using ($0+0.342857):(CLIP):(column(8) > CLIP ? sprintf('%.3g', column(8)) : '') with labels rotate by 90 left offset 0,0.4 font ',9' notitle
-set terminal pngcairo size 1482,480 noenhanced font 'Sans,10' background '#ffffff'
+set terminal pngcairo size 1670,480 noenhanced font 'Sans,10' background '#ffffff'
 set output 'speedup.png'
 set title 'IPC speedup over lrr on owl-28'
 set ylabel 'speedup over lrr (IPC / IPC of lrr)'
 set datafile missing 'NaN'
 set boxwidth 0.114286 absolute
-set xrange [-0.6:12.6]
+set xrange [-0.6:14.6]
 set xtics rotate by -30 nomirror
 set grid ytics
 set key outside right top
@@ -43,7 +43,7 @@ unset arrow
 set yrange [0:6]
 set ytics 0,1,5
 set arrow 1 from graph 0, first 1 to graph 1, first 1 nohead dt 2 lw 1.5 lc rgb '#000000' front
-set arrow 2 from 11.5, graph 0 to 11.5, graph 1 nohead dt 3 lc rgb '#808080'
+set arrow 2 from 13.5, graph 0 to 13.5, graph 1 nohead dt 3 lc rgb '#808080'
 CLIP = 5
 cut(y) = y > CLIP ? CLIP : y
 plot 'speedup.dat' using ($0-0.342857):(cut(column(2))):xtic(1) with boxes lc rgb '#6e6e6e' fs solid 0.9 border rgb '#303030' title 'lrr', \

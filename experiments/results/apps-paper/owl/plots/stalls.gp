@@ -43,26 +43,34 @@ set title 'iix'
 set ylabel ''
 set xrange [-0.6:6.6]
 plot for [c=8:1:-1] 'stalls.dat' index 7 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
-set title 'bfsr'
+set title 'spmv'
 set ylabel 'share of scheduler cycles'
 set xrange [-0.6:6.6]
 plot for [c=8:1:-1] 'stalls.dat' index 8 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
-set title 'sc'
+set title 'bfsr'
 set ylabel ''
 set xrange [-0.6:6.6]
 plot for [c=8:1:-1] 'stalls.dat' index 9 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
-set title 'pvr'
+set title 'sc'
 set ylabel ''
 set xrange [-0.6:6.6]
 plot for [c=8:1:-1] 'stalls.dat' index 10 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
-set title 'bp'
+set title 'sd2'
 set ylabel ''
 set xrange [-0.6:6.6]
 plot for [c=8:1:-1] 'stalls.dat' index 11 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
-set title 'mean over workloads'
+set title 'pvr'
 set ylabel 'share of scheduler cycles'
 set xrange [-0.6:6.6]
 plot for [c=8:1:-1] 'stalls.dat' index 12 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
+set title 'bp'
+set ylabel ''
+set xrange [-0.6:6.6]
+plot for [c=8:1:-1] 'stalls.dat' index 13 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
+set title 'mean over workloads'
+set ylabel ''
+set xrange [-0.6:6.6]
+plot for [c=8:1:-1] 'stalls.dat' index 14 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
 unset title
 unset ylabel
 unset border
@@ -121,26 +129,34 @@ set title 'iix'
 set ylabel ''
 set xrange [-0.6:6.6]
 plot for [c=8:1:-1] 'stalls.dat' index 7 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
-set title 'bfsr'
+set title 'spmv'
 set ylabel 'share of scheduler cycles'
 set xrange [-0.6:6.6]
 plot for [c=8:1:-1] 'stalls.dat' index 8 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
-set title 'sc'
+set title 'bfsr'
 set ylabel ''
 set xrange [-0.6:6.6]
 plot for [c=8:1:-1] 'stalls.dat' index 9 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
-set title 'pvr'
+set title 'sc'
 set ylabel ''
 set xrange [-0.6:6.6]
 plot for [c=8:1:-1] 'stalls.dat' index 10 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
-set title 'bp'
+set title 'sd2'
 set ylabel ''
 set xrange [-0.6:6.6]
 plot for [c=8:1:-1] 'stalls.dat' index 11 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
-set title 'mean over workloads'
+set title 'pvr'
 set ylabel 'share of scheduler cycles'
 set xrange [-0.6:6.6]
 plot for [c=8:1:-1] 'stalls.dat' index 12 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
+set title 'bp'
+set ylabel ''
+set xrange [-0.6:6.6]
+plot for [c=8:1:-1] 'stalls.dat' index 13 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
+set title 'mean over workloads'
+set ylabel ''
+set xrange [-0.6:6.6]
+plot for [c=8:1:-1] 'stalls.dat' index 14 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
 unset title
 unset ylabel
 unset border
