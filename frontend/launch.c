@@ -248,8 +248,11 @@ static void warp_start(struct fe_cta *c, uint32_t i)
 	e->pc = 0;
 	e->rpc = FE_PC_NONE;
 	e->kind = FE_SIMT_NORMAL;
-	for (uint32_t lane = 0; lane < c->warp_size && i * c->warp_size + lane < c->l->threads_per_cta; lane++)
-		e->mask[lane >> 6] |= 1ull << (lane & 63);
+	/* the warp's threads: all its lanes but in a CTA's partial last warp */
+	const uint32_t first = i * c->warp_size, T = c->l->threads_per_cta;
+	const uint32_t lanes = T - first < c->warp_size ? T - first : c->warp_size;
+	for (uint32_t wd = 0; wd * 64 < lanes; wd++)
+		e->mask[wd] = lanes - wd * 64 >= 64 ? ~0ull : (1ull << (lanes - wd * 64)) - 1;
 	w->sp = 1;
 	w->pc = 0;
 }
