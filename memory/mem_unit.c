@@ -110,7 +110,7 @@ static enum st_result stage_access(struct mem_unit *m, const struct coal_req *cr
 		note_miss(m, si, now);
 		return ST_DONE;
 	}
-	if (!mshr_free_entries(&m->mshr))
+	if (!mu_mshr_room(m, m->st.cache_id))
 		return ST_STALL_MSHR;
 	if (!can_push(m, true, true))
 		return ST_STALL_MISSQ;
@@ -128,6 +128,7 @@ static enum st_result stage_access(struct mem_unit *m, const struct coal_req *cr
 	}
 	e = mshr_alloc(&m->mshr, m->st.cache_id, line, cr->sectors, si, now);
 	mf_add(m, e);
+	m->mshr_used[e->cache_id]++;
 	struct mem_req *r = req_new_leaving(m, MEM_REQ_READ, line,
 					    m->st.cache_id == MU_L1C ? c->cfg.line_bytes : cr->bytes, e, now);
 	ring_push(m, r);
@@ -266,6 +267,7 @@ static bool eject_step(struct mem_unit *m, uint64_t now, bool *filled)
 		for (uint32_t i = 0; i < e->n_targets; i++)
 			slot_served(m, e->targets[i], now);
 		mf_del(m, e);
+		m->mshr_used[e->cache_id]--;
 		mshr_release(&m->mshr, e);
 		m->mshr_epoch++;
 		*filled = true;

@@ -82,6 +82,11 @@ static const struct cfg_key_def mu_keys[] = {
 		     "Programming Guide, compute capability 2.x) | line (a distinct L1C line: GPGPU-Sim 2.x-4.x "
 		     "group a warp's constant accesses by line, warp_inst_t::generate_mem_accesses, and "
 		     "ldst_unit::constant_cycle sends one a cycle)"),
+	CFG_KEY_INT("gpu.memory.l1c.mshr_entries", "entries", 0, 0, 1024,
+		    "MSHR entries that may hold L1C misses at once, out of gpu.memory.mshr.entries (0: no cap "
+		    "of its own). GPGPU-Sim's constant cache has its own MSHRs (-gpgpu_const_cache:l1 "
+		    "...,S:2:32,4 on GTX480: 2 entries); an L1C miss finding them all taken waits as a miss "
+		    "finding no free entry does (gpu.memory.reservation_fail)"),
 	CFG_KEY_INT("gpu.memory.l1c.hit_latency_cycles", "cycles", 20, 1, 10000, "L1C hit latency (core cycles)"),
 	CFG_KEY_INT("gpu.memory.l1t.size_kb", "KiB", 8, 1, 65536, "L1 texture cache capacity"),
 	CFG_KEY_INT("gpu.memory.l1t.assoc", "ways", 4, 1, 256, "L1 texture cache associativity"),
@@ -267,6 +272,7 @@ struct mem_unit *mem_unit_create(const struct cfg *cfg, struct sim *sim, struct 
 	m->l1d_alloc_on_miss = !strcmp(cfg_str(cfg, "gpu.memory.l1d.allocate"), "on-miss");
 	m->hold_on_fail = !strcmp(cfg_str(cfg, "gpu.memory.reservation_fail"), "hold");
 	m->l1d_miss_delay_cycles = (uint32_t)cfg_int(cfg, "gpu.memory.l1d.miss_delay_cycles");
+	m->l1c_mshr_entries = (uint32_t)cfg_int(cfg, "gpu.memory.l1c.mshr_entries");
 	if (m->have_addrmap && cfg_is_defined(cfg, "gpu.l2.sector_bytes")) {
 		uint32_t sb = (uint32_t)cfg_int(cfg, "gpu.l2.sector_bytes");
 		uint32_t lb = (uint32_t)cfg_int(cfg, "gpu.l2.line_bytes");
@@ -291,6 +297,11 @@ struct mem_unit *mem_unit_create(const struct cfg *cfg, struct sim *sim, struct 
 			      (uint32_t)cfg_int(cfg, "gpu.memory.mshr.merges_per_entry")};
 	if (mshr_init(&m->mshr, &mc, err))
 		goto fail;
+	if (m->l1c_mshr_entries > mc.entries) {
+		cfg_error(err, cfg, "gpu.memory.l1c.mshr_entries", "%u entries: more than gpu.memory.mshr.entries (%u)",
+			  m->l1c_mshr_entries, mc.entries);
+		goto fail;
+	}
 	m->shm.banks = (uint32_t)cfg_int(cfg, "gpu.memory.shared.banks");
 	m->shm.bank_bytes = (uint32_t)cfg_int(cfg, "gpu.memory.shared.bank_bytes");
 	m->shm.latency_cycles = (uint32_t)cfg_int(cfg, "gpu.memory.shared.latency_cycles");

@@ -186,6 +186,9 @@ struct mem_unit {
 	                                 done with them, once the NoC took them (mem_req.h) */
 	uint32_t l1d_miss_delay_cycles; /* gpu.memory.l1d.miss_delay_cycles: a read miss or store the
 	                                 L1D sends below leaves no earlier than this after its access */
+	uint32_t l1c_mshr_entries;    /* gpu.memory.l1c.mshr_entries: at most this many MSHR entries
+	                                 hold L1C misses at once (0: no cap of their own) */
+	uint32_t mshr_used[MU_NCACHES]; /* valid MSHR entries per cache (mshr_alloc / mshr_release) */
 	bool hold_on_fail;            /* gpu.memory.reservation_fail = hold: an instruction whose access
 	                                 finds no MSHR entry, way or miss-queue slot is accepted and
 	                                 waits in the L1 stage (blocking the SM's later ones) */
@@ -403,6 +406,14 @@ static inline void mf_del(struct mem_unit *m, const struct mshr_entry *e)
 	m->mf_x[b] ^= (uint16_t)(e - m->mshr.e);
 	if (--m->mf_cnt[b] == 0)
 		m->mf_bits[b / 64] &= ~(UINT64_C(1) << (b % 64));
+}
+
+/* Whether a miss of cache_id may take a new MSHR entry: one is free and, for the L1C, fewer
+ * than l1c_mshr_entries hold its misses (GPGPU-Sim's constant cache has MSHRs of its own). */
+static inline bool mu_mshr_room(const struct mem_unit *m, uint8_t cache_id)
+{
+	return mshr_free_entries(&m->mshr) &&
+	       !(cache_id == MU_L1C && m->l1c_mshr_entries && m->mshr_used[MU_L1C] >= m->l1c_mshr_entries);
 }
 
 /* mshr_find, without its scan when no entry can hold the line. */

@@ -27,7 +27,7 @@ static enum st_result precheck(struct mem_unit *m, uint8_t cache_id, uint8_t kin
 		struct mshr_entry *e = mu_mshr_find(m, cache_id, line, cr->sectors);
 		if (e && mshr_can_merge(&m->mshr, e))
 			continue;
-		if (e || !mshr_free_entries(&m->mshr))
+		if (e || !mu_mshr_room(m, cache_id))
 			return ST_STALL_MSHR;
 		if (!can_push(m, true, true))
 			return ST_STALL_MISSQ;

@@ -484,28 +484,33 @@ Test(mem_unit, an_atomic_segment_request_carries_the_whole_segment)
 	three_lane_atomic_sends_one_request_of(8 + 32);
 }
 
+/* base_cfg with the override (and the fixed-latency model) does not build a unit: the error
+ * names setting. Outside the fixture (call between teardown and setup). */
+static void expect_unit_refused(const char *override, const char *setting)
+{
+	struct sim_error err = {0};
+	struct cfg *c = cfg_create();
+	cr_assert_eq(mem_unit_cfg_define(c, &err), 0);
+	cr_assert_eq(cfg_define(c, dram_keys, SIM_ARRAY_LEN(dram_keys), &err), 0);
+	cr_assert_eq(cfg_load_string(c, "test.cfg", base_cfg, &err), 0, "%s", err.msg);
+	cr_assert_eq(cfg_set_override(c, override, &err), 0, "%s", err.msg);
+	cr_assert_eq(cfg_set_override(c, "gpu.memory.model=fixed-latency", &err), 0, "%s", err.msg);
+	struct sim_clock clk = {.name = "core", .freq_mhz = 1000};
+	struct sim_config sc = {.seed = 1};
+	struct sim *sim = sim_create(&sc, &err);
+	cr_assert_eq(sim_clock_add(sim, &clk, &err), 0);
+	struct mem_unit_ports ports = {.done = on_done, .sm_ctx = &H};
+	cr_expect_null(mem_unit_create(c, sim, NULL, 0, &clk, &ports, &err), "%s accepted", override);
+	cr_expect_str_eq(err.setting, setting, "%s: %s", err.setting, err.msg);
+	sim_destroy(sim);
+	cfg_destroy(c);
+}
+
 Test(mem_unit, atomic_segment_size_must_divide_the_line)
 {
 	teardown();
-	const char *bad[] = {"gpu.memory.atomic_segment_bytes=48", "gpu.memory.atomic_segment_bytes=128"};
-	for (int i = 0; i < 2; i++) {
-		struct sim_error err = {0};
-		struct cfg *c = cfg_create();
-		cr_assert_eq(mem_unit_cfg_define(c, &err), 0);
-		cr_assert_eq(cfg_define(c, dram_keys, SIM_ARRAY_LEN(dram_keys), &err), 0);
-		cr_assert_eq(cfg_load_string(c, "test.cfg", base_cfg, &err), 0, "%s", err.msg);
-		cr_assert_eq(cfg_set_override(c, bad[i], &err), 0, "%s", err.msg);
-		cr_assert_eq(cfg_set_override(c, "gpu.memory.model=fixed-latency", &err), 0, "%s", err.msg);
-		struct sim_clock clk = {.name = "core", .freq_mhz = 1000};
-		struct sim_config sc = {.seed = 1};
-		struct sim *sim = sim_create(&sc, &err);
-		cr_assert_eq(sim_clock_add(sim, &clk, &err), 0);
-		struct mem_unit_ports ports = {.done = on_done, .sm_ctx = &H};
-		cr_expect_null(mem_unit_create(c, sim, NULL, 0, &clk, &ports, &err), "%s accepted", bad[i]);
-		cr_expect_str_eq(err.setting, "gpu.memory.atomic_segment_bytes", "%s: %s", err.setting, err.msg);
-		sim_destroy(sim);
-		cfg_destroy(c);
-	}
+	expect_unit_refused("gpu.memory.atomic_segment_bytes=48", "gpu.memory.atomic_segment_bytes");
+	expect_unit_refused("gpu.memory.atomic_segment_bytes=128", "gpu.memory.atomic_segment_bytes");
 	setup(); /* for the suite's fini */
 }
 
@@ -613,19 +618,60 @@ Test(mem_unit, constant_cache_by_word_takes_one_access_per_distinct_word)
 	cr_expect_eq(stat("sm.0.l1c.accesses") - before, 17);
 }
 
-/* gtx480 and m2090 access the L1C by line (their l1.cfg; L1C hit latency 1): the cold load is
- * done at 53 as above, the warm one at 60 hits at 60, 61, 62 and is done at 63 (by word: 77). */
+/* l1c.mshr_entries = 2: the same cold load's lines A and B miss at 10 and 11 and take the two
+ * entries the L1C may hold; C waits in the stage until A's fill frees one at 51 (the fill comes
+ * first in the tick), misses then and is injected in the same tick: at the L2 at 61, back at
+ * 91. Without the cap it was done at 53. */
+Test(mem_unit, constant_misses_wait_for_the_l1c_mshr_entries)
+{
+	teardown();
+	static const char *const ov[] = {"gpu.memory.l1c.mshr_entries=2", NULL};
+	extra_overrides = ov;
+	setup_with("gpu.memory.l1c.access_granularity=line", true);
+	extra_overrides = NULL;
+	issue_at(10, const_3_lines_17_words(), 1);
+	run_all();
+	cr_assert_eq(H.n_done, 1);
+	cr_expect_eq(H.done_ps[0], 91 * 1000);
+	cr_expect_eq(stat("sm.0.l1c.misses"), 3);
+	cr_expect_eq(stat("sm.0.mem.mshr_stall_cycles"), 51 - 12); /* C waited 12..50 */
+}
+
+/* The cap is the L1C's alone: with one entry for it, held by a constant miss from 10, a global
+ * load at 11 misses into another entry (injected at 12, done at 52). A cap above the unit's 4
+ * entries is an error. */
+Test(mem_unit, the_l1c_mshr_cap_leaves_the_l1d_its_entries)
+{
+	teardown();
+	static const char *const ov[] = {"gpu.memory.l1c.mshr_entries=1", NULL};
+	extra_overrides = ov;
+	setup_with(NULL, true);
+	extra_overrides = NULL;
+	issue_at(10, inst(WI_MEM_LOAD, WI_SPACE_CONST, 1, 0x4000, 4), 1);
+	issue_at(11, inst(WI_MEM_LOAD, WI_SPACE_GLOBAL, 1, 0x8000, 4), 2);
+	run_all();
+	cr_assert_eq(H.n_done, 2);
+	cr_expect_eq(H.done_ps[0], 51 * 1000);
+	cr_expect_eq(H.done_ps[1], 52 * 1000);
+	teardown();
+	expect_unit_refused("gpu.memory.l1c.mshr_entries=5", "gpu.memory.l1c.mshr_entries");
+	setup(); /* for the suite's fini */
+}
+
+/* gtx480 and m2090 access the L1C by line with two MSHR entries for it (their l1.cfg; L1C hit
+ * latency 1): the cold load is done at 91 as above, the warm one at 100 hits at 100, 101, 102
+ * and is done at 103 (by word: 117). */
 static void machine_constant_by_line(const char *name)
 {
 	teardown();
 	setup_machine(name);
 	issue_at(10, const_3_lines_17_words(), 1);
-	run_to(60);
+	run_to(100);
 	cr_assert_eq(H.n_done, 1, "%s", name);
-	cr_expect_eq(H.done_ps[0], 53 * 1000, "%s", name);
-	issue_at(60, const_3_lines_17_words(), 2);
+	cr_expect_eq(H.done_ps[0], 91 * 1000, "%s", name);
+	issue_at(100, const_3_lines_17_words(), 2);
 	run_all();
-	cr_expect_eq(H.done_ps[1], 63 * 1000, "%s", name);
+	cr_expect_eq(H.done_ps[1], 103 * 1000, "%s", name);
 	cr_expect_eq(stat("sm.0.l1c.accesses"), 6, "%s", name);
 }
 
