@@ -137,6 +137,27 @@ static inline bool fe_op_is_control(uint16_t op)
  * instead of allocating and freeing each. */
 void fe_cta_restart(struct fe_cta *c, uint32_t cta_id);
 
+/* A bra at pc whose active lanes (the guard applied; n_active of them) all go one way: none
+ * active falls through, all of the top entry's lanes take it; the top entry's pc moves there.
+ * FE_BRA_DIVERGES (nothing moved) when the lanes split: warp_control pushes the two paths.
+ * The one rule for a branch that does not diverge, in timing mode (warp_control) and in a
+ * functional turn (functional.c). */
+enum fe_bra_way { FE_BRA_DIVERGES, FE_BRA_FALLS_THROUGH, FE_BRA_TAKEN };
+static inline enum fe_bra_way fe_bra_uniform(const struct fe_warp *w, struct fe_simt_entry *top, uint32_t pc,
+					     uint32_t target, const uint64_t *active, uint32_t n_active)
+{
+	if (n_active == 0) {
+		top->pc = pc + 1;
+		return FE_BRA_FALLS_THROUGH;
+	}
+	/* the words past the warp's lanes are zero in every mask (active and every entry) */
+	for (uint32_t i = 0; i < w->mask_words; i++)
+		if (top->mask[i] & ~active[i])
+			return FE_BRA_DIVERGES;
+	top->pc = target;
+	return FE_BRA_TAKEN;
+}
+
 /* launch.c: after a non-control instruction moved the top entry's pc onto its reconvergence
  * point or past the code: pop what finished, end lanes that ran off the code, w->pc. */
 void fe_warp_settle(struct fe_warp *w);

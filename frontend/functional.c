@@ -80,6 +80,25 @@ static int warp_turn(struct fe_warp *w, uint64_t max, struct warp_inst *wi, fe_m
 		uint32_t pc = top->pc;
 		const struct fe_xop *x = &xop[pc];
 		t->last_pc = pc;
+		if (x->op == FE_OP_BRA && !w->red_pending) {
+			/* a branch whose lanes all go one way moves the top entry's pc (the rule
+			 * warp_control applies, without its record); one that diverges goes there */
+			const uint64_t *mask = top->mask;
+			if (x->guard != FE_NO_REG) {
+				fe_exec_guard(w, x->guard, x->guard_neg, mask, guarded);
+				mask = guarded;
+			}
+			const uint32_t lanes = fe_mask_count(w, mask);
+			if (fe_bra_uniform(w, top, pc, x->target, mask, lanes) != FE_BRA_DIVERGES) {
+				w->n_insts++;
+				n++;
+				tn += lanes;
+				const uint32_t npc = top->pc;
+				if (npc == top->rpc || npc == FE_PC_NONE || npc >= k->n_insts)
+					fe_warp_settle(w);
+				continue;
+			}
+		}
 		if (fe_op_is_control(x->op) || w->red_pending ||
 		    (observe && k->wi[pc].mem_kind != WI_MEM_NONE)) {
 			rc = fe_warp_execute(w, wi, err);

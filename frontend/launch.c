@@ -666,20 +666,17 @@ static __attribute__((noinline)) int warp_control(struct fe_warp *w, struct warp
 	bool only_pc = false;
 	switch (x->op) {
 	case FE_OP_BRA: {
-		/* the words past the warp's lanes are zero in every mask (active and every entry) */
-		uint64_t nt[WI_MASK_WORDS];
-		fe_mask_zero(nt);
-		for (uint32_t i = 0; i < w->mask_words; i++)
-			nt[i] = top->mask[i] & ~active[i];
 		uint32_t target = x->target;
-		if (out->n_active == 0) {
-			top->pc = pc + 1;
-			only_pc = true;
-		} else if (mask_empty(w, nt)) {
-			top->pc = target;
-			out->taken = true;
+		enum fe_bra_way way = fe_bra_uniform(w, top, pc, target, active, out->n_active);
+		if (way != FE_BRA_DIVERGES) {
+			out->taken = way == FE_BRA_TAKEN;
 			only_pc = true;
 		} else {
+			/* the words past the warp's lanes are zero in every mask (active and every entry) */
+			uint64_t nt[WI_MASK_WORDS];
+			fe_mask_zero(nt);
+			for (uint32_t i = 0; i < w->mask_words; i++)
+				nt[i] = top->mask[i] & ~active[i];
 			/* divergence: the entry waits at the reconvergence point; the fall-through
 			 * path runs first, then the taken path */
 			uint32_t rpc = k->rpc[pc];
