@@ -201,7 +201,7 @@ while read -r abbr ppmem pcinv; do
 		else
 			[ "$sb" = capped ] || [ "$sp" = capped ] && note="capped"
 			xl="-"; [ -s "$out/$id/pl2/stats.json" ] && xl=$(bounds "$out/$id/pl2")
-			printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$abbr" "$id" "$ppmem" "$(awk -v cb="$cb" -v tb="$tb" -v cp="$cp" -v tp="$tp" 'BEGIN { printf "%.2f", (tp / cp) / (tb / cb) }')" "$(bounds "$out/$id/base")" "$xl" >> "$xrows"
+			printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$abbr" "$id" "$ppmem" "$(awk -v cb="$cb" -v tb="$tb" -v cp="$cp" -v tp="$tp" 'BEGIN { printf "%.2f", (tp / cp) / (tb / cb) }')" "$(bounds "$out/$id/base")" "$xl" "$(bneck "$out/$id/base")" >> "$xrows"
 			awk -v a="$abbr" -v id="$id" -v pp="$ppmem" -v pc="$pcinv" -v cb="$cb" -v tb="$tb" -v cp="$cp" -v tp="$tp" \
 			    -v ci="$cinv" -v cpp="$cpipe" -v note="$note" 'BEGIN { printf "%s\t%s\t%s\t%s\t%.2f\t%.0f\t%.1f\t%s\t%.0f\n", a, id, pp, pc, (tp / cp) / (tb / cb), 100 * ci, tb / 1e6, note, 100 * cpp }' >> "$rows"
 		fi
@@ -244,6 +244,8 @@ if [ -s "$xrows" ]; then
 	awk -F'\t' '{ n = split($5, b, " "); m = split($6, l, " "); tp = $3 >= 1.4 ? 1 : 2; to = $4 >= 1.4 ? 1 : 2
 		pr = b[3] "%"; pi = b[4] "%"; if (m == 5) { pr = pr " -> " l[3] "%"; pi = pi " -> " l[4] "%" }
 		printf "| %s | %s | %.2fx | %.2fx | %d / %d%s | %s%% | %s%% | %s | %s | %s%% |\n", $1, $2, $3, $4, tp, to, tp == to ? "" : " (differs)", b[1], b[2], pr, pi, b[5] }' "$xrows"
+	awk -F'\t' '{ split($7, k, " "); n++; mb += k[1]; mw += k[1] + k[10]; nw += k[2] }
+		END { printf "\nOver the %d applications that ran: MemoryBlockCycles with MSHR waits %.1f%% of core cycles (%.1f%% without; OWL Sec 3: 32%% over its 38), NoWarpCycles %.1f%%\n", n, mw / n, mb / n, nw / n }' "$xrows"
 fi
 [ -s "$brows" ] || exit 0
 echo
