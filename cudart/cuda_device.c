@@ -133,6 +133,12 @@ static int64_t memory_clock_khz(void)
 	return cfg_or("gpu.dram.clock_mhz", 800) * cfg_or("gpu.dram.data_rate", 2) / 2 * 1000;
 }
 
+/* The whole L2: gpu.l2.size_kb is per slice, gpu.l2.sub_partitions slices a channel. */
+static int64_t l2_bytes(void)
+{
+	return cfg_or("gpu.l2.size_kb", 0) * 1024 * cfg_or("gpu.l2.sub_partitions", 1) * cfg_or("gpu.dram.channels", 1);
+}
+
 /* Every channel's bus side by side (gtx480: 6 x 64 bits). */
 static int64_t memory_bus_bits(void)
 {
@@ -163,7 +169,7 @@ static bool device_attr(int attr, int *v)
 	case 15: case 17: case 18: case 19: case 31: case 32: case 35: case 40:
 		*v = 0; return true;
 	case 20: *v = 0; return true;                                     /* cudaComputeModeDefault */
-	case 38: *v = (int)(cfg_or("gpu.l2.size_kb", 0) * 1024 * cfg_or("gpu.dram.channels", 1));
+	case 38: *v = (int)l2_bytes();
 		return true;                                              /* as l2CacheSize */
 	case 39: *v = (int)cfg_or("gpu.core.max_threads", 1536); return true;
 	case 41: *v = 1; return true;                                     /* unified addressing */
@@ -240,8 +246,7 @@ cudaError_t cudaGetDeviceProperties(void *prop, int dev)
 		put_int(prop, 384, v);                                 /* multiProcessorCount */
 		put_int(prop, 588, 1);                                 /* unifiedAddressing */
 		put_int(prop, 592, (int)memory_bus_bits());            /* memoryBusWidth */
-		int64_t l2 = cfg_or("gpu.l2.size_kb", 0) * 1024 * cfg_or("gpu.dram.channels", 1); /* per channel */
-		put_int(prop, 596, (int)l2);                           /* l2CacheSize */
+		put_int(prop, 596, (int)l2_bytes());                   /* l2CacheSize */
 		device_attr(39, &v);
 		put_int(prop, 604, v);                                 /* maxThreadsPerMultiProcessor */
 		put_size(prop, 624, (size_t)cfg_or("gpu.core.shared_kb", 48) * 1024);

@@ -15,7 +15,7 @@ Test(cuda, runtime_calls_of_every_kind)
 	cr_assert(strstr(out, "ok cudaMemGetInfo sees the allocations"), "%s", out);
 	cr_assert(strstr(out, "ok the kernel took simulated time"), "%s", out);
 	/* the configured machine (configs/gtx480*: gpu.name, 15 cores, 700 MHz, 6 channels of 8 B
-	 * at 924 MHz x 4 transfers = 1848 MHz as CUDA counts, 6 x 128 KB L2, 1536 threads, 8 CTAs,
+	 * at 924 MHz x 4 transfers = 1848 MHz as CUDA counts, 6 x 2 x 64 KB L2, 1536 threads, 8 CTAs,
 	 * 32768 registers, 48 KB shared per core), compute capability 7.5 whatever the machine */
 	cr_assert(strstr(out, "device GeForce GTX 480 (warpsim): 15 SMs, 49152 bytes shared per block\n"), "%s", out);
 	cr_assert(strstr(out, "identity: cc 7.5, clock 700000 kHz, memory 1848000 kHz, bus 384 bits, L2 "
