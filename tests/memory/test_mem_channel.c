@@ -593,7 +593,9 @@ static uint64_t read_footprint(struct mem_channel *ch_obj, struct stats *st, con
 	cr_assert(stats_get_u64(st, name, &before));
 	uint64_t a = 0;
 	for (uint32_t i = 0; i < lines;) {
-		for (uint32_t b = 0; b < 128 && i < lines; a += line_bytes) {
+		/* 64 a batch: a sectored slice (gtx480) answers a line with 4 packets, and the fake
+		 * NoC holds FQ = 256 at the core */
+		for (uint32_t b = 0; b < 64 && i < lines; a += line_bytes) {
 			if (mem_addr_channel(m, a) != ch)
 				continue;
 			struct mem_req *r = &reqs[i];
