@@ -336,11 +336,15 @@ static void periodic(void *ctx)
 static void sample_fire(struct sim *sim, struct sim_event *ev)
 {
 	struct gpu *g = SIM_CONTAINER_OF(ev, struct gpu, sample_ev);
-	if (cta_dispatcher_kernel_done(g->disp))
-		return; /* draining after the last CTA: the tail row covers it */
 	uint64_t now = sim_clock_cycle_at(&g->core_clk, sim_now_ps(sim));
+	/* Draining after the launch's end (the cycle after its last CTA completed): the tail row
+	 * covers it. A sample at the very cycle the last CTA completed is still taken, else the
+	 * tail row would span the interval and one cycle more. */
+	if (cta_dispatcher_kernel_done(g->disp) && cta_dispatcher_kernel_end_cycle(g->disp) <= now)
+		return;
 	sampler_take(g->sampler, now);
-	sim_event_schedule(sim, ev, sim_clock_edge_ps(&g->core_clk, now + g->sample_cycles));
+	g->sample_next_cycle = now + g->sample_cycles;
+	sim_event_schedule(sim, ev, sim_clock_edge_ps(&g->core_clk, g->sample_next_cycle));
 }
 
 int gpu_set_sampler(struct gpu *g, uint64_t every_cycles, FILE *csv, struct sim_error *err)
@@ -617,8 +621,8 @@ int gpu_run_launch(struct gpu *g, struct fe_launch *l, struct sim_error *err)
 	g->launch_start_cycle = start;
 	if (g->sampler) {
 		sampler_begin(g->sampler, g->kernels, cta_dispatcher_kernel_start_cycle(g->disp));
-		uint64_t next = (start / g->sample_cycles + 1) * g->sample_cycles;
-		sim_event_reschedule(g->sim, &g->sample_ev, sim_clock_edge_ps(&g->core_clk, next));
+		g->sample_next_cycle = (start / g->sample_cycles + 1) * g->sample_cycles;
+		sim_event_reschedule(g->sim, &g->sample_ev, sim_clock_edge_ps(&g->core_clk, g->sample_next_cycle));
 	}
 	/* the cycle cap is a time limit; the instruction caps cut the run into stretches that
 	 * cannot pass them (inst_cycles_left) */
@@ -659,8 +663,14 @@ int gpu_run_launch(struct gpu *g, struct fe_launch *l, struct sim_error *err)
 	uint64_t end = cta_dispatcher_kernel_end_cycle(g->disp);
 	gpu_account_launch(g, end - cta_dispatcher_kernel_start_cycle(g->disp));
 	gpu_account_memory(g);
-	if (g->sampler)
+	if (g->sampler) {
+		/* A sample due at the last CTA's cycle (end - 1) that did not fire because the
+		 * machine went quiet at that cycle (sim_run drops the background event): taken there
+		 * first, so no row spans more than the interval. */
+		if (g->sample_next_cycle < end)
+			sampler_take(g->sampler, g->sample_next_cycle);
 		sampler_take(g->sampler, end);
+	}
 	stats_kernel_end(g->st);
 	if (g->timeline && (rc = cta_dispatcher_write_kernel_timeline_csv(g->disp, g->timeline, err)))
 		return rc;

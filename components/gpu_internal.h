@@ -65,6 +65,7 @@ struct gpu {
 	uint64_t launch_start_cycle;
 	struct sampler *sampler;         /* --sample: NULL when off */
 	uint64_t sample_cycles;          /* interval in core cycles */
+	uint64_t sample_next_cycle;      /* the cycle of the sample event last scheduled */
 	struct sim_event sample_ev;      /* background: keeps nothing alive */
 };
 

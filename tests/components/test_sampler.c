@@ -127,6 +127,49 @@ Test(sampler, sampling_changes_nothing_and_intervals_sum_to_the_totals, .timeout
 	cr_assert_eq(sh(cmd), 0);
 }
 
+/* A launch whose last CTA completes on a sample boundary: vecadd's one launch starts at 0 and
+ * its last CTA completes at cycle E (its CTA timeline), so --sample E puts a sample there; the
+ * rows stay at most E cycles long (the sample is taken, and a one-cycle tail row to the launch's
+ * end E + 1 follows), where skipping it made one row of E + 1. */
+Test(sampler, a_launch_ending_on_a_sample_boundary_keeps_its_rows_within_the_interval, .timeout = 60)
+{
+	const char *bin = getenv("WARPSIM_BIN");
+	cr_assert_not_null(bin);
+	char dir[] = "/tmp/ws_sample_XXXXXX", cmd[1024], p[1024];
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(cmd, sizeof cmd, "%s run -c configs/owl-28.cfg -w workloads/vecadd/vecadd.cfg --quiet -o %s/plain",
+		 bin, dir);
+	cr_assert_eq(sh(cmd), 0);
+	struct csv_table *t = malloc(sizeof *t);
+	struct sim_error err = {0};
+	snprintf(p, sizeof p, "%s/plain/cta_timeline.csv", dir);
+	cr_assert_eq(csv_load(p, t, &err), 0, "%s", err.msg);
+	int ec = csv_col(t, "end_cycle"), sc = csv_col(t, "start_cycle");
+	double e = 0, s0 = 1e30;
+	for (int r = 0; r < t->n_rows; r++) {
+		e = fmax(e, csv_num(t, r, ec));
+		s0 = fmin(s0, csv_num(t, r, sc));
+	}
+	csv_free(t);
+	cr_assert_eq(s0, 0.0);
+	cr_assert_gt(e, 100.0);
+	snprintf(cmd, sizeof cmd, "%s run -c configs/owl-28.cfg -w workloads/vecadd/vecadd.cfg --quiet --sample %.0f -o %s/s",
+		 bin, e, dir);
+	cr_assert_eq(sh(cmd), 0);
+	snprintf(p, sizeof p, "%s/s/samples.csv", dir);
+	cr_assert_eq(csv_load(p, t, &err), 0, "%s", err.msg);
+	int c0 = csv_col(t, "cycle_start"), c1 = csv_col(t, "cycle_end");
+	cr_assert_eq(t->n_rows, 2);
+	cr_expect_eq(csv_num(t, 0, c0), 0.0);
+	cr_expect_eq(csv_num(t, 0, c1), e);
+	cr_expect_eq(csv_num(t, 1, c0), e);
+	cr_expect_eq(csv_num(t, 1, c1), e + 1);
+	csv_free(t);
+	free(t);
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	cr_assert_eq(sh(cmd), 0);
+}
+
 Test(sampler, sample_needs_an_output_directory_and_a_count)
 {
 	const char *bin = getenv("WARPSIM_BIN");
