@@ -9,17 +9,23 @@ set xtics rotate by -30 nomirror
 set grid ytics
 set key outside right top
 unset arrow
-set yrange [0:*]
-set ytics autofreq
+set yrange [0:6]
+set ytics 0,1,5
 set arrow 2 from 7.5, graph 0 to 7.5, graph 1 nohead dt 3 lc rgb '#808080'
-CLIP = 0
-cut(y) = y
+CLIP = 5
+cut(y) = y > CLIP ? CLIP : y
 plot 'dram_blp.dat' using ($0-0.333333):(cut(column(2))):xtic(1) with boxes lc rgb '#6e6e6e' fs solid 0.9 border rgb '#303030' title 'lrr', \
   'dram_blp.dat' using ($0-0.200000):(cut(column(3))) with boxes lc rgb '#0072b2' fs solid 0.9 border rgb '#303030' title 'gto', \
   'dram_blp.dat' using ($0-0.066667):(cut(column(4))) with boxes lc rgb '#e69f00' fs solid 0.9 border rgb '#303030' title 'tl-rr', \
   'dram_blp.dat' using ($0+0.066667):(cut(column(5))) with boxes lc rgb '#009e73' fs solid 0.9 border rgb '#303030' title 'tl-gto', \
   'dram_blp.dat' using ($0+0.200000):(cut(column(6))) with boxes lc rgb '#d55e00' fs solid 0.9 border rgb '#303030' title 'paws', \
-  'dram_blp.dat' using ($0+0.333333):(cut(column(7))) with boxes lc rgb '#cc79a7' fs solid 0.9 border rgb '#303030' title 'paws-tl'
+  'dram_blp.dat' using ($0+0.333333):(cut(column(7))) with boxes lc rgb '#cc79a7' fs solid 0.9 border rgb '#303030' title 'paws-tl', \
+  'dram_blp.dat' using ($0-0.333333):(CLIP):(column(2) > CLIP ? sprintf('%.3g', column(2)) : '') with labels rotate by 90 left offset 0,0.4 font ',9' notitle, \
+  'dram_blp.dat' using ($0-0.200000):(CLIP):(column(3) > CLIP ? sprintf('%.3g', column(3)) : '') with labels rotate by 90 left offset 0,0.4 font ',9' notitle, \
+  'dram_blp.dat' using ($0-0.066667):(CLIP):(column(4) > CLIP ? sprintf('%.3g', column(4)) : '') with labels rotate by 90 left offset 0,0.4 font ',9' notitle, \
+  'dram_blp.dat' using ($0+0.066667):(CLIP):(column(5) > CLIP ? sprintf('%.3g', column(5)) : '') with labels rotate by 90 left offset 0,0.4 font ',9' notitle, \
+  'dram_blp.dat' using ($0+0.200000):(CLIP):(column(6) > CLIP ? sprintf('%.3g', column(6)) : '') with labels rotate by 90 left offset 0,0.4 font ',9' notitle, \
+  'dram_blp.dat' using ($0+0.333333):(CLIP):(column(7) > CLIP ? sprintf('%.3g', column(7)) : '') with labels rotate by 90 left offset 0,0.4 font ',9' notitle
 set terminal pngcairo size 1016,480 noenhanced font 'Sans,10' background '#ffffff'
 set output 'dram_blp.png'
 set title 'DRAM bank-level parallelism on m2090'
@@ -31,14 +37,20 @@ set xtics rotate by -30 nomirror
 set grid ytics
 set key outside right top
 unset arrow
-set yrange [0:*]
-set ytics autofreq
+set yrange [0:6]
+set ytics 0,1,5
 set arrow 2 from 7.5, graph 0 to 7.5, graph 1 nohead dt 3 lc rgb '#808080'
-CLIP = 0
-cut(y) = y
+CLIP = 5
+cut(y) = y > CLIP ? CLIP : y
 plot 'dram_blp.dat' using ($0-0.333333):(cut(column(2))):xtic(1) with boxes lc rgb '#6e6e6e' fs solid 0.9 border rgb '#303030' title 'lrr', \
   'dram_blp.dat' using ($0-0.200000):(cut(column(3))) with boxes lc rgb '#0072b2' fs solid 0.9 border rgb '#303030' title 'gto', \
   'dram_blp.dat' using ($0-0.066667):(cut(column(4))) with boxes lc rgb '#e69f00' fs solid 0.9 border rgb '#303030' title 'tl-rr', \
   'dram_blp.dat' using ($0+0.066667):(cut(column(5))) with boxes lc rgb '#009e73' fs solid 0.9 border rgb '#303030' title 'tl-gto', \
   'dram_blp.dat' using ($0+0.200000):(cut(column(6))) with boxes lc rgb '#d55e00' fs solid 0.9 border rgb '#303030' title 'paws', \
-  'dram_blp.dat' using ($0+0.333333):(cut(column(7))) with boxes lc rgb '#cc79a7' fs solid 0.9 border rgb '#303030' title 'paws-tl'
+  'dram_blp.dat' using ($0+0.333333):(cut(column(7))) with boxes lc rgb '#cc79a7' fs solid 0.9 border rgb '#303030' title 'paws-tl', \
+  'dram_blp.dat' using ($0-0.333333):(CLIP):(column(2) > CLIP ? sprintf('%.3g', column(2)) : '') with labels rotate by 90 left offset 0,0.4 font ',9' notitle, \
+  'dram_blp.dat' using ($0-0.200000):(CLIP):(column(3) > CLIP ? sprintf('%.3g', column(3)) : '') with labels rotate by 90 left offset 0,0.4 font ',9' notitle, \
+  'dram_blp.dat' using ($0-0.066667):(CLIP):(column(4) > CLIP ? sprintf('%.3g', column(4)) : '') with labels rotate by 90 left offset 0,0.4 font ',9' notitle, \
+  'dram_blp.dat' using ($0+0.066667):(CLIP):(column(5) > CLIP ? sprintf('%.3g', column(5)) : '') with labels rotate by 90 left offset 0,0.4 font ',9' notitle, \
+  'dram_blp.dat' using ($0+0.200000):(CLIP):(column(6) > CLIP ? sprintf('%.3g', column(6)) : '') with labels rotate by 90 left offset 0,0.4 font ',9' notitle, \
+  'dram_blp.dat' using ($0+0.333333):(CLIP):(column(7) > CLIP ? sprintf('%.3g', column(7)) : '') with labels rotate by 90 left offset 0,0.4 font ',9' notitle
