@@ -94,7 +94,7 @@ static int warp_turn(struct fe_warp *w, uint64_t max, struct warp_inst *wi, fe_m
 				n++;
 				tn += lanes;
 				const uint32_t npc = top->pc;
-				if (npc == top->rpc || npc == FE_PC_NONE || npc >= k->n_insts)
+				if (npc == top->rpc || npc == FE_PC_NONE || npc >= n_insts)
 					fe_warp_settle(w);
 				continue;
 			}
