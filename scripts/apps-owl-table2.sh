@@ -9,10 +9,14 @@
 #
 # usage: scripts/apps-owl-table2.sh [--size small|paper] [--cap-thread-insts N] [--perfect-l2]
 #                                   [--rerun] [--only "ID..."] [--no-run] [--set KEY=VALUE]...
+#                                   [--cap-for ID=N]...
 #        scripts/apps-owl-table2.sh --bounds-of RUNDIR   (one run folder's "what bounds it" line)
 #   Each run stops at N thread instructions (default 1000000000, OWL's budget; 0 = none) through
 #   sim.max_thread_insts, base and perfect-L1 alike, and the IPCs are those of that prefix. A run
 #   stopped there ends cleanly (stats.json "budget": capped) and is marked "capped".
+#   --cap-for ID=N (repeatable): application ID's runs stop at N instead (e.g. OWL's 1000000000
+#   for the programs whose Type or PMEM a short prefix misjudges); its row is marked with that
+#   budget, and its runs are kept apart, under <size>-t<N>.
 #   --perfect-l2: the paper's Type-1 applications also run with gpu.memory.model=perfect-l2, and a
 #   second table gives, per Type-1 application, the perfect-L2 speedup, MemoryBlockCycles and
 #   NoWarpCycles over core cycles, DRAM utilisation and where a load's L1 miss spends its core
@@ -26,7 +30,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-size=small cap=1000000000 rerun=0 only="" norun=0 pl2=0 sets=() bounds_of=""
+size=small cap=1000000000 rerun=0 only="" norun=0 pl2=0 sets=() bounds_of="" capfor=()
 cmdline="scripts/apps-owl-table2.sh $*"
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -37,9 +41,11 @@ while [ $# -gt 0 ]; do
 	--only) only=$2; shift 2 ;;
 	--no-run) norun=1; shift ;;
 	--bounds-of) bounds_of=${2:?--bounds-of takes a run folder}; shift 2 ;;
+	--cap-for) [[ "${2:-}" =~ ^[A-Za-z0-9_.+-]+/[A-Za-z0-9_.+-]+=[0-9]+$ ]] || { echo "$0: --cap-for takes ID=N (suite/program=count)" >&2; exit 2; }
+		capfor+=("$2"); shift 2 ;;
 	--set) [[ "${2:-}" =~ ^[a-z0-9_.]+=[^/[:space:]]+$ ]] || { echo "$0: --set takes KEY=VALUE (no '/' or spaces)" >&2; exit 2; }
 		sets+=("$2"); shift 2 ;;
-	-h|--help) sed -n '3,26p' "$0"; exit 0 ;;
+	-h|--help) sed -n '3,30p' "$0"; exit 0 ;;
 	*) echo "$0: unknown argument '$1' (try --help)" >&2; exit 2 ;;
 	esac
 done
@@ -47,9 +53,8 @@ done
 command -v jq >/dev/null || { echo "$0: needs jq" >&2; exit 2; }
 adir=${WARPSIM_APPS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/warpsim-apps}
 manifest=${APPS_MANIFEST:-workloads/apps/apps.tsv}
-out=$adir/table2/$size-t$cap
-setov=()
-for kv in "${sets[@]}"; do out+="-$kv"; setov+=(-s "$kv"); done
+setsfx="" setov=()
+for kv in "${sets[@]}"; do setsfx+="-$kv"; setov+=(-s "$kv"); done
 
 # OWL Table 2: abbreviation, PMEM, CINV (%), as printed.
 paper() {
@@ -160,8 +165,6 @@ if [ -n "$bounds_of" ]; then
 	exit 0
 fi
 
-capov=()
-[ "$cap" = 0 ] || capov=(-s "sim.max_thread_insts=$cap")
 brows=$(mktemp)
 rows=$(mktemp)
 xrows=$(mktemp)
@@ -171,6 +174,12 @@ while read -r abbr ppmem pcinv; do
 	[ -n "$id" ] || { echo "$0: OWL:$abbr is not in $manifest" >&2; exit 2; }
 	note=""
 	if [ -n "$only" ] && [[ " $only " != *" $id "* ]]; then continue; fi
+	acap=$cap
+	for kv in "${capfor[@]}"; do [ "${kv%=*}" = "$id" ] && acap=${kv#*=}; done
+	out=$adir/table2/$size-t$acap$setsfx
+	capov=()
+	[ "$acap" = 0 ] || capov=(-s "sim.max_thread_insts=$acap")
+	[ "$acap" = "$cap" ] || note="budget $(awk -v c="$acap" 'BEGIN { printf "%g", c / 1e6 }') M"
 	if scripts/apps.sh list | awk -v id="$id" '$1 == id && $2 == "built" { f = 1 } END { exit !f }'; then
 		vs=(base pmem)
 		[ $pl2 = 1 ] && awk -v p="$ppmem" 'BEGIN { exit !(p >= 1.4) }' && vs+=(pl2)
@@ -193,13 +202,13 @@ while read -r abbr ppmem pcinv; do
 		if [ "$cb" = - ] || [ "$cp" = - ]; then
 			d=$out/$id/base; [ "$cb" = - ] || d=$out/$id/pmem
 			if [ -s "$d/run.log" ]; then
-				note="did not run: $(grep -v '^\s*$' "$d/run.log" | grep -m1 -i 'fault\|error\|out of bounds\|signal\|limit' | cut -c1-110)"
+				note="did not run${note:+ ($note)}: $(grep -v '^\s*$' "$d/run.log" | grep -m1 -i 'fault\|error\|out of bounds\|signal\|limit' | cut -c1-110)"
 			else
-				note="not run"
+				note="not run${note:+ ($note)}"
 			fi
 			printf '%s\t%s\t%s\t%s\t-\t-\t-\t%s\t-\n' "$abbr" "$id" "$ppmem" "$pcinv" "$note" >> "$rows"
 		else
-			[ "$sb" = capped ] || [ "$sp" = capped ] && note="capped"
+			[ "$sb" = capped ] || [ "$sp" = capped ] && note="capped${note:+, $note}"
 			xl="-"; [ -s "$out/$id/pl2/stats.json" ] && xl=$(bounds "$out/$id/pl2")
 			printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$abbr" "$id" "$ppmem" "$(awk -v cb="$cb" -v tb="$tb" -v cp="$cp" -v tp="$tp" 'BEGIN { printf "%.2f", (tp / cp) / (tb / cb) }')" "$(bounds "$out/$id/base")" "$xl" "$(bneck "$out/$id/base")" >> "$xrows"
 			awk -v a="$abbr" -v id="$id" -v pp="$ppmem" -v pc="$pcinv" -v cb="$cb" -v tb="$tb" -v cp="$cp" -v tp="$tp" \
@@ -211,7 +220,7 @@ while read -r abbr ppmem pcinv; do
 	fi
 done < <(paper)
 
-echo "OWL Table 2 on owl-28 ($cmdline; size $size, each run stopped at $cap thread instructions; LRR):"
+echo "OWL Table 2 on owl-28 ($cmdline; size $size, each run stopped at $cap thread instructions${capfor[*]:+ except ${capfor[*]}}; LRR):"
 echo
 echo "CINV ours: cycles with an empty SIMT pipeline (OWL's sense); gpu.cinv (cycles without an issue) in brackets."
 echo

@@ -192,6 +192,20 @@ Test(apps_owl_table2, set_refuses_what_is_not_key_equals_value)
 	}
 }
 
+/* scripts/apps-owl-table2.sh --cap-for: what is not suite/program=count is refused with exit
+ * status 2 before anything runs (the count names the folder its runs are kept in). */
+Test(apps_owl_table2, cap_for_refuses_what_is_not_id_equals_count)
+{
+	static const char *const bad[] = {"mars/SimilarityScore", "SSC=1000", "mars/SimilarityScore=1e9",
+					  "mars/SimilarityScore=", "=1000", "a/b/c=10"};
+	char out[OUT_BYTES], cmd[512];
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		snprintf(cmd, sizeof cmd, "WARPSIM_APPS_DIR=/nonexistent scripts/apps-owl-table2.sh --cap-for '%s' --no-run", bad[i]);
+		cr_expect_eq(run(cmd, out), 2, "%s: %s", bad[i], out);
+		cr_expect(strstr(out, "--cap-for takes ID=N"), "%s: %s", bad[i], out);
+	}
+}
+
 /* scripts/apps-owl-table2.sh --bounds-of: what bounds a run, from a hand-made run folder. Reads
  * 45 hits of 50: 90%. Reply flits: (8 B header + 64 B line) / 32 B = 3 a read, 50 reads and
  * atomics sent = 150, plus 10 writes sent less 5 unacked = 5 acks: 155 over 200 core cycles = 100
