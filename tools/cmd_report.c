@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "csv.h"
 #include "report_fig.h"
+#include "report_compare.h"
 #include "report_select.h"
 
 /* Sweeps over more configs than this get tables only unless --figures all (write_report). */
@@ -29,6 +30,7 @@ struct axes {
 	const char **var;
 	int n_var;
 	enum rep_rule rule;         /* the papers' selection rule the report applies */
+	const char *sweep;          /* the sweep's name (DIR's last name): which paper's comparisons */
 };
 
 static int index_of(const char **v, int *n, const char *s, bool add)
@@ -451,6 +453,7 @@ static int config_sections(const char *dir, const struct csv_table *t, const cha
 		cut_caption(md, &bars);
 	}
 	rep_select_section(md, t, a->at, a->wl, a->n_wl, a->var, a->n_var, base, a->rule);
+	rep_compare_section(md, stdout, t, a->at, a->wl, a->n_wl, a->sweep, a->rule);
 
 	/* 2. memory-system metrics: a table of means, one figure per quantity per workload */
 	static const char *const mem_cols[] = {"gpu.l1d.hit_rate", "gpu.dram.blp", "gpu.dram.rbl",
@@ -572,13 +575,14 @@ out:
 /* missing: filled with the runs the speedup tables lack ("vecadd/lrr, ...", with the config
  * first when the sweep has several), empty if none. */
 static int write_report(const char *dir, const struct csv_table *t, const char *base, bool all_figures,
-			enum rep_rule rule, FILE *md, struct run_list *missing, struct sim_error *err)
+			enum rep_rule rule, const char *sweep, FILE *md, struct run_list *missing, struct sim_error *err)
 {
 	struct axes a;
 	int rc = axes_load(dir, t, base, &a, err);
 	if (rc)
 		return rc;
 	a.rule = rule;
+	a.sweep = sweep;
 	struct scratch sc = {0};
 	char plots[PATH_MAX], title[768];
 	if (index_of(a.var, &a.n_var, base, false) < 0) {
@@ -664,8 +668,9 @@ static int run_report(const char *dir, struct sim_error *err)
 }
 
 /* --select: a rule's name, or auto (also when absent): the rule named like the sweep, whose
- * directory `warpsim sweep` names after the spec's name (results/exp/pro), else none. */
-static int select_rule(const char *dir, const char *opt, int *rule, struct sim_error *err)
+ * directory `warpsim sweep` names after the spec's name (results/exp/pro, results/baws-fetch:
+ * rep_rule_of_sweep), else none. */
+static int select_rule(const char *sweep, const char *opt, int *rule, struct sim_error *err)
 {
 	if (opt && strcmp(opt, "auto")) {
 		*rule = rep_rule_parse(opt);
@@ -674,18 +679,39 @@ static int select_rule(const char *dir, const char *opt, int *rule, struct sim_e
 					     "expects auto, none, owl, pro, baws or paws, got '%s'", opt);
 		return 0;
 	}
+	*rule = (int)rep_rule_of_sweep(sweep);
+	return 0;
+}
+
+/* The baseline when --baseline is not given: lrr, or where the sweep has no lrr (lwm.cfg's
+ * "baseline") the spec's first variant (sweep_order.txt), else the table's first. */
+static const char *default_baseline(const char *dir, const struct csv_table *t)
+{
+	const char *base = cell_named(t, 2, "lrr");
+	char p[PATH_MAX + 32], line[512];
+	snprintf(p, sizeof p, "%s/sweep_order.txt", dir);
+	FILE *f = base ? NULL : fopen(p, "r");
+	while (f && !base && fgets(line, sizeof line, f)) {
+		line[strcspn(line, "\r\n")] = '\0';
+		if (!strncmp(line, "variant ", 8))
+			base = cell_named(t, 2, line + 8);
+	}
+	if (f)
+		fclose(f);
+	return base ? base : t->n_rows ? t->cell[0][2] : "lrr";
+}
+
+/* The sweep's name: DIR's last name, which `warpsim sweep` takes from the spec's name; empty when
+ * it does not fit name. */
+static void sweep_name_of(const char *dir, char *name, size_t size)
+{
 	size_t n = strlen(dir);
 	while (n > 1 && dir[n - 1] == '/')
 		n--;
 	size_t b = n;
 	while (b > 0 && dir[b - 1] != '/')
 		b--;
-	char name[64];
-	snprintf(name, sizeof name, "%.*s", (int)(n - b < sizeof name - 1 ? n - b : 0), dir + b);
-	*rule = rep_rule_parse(name);
-	if (*rule < 0)
-		*rule = REP_RULE_NONE;
-	return 0;
+	snprintf(name, size, "%.*s", (int)(n - b < size - 1 ? n - b : 0), dir + b);
 }
 
 int cmd_report(int argc, char **argv, struct sim_error *err)
@@ -696,25 +722,31 @@ int cmd_report(int argc, char **argv, struct sim_error *err)
 	if (rc)
 		return rc;
 	if (o.help || o.n_positional != 1) {
-		printf("usage: warpsim report DIR [--baseline lrr] [--figures auto|all] [--select RULE]\n"
+		printf("usage: warpsim report DIR [--baseline VARIANT] [--figures auto|all] [--select RULE]\n"
 		       "DIR is a sweep directory with results.csv (warpsim sweep / sweep --collect), or one\n"
 		       "run's directory with samples.csv (warpsim run --sample N -o DIR): its time series;\n"
 		       "writes DIR/report.md and DIR/plots/*.svg|png. --figures auto (the default) draws\n"
-		       "figures for sweeps of up to %d configs, tables only beyond; all draws every config's\n"
+		       "figures for sweeps of up to %d configs, tables only beyond; all draws every config's.\n"
+		       "--baseline: default lrr, or the spec's first variant where there is no lrr (lwm).\n"
+		       "A sweep named after a paper (owl, pro, baws, baws-fetch, paws, twolevel, lwm) gets the\n"
+		       "comparisons the paper reports, published figure beside ours, in report.md and here.\n"
 		       "--select owl|pro|baws|paws|none applies that paper's rule for choosing its programs\n"
 		       "and gives the headline over the programs that pass beside all of them; default auto:\n"
-		       "the rule named like the sweep (DIR's last name, the spec's name), else none\n",
+		       "the rule named like the sweep (DIR's last name, the spec's name) or by the part of the\n"
+		       "name before its first '-' (baws-fetch: baws), else none\n",
 		       REP_FIGURE_CONFIGS);
 		return o.help ? 0 : sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, NULL, "report needs DIR");
 	}
 	const char *dir = o.positional[0];
-	const char *base = cli_long(&o, "--baseline") ? cli_long(&o, "--baseline") : "lrr";
+	const char *base = cli_long(&o, "--baseline");
 	const char *figures = cli_long(&o, "--figures") ? cli_long(&o, "--figures") : "auto";
 	if (strcmp(figures, "auto") && strcmp(figures, "all"))
 		return sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0, "--figures", "expects auto or all, got '%s'",
 				     figures);
 	int rule;
-	if ((rc = select_rule(dir, cli_long(&o, "--select"), &rule, err)))
+	char sweep[64];
+	sweep_name_of(dir, sweep, sizeof sweep);
+	if ((rc = select_rule(sweep, cli_long(&o, "--select"), &rule, err)))
 		return rc;
 	char csv[PATH_MAX], md_path[PATH_MAX], tmp[PATH_MAX];
 	if ((rc = cli_path(csv, sizeof csv, err, "%s/results.csv", dir)) ||
@@ -735,12 +767,14 @@ int cmd_report(int argc, char **argv, struct sim_error *err)
 	if (!rc && !md)
 		rc = sim_error_set(err, SIM_ERR_IO, tmp, 0, 0, NULL, "cannot write: %s", strerror(errno));
 	if (!rc) {
+		if (!base)
+			base = default_baseline(dir, t);
 		fprintf(md, "# warpsim report: %s\n\n%d runs; baseline %s", dir, t->n_rows, base);
 		if (rule != REP_RULE_NONE)
 			fprintf(md, "; programs selected by %s's rule (section Selection)", rep_rule_name(rule));
 		fprintf(md, ".\n\n");
 		struct run_list missing = {0};
-		rc = write_report(dir, t, base, !strcmp(figures, "all"), (enum rep_rule)rule, md, &missing, err);
+		rc = write_report(dir, t, base, !strcmp(figures, "all"), (enum rep_rule)rule, sweep, md, &missing, err);
 		if (fclose(md) && !rc)
 			rc = sim_error_set(err, SIM_ERR_IO, tmp, 0, 0, NULL, "cannot write: %s", strerror(errno));
 		if (!rc && rename(tmp, md_path))

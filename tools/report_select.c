@@ -20,6 +20,18 @@ int rep_rule_parse(const char *name)
 	return -1;
 }
 
+enum rep_rule rep_rule_of_sweep(const char *name)
+{
+	int r = rep_rule_parse(name);
+	if (r >= 0)
+		return (enum rep_rule)r;
+	const char *dash = strchr(name, '-');
+	for (int i = 0; dash && rule_names[i]; i++)
+		if (strlen(rule_names[i]) == (size_t)(dash - name) && !strncmp(rule_names[i], name, (size_t)(dash - name)))
+			return (enum rep_rule)i;
+	return REP_RULE_NONE;
+}
+
 const char *rep_rule_name(enum rep_rule r)
 {
 	return rule_names[r];

@@ -20,6 +20,10 @@ enum rep_rule {
 
 /* The rule named name ("none", "owl", "pro", "baws", "paws"), or -1 when there is none. */
 int rep_rule_parse(const char *name);
+/* The rule of a sweep named name: the rule of that name, else the one its first '-'-separated
+ * part names (a paper's side study, baws-fetch or paws-fwt-kernel, keeps the paper's rule), else
+ * REP_RULE_NONE. */
+enum rep_rule rep_rule_of_sweep(const char *name);
 const char *rep_rule_name(enum rep_rule r);
 
 /* One workload under a rule. known is false when a run or statistic the rule reads is missing

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "tests/tools/csv_fixture.h"
 #include "tools/report_select.h"
 
 /* a: PMEM 1.5x, TL/LRR/GTO 1.00/1.00/1.05 (5%), RTRU 0.20, GTO 5% over LRR, 64 CTAs in 2
@@ -30,31 +31,10 @@ static const char table[] =
 	"m,d,lrr,100,0.20,0,48,1,16000,1000\n"
 	"m,d,gto,110,0.20,0,48,1,16000,1000\n";
 
-static struct csv_table *load(char *path)
-{
-	int fd = mkstemp(path);
-	cr_assert_geq(fd, 0);
-	FILE *f = fdopen(fd, "w");
-	fputs(table, f);
-	fclose(f);
-	struct csv_table *t = calloc(1, sizeof *t);
-	struct sim_error err = {0};
-	cr_assert_eq(csv_load(path, t, &err), 0, "%s", err.msg);
-	cr_assert_eq(csv_check_runs(t, path, &err), 0, "%s", err.msg);
-	return t;
-}
-
-static void unload(struct csv_table *t, const char *path)
-{
-	csv_free(t);
-	free(t);
-	unlink(path);
-}
-
 Test(report_select, each_rule_on_its_threshold)
 {
 	char path[] = "/tmp/ws_sel_XXXXXX";
-	struct csv_table *t = load(path);
+	struct csv_table *t = csv_fixture_load(path, table);
 	struct rep_verdict v;
 	rep_select_judge(t, "m", "a", REP_RULE_OWL, &v);
 	cr_expect(v.known && v.pass && fabs(v.value - 1.5) < 1e-12, "%s", v.why);
@@ -78,14 +58,14 @@ Test(report_select, each_rule_on_its_threshold)
 		  "a capped launch is judged by its grid: %s", v.why);
 	rep_select_judge(t, "m", "c", REP_RULE_PRO, &v);
 	cr_expect(!v.known && strstr(v.why, "variant tl"), "a missing run is unknown, not a fail: %s", v.why);
-	unload(t, path);
+	csv_fixture_unload(t, path);
 }
 
 Test(report_select, headline_over_the_selected_beside_all)
 {
 	/* PRO selects a only: gto over lrr is 1.05 there, sqrt(1.05 * 1.01) = 1.02981 over both. */
 	char path[] = "/tmp/ws_sel_XXXXXX";
-	struct csv_table *t = load(path);
+	struct csv_table *t = csv_fixture_load(path, table);
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *md = open_memstream(&buf, &len);
@@ -98,5 +78,12 @@ Test(report_select, headline_over_the_selected_beside_all)
 	free(buf);
 	cr_expect_eq(rep_rule_parse("baws"), REP_RULE_BAWS);
 	cr_expect_eq(rep_rule_parse("owl2"), -1);
-	unload(t, path);
+	/* A paper's side study keeps its rule; a name that only starts like one does not. */
+	cr_expect_eq(rep_rule_of_sweep("pro"), REP_RULE_PRO);
+	cr_expect_eq(rep_rule_of_sweep("baws-fetch"), REP_RULE_BAWS);
+	cr_expect_eq(rep_rule_of_sweep("paws-fwt-kernel"), REP_RULE_PAWS);
+	cr_expect_eq(rep_rule_of_sweep("bawsfetch"), REP_RULE_NONE);
+	cr_expect_eq(rep_rule_of_sweep("ba-ws"), REP_RULE_NONE);
+	cr_expect_eq(rep_rule_of_sweep("twolevel"), REP_RULE_NONE);
+	csv_fixture_unload(t, path);
 }

@@ -1,4 +1,4 @@
-set terminal svg size 1600,1080 dynamic noenhanced font 'Sans,12' background '#ffffff'
+set terminal svg size 1952,1080 dynamic noenhanced font 'Sans,12' background '#ffffff'
 set output 'stalls.svg'
 set datafile missing 'NaN'
 set style fill solid 0.9 border rgb '#303030'
@@ -13,39 +13,39 @@ N = 'issued structural data control fetch barrier exit no_warp'
 set multiplot layout 3,4 title 'Scheduler cycles by class on gtx480 (size medium)'
 set title 'matmul'
 set ylabel 'share of scheduler cycles'
-set xrange [-0.6:9.6]
+set xrange [-0.6:13.6]
 plot for [c=8:1:-1] 'stalls.dat' index 0 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
 set title 'reduce'
 set ylabel ''
-set xrange [-0.6:9.6]
+set xrange [-0.6:13.6]
 plot for [c=8:1:-1] 'stalls.dat' index 1 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
 set title 'fwt'
 set ylabel ''
-set xrange [-0.6:9.6]
+set xrange [-0.6:13.6]
 plot for [c=8:1:-1] 'stalls.dat' index 2 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
 set title 'histogram'
 set ylabel ''
-set xrange [-0.6:9.6]
+set xrange [-0.6:13.6]
 plot for [c=8:1:-1] 'stalls.dat' index 3 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
 set title 'hotspot'
 set ylabel 'share of scheduler cycles'
-set xrange [-0.6:9.6]
+set xrange [-0.6:13.6]
 plot for [c=8:1:-1] 'stalls.dat' index 4 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
 set title 'bitonic'
 set ylabel ''
-set xrange [-0.6:9.6]
+set xrange [-0.6:13.6]
 plot for [c=8:1:-1] 'stalls.dat' index 5 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
 set title 'srad2'
 set ylabel ''
-set xrange [-0.6:9.6]
+set xrange [-0.6:13.6]
 plot for [c=8:1:-1] 'stalls.dat' index 6 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
 set title 'stencil'
 set ylabel ''
-set xrange [-0.6:9.6]
+set xrange [-0.6:13.6]
 plot for [c=8:1:-1] 'stalls.dat' index 7 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
 set title 'mean over workloads'
 set ylabel 'share of scheduler cycles'
-set xrange [-0.6:9.6]
+set xrange [-0.6:13.6]
 plot for [c=8:1:-1] 'stalls.dat' index 8 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
 unset title
 unset ylabel
@@ -60,7 +60,7 @@ unset multiplot
 set border
 set tics
 set grid ytics
-set terminal pngcairo size 1600,1080 noenhanced font 'Sans,10' background '#ffffff'
+set terminal pngcairo size 1952,1080 noenhanced font 'Sans,10' background '#ffffff'
 set output 'stalls.png'
 set datafile missing 'NaN'
 set style fill solid 0.9 border rgb '#303030'
@@ -75,39 +75,39 @@ N = 'issued structural data control fetch barrier exit no_warp'
 set multiplot layout 3,4 title 'Scheduler cycles by class on gtx480 (size medium)'
 set title 'matmul'
 set ylabel 'share of scheduler cycles'
-set xrange [-0.6:9.6]
+set xrange [-0.6:13.6]
 plot for [c=8:1:-1] 'stalls.dat' index 0 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
 set title 'reduce'
 set ylabel ''
-set xrange [-0.6:9.6]
+set xrange [-0.6:13.6]
 plot for [c=8:1:-1] 'stalls.dat' index 1 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
 set title 'fwt'
 set ylabel ''
-set xrange [-0.6:9.6]
+set xrange [-0.6:13.6]
 plot for [c=8:1:-1] 'stalls.dat' index 2 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
 set title 'histogram'
 set ylabel ''
-set xrange [-0.6:9.6]
+set xrange [-0.6:13.6]
 plot for [c=8:1:-1] 'stalls.dat' index 3 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
 set title 'hotspot'
 set ylabel 'share of scheduler cycles'
-set xrange [-0.6:9.6]
+set xrange [-0.6:13.6]
 plot for [c=8:1:-1] 'stalls.dat' index 4 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
 set title 'bitonic'
 set ylabel ''
-set xrange [-0.6:9.6]
+set xrange [-0.6:13.6]
 plot for [c=8:1:-1] 'stalls.dat' index 5 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
 set title 'srad2'
 set ylabel ''
-set xrange [-0.6:9.6]
+set xrange [-0.6:13.6]
 plot for [c=8:1:-1] 'stalls.dat' index 6 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
 set title 'stencil'
 set ylabel ''
-set xrange [-0.6:9.6]
+set xrange [-0.6:13.6]
 plot for [c=8:1:-1] 'stalls.dat' index 7 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
 set title 'mean over workloads'
 set ylabel 'share of scheduler cycles'
-set xrange [-0.6:9.6]
+set xrange [-0.6:13.6]
 plot for [c=8:1:-1] 'stalls.dat' index 8 using 0:(column(c+1)):xtic(1) with boxes lc rgb word(C, c)
 unset title
 unset ylabel

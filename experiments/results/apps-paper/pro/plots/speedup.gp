@@ -3,8 +3,8 @@ set output 'speedup.svg'
 set title 'IPC speedup over lrr on gtx480'
 set ylabel 'speedup over lrr (IPC / IPC of lrr)'
 set datafile missing 'NaN'
-set boxwidth 0.200000 absolute
-set xrange [-0.6:3.6]
+set boxwidth 0.266667 absolute
+set xrange [-0.6:1.6]
 set xtics rotate by -30 nomirror
 set grid ytics
 set key outside right top
@@ -12,20 +12,19 @@ unset arrow
 set yrange [0:*]
 set ytics autofreq
 set arrow 1 from graph 0, first 1 to graph 1, first 1 nohead dt 2 lw 1.5 lc rgb '#000000' front
-set arrow 2 from 2.5, graph 0 to 2.5, graph 1 nohead dt 3 lc rgb '#808080'
+set arrow 2 from 0.5, graph 0 to 0.5, graph 1 nohead dt 3 lc rgb '#808080'
 CLIP = 0
 cut(y) = y
-plot 'speedup.dat' using ($0-0.300000):(cut(column(2))):xtic(1) with boxes lc rgb '#6e6e6e' fs solid 0.9 border rgb '#303030' title 'lrr', \
-  'speedup.dat' using ($0-0.100000):(cut(column(3))) with boxes lc rgb '#0072b2' fs solid 0.9 border rgb '#303030' title 'tl', \
-  'speedup.dat' using ($0+0.100000):(cut(column(4))) with boxes lc rgb '#e69f00' fs solid 0.9 border rgb '#303030' title 'gto', \
-  'speedup.dat' using ($0+0.300000):(cut(column(5))) with boxes lc rgb '#009e73' fs solid 0.9 border rgb '#303030' title 'pro'
+plot 'speedup.dat' using ($0-0.266667):(cut(column(2))):xtic(1) with boxes lc rgb '#6e6e6e' fs solid 0.9 border rgb '#303030' title 'lrr', \
+  'speedup.dat' using ($0+0.000000):(cut(column(3))) with boxes lc rgb '#0072b2' fs solid 0.9 border rgb '#303030' title 'gto', \
+  'speedup.dat' using ($0+0.266667):(cut(column(4))) with boxes lc rgb '#e69f00' fs solid 0.9 border rgb '#303030' title 'pro'
 set terminal pngcairo size 900,480 noenhanced font 'Sans,10' background '#ffffff'
 set output 'speedup.png'
 set title 'IPC speedup over lrr on gtx480'
 set ylabel 'speedup over lrr (IPC / IPC of lrr)'
 set datafile missing 'NaN'
-set boxwidth 0.200000 absolute
-set xrange [-0.6:3.6]
+set boxwidth 0.266667 absolute
+set xrange [-0.6:1.6]
 set xtics rotate by -30 nomirror
 set grid ytics
 set key outside right top
@@ -33,10 +32,9 @@ unset arrow
 set yrange [0:*]
 set ytics autofreq
 set arrow 1 from graph 0, first 1 to graph 1, first 1 nohead dt 2 lw 1.5 lc rgb '#000000' front
-set arrow 2 from 2.5, graph 0 to 2.5, graph 1 nohead dt 3 lc rgb '#808080'
+set arrow 2 from 0.5, graph 0 to 0.5, graph 1 nohead dt 3 lc rgb '#808080'
 CLIP = 0
 cut(y) = y
-plot 'speedup.dat' using ($0-0.300000):(cut(column(2))):xtic(1) with boxes lc rgb '#6e6e6e' fs solid 0.9 border rgb '#303030' title 'lrr', \
-  'speedup.dat' using ($0-0.100000):(cut(column(3))) with boxes lc rgb '#0072b2' fs solid 0.9 border rgb '#303030' title 'tl', \
-  'speedup.dat' using ($0+0.100000):(cut(column(4))) with boxes lc rgb '#e69f00' fs solid 0.9 border rgb '#303030' title 'gto', \
-  'speedup.dat' using ($0+0.300000):(cut(column(5))) with boxes lc rgb '#009e73' fs solid 0.9 border rgb '#303030' title 'pro'
+plot 'speedup.dat' using ($0-0.266667):(cut(column(2))):xtic(1) with boxes lc rgb '#6e6e6e' fs solid 0.9 border rgb '#303030' title 'lrr', \
+  'speedup.dat' using ($0+0.000000):(cut(column(3))) with boxes lc rgb '#0072b2' fs solid 0.9 border rgb '#303030' title 'gto', \
+  'speedup.dat' using ($0+0.266667):(cut(column(4))) with boxes lc rgb '#e69f00' fs solid 0.9 border rgb '#303030' title 'pro'
