@@ -119,9 +119,8 @@ const struct rep_cmp *rep_compare_list(const char *sweep, int *n)
 			return lists[i].list;
 		}
 	/* a paper's side study (paws-fwt-kernel) takes the paper's list, as it takes its rule */
-	const char *dash = strchr(sweep, '-');
-	for (size_t i = 0; dash && i < k; i++)
-		if (strlen(lists[i].sweep) == (size_t)(dash - sweep) && !strncmp(lists[i].sweep, sweep, (size_t)(dash - sweep))) {
+	for (size_t i = 0; i < k; i++)
+		if (rep_sweep_side_of(sweep, lists[i].sweep)) {
 			*n = lists[i].n;
 			return lists[i].list;
 		}

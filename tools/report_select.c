@@ -25,11 +25,16 @@ enum rep_rule rep_rule_of_sweep(const char *name)
 	int r = rep_rule_parse(name);
 	if (r >= 0)
 		return (enum rep_rule)r;
-	const char *dash = strchr(name, '-');
-	for (int i = 0; dash && rule_names[i]; i++)
-		if (strlen(rule_names[i]) == (size_t)(dash - name) && !strncmp(rule_names[i], name, (size_t)(dash - name)))
+	for (int i = 0; rule_names[i]; i++)
+		if (rep_sweep_side_of(name, rule_names[i]))
 			return (enum rep_rule)i;
 	return REP_RULE_NONE;
+}
+
+bool rep_sweep_side_of(const char *sweep, const char *paper)
+{
+	size_t n = strlen(paper);
+	return !strncmp(sweep, paper, n) && sweep[n] == '-';
 }
 
 const char *rep_rule_name(enum rep_rule r)

@@ -24,6 +24,9 @@ int rep_rule_parse(const char *name);
  * part names (a paper's side study, baws-fetch or paws-fwt-kernel, keeps the paper's rule), else
  * REP_RULE_NONE. */
 enum rep_rule rep_rule_of_sweep(const char *name);
+/* Whether the sweep named sweep is a side study of paper: its name is paper, '-', more
+ * (baws-fetch of baws). */
+bool rep_sweep_side_of(const char *sweep, const char *paper);
 const char *rep_rule_name(enum rep_rule r);
 
 /* One workload under a rule. known is false when a run or statistic the rule reads is missing
