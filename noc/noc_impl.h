@@ -55,9 +55,13 @@ int noc_cycle_stats(struct noc_base *b, struct stats *st);
 struct noc_base *noc_flow_new(const struct noc_params *p, const struct topo *t, struct sim_error *err);
 int noc_flow_stats(struct noc_base *b, struct stats *st);
 #ifdef WARPSIM_HAVE_SIMGRID
-/* noc_sgflow.cc (C++): SimGrid does the sharing; one per process. */
+/* noc_sgflow.cc (C++, in SimGrid's plugin): SimGrid does the sharing; one per process. The
+ * plain names (noc_sgflow_load.c) open the plugin and call its _plugin_ functions; stats only
+ * after a successful new. */
 struct noc_base *noc_sgflow_new(const struct noc_params *p, const struct topo *t, struct sim_error *err);
 int noc_sgflow_stats(struct noc_base *b, struct stats *st);
+struct noc_base *noc_sgflow_plugin_new(const struct noc_params *p, const struct topo *t, struct sim_error *err);
+int noc_sgflow_plugin_stats(struct noc_base *b, struct stats *st);
 #endif
 
 #endif

@@ -248,7 +248,7 @@ static bool natural_less(const std::string &a, const std::string &b)
 	return a.size() - i < b.size() - j;
 }
 
-extern "C" struct noc_base *noc_sgflow_new(const struct noc_params *p, const struct topo *t, struct sim_error *err)
+extern "C" struct noc_base *noc_sgflow_plugin_new(const struct noc_params *p, const struct topo *t, struct sim_error *err)
 {
 	bool reuse = !strcmp(t->kind, "simgrid");
 	if (sgf_platform_built || (!reuse && sg4::Engine::is_initialized())) {
@@ -331,7 +331,7 @@ extern "C" struct noc_base *noc_sgflow_new(const struct noc_params *p, const str
 	return &n->b;
 }
 
-extern "C" int noc_sgflow_stats(struct noc_base *b, struct stats *st)
+extern "C" int noc_sgflow_plugin_stats(struct noc_base *b, struct stats *st)
 {
 	sgf_impl *m = impl_of(b);
 	stats_counter(st, &m->injected, "packets", "packets accepted by try_inject", "noc.packets_injected");

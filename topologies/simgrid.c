@@ -418,7 +418,7 @@ out:
 	return rc;
 }
 
-struct topo *topo_simgrid_load(const char *platform_xml, uint32_t channel_bytes, struct sim_error *err)
+struct topo *topo_sg_plugin_load(const char *platform_xml, uint32_t channel_bytes, struct sim_error *err)
 {
 	/* A FIFO would block SimGrid's open; a missing file is named at gpu.noc.platform's line. */
 	struct sim_error e2 = {0};

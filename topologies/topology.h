@@ -96,6 +96,14 @@ struct topo *topo_create(const struct cfg *c, struct sim_error *err);
 /* Load a SimGrid platform (hosts become nodes in name order; routers are the hosts and the
  * inferred junctions). SimGrid has one engine per process: call at most once per process. */
 struct topo *topo_simgrid_load(const char *platform_xml, uint32_t channel_bytes, struct sim_error *err);
+/* The function `name` of SimGrid's plugin (libwarpsim-simgrid.so: topologies/simgrid*.c*,
+ * noc/noc_sgflow.cc), opened on first use and never closed (sg_plugin.c): looked for next to
+ * the object holding warpsim's code, else in the build tree's lib/. NULL with SIM_ERR_CONFIG
+ * and dlopen's reason if it cannot be loaded. _at: the plugin at path. */
+void *topo_sg_plugin_symbol(const char *name, struct sim_error *err);
+void *topo_sg_plugin_symbol_at(const char *path, const char *name, struct sim_error *err);
+/* The plugin's own loader behind topo_simgrid_load (topologies/simgrid.c). */
+struct topo *topo_sg_plugin_load(const char *platform_xml, uint32_t channel_bytes, struct sim_error *err);
 #endif
 
 #endif

@@ -320,6 +320,27 @@ Test(simgrid_bad, a_directory_is_not_a_platform, .timeout = 60)
 {
 	expect_bad("", "is a directory, not a regular file");
 }
+/* SimGrid lives in a plugin opened on first use (topologies/sg_plugin.c): one that cannot be
+ * loaded is a configuration error naming the file and dlopen's reason. */
+Test(simgrid_plugin, a_missing_plugin_is_a_config_error_naming_it, .timeout = 60)
+{
+	struct sim_error err = {0};
+	cr_assert_null(topo_sg_plugin_symbol_at("/nonexistent/libwarpsim-simgrid.so", "topo_sg_plugin_load", &err));
+	cr_assert_eq(err.code, SIM_ERR_CONFIG);
+	cr_assert(strstr(err.msg, "SimGrid is needed here, but its plugin cannot be loaded: "
+			 "/nonexistent/libwarpsim-simgrid.so: cannot open shared object file"), "%s", err.msg);
+}
+
+Test(simgrid_plugin, the_built_plugin_has_every_entry_point, .timeout = 60)
+{
+	struct sim_error err = {0};
+	static const char *const names[] = {"topo_sg_plugin_load", "noc_sgflow_plugin_new", "noc_sgflow_plugin_stats"};
+	for (int i = 0; i < 3; i++)
+		cr_assert_not_null(topo_sg_plugin_symbol(names[i], &err), "%s: %s", names[i], err.msg);
+	cr_assert_null(topo_sg_plugin_symbol("topo_sg_plugin_no_such_entry", &err));
+	cr_assert_eq(err.code, SIM_ERR_CONFIG);
+	cr_assert(strstr(err.msg, "libwarpsim-simgrid.so has no topo_sg_plugin_no_such_entry"), "%s", err.msg);
+}
 #else
 Test(simgrid, simgrid_topology_needs_simgrid_build, .timeout = 60)
 {
