@@ -270,11 +270,15 @@ void fe_cta_restart(struct fe_cta *c, uint32_t cta_id)
 	memset(c->red_gen, 0, sizeof c->red_gen);
 	memset(c->red_true, 0, sizeof c->red_true);
 	memset(c->red_n, 0, sizeof c->red_n);
-	/* Registers, the carry flags, shared and local memory and the call scratch keep what the
-	 * previous CTA left: their contents at a CTA's start are undefined in CUDA and PTX, and
-	 * clearing them cost more than running a small CTA (Rodinia lud_internal: 92 registers x
-	 * 256 threads x 8 bytes = 188 KB a CTA, 16 x 16 threads of work). The CTAs run in a fixed
-	 * order, so the run stays deterministic. */
+	/* Registers, the carry flags, shared and local memory and the call scratch start zeroed,
+	 * as fe_cta_create's calloc leaves them for the timing model: their contents at a CTA's
+	 * start are undefined in CUDA and PTX, but a kernel that reads before it writes must
+	 * compute the same in both modes. Zeroing buffers already mapped and in cache costs far
+	 * less than the calloc, page faults and free of a fresh CTA each. */
+	const uint32_t T = l->threads_per_cta;
+	memset(c->shared, 0, c->shared_bytes);
+	memset(c->local, 0, (size_t)T * l->k->local_bytes);
+	memset(c->fparam, 0, (size_t)T * l->k->fparam_bytes);
 	for (uint32_t i = 0; i < c->n_warps; i++) {
 		struct fe_warp *w = &c->warps[i];
 		uint64_t *regs = w->regs;
@@ -290,6 +294,8 @@ void fe_cta_restart(struct fe_cta *c, uint32_t cta_id)
 		w->cap = cap;
 		w->stack = stack; /* stack_inline, or the heap's if the stack grew */
 		memset(w->stack, 0, sizeof *w->stack);
+		memset(w->regs, 0, cta_reg_words(c) * sizeof *w->regs);
+		memset(w->carry, 0, c->warp_size);
 		warp_start(c, i);
 	}
 }

@@ -92,3 +92,58 @@ Test(functional_equivalence, functional_and_timing_leave_identical_memory)
 	}
 	cr_assert_eq(tot, sum);
 }
+
+/* A kernel that reads its shared memory, .local memory and a register before writing them, then
+ * writes its CTA number + 1 there: each CTA reads zeros in both modes (the timing model starts
+ * every CTA zeroed; the functional executor reuses one CTA's buffers and must zero them too). */
+static const char ptx_unwritten[] =
+	".version 7.0\n.target sm_70\n.address_size 64\n"
+	".visible .entry k(.param .u64 out)\n{\n"
+	" .reg .b32 %r<12>;\n .reg .b64 %rd<8>;\n"
+	" .shared .align 4 .b32 s[64];\n .local .align 4 .b32 loc[1];\n"
+	" ld.param.u64 %rd1, [out];\n"
+	" mov.u32 %r1, %tid.x;\n mov.u32 %r2, %ctaid.x;\n mov.u32 %r3, %ntid.x;\n"
+	" mad.lo.u32 %r4, %r2, %r3, %r1;\n"
+	" mul.wide.u32 %rd2, %r1, 4;\n mov.u64 %rd3, s;\n add.s64 %rd4, %rd3, %rd2;\n"
+	" ld.shared.u32 %r5, [%rd4];\n ld.local.u32 %r6, [loc];\n add.u32 %r7, %r9, 0;\n"
+	" add.u32 %r8, %r2, 1;\n st.shared.u32 [%rd4], %r8;\n st.local.u32 [loc], %r8;\n"
+	" mov.u32 %r9, %r8;\n"
+	" mul.wide.u32 %rd5, %r4, 12;\n add.s64 %rd6, %rd1, %rd5;\n"
+	" st.global.u32 [%rd6], %r5;\n st.global.u32 [%rd6+4], %r6;\n st.global.u32 [%rd6+8], %r7;\n"
+	" ret;\n}\n";
+
+#define U_CTAS 3
+#define U_THREADS 64
+#define U_BYTES (12 * U_CTAS * U_THREADS)
+
+static void run_unwritten(bool functional, uint8_t *result)
+{
+	static const char *const cfgs[] = {"configs/gtx480.cfg"};
+	struct warpsim_options o = {.configs = cfgs, .n_configs = functional ? 0 : 1, .functional = functional};
+	struct warpsim_error err;
+	struct warpsim *ws = warpsim_create(&o, &err);
+	cr_assert_not_null(ws, "%s", err.message);
+	struct warpsim_module *m;
+	cr_assert_eq(warpsim_module_load_ptx(ws, "unwritten.ptx", ptx_unwritten, &m, &err), 0, "%s", err.message);
+	uint64_t dout;
+	cr_assert_eq(warpsim_malloc(ws, U_BYTES, &dout, &err), 0, "%s", err.message);
+	cr_assert_eq(warpsim_memset(ws, dout, 0xa5, U_BYTES, &err), 0, "%s", err.message);
+	uint64_t params[1] = {dout};
+	struct warpsim_launch l = {.grid = {U_CTAS, 1, 1}, .block = {U_THREADS, 1, 1}, .params = params,
+				   .params_bytes = sizeof params};
+	struct warpsim_launch_result r;
+	cr_assert_eq(warpsim_launch(m, 0, &l, &r, &err), 0, "%s", err.message);
+	cr_assert_eq(warpsim_read(ws, result, dout, U_BYTES, &err), 0, "%s", err.message);
+	warpsim_destroy(ws);
+}
+
+Test(functional_equivalence, every_cta_starts_zeroed_in_both_modes)
+{
+	static uint8_t f[U_BYTES], t[U_BYTES];
+	run_unwritten(false, t);
+	run_unwritten(true, f);
+	for (int i = 0; i < U_BYTES; i++) {
+		cr_assert_eq(t[i], 0, "timing: byte %d (CTA %d) is 0x%02x", i, i / (12 * U_THREADS), t[i]);
+		cr_assert_eq(f[i], 0, "functional: byte %d (CTA %d) is 0x%02x", i, i / (12 * U_THREADS), f[i]);
+	}
+}
