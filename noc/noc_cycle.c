@@ -156,12 +156,15 @@ static void *cyc_try_eject(struct noc *pub, int node, enum noc_class cls)
 	q->head = (uint16_t)((q->head + 1) % q->cap);
 	q->count--;
 	q->credits += p->flits;
-	/* The router holding the node's ejection port may have been waiting for these slots. */
-	int m;
-	struct cyc_router *r = &net_of(n, cls, &m)->r[n->b.topo->node_router[node]];
-	router_wake(r, noc_base_now(&n->b));
-	for (int i = 0; i < r->n_in; i++)
-		r->in[i].sa_blocked = 0; /* those waiting for this queue, and others (they recheck) */
+	if (q->waiters) {
+		/* The router holding the node's ejection port was waiting for these slots. */
+		q->waiters = false;
+		int m;
+		struct cyc_router *r = &net_of(n, cls, &m)->r[n->b.topo->node_router[node]];
+		router_wake(r, noc_base_now(&n->b));
+		for (int i = 0; i < r->n_in; i++)
+			r->in[i].sa_blocked = 0; /* those waiting for this queue, and others (they recheck) */
+	}
 	n->ejected++;
 	n->flits_ejected += p->flits;
 	n->outstanding--;

@@ -153,6 +153,11 @@ struct cyc_ejq {
 	uint64_t *tail_ready;         /* cycle the tail arrives */
 	uint16_t head, count, cap;
 	int32_t credits;              /* free flit slots, counting flits on their way */
+	/* Set when sa_ready marks an input VC sa_blocked for want of these credits; cleared by
+	 * the try_eject that frees slots and unblocks them. Only such VCs wait for this queue
+	 * (a VC with credits bids, and VA reads none), so while it is false, taking a packet
+	 * needs neither the router's wake nor an unblock (both would change nothing). */
+	bool waiters;
 };
 
 struct cyc_net {
@@ -269,6 +274,7 @@ static inline __attribute__((always_inline)) bool sa_ready(struct noc_cyc *n, st
 	if (iv->ejq >= 0) {
 		if (n->ejq[iv->ejq].credits <= 0) {
 			ip->sa_blocked |= UINT64_C(1) << v; /* cyc_try_eject wakes the router */
+			n->ejq[iv->ejq].waiters = true;
 			return false;
 		}
 	} else {

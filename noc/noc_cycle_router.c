@@ -161,8 +161,8 @@ static void router_step(struct noc_cyc *n, struct cyc_net *net, struct cyc_route
 					r->va_best[slot] = (int32_t)me;
 				}
 			}
-			uint64_t cand = ip->busy & ip->active & ~ip->sa_blocked;
-			if (one_pass && cand) {
+			uint64_t cand = one_pass ? ip->busy & ip->active & ~ip->sa_blocked : 0;
+			if (cand) {
 				any |= sa_bid(n, r, i, cand, c, &wake);
 				multi |= cand & (cand - 1);
 			}
