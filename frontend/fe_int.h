@@ -281,6 +281,11 @@ struct fe_kernel {
 	uint32_t fparam_bytes;       /* per thread call scratch */
 	struct fe_frame *frames;     /* [module n_funcs]: what a call of each function may reuse */
 	uint32_t regs_estimate;
+	/* registers that some path from the entry reads before writing (backward liveness at pc 0,
+	 * guards included; all of them if the kernel calls a function): all a CTA's start must
+	 * zero of its registers for a kernel to compute what it does on fresh, zeroed ones */
+	uint16_t *entry_regs;        /* [n_entry_regs] */
+	uint32_t n_entry_regs;
 	uint32_t n_blocks;
 	uint32_t n_phases;
 	uint32_t *phase_len;         /* [n_phases] cycles */

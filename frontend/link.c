@@ -544,7 +544,7 @@ static void phase_analysis(struct fe_kernel *k, const struct cfg *g)
  * units simultaneously live (64-bit values count two, predicates none: they have their own
  * file), from a backward liveness data-flow over the CFG, plus 2 for ptxas's own temporaries,
  * capped at 255. Calls are not nested into the estimate. */
-static uint32_t regs_estimate(const struct fe_kernel *k, const struct cfg *g, const uint8_t *reg_bytes)
+static uint32_t regs_estimate(struct fe_kernel *k, const struct cfg *g, const uint8_t *reg_bytes)
 {
 	uint32_t W = (k->n_regs + 63) / 64 + 1, nb = g->nb;
 	uint64_t *in = xcalloc((size_t)nb * W + 1, sizeof *in), *out = xcalloc((size_t)nb * W + 1, sizeof *out);
@@ -580,9 +580,10 @@ static uint32_t regs_estimate(const struct fe_kernel *k, const struct cfg *g, co
 							units -= final ? (reg_bytes[r] + 3) / 4 : 0;
 						}
 					}
-					for (int i = 0; i < ws->n_src; i++) {
-						uint16_t r = ws->src[i];
-						if (!((live[r / 64] >> (r % 64)) & 1)) {
+					for (int i = 0; i <= ws->n_src; i++) {
+						/* the sources, then the guard (a predicate: no units) */
+						uint16_t r = i < ws->n_src ? ws->src[i] : k->prog[pc].guard;
+						if (r != FE_NO_REG && !((live[r / 64] >> (r % 64)) & 1)) {
 							live[r / 64] |= 1ull << (r % 64);
 							units += final ? (reg_bytes[r] + 3) / 4 : 0;
 						}
@@ -599,6 +600,15 @@ static uint32_t regs_estimate(const struct fe_kernel *k, const struct cfg *g, co
 				break;
 		}
 	}
+	/* live at the entry (block 0 starts at pc 0); a callee's blocks are not reached from it */
+	bool calls = false;
+	for (uint32_t pc = 0; pc < k->n_insts; pc++)
+		calls |= k->prog[pc].op == FE_OP_CALL;
+	k->entry_regs = xcalloc(k->n_regs + 1, sizeof *k->entry_regs);
+	k->n_entry_regs = 0;
+	for (uint32_t r = 0; r < k->n_regs; r++)
+		if (calls || (nb && ((in[r / 64] >> (r % 64)) & 1)))
+			k->entry_regs[k->n_entry_regs++] = (uint16_t)r;
 	free(in);
 	free(out);
 	free(live);
@@ -880,6 +890,7 @@ void fe_module_free(struct fe_module *m)
 		free(kk->func_start);
 		free(kk->phase_len);
 		free(kk->sym_off);
+		free(kk->entry_regs);
 		free(kk->frames);
 	}
 	for (uint32_t k = 0; m->cxx_names && k < m->n_kernels; k++)
