@@ -328,6 +328,11 @@ static int wl_check_run(struct workload *w, struct ws_host *h, const struct wl_c
 	uint64_t bad = 0, first = 0;
 	for (uint64_t i = 0; i < b->count; i++) {
 		const unsigned char *g = got + i * esz, *e = want + i * esz;
+		/* a run of 64 bitwise-equal elements all pass (equal bits: equal values or both NaN) */
+		if (i % 64 == 0 && b->count - i >= 64 && !memcmp(g, e, 64 * (size_t)esz)) {
+			i += 63;
+			continue;
+		}
 		bool ok;
 		if (wl_type_is_float(b->type)) {
 			double x = wl_elem_f(b->type, g), y = wl_elem_f(b->type, e);
@@ -353,9 +358,12 @@ static int wl_check_run(struct workload *w, struct ws_host *h, const struct wl_c
 	if (log) {
 		/* Nonzero count shows the check is not comparing two untouched buffers. */
 		uint64_t nonzero = 0;
-		static const unsigned char zero[8];
-		for (uint64_t i = 0; i < b->count; i++)
-			nonzero += memcmp(got + i * esz, zero, esz) != 0;
+		for (uint64_t i = 0; i < b->count; i++) {
+			unsigned char any = 0; /* the element's bytes OR'ed: no call per element */
+			for (uint32_t k = 0; k < esz; k++)
+				any |= got[i * esz + k];
+			nonzero += any != 0;
+		}
 		fprintf(log, "check %s: %llu elements (%llu nonzero) match %s\n", b->name,
 			(unsigned long long)b->count, (unsigned long long)nonzero,
 			c->ref ? c->ref->name : "the reference file");
