@@ -26,7 +26,9 @@ void noc_cyc_source_step(struct noc_cyc *n, struct cyc_net *net, int node, uint6
 	struct cyc_source *s = &net->src[node];
 	int per = net->per_link;
 	for (int k = 0; k < net->n_cls; k++) {
-		int m = (int)((s->rr + (uint32_t)k) % (uint32_t)net->n_cls);
+		int m = (int)s->rr + k; /* (rr + k) % n_cls: rr <= n_cls, k < n_cls */
+		if (m >= net->n_cls)
+			m -= net->n_cls;
 		if (!s->q_count[m])
 			continue;
 		uint32_t pi = s->q[m][s->q_head[m]];
@@ -39,11 +41,13 @@ void noc_cyc_source_step(struct noc_cyc *n, struct cyc_net *net, int node, uint6
 			 * back-to-back packets spread over the VCs instead of queueing in one. */
 			int lo = m * n->K * per;
 			for (int j = 0; j < per; j++) {
-				int cand = lo + (s->last_vc[m] + 1 + j) % per;
-				struct cyc_out_vc *o = &s->vc[cand];
+				int off = s->last_vc[m] + 1 + j; /* % per: last_vc < per, j < per */
+				if (off >= per)
+					off -= per;
+				struct cyc_out_vc *o = &s->vc[lo + off];
 				if (o->owner < 0 && ovc_credits(o, c) > 0) {
-					vc = cand;
-					s->last_vc[m] = (uint16_t)((cand - lo) % per);
+					vc = lo + off;
+					s->last_vc[m] = (uint16_t)off;
 					break;
 				}
 			}
@@ -68,7 +72,8 @@ void noc_cyc_source_step(struct noc_cyc *n, struct cyc_net *net, int node, uint6
 			s->next_seq[m] = 0;
 			s->cur_vc[m] = -1;
 			o->owner = -1;
-			s->q_head[m] = (uint16_t)((s->q_head[m] + 1) % n->b.p.inject_queue_packets);
+			if (++s->q_head[m] == n->b.p.inject_queue_packets)
+				s->q_head[m] = 0;
 			s->q_count[m]--;
 			n->pkts_in_sources--;
 			bool empty = true;
@@ -109,23 +114,30 @@ static bool cyc_try_inject(struct noc *pub, int src, int dst, enum noc_class cls
 	uint32_t pi = n->free_head;
 	struct cyc_pkt *p = &n->pkt[pi];
 	n->free_head = p->next_free;
-	memset(p, 0, sizeof *p);
-	p->payload = payload;
-	p->src = src;
-	p->dst = dst;
-	p->cls = (uint8_t)cls;
-	p->flits = (uint16_t)flits;
-	p->route_len = (uint16_t)topo_route_len(n->b.topo, src, dst);
-	p->route_link = topo_route_links(n->b.topo, src, dst);
-	p->route_vc = topo_route_vcs(n->b.topo, src, dst);
-	p->enq_cycle = now;
-	s->q[m][(s->q_head[m] + s->q_count[m]) % n->b.p.inject_queue_packets] = pi;
+	*p = (struct cyc_pkt){
+		.payload = payload,
+		.src = src,
+		.dst = dst,
+		.cls = (uint8_t)cls,
+		.flits = (uint16_t)flits,
+		.route_len = (uint16_t)topo_route_len(n->b.topo, src, dst),
+		.route_link = topo_route_links(n->b.topo, src, dst),
+		.route_vc = topo_route_vcs(n->b.topo, src, dst),
+		.enq_cycle = now,
+	};
+	int qi = s->q_head[m] + s->q_count[m]; /* % inject_queue_packets: both below it */
+	if (qi >= n->b.p.inject_queue_packets)
+		qi -= n->b.p.inject_queue_packets;
+	s->q[m][qi] = pi;
 	s->q_count[m]++;
 	net->src_busy[src / 64] |= UINT64_C(1) << (src % 64);
+	/* A busy NoC has its next cycle's tick queued already (noc_tick returns cycle + 1 while
+	 * busy, and this is the only way to become busy), which a kick would leave as it is. */
+	if (!cyc_busy(&n->b))
+		noc_base_kick(&n->b);
 	n->pkts_in_sources++;
 	n->outstanding++;
 	n->injected++;
-	noc_base_kick(&n->b);
 	return true;
 }
 
@@ -153,7 +165,8 @@ static void *cyc_try_eject(struct noc *pub, int node, enum noc_class cls)
 		return NULL;
 	uint32_t pi = q->pkt[q->head];
 	struct cyc_pkt *p = &n->pkt[pi];
-	q->head = (uint16_t)((q->head + 1) % q->cap);
+	if (++q->head == q->cap)
+		q->head = 0;
 	q->count--;
 	q->credits += p->flits;
 	if (q->waiters) {

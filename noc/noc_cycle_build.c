@@ -62,6 +62,7 @@ int noc_cyc_build_net(struct noc_cyc *n, struct cyc_net *net, const struct topo 
 		r->sa_choice = noc_cyc_zalloc(n, (size_t)r->n_in, sizeof *r->sa_choice);
 		r->in_busy = noc_cyc_zalloc(n, (size_t)(r->n_in + 63) / 64, sizeof *r->in_busy);
 		r->in_va_blocked = noc_cyc_zalloc(n, (size_t)(r->n_in + 63) / 64, sizeof *r->in_va_blocked);
+		r->in_active = noc_cyc_zalloc(n, (size_t)(r->n_in + 63) / 64, sizeof *r->in_active);
 		r->sa_req = noc_cyc_zalloc(n, (size_t)(r->n_out + 63) / 64, sizeof *r->sa_req);
 		if (n->b.p.internal_speedup > 1 || n->b.p.input_speedup > 1) {
 			r->out_sent = noc_cyc_zalloc(n, (size_t)r->n_out, 1);
@@ -88,7 +89,7 @@ int noc_cyc_build_net(struct noc_cyc *n, struct cyc_net *net, const struct topo 
 				r->xin_vc_rr[x] = (uint32_t)(x % Sin); /* BookSim's _sw_rr_offset */
 		}
 		if (!r->in || !r->out || !r->va_best || !r->va_touched || !r->sa_best || !r->sa_choice || !r->in_busy ||
-		    !r->in_va_blocked || !r->sa_req)
+		    !r->in_va_blocked || !r->in_active || !r->sa_req)
 			return -1;
 		for (int k = 0; k < r->n_out * V; k++)
 			r->va_best[k] = -1;

@@ -107,6 +107,10 @@ struct cyc_router {
 	int16_t *sa_choice;           /* scratch [n_in] */
 	/* Bit sets, 64 ports a word: the steps visit only the ports they name, in index order. */
 	uint64_t *in_busy;            /* [(n_in + 63) / 64]: input ports with a busy VC */
+	/* [(n_in + 63) / 64]: input ports with a VC_ACTIVE VC (in[i].active != 0; set at the VA
+	 * commit, cleared when a tail leaves the last one). Switch allocation bids only from
+	 * busy active VCs, so its scans visit in_busy & in_active. */
+	uint64_t *in_active;
 	uint64_t *in_va_blocked;      /* [(n_in + 63) / 64]: input ports with va_blocked VCs */
 	uint64_t *sa_req;             /* scratch [(n_out + 63) / 64]: outputs requested in SA */
 	/* With a speedup (noc_params.internal_speedup, input_speedup > 1), this cycle's grants:

@@ -37,7 +37,7 @@ static inline __attribute__((always_inline)) bool islip_round(struct noc_cyc *n,
 	 * request per input and output, the one its round-robin order from _sw_rr_offset puts
 	 * first). */
 	for (int wi = 0; wi < r->in_words; wi++)
-		for (uint64_t ports = r->in_busy[wi]; ports; ports &= ports - 1) {
+		for (uint64_t ports = r->in_busy[wi] & r->in_active[wi]; ports; ports &= ports - 1) {
 			int i = wi * 64 + __builtin_ctzll(ports);
 			struct cyc_in_port *ip = &r->in[i];
 			uint64_t cand = ip->busy & ip->active & ~ip->sa_blocked;

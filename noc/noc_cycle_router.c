@@ -183,6 +183,7 @@ static void router_step(struct noc_cyc *n, struct cyc_net *net, struct cyc_route
 		op->va_rr[ov] = (uint32_t)w + 1 == n_inputs ? 0 : (uint32_t)w + 1;
 		iv->state = VC_ACTIVE;
 		ip->active |= UINT64_C(1) << (w % V);
+		bitset_add(r->in_active, (unsigned)(w / V));
 		iv->out_vc = (int16_t)ov;
 		iv->ovc = &op->vc[ov];
 		if (++op->next_vc == 0)
@@ -202,7 +203,7 @@ static void router_step(struct noc_cyc *n, struct cyc_net *net, struct cyc_route
 	/* SA: each input port bids with one VC, each output port grants one input port. */
 	if (!one_pass)
 		for (int wi = 0; wi < in_words; wi++)
-			for (uint64_t ports = r->in_busy[wi]; ports; ports &= ports - 1) {
+			for (uint64_t ports = r->in_busy[wi] & r->in_active[wi]; ports; ports &= ports - 1) {
 				int i = wi * 64 + __builtin_ctzll(ports);
 				uint64_t cand = r->in[i].busy & r->in[i].active & ~r->in[i].sa_blocked;
 				if (cand) {
@@ -238,7 +239,7 @@ static void router_step(struct noc_cyc *n, struct cyc_net *net, struct cyc_route
 		any = false;
 		multi = 0;
 		for (int wi = 0; wi < in_words; wi++)
-			for (uint64_t ports = r->in_busy[wi]; ports; ports &= ports - 1) {
+			for (uint64_t ports = r->in_busy[wi] & r->in_active[wi]; ports; ports &= ports - 1) {
 				int i = wi * 64 + __builtin_ctzll(ports);
 				struct cyc_in_port *ip = &r->in[i];
 				uint64_t cand = ip->busy & ip->active & ~ip->sa_blocked;

@@ -15,7 +15,9 @@ static void eject_arrive(struct noc_cyc *n, int node, uint32_t pi, uint16_t seq,
 		/* Tails leave the last router in cycle order with the same delay: the queue
 		 * stays sorted by arrival. */
 		SIM_ASSERT(q->count < q->cap);
-		int i = (q->head + q->count) % q->cap;
+		int i = q->head + q->count; /* % cap: both below it */
+		if (i >= q->cap)
+			i -= q->cap;
 		q->pkt[i] = pi;
 		q->tail_ready[i] = t;
 		q->count++;
@@ -108,6 +110,8 @@ static inline __attribute__((always_inline)) void router_grant(struct noc_cyc *n
 		op->free_vcs |= UINT64_C(1) << iv->out_vc;
 		iv->state = VC_IDLE;
 		ip->active &= ~(UINT64_C(1) << v);
+		if (!ip->active)
+			bitset_del(r->in_active, (unsigned)i);
 		va_unblock(r, o);
 	}
 }
