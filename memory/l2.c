@@ -446,7 +446,9 @@ uint64_t l2_slice_tick(struct l2_slice *l2, uint64_t cycle)
 			sim_progress(l2->comp.sim);
 			continue;
 		}
-		uint32_t parts = reply_parts(l2, r);
+		if (!l2->rq_head_parts)
+			l2->rq_head_parts = reply_parts(l2, r);
+		uint32_t parts = l2->rq_head_parts;
 		if (!l2->rq_parts_sent) {
 			r->is_reply = 1;
 			r->t_ps[MEM_T_L2_REPLY] = now_ps;
@@ -465,6 +467,7 @@ uint64_t l2_slice_tick(struct l2_slice *l2, uint64_t cycle)
 		if (++l2->rq_parts_sent < parts)
 			continue; /* (r may be gone once its last packet left: not touched after) */
 		l2->rq_parts_sent = 0;
+		l2->rq_head_parts = 0;
 		l2->rq_head = (l2->rq_head + 1) % cap;
 		l2->rq_n--;
 	}

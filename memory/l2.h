@@ -71,6 +71,8 @@ struct l2_slice {
 	struct l2_reply *rq;        /* ring [reply_queue]: ready cycles non-decreasing */
 	uint32_t rq_head, rq_n;
 	uint32_t rq_parts_sent;     /* sector reply packets of the head reply already injected */
+	uint32_t rq_head_parts;     /* packets of the head reply (reply_parts), 0 until first asked:
+	                               taken once per reply, not again for each packet or retry */
 	struct l2_reply *mq;        /* ring [mshr_entries]: misses on their way to the MC */
 	uint32_t mq_head, mq_n;
 	struct mem_req **wbq;       /* ring [mshr_entries + 2]: dirty victims waiting for the MC */

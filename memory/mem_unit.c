@@ -234,10 +234,9 @@ static bool eject_step(struct mem_unit *m, uint64_t now, bool *filled)
 	struct noc *n = m->ports.noc;
 	if (!n)
 		return false;
-	struct mem_req *r = noc_peek_eject(n, m->ports.noc_node, NOC_CLASS_REPLY);
+	struct mem_req *r = noc_try_eject(n, m->ports.noc_node, NOC_CLASS_REPLY);
 	if (!r)
 		return false;
-	noc_try_eject(n, m->ports.noc_node, NOC_CLASS_REPLY);
 	SIM_ASSERT(r->is_reply && r->src_sm == m->sm_id);
 	if (r->reply_parts > 1) { /* a sectored L2's sector reply; the request is done on the last */
 		r->reply_parts--;
