@@ -40,7 +40,10 @@ static const char ptx[] =
 #define N (CTAS * THREADS)
 #define OUT_BYTES (16 + 16 * N)     /* the atomic total, then 4 words a thread */
 
-static void run(bool functional, uint8_t *result)
+/* kernel 0 of ptx on a functional machine or gtx480's timing model, over ctas x threads, its
+ * parameters (out, in) or (out) when in_bytes is 0; out (filled with fill first) read back */
+static uint64_t launch(bool functional, const char *src, const void *in, size_t in_bytes, uint32_t ctas,
+		       uint32_t threads, uint8_t fill, uint8_t *result, size_t out_bytes)
 {
 	static const char *const cfgs[] = {"configs/gtx480.cfg"};
 	struct warpsim_options o = {.configs = cfgs, .n_configs = functional ? 0 : 1, .functional = functional};
@@ -48,27 +51,34 @@ static void run(bool functional, uint8_t *result)
 	struct warpsim *ws = warpsim_create(&o, &err);
 	cr_assert_not_null(ws, "%s", err.message);
 	struct warpsim_module *m;
-	cr_assert_eq(warpsim_module_load_ptx(ws, "eq.ptx", ptx, &m, &err), 0, "%s", err.message);
+	cr_assert_eq(warpsim_module_load_ptx(ws, "eq.ptx", src, &m, &err), 0, "%s", err.message);
+	uint64_t params[2] = {0, 0};
+	cr_assert_eq(warpsim_malloc(ws, out_bytes, &params[0], &err), 0, "%s", err.message);
+	cr_assert_eq(warpsim_memset(ws, params[0], fill, out_bytes, &err), 0, "%s", err.message);
+	if (in_bytes) {
+		cr_assert_eq(warpsim_malloc(ws, in_bytes, &params[1], &err), 0, "%s", err.message);
+		cr_assert_eq(warpsim_write(ws, params[1], in, in_bytes, &err), 0, "%s", err.message);
+	}
+	struct warpsim_launch l = {.grid = {ctas, 1, 1}, .block = {threads, 1, 1}, .params = params,
+				   .params_bytes = in_bytes ? 16 : 8};
+	struct warpsim_launch_result r;
+	cr_assert_eq(warpsim_launch(m, 0, &l, &r, &err), 0, "%s", err.message);
+	cr_assert_eq(warpsim_read(ws, result, params[0], out_bytes, &err), 0, "%s", err.message);
+	warpsim_destroy(ws);
+	return r.warp_insts;
+}
+
+static void run(bool functional, uint8_t *result)
+{
 	uint32_t in[N];
 	uint32_t x = 12345;
 	for (int i = 0; i < N; i++) {
 		x = x * 1103515245u + 12345u;
 		in[i] = x;
 	}
-	uint64_t din, dout;
-	cr_assert_eq(warpsim_malloc(ws, sizeof in, &din, &err), 0, "%s", err.message);
-	cr_assert_eq(warpsim_malloc(ws, OUT_BYTES, &dout, &err), 0, "%s", err.message);
-	cr_assert_eq(warpsim_write(ws, din, in, sizeof in, &err), 0, "%s", err.message);
-	cr_assert_eq(warpsim_memset(ws, dout, 0, OUT_BYTES, &err), 0, "%s", err.message);
-	uint64_t params[2] = {dout, din};
-	struct warpsim_launch l = {.grid = {CTAS, 1, 1}, .block = {THREADS, 1, 1}, .params = params,
-				   .params_bytes = sizeof params};
-	struct warpsim_launch_result r;
-	cr_assert_eq(warpsim_launch(m, 0, &l, &r, &err), 0, "%s", err.message);
-	cr_assert_eq(r.warp_insts, (uint64_t)CTAS * (THREADS / 32) * 42, "%llu warp instructions",
-		     (unsigned long long)r.warp_insts);
-	cr_assert_eq(warpsim_read(ws, result, dout, OUT_BYTES, &err), 0, "%s", err.message);
-	warpsim_destroy(ws);
+	uint64_t warp_insts = launch(functional, ptx, in, sizeof in, CTAS, THREADS, 0, result, OUT_BYTES);
+	cr_assert_eq(warp_insts, (uint64_t)CTAS * (THREADS / 32) * 42, "%llu warp instructions",
+		     (unsigned long long)warp_insts);
 }
 
 Test(functional_equivalence, functional_and_timing_leave_identical_memory)
@@ -116,32 +126,11 @@ static const char ptx_unwritten[] =
 #define U_THREADS 64
 #define U_BYTES (12 * U_CTAS * U_THREADS)
 
-static void run_unwritten(bool functional, uint8_t *result)
-{
-	static const char *const cfgs[] = {"configs/gtx480.cfg"};
-	struct warpsim_options o = {.configs = cfgs, .n_configs = functional ? 0 : 1, .functional = functional};
-	struct warpsim_error err;
-	struct warpsim *ws = warpsim_create(&o, &err);
-	cr_assert_not_null(ws, "%s", err.message);
-	struct warpsim_module *m;
-	cr_assert_eq(warpsim_module_load_ptx(ws, "unwritten.ptx", ptx_unwritten, &m, &err), 0, "%s", err.message);
-	uint64_t dout;
-	cr_assert_eq(warpsim_malloc(ws, U_BYTES, &dout, &err), 0, "%s", err.message);
-	cr_assert_eq(warpsim_memset(ws, dout, 0xa5, U_BYTES, &err), 0, "%s", err.message);
-	uint64_t params[1] = {dout};
-	struct warpsim_launch l = {.grid = {U_CTAS, 1, 1}, .block = {U_THREADS, 1, 1}, .params = params,
-				   .params_bytes = sizeof params};
-	struct warpsim_launch_result r;
-	cr_assert_eq(warpsim_launch(m, 0, &l, &r, &err), 0, "%s", err.message);
-	cr_assert_eq(warpsim_read(ws, result, dout, U_BYTES, &err), 0, "%s", err.message);
-	warpsim_destroy(ws);
-}
-
 Test(functional_equivalence, every_cta_starts_zeroed_in_both_modes)
 {
 	static uint8_t f[U_BYTES], t[U_BYTES];
-	run_unwritten(false, t);
-	run_unwritten(true, f);
+	launch(false, ptx_unwritten, NULL, 0, U_CTAS, U_THREADS, 0xa5, t, U_BYTES);
+	launch(true, ptx_unwritten, NULL, 0, U_CTAS, U_THREADS, 0xa5, f, U_BYTES);
 	for (int i = 0; i < U_BYTES; i++) {
 		cr_assert_eq(t[i], 0, "timing: byte %d (CTA %d) is 0x%02x", i, i / (12 * U_THREADS), t[i]);
 		cr_assert_eq(f[i], 0, "functional: byte %d (CTA %d) is 0x%02x", i, i / (12 * U_THREADS), f[i]);

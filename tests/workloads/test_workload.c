@@ -372,31 +372,27 @@ Test(warpsim_host, symbol_copy_bounds)
 /* init = "random" fills buffers from splitmix64 (wl_rng_next): f32 as lo + u (hi - lo) with u
  * the top 53 bits / 2^53, integers as lo + r % (hi - lo + 1). Values worked out apart (Python)
  * for vecadd's a (seed 1, [-1, 1)) and reduce's in (seed 15, [-1000, 1000]), first and last. */
-Test(workload, random_inputs_are_the_seeded_values)
+static void expect_words(const char *path, const char *buf, uint64_t count, const uint64_t *at,
+			 const uint32_t *want)
 {
 	struct sim_error err = {0};
-	struct workload *w = workload_load("workloads/vecadd/vecadd.cfg", &err);
+	struct workload *w = workload_load(path, &err);
 	cr_assert_not_null(w, "%s", fmt_err(&err));
-	const struct wl_buffer *a = &w->bufs[wl_buffer_find(w, "a")];
-	static const uint32_t want_a[4] = {0x3e08516f, 0x3efbae37, 0x3f712746, 0x3ef9304f};
-	static const uint64_t at_a[4] = {0, 1, 2, 3999};
-	cr_assert_eq(a->count, 4000);
+	const struct wl_buffer *b = &w->bufs[wl_buffer_find(w, buf)];
+	cr_assert_eq(b->count, count);
 	for (int i = 0; i < 4; i++) {
 		uint32_t got;
-		memcpy(&got, a->init + 4 * at_a[i], 4);
-		cr_assert_eq(got, want_a[i], "a[%llu] = 0x%08x", (unsigned long long)at_a[i], got);
+		memcpy(&got, b->init + 4 * at[i], 4);
+		cr_assert_eq(got, want[i], "%s[%llu] = 0x%08x", buf, (unsigned long long)at[i], got);
 	}
 	workload_destroy(w);
-	w = workload_load("workloads/reduce/reduce.cfg", &err);
-	cr_assert_not_null(w, "%s", fmt_err(&err));
-	const struct wl_buffer *in = &w->bufs[wl_buffer_find(w, "in")];
-	static const int32_t want_in[4] = {151, 108, -137, -335};
-	static const uint64_t at_in[4] = {0, 1, 2, 8191};
-	cr_assert_eq(in->count, 8192);
-	for (int i = 0; i < 4; i++) {
-		int32_t got;
-		memcpy(&got, in->init + 4 * at_in[i], 4);
-		cr_assert_eq(got, want_in[i], "in[%llu] = %d", (unsigned long long)at_in[i], got);
-	}
-	workload_destroy(w);
+}
+
+Test(workload, random_inputs_are_the_seeded_values)
+{
+	static const uint64_t at_a[4] = {0, 1, 2, 3999}, at_in[4] = {0, 1, 2, 8191};
+	static const uint32_t want_a[4] = {0x3e08516f, 0x3efbae37, 0x3f712746, 0x3ef9304f};
+	static const uint32_t want_in[4] = {151, 108, (uint32_t)-137, (uint32_t)-335};
+	expect_words("workloads/vecadd/vecadd.cfg", "a", 4000, at_a, want_a);
+	expect_words("workloads/reduce/reduce.cfg", "in", 8192, at_in, want_in);
 }
