@@ -24,12 +24,13 @@ static inline __attribute__((always_inline)) int bitset_next_cyclic(const uint64
 }
 
 /* One allocation and its grants. Crossbar input x = port * Sin + s serves the port's VCs v with
- * v % Sin == s (input_speedup Sin). xw, ow: r->xin_words, r->out_words, constants in the
- * common one-word instance. False when nothing requested. */
+ * v % Sin == s (input_speedup Sin). xw, ow: r->xin_words, r->out_words; V: n->V; all constants
+ * in the one-word instances (V and Sin too in the 1-VC one). False when nothing requested. */
 static inline __attribute__((always_inline)) bool islip_round(struct noc_cyc *n, struct cyc_router *r, uint64_t c,
-							      uint64_t *wake, const int xw, const int ow)
+							      uint64_t *wake, const int xw, const int ow, const int V,
+							      const int Sin)
 {
-	const int V = n->V, Sin = n->b.p.input_speedup, n_out = r->n_out;
+	const int n_out = r->n_out;
 	bool any = false;
 
 	/* Requests: each crossbar input asks every output that one of its sendable VCs is routed
@@ -127,9 +128,14 @@ static inline __attribute__((always_inline)) bool islip_round(struct noc_cyc *n,
 bool noc_cyc_islip(struct noc_cyc *n, struct cyc_router *r, uint64_t c, uint64_t *wake)
 {
 	const bool one_word = r->xin_words == 1 && r->out_words == 1;
+	const bool one_vc = one_word && n->V == 1 && n->b.p.input_speedup == 1;
+	const int V = n->V, Sin = n->b.p.input_speedup;
 	bool any = false;
 	for (int k = 0; k < n->b.p.internal_speedup; k++) {
-		if (!(one_word ? islip_round(n, r, c, wake, 1, 1) : islip_round(n, r, c, wake, r->xin_words, r->out_words)))
+		bool req = one_vc     ? islip_round(n, r, c, wake, 1, 1, 1, 1)
+			   : one_word ? islip_round(n, r, c, wake, 1, 1, V, Sin)
+				      : islip_round(n, r, c, wake, r->xin_words, r->out_words, V, Sin);
+		if (!req)
 			break;
 		any = true;
 	}
