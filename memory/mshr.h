@@ -30,6 +30,8 @@ struct mshr {
 	uint64_t *key;             /* [entries], owned: line_addr of each valid entry, MSHR_NO_KEY
 	                              when free (a dense array the lookup scans) */
 	uint32_t *target_store;    /* [entries * merges_per_entry], owned */
+	uint64_t *free_bits;       /* [(entries + 63) / 64], owned: bit i set while entry i is free,
+	                              so an allocation takes the lowest free entry without a scan */
 	uint32_t used;             /* valid entries */
 	uint64_t allocs, merges;   /* counters */
 };
