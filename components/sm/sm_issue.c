@@ -327,7 +327,8 @@ static bool issue_first(struct sm *sm, const uint16_t *list, uint32_t n, const u
 }
 
 /* The class closest to issue over all of scheduler s's warps (enum order is rank order; a
- * READY warp counts as structural). */
+ * READY warp counts as structural). Read only when nothing issued: the counts change only in
+ * the status pass, not while the schedulers run. */
 static uint8_t closest_class(const struct sm *sm, uint32_t s)
 {
 	for (uint8_t k = SM_CYC_STRUCTURAL; k < SM_CYC_NO_WARP; k++)
@@ -349,7 +350,6 @@ uint8_t sm_schedule(struct sm *sm, uint32_t s, uint64_t now)
 		if (c >= 0)
 			return (uint8_t)c;
 	}
-	uint8_t best = closest_class(sm, s);
 	/* A pure policy's order only decides which ready warp goes first: with none it is not
 	 * needed, and a per-warp-key policy orders the ready warps alone as in the whole ranking
 	 * (policy.h SCHED_RANK_*), whatever their input order. */
@@ -421,7 +421,7 @@ uint8_t sm_schedule(struct sm *sm, uint32_t s, uint64_t now)
 			return SM_CYC_ISSUED;
 		if (any_ready)
 			sm->left_behind = true;
-		return best;
+		return closest_class(sm, s);
 	}
 	uint32_t n = 0;
 	for (uint32_t i = 0; i < sm->n_sched_warps[s]; i++) {
@@ -430,7 +430,7 @@ uint8_t sm_schedule(struct sm *sm, uint32_t s, uint64_t now)
 			sm->rank_buf[n++] = slot;
 	}
 	if (n == 0)
-		return best;
+		return closest_class(sm, s);
 	if ((rf & SCHED_RANK_PURE) && sm->issue->ops->keys) {
 		/* The ranking as keys (policy.h): the ready warps it lets issue, smallest key first,
 		 * without sorting the rest. */
@@ -452,7 +452,7 @@ uint8_t sm_schedule(struct sm *sm, uint32_t s, uint64_t now)
 			return SM_CYC_ISSUED;
 		if (rm & ~not_pass)
 			sm->left_behind = true;
-		return best;
+		return closest_class(sm, s);
 	}
 	sm->issue->rank_issuable = 0;
 	sched_rank(sm->issue, s, now, sm->rank_buf, n);
@@ -466,5 +466,5 @@ uint8_t sm_schedule(struct sm *sm, uint32_t s, uint64_t now)
 	 * next cycle: no sleeping past it. */
 	if (sm->ready_mask[s])
 		sm->left_behind = true;
-	return best;
+	return closest_class(sm, s);
 }

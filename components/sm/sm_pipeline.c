@@ -539,15 +539,18 @@ static void fetch_warp(struct sm *sm, uint16_t slot, uint64_t now)
 	uint32_t last = (uint32_t)((line + 1) * per_line - 1 - sm->ic_code_first_inst);
 	if (!kept)
 		w->ib_head = 0;
-	for (uint32_t k = 0; kept + k < sm->ibuf_entries; k++) {
-		uint32_t pc = pc0 + k;
-		if (pc >= sm->n_insts || pc > last)
-			break;
-		struct sm_ibuf_entry *e = &w->ib[(w->ib_head + w->ib_count) % sm->ibuf_entries];
-		e->pc = pc;
-		e->ready_cycle = ready;
-		w->ib_count++;
+	/* pc0 on: up to the line's and the kernel's last instruction, into the free slots (pc0 is
+	 * below both ends, and kept below ibuf_entries: at least one), after the kept ones. */
+	uint32_t end = last + 1 < sm->n_insts ? last + 1 : sm->n_insts;
+	uint32_t n = end - pc0 < sm->ibuf_entries - kept ? end - pc0 : sm->ibuf_entries - kept;
+	uint32_t at = w->ib_head + kept;
+	at = at >= sm->ibuf_entries ? at - sm->ibuf_entries : at;
+	for (uint32_t k = 0; k < n; k++) {
+		w->ib[at].pc = pc0 + k;
+		w->ib[at].ready_cycle = ready;
+		at = at + 1 == sm->ibuf_entries ? 0 : at + 1;
 	}
+	w->ib_count = (uint8_t)(kept + n);
 	sm->views[slot].ibuf_count = w->ib_count;
 	sm_fetch_bit(sm, slot);
 	sm->activity = true;

@@ -93,12 +93,11 @@ static inline void sb_free_visible(struct sm_warp *w, uint64_t now)
 static inline __attribute__((always_inline)) uint64_t sb_check(struct sm_warp *w, const struct wi_static *si,
 								 uint64_t now, bool *long_lat, bool *missed)
 {
-	uint64_t until = 0, earliest = UINT64_MAX;
+	uint64_t until = 0;
 	*long_lat = *missed = false;
 	sb_free_visible(w, now);
 	for (uint32_t m = w->sb_mask; m; m &= m - 1) {
 		const struct sm_sb_entry *e = &w->sb[__builtin_ctz(m)];
-		earliest = min_u64(earliest, e->release_cycle);
 		for (uint32_t d = 0; d < e->n_dst; d++) {
 			bool hit = false;
 			for (uint32_t r = 0; r < si->n_src && !hit; r++)
@@ -115,8 +114,12 @@ static inline __attribute__((always_inline)) uint64_t sb_check(struct sm_warp *w
 			}
 		}
 	}
-	if (!until && w->sb_used >= SM_SB_ENTRIES)
-		until = earliest;
+	if (!until && w->sb_used >= SM_SB_ENTRIES) {
+		/* Full: blocked until its first entry frees (rare, so that walk is made only here). */
+		until = UINT64_MAX;
+		for (uint32_t m = w->sb_mask; m; m &= m - 1)
+			until = min_u64(until, w->sb[__builtin_ctz(m)].release_cycle);
+	}
 	return until;
 }
 
