@@ -130,11 +130,11 @@ static inline bool fe_op_is_control(uint16_t op)
 	       op == FE_OP_TRAP || op == FE_OP_BAR;
 }
 
-/* launch.c: make c (of launch c->l, never run on an SM) CTA cta_id at its start, as
- * fe_cta_create would make it but for what CUDA leaves undefined at a CTA's start: registers,
- * shared and local memory and the call scratch keep the previous CTA's values (fe_cta_create
- * zeroes them). The functional executor runs a launch's CTAs one after another in one fe_cta
- * instead of allocating and freeing each. */
+/* launch.c: make c (of launch c->l) CTA cta_id at its start, as fe_cta_create would make it:
+ * the carry flags, shared and local memory, the call scratch and every register some path reads
+ * before writing start zeroed; the other registers keep the previous CTA's values, which no
+ * path reads. The functional executor runs a launch's CTAs one after another in one fe_cta,
+ * and an SM reuses its finished CTAs (fe_cta_recycle), instead of allocating each. */
 void fe_cta_restart(struct fe_cta *c, uint32_t cta_id);
 
 /* A bra at pc whose active lanes (the guard applied; n_active of them) all go one way: none

@@ -351,6 +351,18 @@ nomem:
 	return NULL;
 }
 
+struct fe_cta *fe_cta_recycle(struct fe_cta *spare, struct fe_launch *l, uint32_t cta_id,
+			      uint32_t warp_size, uint32_t sm_id, struct sim_error *err)
+{
+	if (spare && spare->l == l && spare->warp_size == warp_size && spare->sm_id == sm_id &&
+	    cta_id < l->n_ctas) {
+		fe_cta_restart(spare, cta_id);
+		return spare;
+	}
+	fe_cta_destroy(spare);
+	return fe_cta_create(l, cta_id, warp_size, sm_id, err);
+}
+
 void fe_cta_set_clock(struct fe_cta *cta, const struct fe_clock *clk)
 {
 	cta->clock = clk;

@@ -143,6 +143,13 @@ void fe_launch_get_info(const struct fe_launch *l, struct fe_launch_info *out);
 struct fe_cta *fe_cta_create(struct fe_launch *l, uint32_t cta_id, uint32_t warp_size,
 			     uint32_t sm_id, struct sim_error *err);
 void fe_cta_destroy(struct fe_cta *cta);
+/* CTA cta_id of l, made from spare (a finished CTA, or NULL) when spare is of the same launch,
+ * warp size and SM: its buffers are kept and what a CTA may read at its start is zeroed
+ * (fe_cta_restart), which gives the same execution as fe_cta_create's fresh CTA without an
+ * allocation and a clearing of every register. Otherwise spare is destroyed and a CTA
+ * created. Takes ownership of spare in every case; NULL with err on failure. */
+struct fe_cta *fe_cta_recycle(struct fe_cta *spare, struct fe_launch *l, uint32_t cta_id,
+			      uint32_t warp_size, uint32_t sm_id, struct sim_error *err);
 /* What %clock/%clock64 (cycle: the SM's core cycle now) and %globaltimer (time_ns: the
  * simulated time now, in ns) read for the warps of a CTA; the caller keeps clk alive as long
  * as the CTA. Without one (the functional executor) they read the functional clock, the

@@ -49,10 +49,18 @@ static void unwrap_sched(struct sched *s)
 
 /* ---- dispatcher hooks -------------------------------------------------------------- */
 
+/* Frees the finished CTAs kept for reuse (sm->spare_ctas). */
+static void drop_spare_ctas(struct sm *sm)
+{
+	while (sm->n_spare_ctas)
+		fe_cta_destroy(sm->spare_ctas[--sm->n_spare_ctas]);
+}
+
 static void hook_kernel_begin(void *v, const struct fe_launch_info *in, uint64_t now_cycle)
 {
 	struct sm *sm = v;
 	SIM_ASSERT(sm->n_resident_ctas == 0);
+	drop_spare_ctas(sm); /* none but after a budget cut: never another launch's CTAs */
 	sm->quiet.valid = false;
 	sm->insts = in->insts;
 	sm->n_insts = in->n_insts;
@@ -104,6 +112,7 @@ static void hook_kernel_end(void *v, uint64_t now_cycle)
 	SIM_ASSERT(!sm->pipe_sleep); /* its warps, READY in a pipeline sleep, have all finished */
 	sm_account_skipped(sm, now_cycle + 1);
 	sm->in_kernel = false;
+	drop_spare_ctas(sm);
 	sm->quiet.valid = false;
 }
 
@@ -461,6 +470,7 @@ void sm_destroy(struct sm *sm)
 	for (uint32_t i = 0; i < SCHED_MAX_CTAS; i++)
 		if (sm->ctas[i].used && sm->ctas[i].fc)
 			fe_cta_destroy(sm->ctas[i].fc);
+	drop_spare_ctas(sm);
 	if (sm->mem && sm->mem_destroy)
 		sm->mem_destroy(sm->mem);
 	if (sm->wrapped_sched) {
@@ -537,7 +547,8 @@ int sm_launch_cta(struct sm *sm, struct fe_launch *l, uint32_t cta_id, uint64_t 
 	while (sm->ctas[cs].used)
 		cs++;
 	SIM_ASSERT(cs < SCHED_MAX_CTAS);
-	struct fe_cta *fc = fe_cta_create(l, cta_id, sm->warp_size, sm->id, err);
+	struct fe_cta *spare = sm->n_spare_ctas ? sm->spare_ctas[--sm->n_spare_ctas] : NULL;
+	struct fe_cta *fc = fe_cta_recycle(spare, l, cta_id, sm->warp_size, sm->id, err);
 	if (!fc)
 		return err ? err->code : SIM_ERR_INPUT;
 	fe_cta_set_clock(fc, &sm->clock);

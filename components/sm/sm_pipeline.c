@@ -439,7 +439,8 @@ static void finish_ctas(struct sm *sm, uint64_t now)
 			sm_view_blocked_sync(sm, slot);
 			remove_from_sched(sm, slot);
 		}
-		fe_cta_destroy(cta->fc);
+		SIM_ASSERT(sm->n_spare_ctas + sm->n_resident_ctas <= SCHED_MAX_CTAS);
+		sm->spare_ctas[sm->n_spare_ctas++] = cta->fc; /* for the next launch here */
 		cta->fc = NULL;
 		cta->used = false;
 		uint32_t cta_id = cta->cta_id;
