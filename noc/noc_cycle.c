@@ -26,9 +26,7 @@ void noc_cyc_source_step(struct noc_cyc *n, struct cyc_net *net, int node, uint6
 	struct cyc_source *s = &net->src[node];
 	int per = net->per_link;
 	for (int k = 0; k < net->n_cls; k++) {
-		int m = (int)s->rr + k; /* (rr + k) % n_cls: rr <= n_cls, k < n_cls */
-		if (m >= net->n_cls)
-			m -= net->n_cls;
+		int m = cyc_ring((int)s->rr + k, net->n_cls);
 		if (!s->q_count[m])
 			continue;
 		uint32_t pi = s->q[m][s->q_head[m]];
@@ -41,9 +39,7 @@ void noc_cyc_source_step(struct noc_cyc *n, struct cyc_net *net, int node, uint6
 			 * back-to-back packets spread over the VCs instead of queueing in one. */
 			int lo = m * n->K * per;
 			for (int j = 0; j < per; j++) {
-				int off = s->last_vc[m] + 1 + j; /* % per: last_vc < per, j < per */
-				if (off >= per)
-					off -= per;
+				int off = cyc_ring(s->last_vc[m] + 1 + j, per); /* last_vc, j < per */
 				struct cyc_out_vc *o = &s->vc[lo + off];
 				if (o->owner < 0 && ovc_credits(o, c) > 0) {
 					vc = lo + off;
@@ -125,9 +121,7 @@ static bool cyc_try_inject(struct noc *pub, int src, int dst, enum noc_class cls
 		.route_vc = topo_route_vcs(n->b.topo, src, dst),
 		.enq_cycle = now,
 	};
-	int qi = s->q_head[m] + s->q_count[m]; /* % inject_queue_packets: both below it */
-	if (qi >= n->b.p.inject_queue_packets)
-		qi -= n->b.p.inject_queue_packets;
+	int qi = cyc_ring(s->q_head[m] + s->q_count[m], n->b.p.inject_queue_packets);
 	s->q[m][qi] = pi;
 	s->q_count[m]++;
 	net->src_busy[src / 64] |= UINT64_C(1) << (src % 64);

@@ -15,9 +15,7 @@ static void eject_arrive(struct noc_cyc *n, int node, uint32_t pi, uint16_t seq,
 		/* Tails leave the last router in cycle order with the same delay: the queue
 		 * stays sorted by arrival. */
 		SIM_ASSERT(q->count < q->cap);
-		int i = q->head + q->count; /* % cap: both below it */
-		if (i >= q->cap)
-			i -= q->cap;
+		int i = cyc_ring(q->head + q->count, q->cap);
 		q->pkt[i] = pi;
 		q->tail_ready[i] = t;
 		q->count++;
