@@ -118,14 +118,16 @@ const struct rep_cmp *rep_compare_list(const char *sweep, int *n)
 			*n = lists[i].n;
 			return lists[i].list;
 		}
-	/* a paper's side study (paws-fwt-kernel) takes the paper's list, as it takes its rule */
+	/* a paper's side study (paws-fwt-kernel) takes the paper's list, as it takes its rule; the longest
+	 * name wins, since one list's name prefixes another's (baws-fetch-x is baws-fetch's, not baws's) */
+	size_t best = k, best_len = 0;
 	for (size_t i = 0; i < k; i++)
-		if (rep_sweep_side_of(sweep, lists[i].sweep)) {
-			*n = lists[i].n;
-			return lists[i].list;
+		if (rep_sweep_side_of(sweep, lists[i].sweep) && strlen(lists[i].sweep) > best_len) {
+			best = i;
+			best_len = strlen(lists[i].sweep);
 		}
-	*n = 0;
-	return NULL;
+	*n = best < k ? lists[best].n : 0;
+	return best < k ? lists[best].list : NULL;
 }
 
 static double ipc_of(const struct csv_table *t, const char *cfg, const char *wl, const char *var)

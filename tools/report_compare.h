@@ -26,8 +26,8 @@ struct rep_cmp {
 };
 
 /* The comparisons of the sweep named sweep (owl, pro, baws, baws-fetch, paws, twolevel, lwm; a
- * side study named paper-* takes the paper's list); *n their count, 0 (and NULL) for a sweep
- * with none. */
+ * side study named paper-* takes the list of the longest such paper name); *n their count, 0
+ * (and NULL) for a sweep with none. */
 const struct rep_cmp *rep_compare_list(const char *sweep, int *n);
 
 /* The geomean of num's IPC over den's on the workloads of wl that are in set (under rule r) and

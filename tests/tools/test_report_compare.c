@@ -93,6 +93,12 @@ Test(report_compare, a_side_study_takes_its_papers_list)
 	cr_expect_eq(n, n_paws);
 	const struct rep_cmp *bf = rep_compare_list("baws-fetch", &n);
 	cr_expect(bf && bf != rep_compare_list("baws", &n_paws) && !strcmp(bf[1].num, "mwf-rr"));
+	/* the longest paper name that prefixes the sweep wins: baws-fetch-x is baws-fetch's side study, not baws's */
+	int n_bf;
+	rep_compare_list("baws-fetch", &n_bf);
+	cr_expect_eq(rep_compare_list("baws-fetch-x", &n), bf);
+	cr_expect_eq(n, n_bf);
+	cr_expect_neq(rep_compare_list("baws-x", &n), bf);
 	cr_expect_null(rep_compare_list("twolevelx", &n));
 	cr_expect_eq(n, 0);
 	cr_expect_null(rep_compare_list("ba-ws", &n));
