@@ -24,8 +24,11 @@
 # Environment: WARPSIM_APPS_DIR (default ${XDG_CACHE_HOME:-~/.cache}/warpsim-apps), WARPSIM (the
 # warpsim binary, default build/warpsim), WARPSIM_APPGEN (default build/warpsim-appgen),
 # APPS_MANIFEST / APPS_SUITES (default workloads/apps/apps.tsv, suites.tsv; the tests point them
-# at a fixture), APPS_TIMEOUT (seconds per run, default 1800), APPS_REUSE_INPUTS=1 (run: keep the
-# inputs a previous prepare made, unless the manifest is newer).
+# at a fixture), APPS_REUSE_INPUTS=1 (run: keep the inputs a previous prepare made, unless the
+# manifest is newer), APPS_TIMEOUT (seconds a run may take, 0 = no limit; default 1800, and for a
+# run given -s sim.max_thread_insts=N above 180 M, N / 100000: 10000 s for OWL's 1 B budget).
+# A run writes into a folder of its own (OUT.run-XXXXXX) that replaces OUT when it ends; a
+# SIGTERM, SIGINT or SIGHUP to apps.sh stops its run and drops that folder.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 manifest=${APPS_MANIFEST:-$root/workloads/apps/apps.tsv}
@@ -33,7 +36,6 @@ suites=${APPS_SUITES:-$root/workloads/apps/suites.tsv}
 adir=${WARPSIM_APPS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/warpsim-apps}
 warpsim=${WARPSIM:-$root/build/warpsim}
 appgen=${WARPSIM_APPGEN:-$root/build/warpsim-appgen}
-timeout_s=${APPS_TIMEOUT:-1800}
 
 die() { echo "apps.sh: $*" >&2; exit 2; }
 
@@ -191,6 +193,21 @@ prepare() {
 	echo "$run"
 }
 
+# The time limit of one run with warpsim cuda's options "$@", in seconds (0: none): APPS_TIMEOUT
+# where it is set; else 1800 s, or where a -s sim.max_thread_insts=N asks for more than 180 M
+# thread instructions, N / 100000 s (1 B: 10000 s). The slowest 1 B run of OWL's Table 2
+# (SimilarityScore) went at about 1.2 M thread instructions per second on a core of its own
+# (835 s to its cap), so this leaves a factor of 12 for a machine shared with other work.
+run_timeout_s() {
+	if [ -n "${APPS_TIMEOUT:-}" ]; then echo "$APPS_TIMEOUT"; return 0; fi
+	local cap=0 a
+	for a in "$@"; do
+		case "$a" in sim.max_thread_insts=*) cap=${a#*=} ;; esac
+	done
+	[[ "$cap" =~ ^[0-9]+$ ]] || cap=0
+	awk -v c="$cap" 'BEGIN { t = int(c / 100000); print (t > 1800 ? t : 1800) }'
+}
+
 # Runs one program: prepare, warpsim cuda, then reads the outcome. Prints
 # "id<TAB>runs<TAB>check<TAB>note" (runs: yes/no; check: pass/fail/no check/-).
 run_one() {
@@ -204,16 +221,31 @@ run_one() {
 	if [ "${APPS_REUSE_INPUTS:-0}" != 1 ] || [ ! -x "$run/run.sh" ] || [ "$manifest" -nt "$run/run.sh" ]; then
 		run=$(prepare "$id" "$size" 2>&1) || { printf '%s\tno\t-\tinputs: %s\n' "$id" "$(echo "$run" | tail -1)"; return 0; }
 	fi
-	rm -rf "$out"; mkdir -p "$out"
+	local limit_s
+	limit_s=$(run_timeout_s "$@")
+	# The run writes only into a folder of its own beside $out, and $out is replaced by it
+	# when the run has ended: a run stopped by a signal (below), or one left behind by a
+	# killed apps.sh, never writes into the folder a restarted run uses, and a restarted
+	# run never sees an earlier run's files (a stale stats.failed.json).
+	mkdir -p "$(dirname "$out")"
+	local own pid
+	own=$(mktemp -d "$out.run-XXXXXX")
+	# timeout runs in a process group of its own, out of reach of a signal to ours: pass
+	# SIGTERM, SIGINT and SIGHUP on to it, wait for the program's end, drop its folder
+	trap 'kill -TERM $pid 2>/dev/null; wait $pid || true; rm -rf "$own"; exit 143' TERM INT HUP
 	if [ "$functional" = 1 ]; then
-		WARPSIM_FUNCTIONAL=1 timeout "$timeout_s" nice -n 10 "$warpsim" cuda "$@" -o "$out" -- "$run/run.sh" > "$out/run.log" 2>&1 || rc=$?
+		WARPSIM_FUNCTIONAL=1 timeout "$limit_s" nice -n 10 "$warpsim" cuda "$@" -o "$own" -- "$run/run.sh" > "$own/run.log" 2>&1 &
 	else
-		timeout "$timeout_s" nice -n 10 "$warpsim" cuda "$@" -o "$out" -- "$run/run.sh" > "$out/run.log" 2>&1 || rc=$?
+		timeout "$limit_s" nice -n 10 "$warpsim" cuda "$@" -o "$own" -- "$run/run.sh" > "$own/run.log" 2>&1 &
 	fi
+	pid=$!
+	wait $pid || rc=$?
+	trap - TERM INT HUP
+	rm -rf "$out"; mv "$own" "$out"
 	local runs=no verdict=- note=""
 	if [ -s "$out/stats.json" ]; then runs=yes; fi
 	if [ $rc = 124 ]; then
-		note="stopped after ${timeout_s} s"
+		note="stopped after ${limit_s} s"
 	elif [ $runs = no ]; then
 		note=$(grep -v '^\s*$' "$out/run.log" | tail -1 | cut -c1-150)
 	fi
@@ -332,7 +364,7 @@ cmd_sweep() {
 }
 
 main() {
-	[ $# -gt 0 ] || { sed -n '3,28p' "$0"; exit 2; }
+	[ $# -gt 0 ] || { sed -n '3,31p' "$0"; exit 2; }
 	local cmd=$1
 	shift
 	case "$cmd" in -h|--help) ;; *) check_manifest ;; esac
@@ -343,7 +375,7 @@ main() {
 	run) cmd_run "$@" ;;
 	status) cmd_status "$@" ;;
 	sweep) cmd_sweep "$@" ;;
-	-h|--help) sed -n '3,28p' "$0" ;;
+	-h|--help) sed -n '3,31p' "$0" ;;
 	*) die "unknown command '$cmd' (try --help)" ;;
 	esac
 }

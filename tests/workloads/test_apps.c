@@ -325,3 +325,69 @@ Test(apps_fixture, fetch_prepare_run_status_sweep, .timeout = 240)
 	cr_assert(strstr(out, "\ngtx480,hostloop,base,"), "%s", out);
 	tmp_fini(&t);
 }
+
+/* scripts/apps.sh run around a run (tests/workloads/data/apps/fake_warpsim.sh stands in for
+ * warpsim): the time limit it gives (1800 s; N / 100000 s for a cap of N > 180 M thread
+ * instructions; APPS_TIMEOUT), a run stopped by SIGTERM to apps.sh that leaves neither a process
+ * nor a file behind (its late stats.failed.json goes into its own folder, which is dropped), and
+ * a restarted run that does not see the stale stats.failed.json of an earlier one. */
+Test(apps_fixture, run_limits_and_a_stopped_run_leaves_nothing, .timeout = 120)
+{
+	struct tmp t;
+	tmp_init(&t);
+	char out[OUT_BYTES], cmd[4096], env[1024];
+	snprintf(cmd, sizeof cmd,
+		 "mkdir -p '%s/apps/bin/fixture' && cp tests/cuda/bin/host_loop '%s/apps/bin/fixture/hostloop'"
+		 " && cd '%s' && git init -q repo && mkdir repo/data && printf 'fixture data\\n' > repo/data/readme.txt"
+		 " && cd repo && git add . && GIT_AUTHOR_NAME=f GIT_AUTHOR_EMAIL=f@f GIT_COMMITTER_NAME=f"
+		 " GIT_COMMITTER_EMAIL=f@f GIT_AUTHOR_DATE=2020-01-01T00:00:00Z GIT_COMMITTER_DATE=2020-01-01T00:00:00Z"
+		 " git -c init.defaultBranch=main -c commit.gpgsign=false commit -q -m fixture",
+		 t.path, t.path, t.path);
+	cr_assert_eq(run(cmd, out), 0, "%s", out);
+	snprintf(env, sizeof env,
+		 "APPS_MANIFEST=tests/workloads/data/apps/apps.tsv APPS_SUITES=tests/workloads/data/apps/suites.tsv"
+		 " WARPSIM_APPS_DIR='%s/apps' APPS_SRC_fixture='%s/repo/.git' FAKE_DIR='%s'"
+		 " WARPSIM=\"$PWD/tests/workloads/data/apps/fake_warpsim.sh\"",
+		 t.path, t.path, t.path);
+	snprintf(cmd, sizeof cmd, "%s scripts/apps.sh fetch fixture", env);
+	cr_assert_eq(run(cmd, out), 0, "%s", out);
+
+	/* the limits: the default, OWL's 1 B budget, a cap under 180 M, APPS_TIMEOUT */
+	static const struct { const char *pre, *opt, *want; } lim[] = {
+		{"", "", "limit 1800\n"},
+		{"", "-s sim.max_thread_insts=1000000000", "limit 10000\n"},
+		{"", "-s sim.max_thread_insts=30000000", "limit 1800\n"},
+		{"APPS_TIMEOUT=0", "-s sim.max_thread_insts=1000000000", "limit 0\n"},
+	};
+	for (size_t i = 0; i < sizeof lim / sizeof lim[0]; i++) {
+		snprintf(cmd, sizeof cmd, "%s %s FAKE=ok scripts/apps.sh run fixture/hostloop -c configs/gtx480.cfg %s -o '%s/o'"
+			 " && head -1 '%s/o/run.log'", env, lim[i].pre, lim[i].opt, t.path, t.path);
+		cr_assert_eq(run(cmd, out), 0, "%s", out);
+		char want[256];
+		snprintf(want, sizeof want, "fixture/hostloop\tyes\tpass\t\n%s", lim[i].want);
+		cr_expect_str_eq(out, want, "%s", lim[i].opt);
+	}
+
+	/* a stale failure in the output folder; a run stopped by SIGTERM to apps.sh: apps.sh exits
+	 * 143 once the program has ended, and no run folder is left */
+	snprintf(cmd, sizeof cmd,
+		 "export %s FAKE=hang; cd '%s' && rm -f fake.pid && echo '{}' > o/stats.failed.json && rm o/stats.json"
+		 " && (cd \"$OLDPWD\" && exec scripts/apps.sh run fixture/hostloop -c configs/gtx480.cfg -o '%s/o') & a=$!;"
+		 " for i in $(seq 200); do [ -s '%s/fake.pid' ] && break; sleep 0.1; done; sleep 0.3;"
+		 " kill -TERM $a; wait $a; echo \"rc $?\"; kill -0 $(cat '%s/fake.pid') 2>/dev/null && echo still running;"
+		 " ls -A '%s'",
+		 env, t.path, t.path, t.path, t.path, t.path);
+	cr_assert_eq(run(cmd, out), 0, "%s", out);
+	cr_expect_str_eq(out, "rc 143\napps\nfake.pid\no\nrepo\n");
+	/* the restarted run: its own results only */
+	snprintf(cmd, sizeof cmd, "%s FAKE=ok scripts/apps.sh run fixture/hostloop -c configs/gtx480.cfg -o '%s/o' && ls '%s/o'",
+		 env, t.path, t.path);
+	cr_assert_eq(run(cmd, out), 0, "%s", out);
+	cr_expect_str_eq(out, "fixture/hostloop\tyes\tpass\t\nrun.log\nstats.json\n");
+	/* stopped at its limit: the stopped run's own stats.failed.json, and the note */
+	snprintf(cmd, sizeof cmd, "%s APPS_TIMEOUT=1 FAKE=hang scripts/apps.sh run fixture/hostloop -c configs/gtx480.cfg -o '%s/o' && ls '%s/o'",
+		 env, t.path, t.path);
+	cr_assert_eq(run(cmd, out), 0, "%s", out);
+	cr_expect_str_eq(out, "fixture/hostloop\tno\t-\tstopped after 1 s\nrun.log\nstats.failed.json\n");
+	tmp_fini(&t);
+}
