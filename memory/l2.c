@@ -494,14 +494,18 @@ uint64_t l2_slice_tick(struct l2_slice *l2, uint64_t cycle)
 			l2->blocked_since = cycle;
 		}
 	}
-	/* next cycle with work: polling only for what no one will wake us for */
+	/* Next cycle with work: the earliest of each part's own (a pending request processed
+	 * this cycle is DONE and gone, or waits: for the reply queue, polled; below, woken). Only
+	 * what no one will wake us for is polled. */
 	bool more_in = !l2->pending && l2->noc && noc_peek_eject(l2->noc, l2->node, NOC_CLASS_REQ);
-	if (more_in || (l2->pending && st == L2_BLOCKED) || refused ||
-	    (l2->wbq_n && !dram_mc_full(l2->mc)) || (l2->pending && st == L2_DONE && !stage_wait))
+	if (more_in || (l2->pending && st == L2_BLOCKED) || refused || (l2->wbq_n && !dram_mc_full(l2->mc)))
 		return cycle + 1;
+	/* a request waiting for the sectored tag stage is taken when it frees */
 	uint64_t next = stage_wait ? l2->tag_free_cycle : SIM_NEVER;
-	if (l2->mq_n && !dram_mc_full(l2->mc)) /* a full MC wakes us when it takes one */
-		next = l2->mq[l2->mq_head].ready_cycle > cycle ? l2->mq[l2->mq_head].ready_cycle : cycle + 1;
+	if (l2->mq_n && !dram_mc_full(l2->mc)) { /* a full MC wakes us when it takes one */
+		uint64_t m = l2->mq[l2->mq_head].ready_cycle;
+		next = m < next ? m : next;
+	}
 	/* New requests in the NoC wake the slice (noc sink) when they become ejectable. */
 	if (l2->rq_n) {
 		uint64_t r = l2->rq[l2->rq_head].ready_cycle;

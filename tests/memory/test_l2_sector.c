@@ -166,3 +166,27 @@ Test(l2_sector, a_partly_written_sector_hits_the_next_write)
 	cr_assert_eq(stat("l2.0.write_hits"), 1);
 	cr_assert_eq(stat("mc.0.reads"), 0);
 }
+
+/* A request waiting for the tag stage is taken the cycle the stage frees, not when the miss
+ * queue's head is ready (l2_slice_tick's next cycle is the earliest of the two; it once took
+ * the miss queue's). By hand, from the defaults above (hit and miss latency 20 L2 cycles): the
+ * read of line 0x0 (4 sectors, a miss) is taken at L2 cycle 0 and holds the tag stage for
+ * cycles 0..3 (free at 4); its miss is ready for the MC at 3 + 20 = 23. The whole-line write
+ * to line 0x40 is ejected at cycle 1 (the slice polls the next cycle while requests wait) and
+ * waits for the stage: taken at 4, its sectors at 4..7, its ack ready at 7 + 20 = 27. The MC
+ * is idle until 23, so nothing else wakes the slice meanwhile: slept until the miss queue's
+ * head, the write would be taken at 23 and acked at 23 + 3 + 20 = 46. */
+Test(l2_sector, a_request_waiting_for_the_tag_stage_is_taken_when_it_frees)
+{
+	build(SECT);
+	struct mem_req *r = send(1, MEM_REQ_READ, 0x0);
+	struct mem_req *w = send(2, MEM_REQ_WRITE, 0x40);
+	run();
+	cr_assert_eq(w->t_ps[MEM_T_L2_ARRIVE], sim_clock_edge_ps(&L2CLK, 1));
+	cr_assert_eq(w->t_ps[MEM_T_L2_REPLY], sim_clock_edge_ps(&L2CLK, 27));
+	cr_assert_eq(r->t_ps[MEM_T_MC_ENQUEUE], sim_clock_edge_ps(&L2CLK, 23));
+	cr_assert_eq(stat("l2.0.accesses"), 8);
+	cr_assert_eq(stat("l2.0.read_misses"), 4);
+	cr_assert_eq(stat("l2.0.write_misses"), 4);
+	cr_assert_eq(stat("mc.0.reads"), 1);
+}
