@@ -26,7 +26,9 @@
 #   adds a setting to every run (e.g. gpu.l2.write_ack=true, the acks owl-28 leaves out); such
 #   runs are kept apart, in <size>-t<cap>-KEY=VALUE[-KEY=VALUE...]. A third table gives, for every
 #   application that ran, what bounds it (L2 hits, DRAM, the MCs' reply ports, the SIMT pipeline,
-#   L1 MSHRs); --bounds-of prints those five figures of one run folder.
+#   L1 MSHRs); --bounds-of prints those five figures of one run folder, and the mesh's ends. With --perfect-l2 a fourth
+#   gives what bounds each Type-1 application under a perfect L2 (both ends of the mesh, MSHRs,
+#   pipeline) and the ceiling its base run's busiest port or pipeline puts on any perfect L2.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -45,7 +47,7 @@ while [ $# -gt 0 ]; do
 		capfor+=("$2"); shift 2 ;;
 	--set) [[ "${2:-}" =~ ^[a-z0-9_.]+=[^/[:space:]]+$ ]] || { echo "$0: --set takes KEY=VALUE (no '/' or spaces)" >&2; exit 2; }
 		sets+=("$2"); shift 2 ;;
-	-h|--help) sed -n '3,30p' "$0"; exit 0 ;;
+	-h|--help) sed -n '3,31p' "$0"; exit 0 ;;
 	*) echo "$0: unknown argument '$1' (try --help)" >&2; exit 2 ;;
 	esac
 done
@@ -127,6 +129,36 @@ bneck() {
 		 100 * sum("mem.mshr_stall_cycles") / sum("cycles")] | map(. * 10 | round / 10) | join(" ")' "$1/stats.json"
 }
 
+# "slice% mcref% coreinj% ejmean% ejmax% mcej%" of a run folder, the NoC at both ends: the L2 slices'
+# cycles with the head request held (l2.N.stall_cycles: MSHRs, MC queue or reply queue full)
+# over L2 cycles x slices; the cycles in which the NoC refused a slice's reply (l2.N.noc_refused,
+# one try a NoC cycle) over NoC cycles x slices; the core cycles in which the NoC refused the
+# head of a core's miss queue (sm.N.mem.inject_retry_cycles) over core cycles; and each core's
+# ejection port, the reply flits it took (its reads and atomics x the reply's flits, plus an
+# acked write's or write-back's flit) over NoC cycles, mean and largest over the cores; and the MCs' ejection
+# ports on the request network, the request flits (every flit ejected less the replies) over NoC
+# cycles x MCs.
+nocends() {
+	local d=$1 noc core l2c ch fb hdr line ack
+	noc=$(cfgval "$d" gpu.noc.clock_mhz) core=$(cfgval "$d" gpu.core.clock_mhz) l2c=$(cfgval "$d" gpu.l2.clock_mhz)
+	ch=$(cfgval "$d" gpu.dram.channels) fb=$(cfgval "$d" gpu.noc.channel_bytes)
+	hdr=$(cfgval "$d" gpu.l2.reply_header_bytes) line=$(cfgval "$d" gpu.memory.l1d.line_bytes)
+	ack=0; [ "$(cfgval "$d" gpu.l2.write_ack)" = true ] && ack=1
+	jq -r --argjson noc "$noc" --argjson core "$core" --argjson l2c "$l2c" --argjson ch "$ch" --argjson ack "$ack" \
+	      --argjson rf "$(( (hdr + line + fb - 1) / fb ))" '.total as $t
+		| def sum(re): [$t | to_entries[] | select(.key | test(re)) | .value] | add // 0;
+		($t["gpu.cycles"] * $noc / $core) as $nc
+		| [range(0; 4096) as $i | select($t["sm.\($i).cycles"] != null)
+		   | ($rf * (($t["sm.\($i).mem.reads_sent"] // 0) + ($t["sm.\($i).mem.atomics_sent"] // 0))
+		      + $ack * (($t["sm.\($i).mem.writes_sent"] // 0) + ($t["sm.\($i).mem.writebacks_sent"] // 0))) / $nc] as $ej
+		| [100 * sum("^l2\\.[0-9]+\\.stall_cycles$") / ($t["gpu.cycles"] * $l2c / $core * $ch),
+		   100 * sum("^l2\\.[0-9]+\\.noc_refused$") / ($nc * $ch),
+		   100 * sum("^sm\\.[0-9]+\\.mem\\.inject_retry_cycles$") / sum("^sm\\.[0-9]+\\.cycles$"),
+		   100 * ($ej | add / length), 100 * ($ej | max),
+		   100 * ($t["noc.flits_ejected"] / $nc - ($ej | add)) / $ch]
+		| map(round) | join(" ")' "$d/stats.json"
+}
+
 # The value of a dotted setting (gpu.noc.clock_mhz) in a run folder's resolved config.cfg.
 cfgval() {
 	awk -v want="$2" '/^#/ { next } / = \{/ { p[++n] = $1; next } /^ *\};/ { n--; next }
@@ -162,13 +194,16 @@ if [ -n "$bounds_of" ]; then
 	[ -s "$bounds_of/stats.json" ] && [ -s "$bounds_of/config.cfg" ] || { echo "$0: --bounds-of: no stats.json and config.cfg in $bounds_of" >&2; exit 2; }
 	echo "l2_read_hits% dram_busy% reply_port_busy% simt_pipeline_busy% l1_mshrs_full%"
 	bounds "$bounds_of"
+	echo "l2_slice_held% slice_reply_refused% core_injection_refused% core_ejection_mean% core_ejection_max% mc_request_ejection%"
+	nocends "$bounds_of"
 	exit 0
 fi
 
 brows=$(mktemp)
 rows=$(mktemp)
 xrows=$(mktemp)
-trap 'rm -f "$rows" "$brows" "$xrows"' EXIT
+prows=$(mktemp)
+trap 'rm -f "$rows" "$brows" "$xrows" "$prows"' EXIT
 while read -r abbr ppmem pcinv; do
 	id=$(awk -F'\t' -v a="OWL:$abbr" '!/^#/ { n = split($2, p, " "); for (i = 1; i <= n; i++) if (p[i] == a) print $1 }' "$manifest")
 	[ -n "$id" ] || { echo "$0: OWL:$abbr is not in $manifest" >&2; exit 2; }
@@ -198,6 +233,8 @@ while read -r abbr ppmem pcinv; do
 		if [ $pl2 = 1 ] && [ "$cb" != - ] && [ -n "$(measure "$out/$id/pl2")" ]; then
 			read -r cl tl _ _ _ < <(measure "$out/$id/pl2")
 			printf '%s\t%s\t%s\t%s\n' "$abbr" "$id" "$(awk -v cb="$cb" -v tb="$tb" -v cl="$cl" -v tl="$tl" 'BEGIN { printf "%.2f", (tl / cl) / (tb / cb) }')" "$(bneck "$out/$id/base")" >> "$brows"
+			printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$abbr" "$id" "$(awk -v cb="$cb" -v tb="$tb" -v cl="$cl" -v tl="$tl" 'BEGIN { printf "%.2f", (tl / cl) / (tb / cb) }')" \
+				"$(bounds "$out/$id/base")" "$(bounds "$out/$id/pl2")" "$(nocends "$out/$id/pl2")" "$acap" "$(nocends "$out/$id/base")" >> "$prows"
 		fi
 		if [ "$cb" = - ] || [ "$cp" = - ]; then
 			d=$out/$id/base; [ "$cb" = - ] || d=$out/$id/pmem
@@ -267,3 +304,13 @@ echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 awk -F'\t' '{ split($4, b, " "); printf "| %s | %s | %.2fx | %s%% | %.1f%% | %s%% | %s%% | %s | %s | %s | %s | %s | %s | %s%% |\n", $1, $2, $3, b[1], b[1] + b[10], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10] }' "$brows"
 awk -F'\t' '{ split($4, b, " "); n++; lp += log($3); mb += b[1]; mw += b[1] + b[10]; nw += b[2] }
 	END { printf "\n%d Type-1 applications: perfect-L2 geomean %.2fx (OWL Sec 5.1: about 1.48x over RR), MemoryBlockCycles as OWL Sec 3 defines them (with MSHR waits) %.1f%% (OWL: 32%% over all 38; %.1f%% without the MSHR waits), NoWarpCycles mean %.1f%%\n", n, exp(lp / n), mw / n, mb / n, nw / n }' "$brows"
+echo
+echo "What bounds each Type-1 application under a perfect L2 (its pl2 run; DRAM busy from its base run, the only one with a DRAM): the MCs' NoC reply ports busy (as above); the L2 slices' cycles with the head request held (reply queue full, under a perfect L2) over L2 cycles; NoC cycles in which the mesh refused a slice's reply; core cycles in which the mesh refused a core's miss (injection); each core's ejection port busy, reply flits over NoC cycles (mean / largest core); the MCs' ejection ports on the request network busy, request flits over NoC cycles x MCs; L1 MSHRs full and the SIMT pipeline busy (share of core cycles); the thread-instruction budget of the runs; the ceiling, 1 / the busiest of the base run's reply port, SIMT pipeline, MC request ejection and core ejection (largest core): a perfect L2 removes DRAM time but sends the same flits through those ports and issues the same instructions, so it cannot speed a run up past the ceiling (within the rounding of the shares)."
+echo
+echo "| app | program | perfect-L2 | DRAM busy (base) | reply port busy | L2 slice held | slice reply refused | core injection refused | core ejection busy (mean / max) | MC request ejection busy | L1 MSHRs full | SIMT pipeline busy | budget | ceiling (base) |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+awk -F'\t' '{ split($4, b, " "); split($5, l, " "); split($6, e, " ")
+	split($8, f, " "); c = b[3]; if (b[4] > c) c = b[4]; if (f[6] > c) c = f[6]; if (f[5] > c) c = f[5]
+	printf "| %s | %s | %.2fx | %s%% | %s%% | %s%% | %s%% | %s%% | %s%% / %s%% | %s%% | %s%% | %s%% | %g M | %.2fx |\n", $1, $2, $3, b[2], l[3], e[1], e[2], e[3], e[4], e[5], e[6], l[5], l[4], $7 / 1e6, 100 / c
+	n++; lp += log($3); lc += log(100 / c) }
+	END { printf "\n%d Type-1 applications: perfect-L2 geomean %.2fx measured, %.2fx if every one reached its ceiling\n", n, exp(lp / n), exp(lc / n) }' "$prows"

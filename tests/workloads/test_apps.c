@@ -211,7 +211,11 @@ Test(apps_owl_table2, cap_for_refuses_what_is_not_id_equals_count)
  * atomics sent = 150, plus 10 writes sent less 5 unacked = 5 acks: 155 over 200 core cycles = 100
  * NoC cycles x 4 MCs = 38.75 -> 39%. Pipeline: 32 / 8 = 4 cycles x 70 issues / 400 core cycles =
  * 70%. MSHRs full: 40 of 400 cycles = 10%. The decoys (icache and L2 line_bytes, ifetch_cycles)
- * must not be read. */
+ * must not be read. The mesh's ends (100 NoC and L2 cycles): slices held 24 of 4 x 100 = 6%;
+ * replies refused 80 of 400 = 20%; cores' misses refused 60 of 400 core cycles = 15%; each core's
+ * ejection, 3 flits x its reads and atomics (no acks: write_ack false) over 100 NoC cycles,
+ * sm.0 3 x 32 = 96%, sm.1 3 x 18 = 54%, mean 75%; the MCs' request ejection, 250 flits ejected
+ * less 150 reply flits over 4 x 100 = 25%. */
 Test(apps_owl_table2, bounds_of_a_hand_made_run)
 {
 	struct tmp t;
@@ -221,7 +225,7 @@ Test(apps_owl_table2, bounds_of_a_hand_made_run)
 		 "cd '%s' && printf '%%s\\n' '# resolved' 'gpu = {' '  core = {' '    clock_mhz = 1300;  # c:1'"
 		 " '    icache = {' '      line_bytes = 128;' '    };' '    simt_width = 8;' '    warp_size = 32;' '  };'"
 		 " '  dram = {' '    channels = 4;' '    clock_mhz = 800;' '  };' '  l2 = {' '    clock_mhz = 650;'"
-		 " '    line_bytes = 128;' '    reply_header_bytes = 8;' '  };' '  memory = {' '    l1d = {'"
+		 " '    line_bytes = 128;' '    reply_header_bytes = 8;' '    write_ack = false;' '  };' '  memory = {' '    l1d = {'"
 		 " '      line_bytes = 64;' '    };' '  };' '  noc = {' '    channel_bytes = 32;' '    clock_mhz = 650;'"
 		 " '  };' '};' > config.cfg && printf '%%s' '{\"total\": {\"l2.0.read_hits\": 30, \"l2.1.read_hits\": 15,"
 		 " \"l2.0.read_misses\": 3, \"l2.1.read_misses\": 2, \"gpu.dram.utilisation\": 0.254,"
@@ -229,12 +233,16 @@ Test(apps_owl_table2, bounds_of_a_hand_made_run)
 		 " \"sm.0.mem.writes_sent\": 6, \"sm.1.mem.writebacks_sent\": 4, \"l2.0.unacked_writes\": 3,"
 		 " \"l2.1.unacked_writes\": 2, \"gpu.cycles\": 200, \"gpu.issue_core_cycles\": 70, \"gpu.core_cycles\": 400,"
 		 " \"sm.0.mem.mshr_stall_cycles\": 30, \"sm.1.mem.mshr_stall_cycles\": 10, \"sm.0.cycles\": 200,"
-		 " \"sm.1.cycles\": 200, \"sm.0.mem.ifetch_cycles\": 77}}' > stats.json",
+		 " \"sm.1.cycles\": 200, \"sm.0.mem.ifetch_cycles\": 77, \"l2.0.stall_cycles\": 20, \"l2.1.stall_cycles\": 4,"
+		 " \"l2.0.noc_refused\": 50, \"l2.1.noc_refused\": 30, \"sm.0.mem.inject_retry_cycles\": 40,"
+		 " \"sm.1.mem.inject_retry_cycles\": 20, \"noc.flits_ejected\": 250}}' > stats.json",
 		 t.path);
 	cr_assert_eq(run(cmd, out), 0, "%s", out);
 	snprintf(cmd, sizeof cmd, "scripts/apps-owl-table2.sh --bounds-of '%s'", t.path);
 	cr_assert_eq(run(cmd, out), 0, "%s", out);
-	cr_expect_str_eq(out, "l2_read_hits% dram_busy% reply_port_busy% simt_pipeline_busy% l1_mshrs_full%\n90 25 39 70 10\n");
+	cr_expect_str_eq(out, "l2_read_hits% dram_busy% reply_port_busy% simt_pipeline_busy% l1_mshrs_full%\n90 25 39 70 10\n"
+			      "l2_slice_held% slice_reply_refused% core_injection_refused% core_ejection_mean% core_ejection_max%"
+			      " mc_request_ejection%\n6 20 15 75 96 25\n");
 	snprintf(cmd, sizeof cmd, "scripts/apps-owl-table2.sh --bounds-of '%s/none'", t.path);
 	cr_expect_eq(run(cmd, out), 2, "%s", out);
 	tmp_fini(&t);
