@@ -242,6 +242,8 @@ run_one() {
 	wait $pid || rc=$?
 	trap - TERM INT HUP
 	rm -rf "$out"; mv "$own" "$out"
+	# warpsim's summary names the folder it wrote: name the one its files are in now
+	sed -i "s|$own/|$out/|g" "$out/run.log"
 	local runs=no verdict=- note=""
 	if [ -s "$out/stats.json" ]; then runs=yes; fi
 	if [ $rc = 124 ]; then

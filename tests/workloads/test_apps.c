@@ -338,7 +338,8 @@ Test(apps_fixture, fetch_prepare_run_status_sweep, .timeout = 240)
  * warpsim): the time limit it gives (1800 s; N / 100000 s for a cap of N > 180 M thread
  * instructions; APPS_TIMEOUT), a run stopped by SIGTERM to apps.sh that leaves neither a process
  * nor a file behind (its late stats.failed.json goes into its own folder, which is dropped), and
- * a restarted run that does not see the stale stats.failed.json of an earlier one. */
+ * a restarted run that does not see the stale stats.failed.json of an earlier one and whose log
+ * names the output folder, not the one it ran in. */
 Test(apps_fixture, run_limits_and_a_stopped_run_leaves_nothing, .timeout = 120)
 {
 	struct tmp t;
@@ -387,11 +388,13 @@ Test(apps_fixture, run_limits_and_a_stopped_run_leaves_nothing, .timeout = 120)
 		 env, t.path, t.path, t.path, t.path, t.path);
 	cr_assert_eq(run(cmd, out), 0, "%s", out);
 	cr_expect_str_eq(out, "rc 143\napps\nfake.pid\no\nrepo\n");
-	/* the restarted run: its own results only */
-	snprintf(cmd, sizeof cmd, "%s FAKE=ok scripts/apps.sh run fixture/hostloop -c configs/gtx480.cfg -o '%s/o' && ls '%s/o'",
-		 env, t.path, t.path);
+	/* the restarted run: its own results only, and its log names the folder they are in */
+	snprintf(cmd, sizeof cmd, "%s FAKE=ok scripts/apps.sh run fixture/hostloop -c configs/gtx480.cfg -o '%s/o' && ls '%s/o'"
+		 " && tail -1 '%s/o/run.log'", env, t.path, t.path, t.path);
 	cr_assert_eq(run(cmd, out), 0, "%s", out);
-	cr_expect_str_eq(out, "fixture/hostloop\tyes\tpass\t\nrun.log\nstats.json\n");
+	char want[1024];
+	snprintf(want, sizeof want, "fixture/hostloop\tyes\tpass\t\nrun.log\nstats.json\nstats in %s/o/stats.json\n", t.path);
+	cr_expect_str_eq(out, want);
 	/* stopped at its limit: the stopped run's own stats.failed.json, and the note */
 	snprintf(cmd, sizeof cmd, "%s APPS_TIMEOUT=1 FAKE=hang scripts/apps.sh run fixture/hostloop -c configs/gtx480.cfg -o '%s/o' && ls '%s/o'",
 		 env, t.path, t.path);
