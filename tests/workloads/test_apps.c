@@ -248,6 +248,21 @@ Test(apps_owl_table2, bounds_of_a_hand_made_run)
 	tmp_fini(&t);
 }
 
+/* The fixture suite's upstream: t/repo, a git repository with data/readme.txt, its commit fixed
+ * by its dates and names. */
+static void make_fixture_repo(const struct tmp *t)
+{
+	char out[OUT_BYTES], cmd[2048];
+	snprintf(cmd, sizeof cmd,
+		 "cd '%s' && git init -q repo && mkdir repo/data && printf 'fixture data\\n' > repo/data/readme.txt"
+		 " && cd repo && git add . && GIT_AUTHOR_NAME=f GIT_AUTHOR_EMAIL=f@f GIT_COMMITTER_NAME=f"
+		 " GIT_COMMITTER_EMAIL=f@f GIT_AUTHOR_DATE=2020-01-01T00:00:00Z GIT_COMMITTER_DATE=2020-01-01T00:00:00Z"
+		 " git -c init.defaultBranch=main -c commit.gpgsign=false commit -q -m fixture && git rev-parse HEAD",
+		 t->path);
+	cr_assert_eq(run(cmd, out), 0, "%s", out);
+	cr_assert_str_eq(out, "6b4b6eda3ef14cceab3e6a4b1b9e13cf1877f5d7\n");
+}
+
 /* The fixture suite end to end: fetched from a git repository made here (its commit is fixed by
  * its dates and names), inputs made, the program run on gtx480 and its own check read. */
 Test(apps_fixture, fetch_prepare_run_status_sweep, .timeout = 240)
@@ -255,14 +270,7 @@ Test(apps_fixture, fetch_prepare_run_status_sweep, .timeout = 240)
 	struct tmp t;
 	tmp_init(&t);
 	char out[OUT_BYTES], cmd[4096], env[1024];
-	snprintf(cmd, sizeof cmd,
-		 "cd '%s' && git init -q repo && mkdir repo/data && printf 'fixture data\\n' > repo/data/readme.txt"
-		 " && cd repo && git add . && GIT_AUTHOR_NAME=f GIT_AUTHOR_EMAIL=f@f GIT_COMMITTER_NAME=f"
-		 " GIT_COMMITTER_EMAIL=f@f GIT_AUTHOR_DATE=2020-01-01T00:00:00Z GIT_COMMITTER_DATE=2020-01-01T00:00:00Z"
-		 " git -c init.defaultBranch=main -c commit.gpgsign=false commit -q -m fixture && git rev-parse HEAD",
-		 t.path);
-	cr_assert_eq(run(cmd, out), 0, "%s", out);
-	cr_assert_str_eq(out, "6b4b6eda3ef14cceab3e6a4b1b9e13cf1877f5d7\n");
+	make_fixture_repo(&t);
 	snprintf(env, sizeof env,
 		 "APPS_MANIFEST=tests/workloads/data/apps/apps.tsv APPS_SUITES=tests/workloads/data/apps/suites.tsv"
 		 " WARPSIM_APPS_DIR='%s/apps' APPS_SRC_fixture='%s/repo/.git'",
@@ -345,13 +353,9 @@ Test(apps_fixture, run_limits_and_a_stopped_run_leaves_nothing, .timeout = 120)
 	struct tmp t;
 	tmp_init(&t);
 	char out[OUT_BYTES], cmd[4096], env[1024];
-	snprintf(cmd, sizeof cmd,
-		 "mkdir -p '%s/apps/bin/fixture' && cp tests/cuda/bin/host_loop '%s/apps/bin/fixture/hostloop'"
-		 " && cd '%s' && git init -q repo && mkdir repo/data && printf 'fixture data\\n' > repo/data/readme.txt"
-		 " && cd repo && git add . && GIT_AUTHOR_NAME=f GIT_AUTHOR_EMAIL=f@f GIT_COMMITTER_NAME=f"
-		 " GIT_COMMITTER_EMAIL=f@f GIT_AUTHOR_DATE=2020-01-01T00:00:00Z GIT_COMMITTER_DATE=2020-01-01T00:00:00Z"
-		 " git -c init.defaultBranch=main -c commit.gpgsign=false commit -q -m fixture",
-		 t.path, t.path, t.path);
+	make_fixture_repo(&t);
+	snprintf(cmd, sizeof cmd, "mkdir -p '%s/apps/bin/fixture' && cp tests/cuda/bin/host_loop '%s/apps/bin/fixture/hostloop'",
+		 t.path, t.path);
 	cr_assert_eq(run(cmd, out), 0, "%s", out);
 	snprintf(env, sizeof env,
 		 "APPS_MANIFEST=tests/workloads/data/apps/apps.tsv APPS_SUITES=tests/workloads/data/apps/suites.tsv"
