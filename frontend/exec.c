@@ -290,7 +290,8 @@ int fe_exec_inst(struct fe_warp *w, uint32_t pc, const uint64_t *mask, struct wa
 	if (x->kind == FE_X_LD || x->kind == FE_X_ST)
 		return fe_exec_ldst_fast(w, pc, x, mask, out, err);
 	if (x->kind != FE_X_GENERIC) {
-		fe_exec_fast(w, x, &k->prog[pc], mask);
+		uint64_t pbits[WI_MASK_WORDS];
+		fe_exec_fast(w, x, &k->prog[pc], mask, pbits);
 		return 0;
 	}
 	return fe_exec_inst_generic(w, pc, mask, out, err);

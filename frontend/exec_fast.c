@@ -74,6 +74,7 @@ struct fast {
 	uint64_t *D;                       /* destination column */
 	const uint64_t *S0, *S1, *S2;      /* source columns */
 	size_t nl;                         /* lanes per column */
+	uint64_t *pbits;                   /* setp: its lanes' results (fe_exec_fast) */
 };
 
 /* The names the loops use (unused ones are fine). */
@@ -86,6 +87,7 @@ struct fast {
 	const uint64_t *const S0 __attribute__((unused)) = (F)->S0;                           \
 	const uint64_t *const S1 __attribute__((unused)) = (F)->S1;                           \
 	const uint64_t *const S2 __attribute__((unused)) = (F)->S2;                           \
+	uint64_t *const pbits __attribute__((unused)) = (F)->pbits;                           \
 	const size_t nl __attribute__((unused)) = (F)->nl;                                    \
 	const unsigned rsh __attribute__((unused)) = x->rsh, ssh __attribute__((unused)) = x->ssh, \
 		       bits __attribute__((unused)) = x->bits;                                \
@@ -281,8 +283,37 @@ static inline __attribute__((always_inline)) void fast_int(const struct fast *F,
 	}
 }
 
-/* setp of integers, f32 and f64, with or without a combining predicate and second result. */
-static inline __attribute__((always_inline)) void fast_setp(const struct fast *F)
+/* After the statements PRE, the lane's setp result R (0 or 1) into D and into pbits, for the
+ * lanes of mask as FE_FOR_LANES visits them but for the order within a word whose lanes are
+ * all active: from the top, so that each result shifts in at the bottom of the word (one
+ * instruction a lane; lanes are independent, so the order does not matter). */
+#define SETP_PUT(PRE, R)                                                                       \
+	for (uint32_t wd_ = 0; wd_ < w->mask_words; wd_++) {                                    \
+		uint32_t b_ = wd_ * 64, n_ = w->n_lanes - b_ < 64 ? w->n_lanes - b_ : 64;       \
+		uint64_t all_ = n_ == 64 ? ~0ull : (1ull << n_) - 1, m_ = mask[wd_] & all_;     \
+		uint64_t acc_ = 0;                                                             \
+		if (m_ == all_) {                                                              \
+			_Pragma("GCC unroll 4")                                                \
+			for (uint32_t lane = b_ + n_; lane-- > b_;) {                           \
+				PRE uint64_t r_ = (R);                                         \
+				D[lane] = r_;                                                  \
+				acc_ = acc_ * 2 + r_;                                          \
+			}                                                                      \
+		} else {                                                                       \
+			for (; m_; m_ &= m_ - 1) {                                             \
+				uint32_t j_ = (uint32_t)__builtin_ctzll(m_), lane = b_ + j_;   \
+				PRE uint64_t r_ = (R);                                         \
+				D[lane] = r_;                                                  \
+				acc_ |= r_ << j_;                                              \
+			}                                                                      \
+		}                                                                              \
+		pbits[wd_] = acc_;                                                             \
+	}
+
+/* setp of integers, f32 and f64, with or without a combining predicate and second result.
+ * Without them (one result), it returns true and its lanes' results in pbits, as
+ * fe_exec_fast says. */
+static inline __attribute__((always_inline)) bool fast_setp(const struct fast *F)
 {
 	FAST_LOCALS(F);
 	switch (x->kind) {
@@ -297,12 +328,12 @@ static inline __attribute__((always_inline)) void fast_setp(const struct fast *F
 #define SETP_CMP(KA, KB)                                                                       \
 	do {                                                                                   \
 		switch (tbl) {                                                                 \
-		case 0x1: FE_FOR_LANES(w, mask, lane, D[lane] = (KA) < (KB);); break;         \
-		case 0x2: FE_FOR_LANES(w, mask, lane, D[lane] = (KA) == (KB);); break;        \
-		case 0x3: FE_FOR_LANES(w, mask, lane, D[lane] = (KA) <= (KB);); break;        \
-		case 0x4: FE_FOR_LANES(w, mask, lane, D[lane] = (KA) > (KB);); break;         \
-		case 0x5: FE_FOR_LANES(w, mask, lane, D[lane] = (KA) != (KB);); break;        \
-		default: /* 0x6 */ FE_FOR_LANES(w, mask, lane, D[lane] = (KA) >= (KB);); break; \
+		case 0x1: SETP_PUT(, (KA) < (KB)); break;                                        \
+		case 0x2: SETP_PUT(, (KA) == (KB)); break;                                       \
+		case 0x3: SETP_PUT(, (KA) <= (KB)); break;                                       \
+		case 0x4: SETP_PUT(, (KA) > (KB)); break;                                        \
+		case 0x5: SETP_PUT(, (KA) != (KB)); break;                                       \
+		default: /* 0x6 */ SETP_PUT(, (KA) >= (KB)); break;                              \
 		}                                                                              \
 	} while (0)
 			if (ssh == 32 && ss)
@@ -314,13 +345,14 @@ static inline __attribute__((always_inline)) void fast_setp(const struct fast *F
 			else
 				SETP_CMP(A, B);
 #undef SETP_CMP
-			break;
+			return true;
 		}
 		/* the outcome index (less 0, equal 1, greater 2, unordered 3) of A against B */
 #define SETP_LOOP(IDX)                                                                         \
 	do {                                                                                   \
 		if (bop == FE_BOOL_NONE && !D2) {                                              \
-			FE_FOR_LANES(w, mask, lane, uint64_t a = A, b = B; D[lane] = (tbl >> (IDX)) & 1;); \
+			SETP_PUT(uint64_t a = A; uint64_t b = B;, (tbl >> (IDX)) & 1);          \
+			return true;                                                           \
 		} else {                                                                       \
 			FE_FOR_LANES(w, mask, lane,                                            \
 				uint64_t a = A, b = B;                                         \
@@ -347,7 +379,9 @@ static inline __attribute__((always_inline)) void fast_setp(const struct fast *F
 	default:
 		break;
 	}
+	return false;
 }
+#undef SETP_PUT
 
 /* f32/f64 add, sub, mul, fma in round-to-nearest, and predicate logic. */
 static inline __attribute__((always_inline)) void fast_float(const struct fast *F, const int kind)
@@ -405,10 +439,31 @@ static inline __attribute__((always_inline)) void fast_float(const struct fast *
 #undef SEXT
 #undef ZEXT
 
+/* One function per kind, each its group's loop for that kind alone, never inlined into the
+ * dispatch: in one function holding every kind's loops, GCC kept the column pointers on the
+ * stack and reloaded them for every lane (13 instructions a lane for a setp, against 7). */
+#define FAST_FN(GROUP, K) \
+	static __attribute__((noinline)) bool fast_##K(const struct fast *F) { GROUP(F, K); return false; }
+FAST_FN(fast_int, FE_X_ADD) FAST_FN(fast_int, FE_X_SUB) FAST_FN(fast_int, FE_X_AND)
+FAST_FN(fast_int, FE_X_OR) FAST_FN(fast_int, FE_X_XOR) FAST_FN(fast_int, FE_X_NOT)
+FAST_FN(fast_int, FE_X_SHL) FAST_FN(fast_int, FE_X_SHR) FAST_FN(fast_int, FE_X_MUL_LO)
+FAST_FN(fast_int, FE_X_MAD_LO) FAST_FN(fast_int, FE_X_MUL_WIDE) FAST_FN(fast_int, FE_X_MAD_WIDE)
+FAST_FN(fast_int, FE_X_SELP) FAST_FN(fast_int, FE_X_MOV) FAST_FN(fast_int, FE_X_MOV_SREG)
+FAST_FN(fast_int, FE_X_CVTA_TO) FAST_FN(fast_int, FE_X_CVTA_FROM) FAST_FN(fast_int, FE_X_CVT_INT)
+FAST_FN(fast_int, FE_X_MIN) FAST_FN(fast_int, FE_X_MAX) FAST_FN(fast_int, FE_X_CVT_I2F)
+FAST_FN(fast_int, FE_X_DIV) FAST_FN(fast_int, FE_X_REM) FAST_FN(fast_int, FE_X_CVT_F2I)
+FAST_FN(fast_int, FE_X_CVT_F2F)
+FAST_FN(fast_float, FE_X_FADD) FAST_FN(fast_float, FE_X_FSUB) FAST_FN(fast_float, FE_X_FMUL)
+FAST_FN(fast_float, FE_X_FFMA) FAST_FN(fast_float, FE_X_DADD) FAST_FN(fast_float, FE_X_DSUB)
+FAST_FN(fast_float, FE_X_DMUL) FAST_FN(fast_float, FE_X_DFMA) FAST_FN(fast_float, FE_X_PAND)
+FAST_FN(fast_float, FE_X_POR) FAST_FN(fast_float, FE_X_PXOR) FAST_FN(fast_float, FE_X_PNOT)
+#undef FAST_FN
+static __attribute__((noinline)) bool fast_FE_X_SETP_INT(const struct fast *F) { return fast_setp(F); }
+
 /* One loop over the active lanes; operand i is a register column or a column holding the
- * immediate. Each kind's case inlines its group's loop for that kind alone. */
-void fe_exec_fast(struct fe_warp *w, const struct fe_xop *x, const struct fe_inst *in,
-		  const uint64_t *mask)
+ * immediate. */
+bool fe_exec_fast(struct fe_warp *w, const struct fe_xop *x, const struct fe_inst *in,
+		  const uint64_t *mask, uint64_t *pbits)
 {
 	const size_t nl = w->n_lanes;
 	uint64_t *D = &w->regs[(size_t)x->d * nl];
@@ -427,22 +482,20 @@ void fe_exec_fast(struct fe_warp *w, const struct fe_xop *x, const struct fe_ins
 		}
 	}
 	const struct fast F = {.w = w, .x = x, .in = in, .mask = mask, .D = D,
-			       .S0 = S[0], .S1 = S[1], .S2 = S[2], .nl = nl};
-#define INT(K) case K: fast_int(&F, K); break
-#define FLT(K) case K: fast_float(&F, K); break
+			       .S0 = S[0], .S1 = S[1], .S2 = S[2], .nl = nl, .pbits = pbits};
+#define K(KIND) case KIND: return fast_##KIND(&F)
 	switch (x->kind) {
-	INT(FE_X_ADD); INT(FE_X_SUB); INT(FE_X_AND); INT(FE_X_OR); INT(FE_X_XOR); INT(FE_X_NOT);
-	INT(FE_X_SHL); INT(FE_X_SHR); INT(FE_X_MUL_LO); INT(FE_X_MAD_LO); INT(FE_X_MUL_WIDE);
-	INT(FE_X_MAD_WIDE); INT(FE_X_SELP); INT(FE_X_MOV); INT(FE_X_MOV_SREG); INT(FE_X_CVTA_TO);
-	INT(FE_X_CVTA_FROM); INT(FE_X_CVT_INT); INT(FE_X_MIN); INT(FE_X_MAX); INT(FE_X_CVT_I2F);
-	INT(FE_X_DIV); INT(FE_X_REM); INT(FE_X_CVT_F2I); INT(FE_X_CVT_F2F);
-	case FE_X_SETP_INT: case FE_X_SETP_F32: case FE_X_SETP_F64: fast_setp(&F); break;
-	FLT(FE_X_FADD); FLT(FE_X_FSUB); FLT(FE_X_FMUL); FLT(FE_X_FFMA); FLT(FE_X_DADD);
-	FLT(FE_X_DSUB); FLT(FE_X_DMUL); FLT(FE_X_DFMA); FLT(FE_X_PAND); FLT(FE_X_POR);
-	FLT(FE_X_PXOR); FLT(FE_X_PNOT);
+	K(FE_X_ADD); K(FE_X_SUB); K(FE_X_AND); K(FE_X_OR); K(FE_X_XOR); K(FE_X_NOT);
+	K(FE_X_SHL); K(FE_X_SHR); K(FE_X_MUL_LO); K(FE_X_MAD_LO); K(FE_X_MUL_WIDE);
+	K(FE_X_MAD_WIDE); K(FE_X_SELP); K(FE_X_MOV); K(FE_X_MOV_SREG); K(FE_X_CVTA_TO);
+	K(FE_X_CVTA_FROM); K(FE_X_CVT_INT); K(FE_X_MIN); K(FE_X_MAX); K(FE_X_CVT_I2F);
+	K(FE_X_DIV); K(FE_X_REM); K(FE_X_CVT_F2I); K(FE_X_CVT_F2F);
+	case FE_X_SETP_F32: case FE_X_SETP_F64: K(FE_X_SETP_INT);
+	K(FE_X_FADD); K(FE_X_FSUB); K(FE_X_FMUL); K(FE_X_FFMA); K(FE_X_DADD);
+	K(FE_X_DSUB); K(FE_X_DMUL); K(FE_X_DFMA); K(FE_X_PAND); K(FE_X_POR);
+	K(FE_X_PXOR); K(FE_X_PNOT);
 	default:
-		break;
+		return false;
 	}
-#undef INT
-#undef FLT
+#undef K
 }

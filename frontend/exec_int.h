@@ -146,8 +146,12 @@ void fe_exec_shfl(struct fe_warp *w, const struct fe_inst *in, const uint64_t *m
 void fe_exec_vote(struct fe_warp *w, const struct fe_inst *in, const uint64_t *mask);
 void fe_exec_match(struct fe_warp *w, const struct fe_inst *in, const uint64_t *mask);
 /* exec_fast.c: the decoded shape x (kind not FE_X_GENERIC, FE_X_LD, FE_X_ST) of in for the
- * lanes of mask. */
-void fe_exec_fast(struct fe_warp *w, const struct fe_xop *x, const struct fe_inst *in, const uint64_t *mask);
+ * lanes of mask. A setp with one result (no second one, no combining predicate) returns true
+ * and its lanes' results in pbits[mask_words]: bit l set when lane l is in mask and its x->d
+ * became 1 (what fe_exec_pred_bits would read for those lanes); any other returns false and
+ * leaves pbits alone. */
+bool fe_exec_fast(struct fe_warp *w, const struct fe_xop *x, const struct fe_inst *in, const uint64_t *mask,
+		  uint64_t *pbits);
 
 /* Integer div (rem: rem) of n-byte operands, the per-lane semantics and the fast loop's. PTX
  * leaves x/0 machine-specific; we return what NVIDIA GPUs give: all ones for the quotient and

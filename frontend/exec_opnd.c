@@ -107,6 +107,21 @@ int fe_exec_fault(const struct fe_warp *w, uint32_t lane, uint32_t pc, struct si
 			     t / (l->block[0] * l->block[1]), pc, ws->text, what);
 }
 
+void fe_exec_pred_bits(const struct fe_warp *w, uint16_t reg, uint64_t *bits)
+{
+	/* computed for every lane without branches (the predicate often differs between lanes) */
+	const uint64_t *g = reg_slot(w, reg, 0);
+	for (uint32_t i = 0; i < w->mask_words; i++) {
+		uint32_t b = i * 64, n = w->n_lanes - b < 64 ? w->n_lanes - b : 64;
+		const uint64_t *gw = g + b;
+		uint64_t nz = 0; /* bit j: lane b + j's predicate is nonzero; gathered from the top */
+#pragma GCC unroll 8
+		for (uint32_t j = n; j-- > 0;)
+			nz = nz * 2 + (gw[j] != 0);
+		bits[i] = nz;
+	}
+}
+
 void fe_exec_guard(const struct fe_warp *w, uint16_t guard, bool guard_neg, const uint64_t *mask,
 		   uint64_t *out)
 {
@@ -116,17 +131,9 @@ void fe_exec_guard(const struct fe_warp *w, uint16_t guard, bool guard_neg, cons
 			out[i] = mask[i];
 		return;
 	}
-	/* a lane stays when its predicate differs from the guard's negation; computed for every
-	 * lane without branches (the predicate often differs between lanes) */
-	const uint64_t *g = reg_slot(w, guard, 0);
-	for (uint32_t i = 0; i < w->mask_words; i++) {
-		uint32_t b = i * 64, n = w->n_lanes - b < 64 ? w->n_lanes - b : 64;
-		const uint64_t *gw = g + b;
-		uint64_t nz = 0; /* bit j: lane b + j's predicate is nonzero; gathered from the top */
-#pragma GCC unroll 8
-		for (uint32_t j = n; j-- > 0;)
-			nz = nz * 2 + (gw[j] != 0);
-		uint64_t lanes = n == 64 ? ~0ull : (1ull << n) - 1;
-		out[i] = mask[i] & ~((guard_neg ? nz : ~nz) & lanes);
-	}
+	/* a lane stays when its predicate differs from the guard's negation */
+	uint64_t nz[WI_MASK_WORDS];
+	fe_exec_pred_bits(w, guard, nz);
+	for (uint32_t i = 0; i < w->mask_words; i++)
+		out[i] = fe_guard_word(w, i, mask[i], nz[i], guard_neg);
 }

@@ -176,6 +176,19 @@ void fe_exec_write(struct fe_warp *w, uint16_t reg, uint32_t lane, uint64_t v, e
 /* exec.c: lanes of mask whose guard predicate holds. */
 void fe_exec_guard(const struct fe_warp *w, uint16_t guard, bool guard_neg, const uint64_t *mask,
 		   uint64_t *out);
+/* exec_opnd.c: bit l of bits[l / 64]: predicate register reg of lane l is nonzero, for every lane
+ * of w (words past its lanes untouched; bits past its lanes in the last word zero). What
+ * fe_exec_guard applies to its mask. */
+void fe_exec_pred_bits(const struct fe_warp *w, uint16_t reg, uint64_t *bits);
+
+/* Word i of the guard's lanes: those of mask word m whose predicate bit (nz, as
+ * fe_exec_pred_bits gives it) differs from the negation; bits past the warp's lanes pass. */
+static inline uint64_t fe_guard_word(const struct fe_warp *w, uint32_t i, uint64_t m, uint64_t nz, bool neg)
+{
+	uint32_t n = w->n_lanes - i * 64 < 64 ? w->n_lanes - i * 64 : 64;
+	uint64_t lanes = n == 64 ? ~0ull : (1ull << n) - 1;
+	return m & ~((neg ? nz : ~nz) & lanes);
+}
 /* exec.c: SIM_ERR_PROGRAM naming the thread of lane, the pc and line. */
 int fe_exec_fault(const struct fe_warp *w, uint32_t lane, uint32_t pc, struct sim_error *err,
 		  const char *fmt, ...) __attribute__((format(printf, 5, 6)));

@@ -57,6 +57,59 @@ struct turn {
 	bool barrier;           /* it ended at a barrier arrival: the warp waits */
 };
 
+/* A turn's guard cache: for every lane in known, bit lane of bits says whether predicate
+ * register reg is nonzero (fe_exec_pred_bits' reading); reg FE_NO_REG: empty. A guard whose
+ * lanes are all known reads it instead of gathering the register's lanes.
+ * Invariant, kept by warp_turn alone: while a turn runs, only its own instructions write w's
+ * registers, and each write either goes through pcache_wrote (a one-result setp's loop hands
+ * in its lanes' results; any other fast or ld instruction that writes reg, by d or d2, and
+ * every generic instruction empty it) or through fe_warp_execute, after which the cache is
+ * emptied. A turn starts with it empty: between turns, other code (timing mode, a CTA's
+ * restart, a recursive call's frame restore) writes registers. */
+struct pcache {
+	uint16_t reg;
+	uint64_t known[WI_MASK_WORDS], bits[WI_MASK_WORDS];
+};
+
+/* The lanes of mask (the top entry's) whose guard g (negated: neg) holds, into out; fills the
+ * cache from the register when it does not know all of mask's lanes of g. */
+static inline void pcache_guard(struct pcache *pc, const struct fe_warp *w, uint16_t g, bool neg,
+				const uint64_t *mask, uint64_t *out)
+{
+	bool hit = pc->reg == g;
+	for (uint32_t i = 0; i < w->mask_words && hit; i++)
+		hit = !(mask[i] & ~pc->known[i]);
+	if (!hit) {
+		fe_exec_pred_bits(w, g, pc->bits);
+		pc->reg = g;
+		for (uint32_t i = 0; i < w->mask_words; i++)
+			pc->known[i] = ~0ull; /* every lane, and bits past them are zero */
+	}
+	fe_mask_zero(out);
+	for (uint32_t i = 0; i < w->mask_words; i++)
+		out[i] = fe_guard_word(w, i, mask[i], pc->bits[i], neg);
+}
+
+/* After x ran for the lanes of mask: setp (has_bits) gave pbits for x->d's lanes there. */
+static inline void pcache_wrote(struct pcache *pc, const struct fe_warp *w, const struct fe_xop *x,
+				const uint64_t *mask, bool has_bits, const uint64_t *pbits)
+{
+	if (has_bits && pc->reg != x->d) {
+		pc->reg = x->d;
+		for (uint32_t i = 0; i < w->mask_words; i++) {
+			pc->bits[i] = pbits[i];
+			pc->known[i] = mask[i];
+		}
+	} else if (has_bits) {
+		for (uint32_t i = 0; i < w->mask_words; i++) {
+			pc->bits[i] = (pc->bits[i] & ~mask[i]) | pbits[i];
+			pc->known[i] |= mask[i];
+		}
+	} else if (x->kind == FE_X_GENERIC || x->d == pc->reg || x->d2 == pc->reg) {
+		pc->reg = FE_NO_REG;
+	}
+}
+
 /* Run w for at most max instructions, until it arrives at a barrier or exits. Control
  * instructions, a pending bar.red result and (with observe) memory instructions go through
  * fe_warp_execute, which fills wi for the observer; the rest run here as fe_warp_execute
@@ -71,7 +124,9 @@ static int warp_turn(struct fe_warp *w, uint64_t max, struct warp_inst *wi, fe_m
 	const struct fe_xop *const xop = k->xop;
 	const uint32_t n_insts = k->n_insts;
 	uint64_t n = 0, tn = 0;
-	uint64_t guarded[WI_MASK_WORDS];
+	uint64_t guarded[WI_MASK_WORDS], pbits[WI_MASK_WORDS];
+	struct pcache pcache; /* empty: its words are read only once reg is set */
+	pcache.reg = FE_NO_REG;
 	int rc = 0;
 	t->barrier = false;
 	t->last_pc = w->pc;
@@ -85,7 +140,7 @@ static int warp_turn(struct fe_warp *w, uint64_t max, struct warp_inst *wi, fe_m
 			 * warp_control applies, without its record); one that diverges goes there */
 			const uint64_t *mask = top->mask;
 			if (x->guard != FE_NO_REG) {
-				fe_exec_guard(w, x->guard, x->guard_neg, mask, guarded);
+				pcache_guard(&pcache, w, x->guard, x->guard_neg, mask, guarded);
 				mask = guarded;
 			}
 			const uint32_t lanes = fe_mask_count(w, mask);
@@ -102,6 +157,7 @@ static int warp_turn(struct fe_warp *w, uint64_t max, struct warp_inst *wi, fe_m
 		if (fe_op_is_control(x->op) || w->red_pending ||
 		    (observe && k->wi[pc].mem_kind != WI_MEM_NONE)) {
 			rc = fe_warp_execute(w, wi, err);
+			pcache.reg = FE_NO_REG;
 			n++;
 			tn += wi->n_active;
 			if (!rc && observe && wi->si->mem_kind != WI_MEM_NONE)
@@ -123,19 +179,21 @@ static int warp_turn(struct fe_warp *w, uint64_t max, struct warp_inst *wi, fe_m
 			const uint64_t *mask = top->mask;
 			uint32_t lanes = top_lanes;
 			if (x->guard != FE_NO_REG) {
-				fe_exec_guard(w, x->guard, x->guard_neg, mask, guarded);
+				pcache_guard(&pcache, w, x->guard, x->guard_neg, mask, guarded);
 				mask = guarded;
 				lanes = fe_mask_count(w, mask);
 			}
 			run++;
 			w->n_insts++; /* before it runs: the functional clock counts it */
 			tn += lanes;
+			bool has_bits = false;
 			if (x->kind == FE_X_LD || x->kind == FE_X_ST)
 				rc = fe_exec_ldst_fast(w, pc, x, mask, wi, err);
 			else if (x->kind != FE_X_GENERIC)
-				fe_exec_fast(w, x, &k->prog[pc], mask);
+				has_bits = fe_exec_fast(w, x, &k->prog[pc], mask, pbits);
 			else
 				rc = fe_exec_inst_generic(w, pc, mask, wi, err);
+			pcache_wrote(&pcache, w, x, mask, has_bits, pbits);
 			if (rc)
 				break;
 			pc++;

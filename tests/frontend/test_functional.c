@@ -66,3 +66,51 @@ Test(functional, ctas_after_the_first_start_fresh_in_the_reused_cta)
 	cr_assert_eq(run_nest(again), wi);
 	cr_assert_eq(memcmp(res, again, sizeof res), 0);
 }
+
+/* One turn of one warp (straight-line code, no branch): guards that read a predicate as the
+ * last write left it, whatever wrote it (functional.c's guard cache): a setp of all lanes, a
+ * guarded setp of some (the other lanes keep their values), and.pred, a setp's second result,
+ * a negated guard. out[tid] = the sum of the adds whose guard held. */
+static const char *guards =
+	HDR ".visible .entry k(.param .u64 out)\n{\n"
+	".reg .pred %p<4>;\n.reg .b32 %r<8>;\n.reg .b64 %rd<4>;\n"
+	"mov.u32 %r1, %tid.x;\n mov.u32 %r5, 0;\n"
+	"setp.lt.u32 %p1, %r1, 16;\n @%p1 add.u32 %r5, %r5, 1;\n"
+	"and.b32 %r2, %r1, 1;\n setp.eq.u32 %p2, %r2, 0;\n"
+	"@%p2 setp.lt.u32 %p1, %r1, 8;\n @%p1 add.u32 %r5, %r5, 2;\n"
+	"@%p1 setp.ge.u32 %p1, %r1, 4;\n @%p1 add.u32 %r5, %r5, 4;\n"
+	"and.pred %p1, %p1, %p2;\n @%p1 add.u32 %r5, %r5, 8;\n"
+	"setp.lt.and.u32 %p3|%p1, %r1, 20, %p2;\n @%p1 add.u32 %r5, %r5, 16;\n"
+	"@!%p1 add.u32 %r5, %r5, 32;\n @%p3 add.u32 %r5, %r5, 64;\n"
+	"ld.param.u64 %rd1, [out];\n mul.wide.u32 %rd2, %r1, 4;\n add.s64 %rd3, %rd1, %rd2;\n"
+	"st.global.u32 [%rd3], %r5;\n ret;\n}\n";
+
+Test(functional, a_guard_reads_the_predicate_its_last_write_left)
+{
+	struct fe_module *m = fe_t_load_str(guards);
+	struct fe_memory *mem = fe_memory_create();
+	struct sim_error err;
+	uint64_t out = fe_t_buf(mem, NULL, 32 * 4);
+	uint64_t wi = 0;
+	cr_assert_eq(fe_t_launch(m, mem, "k", 1, 32, 0, &out, 1, &wi, &err), 0, "%s", err.msg);
+	uint32_t res[32];
+	fe_t_read(mem, out, res, sizeof res);
+	for (uint32_t t = 0; t < 32; t++) {
+		bool even = t % 2 == 0, p1 = t < 16, p3;
+		uint32_t want = p1 ? 1 : 0;
+		if (even)
+			p1 = t < 8;          /* @%p2 setp: odd lanes keep t < 16 */
+		want += p1 ? 2 : 0;
+		p1 = p1 && t >= 4;           /* @%p1 setp: lanes with p1 false keep false */
+		want += p1 ? 4 : 0;
+		p1 = p1 && even;
+		want += p1 ? 8 : 0;
+		p3 = t < 20 && even;
+		p1 = !(t < 20) && even;
+		want += p1 ? 16 : 32;
+		want += p3 ? 64 : 0;
+		cr_assert_eq(res[t], want, "thread %u: %u, want %u", t, res[t], want);
+	}
+	fe_memory_destroy(mem);
+	fe_module_destroy(m);
+}
