@@ -132,6 +132,30 @@ static inline uint64_t wl_rng_next(uint64_t *s)
 	return z ^ (z >> 31);
 }
 
+/* n % d for every 64-bit n and a divisor d >= 1 fixed for a loop, exactly, with a multiply-high,
+ * an add and two shifts for the quotient instead of a 64-bit div (tens of cycles: a `%` per
+ * element was ~10% of a functional reduce's CPU). Granlund and Montgomery, "Division by
+ * invariant integers using multiplication" (PLDI 1994), Fig. 4.1: with l = ceil(log2 d),
+ * m = floor(2^64 (2^l - d) / d) + 1 (< 2^64, as 2^l - d < d), t = mulhi(m, n), the quotient is
+ * (t + ((n - t) >> min(l, 1))) >> max(l - 1, 0). */
+__extension__ typedef unsigned __int128 wl_u128;
+struct wl_umod { uint64_t d, m; unsigned s1, s2; };
+
+static inline struct wl_umod wl_umod_make(uint64_t d)
+{
+	unsigned l = 0;
+	while (l < 64 && ((wl_u128)1 << l) < d)
+		l++;
+	wl_u128 m = ((((wl_u128)1 << l) - d) << 64) / d + 1;
+	return (struct wl_umod){.d = d, .m = (uint64_t)m, .s1 = l ? 1 : 0, .s2 = l ? l - 1 : 0};
+}
+
+static inline uint64_t wl_umod(const struct wl_umod *u, uint64_t n)
+{
+	uint64_t t = (uint64_t)(((wl_u128)u->m * n) >> 64);
+	return n - ((t + ((n - t) >> u->s1)) >> u->s2) * u->d;
+}
+
 /* float -> int64 as the GPU's cvt.rzi.s64 does: truncate, saturate out-of-range values, NaN -> 0
  * (a plain C cast of an out-of-range double is undefined behaviour). */
 static inline int64_t wl_f2i(double f)

@@ -330,6 +330,7 @@ static const char *const wl_buffer_keys[] = {"name", "type", "count", "init", "s
 					     NULL};
 
 /* Fill b->init per the init kind. b->count may be 0 (derived from file or values). */
+
 static int wl_buffer_init(struct wl_ld *ld, const config_setting_t *g, const char *where,
 			  struct wl_buffer *b, uint64_t max_count)
 {
@@ -488,15 +489,16 @@ static int wl_buffer_init(struct wl_ld *ld, const config_setting_t *g, const cha
 			if (hi < lo)
 				return wl_fail(ld, g, "max", "%s: max < min", where);
 			uint64_t span = (uint64_t)(hi - lo) + 1; /* 0 means the full 2^64 range */
+			const struct wl_umod um = wl_umod_make(span ? span : 1);
 			if ((b->type == WL_S32 || b->type == WL_U32) && span) /* as wl_store, directly */
 				for (uint64_t i = 0; i < b->count; i++) {
-					uint32_t y = (uint32_t)(lo + (int64_t)(wl_rng_next(&st) % span));
+					uint32_t y = (uint32_t)(lo + (int64_t)wl_umod(&um, wl_rng_next(&st)));
 					memcpy(b->init + 4 * i, &y, 4);
 				}
 			else
 				for (uint64_t i = 0; i < b->count; i++) {
 					uint64_t r = wl_rng_next(&st);
-					struct wl_val v = {.i = lo + (int64_t)(span ? r % span : r)};
+					struct wl_val v = {.i = lo + (int64_t)(span ? wl_umod(&um, r) : r)};
 					wl_store(b->type, b->init, i, v);
 				}
 		}
