@@ -14,9 +14,9 @@
 # closing line of `warpsim cuda`: the timing model's, or the functional executor's).
 # --launches: a second table, launches only: one `perf record` of each case's functional run
 # gives the executor's share of its CPU time (the self time of the executor's own functions:
-# fe_*, run_cta, warp_turn, run_new_ctas, ffma_fma3, warp_control, simt_*, page_find); the
-# rest (host program, input generation, checks, process start, module load) is taken out of
-# both modes' CPU time. Needs perf (timing too).
+# fe_*, fast_* (exec_fast.c's loops), run_cta, warp_turn, run_new_ctas, ffma_fma3,
+# warp_control, simt_*, page_find); the rest (host program, input generation, checks, process
+# start, module load) is taken out of both modes' CPU time. Needs perf (timing too).
 # Usage: scripts/functional-speed.sh [--bin BIN] [--repeat N] [--frepeat N] [--rodinia DIR] [--launches]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -53,7 +53,7 @@ printf "|---|---:|---:|---:|---:|---:|---:|---:|\n"
 share() {
   perf record -q -F 4000 -o "$tmp/perf.data" "$@" >/dev/null 2>&1 || { echo "failed: perf record $*" >&2; exit 1; }
   perf report -i "$tmp/perf.data" --no-children --sort sym --stdio 2>/dev/null |
-    awk '$2 == "[.]" && $3 ~ /^(fe_|run_cta|warp_turn|run_new_ctas|ffma_fma3|warp_control|simt_|page_find)/ { s += $1 }
+    awk '$2 == "[.]" && $3 ~ /^(fe_|fast_|run_cta|warp_turn|run_new_ctas|ffma_fma3|warp_control|simt_|page_find)/ { s += $1 }
          END { printf "%.1f\n", s }'
 }
 row() { # NAME TIMING_WARP_INSTS FUNCTIONAL_WARP_INSTS TIMING_S FUNCTIONAL_S (least), $tw $fw (largest)
