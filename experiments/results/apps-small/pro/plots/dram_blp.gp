@@ -9,10 +9,10 @@ set xtics rotate by -30 nomirror
 set grid ytics
 set key outside right top
 unset arrow
-set yrange [0:6]
-set ytics 0,1,5
+set yrange [0:12]
+set ytics 0,2,10
 set arrow 2 from 13.5, graph 0 to 13.5, graph 1 nohead dt 3 lc rgb '#808080'
-CLIP = 5
+CLIP = 10
 cut(y) = y > CLIP ? CLIP : y
 plot 'dram_blp.dat' using ($0-0.300000):(cut(column(2))):xtic(1) with boxes lc rgb '#6e6e6e' fs solid 0.9 border rgb '#303030' title 'lrr', \
   'dram_blp.dat' using ($0-0.100000):(cut(column(3))) with boxes lc rgb '#0072b2' fs solid 0.9 border rgb '#303030' title 'tl', \
@@ -33,10 +33,10 @@ set xtics rotate by -30 nomirror
 set grid ytics
 set key outside right top
 unset arrow
-set yrange [0:6]
-set ytics 0,1,5
+set yrange [0:12]
+set ytics 0,2,10
 set arrow 2 from 13.5, graph 0 to 13.5, graph 1 nohead dt 3 lc rgb '#808080'
-CLIP = 5
+CLIP = 10
 cut(y) = y > CLIP ? CLIP : y
 plot 'dram_blp.dat' using ($0-0.300000):(cut(column(2))):xtic(1) with boxes lc rgb '#6e6e6e' fs solid 0.9 border rgb '#303030' title 'lrr', \
   'dram_blp.dat' using ($0-0.100000):(cut(column(3))) with boxes lc rgb '#0072b2' fs solid 0.9 border rgb '#303030' title 'tl', \
