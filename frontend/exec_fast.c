@@ -129,12 +129,40 @@ static inline __attribute__((always_inline)) void fast_int(const struct fast *F,
 	case FE_X_XOR: LOOP_R(PUT(A ^ B);); break;
 	case FE_X_NOT: LOOP_R(PUT(~A);); break;
 	case FE_X_SHL:
+		if (x->r[1] == FE_NO_REG) { /* an immediate count: one shift for every lane */
+			const uint64_t s = x->imm[1] & 0xffffffffu;
+			if (s >= bits)
+				LOOP_R(PUT(0););
+			else
+				LOOP_R(PUT(A << s););
+			break;
+		}
 		LOOP_R(
 			uint64_t s = B & 0xffffffffu;
 			PUT(s >= bits ? 0 : A << s);
 		);
 		break;
 	case FE_X_SHR:
+		if (x->r[1] == FE_NO_REG) {
+			/* an immediate count, as the loops below compute it: a signed shift of
+			 * bits or more leaves the sign, which a shift by bits - 1 (32-bit) or 63
+			 * (sign-extended to 64) also gives; an unsigned one leaves 0 */
+			const uint64_t s = x->imm[1] & 0xffffffffu;
+			if (ssh == 32 && ss) {
+				const unsigned c = s >= 32 ? 31 : (unsigned)s;
+				LOOP_R(PUT((uint64_t)((int64_t)(int32_t)(uint32_t)A >> c)););
+			} else if (ss) {
+				const unsigned c = s >= bits ? 63 : (unsigned)s;
+				LOOP_R(uint64_t a = A; PUT((uint64_t)(SEXT(a) >> c)););
+			} else if (s >= (ssh == 32 ? 32 : bits)) {
+				LOOP_R(PUT(0););
+			} else if (ssh == 32) {
+				LOOP_R(PUT((uint64_t)(uint32_t)A >> s););
+			} else {
+				LOOP_R(uint64_t a = A; PUT(ZEXT(a) >> s););
+			}
+			break;
+		}
 		if (ssh == 32 && ss)
 			LOOP_R(
 				uint64_t s = B & 0xffffffffu;

@@ -85,7 +85,7 @@ static inline void pcache_guard(struct pcache *pc, const struct fe_warp *w, uint
 		for (uint32_t i = 0; i < w->mask_words; i++)
 			pc->known[i] = ~0ull; /* every lane, and bits past them are zero */
 	}
-	fe_mask_zero(out);
+	/* out's words past the warp's stay zero (warp_turn clears them once) */
 	for (uint32_t i = 0; i < w->mask_words; i++)
 		out[i] = fe_guard_word(w, i, mask[i], pc->bits[i], neg);
 }
@@ -127,6 +127,7 @@ static int warp_turn(struct fe_warp *w, uint64_t max, struct warp_inst *wi, fe_m
 	uint64_t guarded[WI_MASK_WORDS], pbits[WI_MASK_WORDS];
 	struct pcache pcache; /* empty: its words are read only once reg is set */
 	pcache.reg = FE_NO_REG;
+	fe_mask_zero(guarded); /* pcache_guard writes the warp's words only */
 	int rc = 0;
 	t->barrier = false;
 	t->last_pc = w->pc;

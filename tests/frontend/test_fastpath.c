@@ -30,6 +30,11 @@ static const char *text =
 	"shl.b32 %r1, %r2, %r3;\nshl.b32 %r1, %r2, 5;\nshl.b64 %rd1, %rd2, %r3;\nshl.b16 %h1, %h2, %r3;\n"
 	"shr.u32 %r1, %r2, %r3;\nshr.s32 %r1, %r2, %r3;\nshr.s32 %r1, %r2, 31;\nshr.s64 %rd1, %rd2, %r3;\n"
 	"shr.u64 %rd1, %rd2, %r3;\nshr.s16 %h1, %h2, %r3;\nshr.b32 %r1, %r2, %r3;\n"
+	/* immediate counts (one shift for every lane), within and past the width */
+	"shl.b32 %r1, %r2, 40;\nshl.b64 %rd1, %rd2, 63;\nshl.b16 %h1, %h2, 16;\nshr.u32 %r1, %r2, 33;\n"
+	"shr.u32 %r1, %r2, 7;\nshr.s32 %r1, %r2, 32;\nshr.s64 %rd1, %rd2, 64;\nshr.s64 %rd1, %rd2, 9;\n"
+	"shr.u64 %rd1, %rd2, 70;\nshr.u64 %rd1, %rd2, 40;\nshr.s16 %h1, %h2, 15;\nshr.s16 %h1, %h2, 20;\n"
+	"shr.u16 %h1, %h2, 16;\nshr.u16 %h1, %h2, 3;\nshr.b64 %rd1, %rd2, 0;\n"
 	"mul.lo.s32 %r1, %r2, %r3;\nmul.lo.u64 %rd1, %rd2, %rd3;\nmul.wide.s32 %rd1, %r2, %r3;\n"
 	"mul.wide.u32 %rd1, %r2, 12;\nmul.wide.s16 %r1, %h2, %h3;\nmul.wide.u16 %r1, %h2, %h3;\n"
 	"mul.hi.s32 %r1, %r2, %r3;\nmul.lo.s16 %h1, %h2, %h3;\n"
