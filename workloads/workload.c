@@ -330,7 +330,6 @@ static const char *const wl_buffer_keys[] = {"name", "type", "count", "init", "s
 					     NULL};
 
 /* Fill b->init per the init kind. b->count may be 0 (derived from file or values). */
-
 static int wl_buffer_init(struct wl_ld *ld, const config_setting_t *g, const char *where,
 			  struct wl_buffer *b, uint64_t max_count)
 {
