@@ -224,8 +224,6 @@ static inline uint64_t min_u64(uint64_t a, uint64_t b)
 	return a < b ? a : b;
 }
 
-/* Port bit sets (64 ports a word). The index is unsigned: a signed one costs a sign fix-up
- * for every / and %. */
 /* i mod cap for 0 <= i < 2 cap, without a division: a ring index plus a count or a step,
  * each below cap. */
 static inline int cyc_ring(int i, int cap)
@@ -233,6 +231,8 @@ static inline int cyc_ring(int i, int cap)
 	return i >= cap ? i - cap : i;
 }
 
+/* Port bit sets (64 ports a word). The index is unsigned: a signed one costs a sign fix-up
+ * for every / and %. */
 static inline void bitset_add(uint64_t *set, unsigned k)
 {
 	set[k / 64] |= UINT64_C(1) << (k % 64);
