@@ -322,7 +322,12 @@ cmd_status() {
 	done
 	echo "| program | suite | papers | built | runs ($tag, $size) | own check | reason |"
 	echo "|---|---|---|---|---|---|---|"
-	rows | while IFS=$'\t' read -r id papers _ _ _ _ _ _ reason; do
+	# The loop runs in this shell, not in a pipeline's subshell: run_one's trap (a SIGTERM,
+	# SIGINT or SIGHUP stops the run and drops its folder) must be this process's, or a signal
+	# to apps.sh would end this shell and leave the subshell and its run going. Rows come on
+	# fd 3, so nothing the loop starts can read them.
+	local n=0 nb=0 nr=0 np=0 nn=0 nf=0
+	while IFS=$'\t' read -r id papers _ _ _ _ _ _ reason <&3; do
 		local built=no runs=- verdict=- note="" res
 		[ -x "$(bin_of "$id")" ] && built=yes
 		if [ $built = yes ] && { [ "$reason" = "-" ] || [[ "$reason" != built* ]]; } && \
@@ -336,8 +341,13 @@ cmd_status() {
 		fi
 		if [ "$reason" != "-" ]; then note=${note:+$note; }$reason; fi
 		printf '| %s | %s | %s | %s | %s | %s | %s |\n' "${id#*/}" "${id%%/*}" "$papers" "$built" "$runs" "$verdict" "${note:--}"
-	done | awk -F' [|] ' '{ print; n++; b += $4 == "yes"; r += $5 == "yes"; p += $6 == "pass"; nc += $6 == "no check"; f += $6 == "fail" }
-		END { printf "\n%d programs: %d built, %d ran under warpsim, %d passed their own check, %d have none, %d failed it\n", n, b, r, p, nc, f }'
+		n=$((n + 1))
+		[ $built = yes ] && nb=$((nb + 1))
+		[ "$runs" = yes ] && nr=$((nr + 1))
+		case "$verdict" in pass) np=$((np + 1)) ;; "no check") nn=$((nn + 1)) ;; fail) nf=$((nf + 1)) ;; esac
+	done 3< <(rows)
+	printf '\n%d programs: %d built, %d ran under warpsim, %d passed their own check, %d have none, %d failed it\n' \
+		"$n" "$nb" "$nr" "$np" "$nn" "$nf"
 }
 
 cmd_sweep() {

@@ -404,5 +404,22 @@ Test(apps_fixture, run_limits_and_a_stopped_run_leaves_nothing, .timeout = 120)
 		 env, t.path, t.path);
 	cr_assert_eq(run(cmd, out), 0, "%s", out);
 	cr_expect_str_eq(out, "fixture/hostloop\tno\t-\tstopped after 1 s\nrun.log\nstats.failed.json\n");
+
+	/* `status` stopped the same way: its loop once ran in a pipeline's subshell, which a
+	 * SIGTERM to apps.sh left running with its run; now apps.sh exits 143 after the run, which
+	 * leaves no folder and an empty result (so the next status reruns the program) */
+	snprintf(cmd, sizeof cmd,
+		 "export %s FAKE=hang; rm -f '%s/fake.pid';"
+		 " scripts/apps.sh status -c configs/gtx480.cfg > /dev/null & a=$!;"
+		 " for i in $(seq 200); do [ -s '%s/fake.pid' ] && break; sleep 0.1; done; sleep 0.3;"
+		 " kill -TERM $a; wait $a; echo \"rc $?\"; kill -0 $(cat '%s/fake.pid') 2>/dev/null && echo still running;"
+		 " cd '%s/apps/status/gtx480/small/fixture' && ls -A && wc -c < hostloop.tsv",
+		 env, t.path, t.path, t.path, t.path);
+	cr_assert_eq(run(cmd, out), 0, "%s", out);
+	cr_expect_str_eq(out, "rc 143\nhostloop.tsv\n0\n");
+	snprintf(cmd, sizeof cmd, "%s FAKE=ok scripts/apps.sh status -c configs/gtx480.cfg | grep -e hostloop -e programs", env);
+	cr_assert_eq(run(cmd, out), 0, "%s", out);
+	cr_expect_str_eq(out, "| hostloop | fixture | OWL:HL PRO:hostloop | yes | yes | pass | - |\n"
+			      "2 programs: 1 built, 1 ran under warpsim, 1 passed their own check, 0 have none, 0 failed it\n");
 	tmp_fini(&t);
 }
