@@ -110,24 +110,45 @@ static inline void pcache_wrote(struct pcache *pc, const struct fe_warp *w, cons
 	}
 }
 
+/* What a CTA's run needs besides the CTA. */
+struct cta_run {
+	struct fe_launch *l;
+	uint64_t livelock_warp_insts;
+	fe_mem_observe_fn observe;
+	void *ctx;
+	struct warp_inst wi;           /* the record fe_warp_execute fills (addr: the lanes') */
+	uint64_t wn, tn;               /* warp and thread instructions so far */
+	uint64_t next_poll_wn;         /* l->poll is called once wn reaches this */
+	/* run_end[pc], pc <= n_insts: the first pc at or after pc that a turn's straight-line
+	 * run stops before: a control instruction, with observe a memory instruction, or
+	 * n_insts (the code's end). A run then needs no test of each next instruction. */
+	uint32_t *run_end;
+	/* a guarded instruction's lanes: pcache_guard writes the warp's words only, the words
+	 * past them stay zero (cleared once, here: every warp of a launch has as many words) */
+	uint64_t guarded[WI_MASK_WORDS];
+};
+
 /* Run w for at most max instructions, until it arrives at a barrier or exits. Control
  * instructions, a pending bar.red result and (with observe) memory instructions go through
  * fe_warp_execute, which fills wi for the observer; the rest run here as fe_warp_execute
  * would run them (guard, the executor, pc + 1, settle at a reconvergence point or past the
- * code), without filling wi's record for the timing model. Between two of those, the top
- * SIMT entry stays the same: its pc lives in a local, its lane count is counted once, and
- * the decoded form picks the executor's loop directly (fe_exec_inst's dispatch, inlined). */
-static int warp_turn(struct fe_warp *w, uint64_t max, struct warp_inst *wi, fe_mem_observe_fn observe,
-		     void *ctx, uint32_t cta, struct turn *t, struct sim_error *err)
+ * code), without filling wi's record for the timing model, and so do a branch whose lanes
+ * all go one way and a bar.sync arrival (both only move the top entry's pc, as warp_control
+ * moves it). Between two of those, the top SIMT entry stays the same: its pc lives in a
+ * local, its lane count is counted once, the run's last instruction is known before it
+ * starts (r->run_end), and the decoded form picks the executor's loop directly
+ * (fe_exec_inst's dispatch, inlined). */
+static int warp_turn(struct cta_run *r, struct fe_warp *w, uint64_t max, uint32_t cta, struct turn *t,
+		     struct sim_error *err)
 {
 	const struct fe_kernel *k = w->k;
 	const struct fe_xop *const xop = k->xop;
 	const uint32_t n_insts = k->n_insts;
 	uint64_t n = 0, tn = 0;
-	uint64_t guarded[WI_MASK_WORDS], pbits[WI_MASK_WORDS];
+	uint64_t *const guarded = r->guarded;
+	uint64_t pbits[WI_MASK_WORDS];
 	struct pcache pcache; /* empty: its words are read only once reg is set */
 	pcache.reg = FE_NO_REG;
-	fe_mask_zero(guarded); /* pcache_guard writes the warp's words only */
 	int rc = 0;
 	t->barrier = false;
 	t->last_pc = w->pc;
@@ -136,33 +157,42 @@ static int warp_turn(struct fe_warp *w, uint64_t max, struct warp_inst *wi, fe_m
 		uint32_t pc = top->pc;
 		const struct fe_xop *x = &xop[pc];
 		t->last_pc = pc;
-		if (x->op == FE_OP_BRA && !w->red_pending) {
+		const bool bar_sync = x->op == FE_OP_BAR && k->prog[pc].part == FE_BAR_SYNC;
+		if ((x->op == FE_OP_BRA || bar_sync) && !w->red_pending) {
 			/* a branch whose lanes all go one way moves the top entry's pc (the rule
-			 * warp_control applies, without its record); one that diverges goes there */
+			 * warp_control applies, without its record); one that diverges goes there.
+			 * A bar.sync moves it to pc + 1 and ends the turn at the barrier. */
 			const uint64_t *mask = top->mask;
 			if (x->guard != FE_NO_REG) {
 				pcache_guard(&pcache, w, x->guard, x->guard_neg, mask, guarded);
 				mask = guarded;
 			}
 			const uint32_t lanes = fe_mask_count(w, mask);
-			if (fe_bra_uniform(w, top, pc, x->target, mask, lanes) != FE_BRA_DIVERGES) {
+			if (bar_sync || fe_bra_uniform(w, top, pc, x->target, mask, lanes) != FE_BRA_DIVERGES) {
+				if (bar_sync)
+					top->pc = pc + 1;
 				w->n_insts++;
 				n++;
 				tn += lanes;
 				const uint32_t npc = top->pc;
 				if (npc == top->rpc || npc == FE_PC_NONE || npc >= n_insts)
 					fe_warp_settle(w);
+				if (bar_sync) {
+					t->barrier = true;
+					break;
+				}
 				continue;
 			}
 		}
 		if (fe_op_is_control(x->op) || w->red_pending ||
-		    (observe && k->wi[pc].mem_kind != WI_MEM_NONE)) {
+		    (r->observe && k->wi[pc].mem_kind != WI_MEM_NONE)) {
+			struct warp_inst *wi = &r->wi;
 			rc = fe_warp_execute(w, wi, err);
 			pcache.reg = FE_NO_REG;
 			n++;
 			tn += wi->n_active;
-			if (!rc && observe && wi->si->mem_kind != WI_MEM_NONE)
-				rc = observe(ctx, cta, wi, err);
+			if (!rc && r->observe && wi->si->mem_kind != WI_MEM_NONE)
+				rc = r->observe(r->ctx, cta, wi, err);
 			if (rc)
 				break;
 			if (wi->si->flags & WI_F_BARRIER) {
@@ -171,46 +201,51 @@ static int warp_turn(struct fe_warp *w, uint64_t max, struct warp_inst *wi, fe_m
 			}
 			continue;
 		}
-		/* a straight-line run in this entry: until a control (or observed memory)
-		 * instruction, the entry's reconvergence point, the end of the code or max */
+		/* a straight-line run in this entry, pc .. end - 1: up to a control (or observed
+		 * memory) instruction, the entry's reconvergence point (a pc past this one), the
+		 * end of the code or max; x (not one of those) runs at least */
 		const uint32_t rpc = top->rpc;
-		const uint32_t top_lanes = fe_mask_count(w, top->mask);
-		uint64_t run = 0;
+		uint32_t end = r->run_end[pc];
+		if (rpc > pc && rpc < end)
+			end = rpc;
+		if (max - n < end - pc)
+			end = pc + (uint32_t)(max - n);
+		const uint64_t *const top_mask = top->mask;
+		const uint32_t top_lanes = fe_mask_count(w, top_mask);
+		const struct fe_inst *in = &k->prog[pc];
+		const uint32_t first = pc;
 		for (;;) {
-			const uint64_t *mask = top->mask;
+			const uint64_t *mask = top_mask;
 			uint32_t lanes = top_lanes;
 			if (x->guard != FE_NO_REG) {
 				pcache_guard(&pcache, w, x->guard, x->guard_neg, mask, guarded);
 				mask = guarded;
 				lanes = fe_mask_count(w, mask);
 			}
-			run++;
 			w->n_insts++; /* before it runs: the functional clock counts it */
 			tn += lanes;
 			bool has_bits = false;
 			if (x->kind == FE_X_LD || x->kind == FE_X_ST)
-				rc = fe_exec_ldst_fast(w, pc, x, mask, wi, err);
+				rc = fe_exec_ldst_fast(w, pc, x, mask, &r->wi, err);
 			else if (x->kind != FE_X_GENERIC)
-				has_bits = fe_exec_fast(w, x, &k->prog[pc], mask, pbits);
+				has_bits = fe_exec_fast(w, x, in, mask, pbits);
 			else
-				rc = fe_exec_inst_generic(w, pc, mask, wi, err);
+				rc = fe_exec_inst_generic(w, pc, mask, &r->wi, err);
 			pcache_wrote(&pcache, w, x, mask, has_bits, pbits);
-			if (rc)
+			if (rc || ++pc == end)
 				break;
-			pc++;
-			if (pc == rpc || pc >= n_insts || n + run >= max)
-				break;
-			x = &xop[pc];
-			if (fe_op_is_control(x->op) || (observe && k->wi[pc].mem_kind != WI_MEM_NONE))
-				break;
-			t->last_pc = pc;
+			x++;
+			in++;
 		}
-		n += run;
-		if (rc) {
+		if (rc) { /* the failed instruction counts, and the warp stays at it */
+			n += pc - first + 1;
+			t->last_pc = pc;
 			top->pc = pc;
 			w->pc = pc;
 			break;
 		}
+		n += pc - first;
+		t->last_pc = pc - 1;
 		top->pc = pc;
 		if (pc == rpc || pc >= n_insts)
 			fe_warp_settle(w);
@@ -221,17 +256,6 @@ static int warp_turn(struct fe_warp *w, uint64_t max, struct warp_inst *wi, fe_m
 	t->thread_insts = tn;
 	return rc;
 }
-
-/* What a CTA's run needs besides the CTA. */
-struct cta_run {
-	struct fe_launch *l;
-	uint64_t livelock_warp_insts;
-	fe_mem_observe_fn observe;
-	void *ctx;
-	struct warp_inst wi;           /* the record fe_warp_execute fills (addr: the lanes') */
-	uint64_t wn, tn;               /* warp and thread instructions so far */
-	uint64_t next_poll_wn;         /* l->poll is called once wn reaches this */
-};
 
 /* Run CTA c to its end: its warps round-robin, one turn each per round; a warp whose waiting
  * byte is set has arrived at a barrier and waits until every live warp of the CTA has (exited
@@ -251,7 +275,7 @@ static int run_cta(struct cta_run *r, struct fe_cta *c, uint8_t *waiting, struct
 		bool live = false, progress = false;
 		for (uint32_t i = 0; i < c->n_warps && !rc; i++) {
 			struct fe_warp *w = &c->warps[i];
-			if (fe_warp_done(w))
+			if (!w->sp) /* fe_warp_done */
 				continue;
 			live = true;
 			if (waiting[i])
@@ -262,7 +286,7 @@ static int run_cta(struct cta_run *r, struct fe_cta *c, uint8_t *waiting, struct
 			if (livelock_warp_insts && livelock_warp_insts - idle < max)
 				max = livelock_warp_insts - idle;
 			struct turn t;
-			rc = warp_turn(w, max, &r->wi, r->observe, r->ctx, c->id, &t, err);
+			rc = warp_turn(r, w, max, c->id, &t, err);
 			r->wn += t.warp_insts;
 			r->tn += t.thread_insts;
 			progress = true;
@@ -277,7 +301,7 @@ static int run_cta(struct cta_run *r, struct fe_cta *c, uint8_t *waiting, struct
 			/* progress as in the timing model (components/gpu.c forward_progress); the
 			 * memory state is looked at every FE_STATE_SAMPLE_INSTS idle instructions and
 			 * before giving up, not per store */
-			if (t.barrier || fe_warp_done(w) || l->atomic_changes != atomics_seen) {
+			if (t.barrier || !w->sp || l->atomic_changes != atomics_seen) {
 				idle = 0;
 				atomics_seen = l->atomic_changes;
 				continue;
@@ -327,8 +351,8 @@ static int run_new_ctas(struct cta_run *r, uint32_t first, struct sim_error *err
 	return rc;
 }
 
-static void cta_run_init(struct cta_run *r, struct fe_launch *l, uint64_t livelock_warp_insts,
-			 fe_mem_observe_fn observe, void *ctx, uint64_t *addr)
+static int cta_run_init(struct cta_run *r, struct fe_launch *l, uint64_t livelock_warp_insts,
+			fe_mem_observe_fn observe, void *ctx, uint64_t *addr, struct sim_error *err)
 {
 	memset(r, 0, sizeof *r);
 	r->l = l;
@@ -337,6 +361,16 @@ static void cta_run_init(struct cta_run *r, struct fe_launch *l, uint64_t livelo
 	r->ctx = ctx;
 	r->wi.addr = addr;
 	r->next_poll_wn = FE_POLL_WARP_INSTS;
+	const struct fe_kernel *k = l->k;
+	r->run_end = malloc(((size_t)k->n_insts + 1) * sizeof *r->run_end);
+	if (!r->run_end)
+		return sim_error_set(err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory");
+	r->run_end[k->n_insts] = k->n_insts;
+	for (uint32_t pc = k->n_insts; pc-- > 0;) {
+		bool stop = fe_op_is_control(k->xop[pc].op) || (observe && k->wi[pc].mem_kind != WI_MEM_NONE);
+		r->run_end[pc] = stop ? pc : r->run_end[pc + 1];
+	}
+	return 0;
 }
 
 int fe_launch_run_functional_observe(struct fe_launch *l, uint64_t livelock_warp_insts, fe_mem_observe_fn observe,
@@ -345,8 +379,10 @@ int fe_launch_run_functional_observe(struct fe_launch *l, uint64_t livelock_warp
 {
 	uint64_t addr[WI_MAX_LANES];
 	struct cta_run r;
-	cta_run_init(&r, l, livelock_warp_insts, observe, ctx, addr);
-	int rc = run_new_ctas(&r, 0, err);
+	int rc = cta_run_init(&r, l, livelock_warp_insts, observe, ctx, addr, err);
+	if (!rc)
+		rc = run_new_ctas(&r, 0, err);
+	free(r.run_end);
 	if (warp_insts)
 		*warp_insts = r.wn;
 	if (thread_insts)
@@ -360,8 +396,7 @@ int fe_launch_finish_functional(struct fe_launch *l, const struct fe_resume_cta 
 {
 	uint64_t addr[WI_MAX_LANES];
 	struct cta_run r;
-	cta_run_init(&r, l, livelock_warp_insts, observe, ctx, addr);
-	int rc = 0;
+	int rc = cta_run_init(&r, l, livelock_warp_insts, observe, ctx, addr, err);
 	for (uint32_t i = 0; i < n && !rc; i++) {
 		struct fe_cta *c = ctas[i].cta;
 		SIM_ASSERT(c->l == l);
@@ -384,6 +419,7 @@ int fe_launch_finish_functional(struct fe_launch *l, const struct fe_resume_cta 
 	}
 	if (!rc)
 		rc = run_new_ctas(&r, first_new, err);
+	free(r.run_end);
 	if (warp_insts)
 		*warp_insts = r.wn;
 	if (thread_insts)

@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* frontend/functional.c: a launch's CTAs run one after another in one reused fe_cta
  * (fe_cta_restart); each CTA starts from its own ids, a fresh SIMT stack (after a CTA whose
- * stack grew onto the heap), its partial last warp's mask and fresh bar.red counts. */
+ * stack grew onto the heap), its partial last warp's mask and fresh bar.red counts; a warp's
+ * turn (straight-line runs, uniform branches and bar.sync arrivals without the timing path's
+ * record) executes and counts what the timing model's per-instruction path does. */
 #include "fe_test.h"
+#include "frontend/warp_inst.h"
 
 #define HDR ".version 9.0\n.target sm_75\n.address_size 64\n"
 
@@ -112,5 +115,110 @@ Test(functional, a_guard_reads_the_predicate_its_last_write_left)
 		cr_assert_eq(res[t], want, "thread %u: %u, want %u", t, res[t], want);
 	}
 	fe_memory_destroy(mem);
+	fe_module_destroy(m);
+}
+
+/* Each thread: a loop of four rounds that hands values between warps through shared memory
+ * (two bar.sync a round, a uniform branch back), an if/else on the lane's parity that
+ * reconverges inside straight-line code, a guarded add, and a straight run of 80 adds (longer
+ * than a turn). out[global thread] = the sum. */
+static char *turns_ptx(void)
+{
+	static char buf[8192];
+	int n = snprintf(buf, sizeof buf,
+		HDR ".visible .entry k(.param .u64 out)\n{\n"
+		".reg .pred %%p<4>;\n.reg .b32 %%r<16>;\n.reg .b64 %%rd<4>;\n"
+		".shared .align 4 .b8 sh[512];\n"
+		"mov.u32 %%r1, %%tid.x;\n mov.u32 %%r2, %%ntid.x;\n mov.u32 %%r3, 0;\n mov.u32 %%r4, 0;\n"
+		"mov.u32 %%r12, sh;\n shl.b32 %%r5, %%r1, 2;\n add.u32 %%r5, %%r12, %%r5;\n"
+		"add.u32 %%r6, %%r1, 32;\n rem.u32 %%r6, %%r6, %%r2;\n shl.b32 %%r6, %%r6, 2;\n"
+		"add.u32 %%r6, %%r12, %%r6;\n"
+		"LOOP:\n mad.lo.u32 %%r7, %%r1, %%r4, %%r3;\n st.shared.u32 [%%r5], %%r7;\n bar.sync 0;\n"
+		"ld.shared.u32 %%r8, [%%r6];\n add.u32 %%r3, %%r3, %%r8;\n bar.sync 0;\n"
+		"add.u32 %%r4, %%r4, 1;\n setp.lt.u32 %%p1, %%r4, 4;\n @%%p1 bra LOOP;\n"
+		"and.b32 %%r9, %%r1, 1;\n setp.eq.u32 %%p2, %%r9, 0;\n @%%p2 bra EVEN;\n"
+		"add.u32 %%r3, %%r3, 3;\n mul.lo.u32 %%r3, %%r3, 5;\n bra JOIN;\n"
+		"EVEN:\n add.u32 %%r3, %%r3, 7;\n"
+		"JOIN:\n add.u32 %%r3, %%r3, 1;\n setp.lt.u32 %%p3, %%r1, 40;\n @%%p3 add.u32 %%r3, %%r3, 100;\n");
+	for (int i = 0; i < 80; i++)
+		n += snprintf(buf + n, sizeof buf - (size_t)n, "add.u32 %%r3, %%r3, %d;\n", i);
+	snprintf(buf + n, sizeof buf - (size_t)n,
+		 "mov.u32 %%r10, %%ctaid.x;\n mad.lo.u32 %%r11, %%r10, %%r2, %%r1;\n"
+		 "ld.param.u64 %%rd1, [out];\n mul.wide.u32 %%rd2, %%r11, 4;\n add.s64 %%rd3, %%rd1, %%rd2;\n"
+		 "st.global.u32 [%%rd3], %%r3;\n ret;\n}\n");
+	return buf;
+}
+
+/* The reference: each CTA in a fresh fe_cta, every instruction through fe_warp_execute (the
+ * timing model's path), the warps one instruction each in turn; a warp that arrived at a
+ * barrier waits until every live warp has. */
+static void run_stepped(struct fe_launch *l, uint32_t n_ctas, uint64_t *wn, uint64_t *tn)
+{
+	struct sim_error err;
+	uint64_t addr[WI_MAX_LANES];
+	struct warp_inst wi;
+	memset(&wi, 0, sizeof wi);
+	wi.addr = addr;
+	*wn = *tn = 0;
+	for (uint32_t id = 0; id < n_ctas; id++) {
+		struct fe_cta *c = fe_cta_create(l, id, 32, 0, &err);
+		cr_assert_not_null(c);
+		uint8_t waiting[8] = {0};
+		cr_assert_leq(fe_cta_warp_count(c), 8);
+		for (;;) {
+			bool live = false, progress = false;
+			for (uint32_t i = 0; i < fe_cta_warp_count(c); i++) {
+				struct fe_warp *w = fe_cta_warp(c, i);
+				if (fe_warp_done(w))
+					continue;
+				live = true;
+				if (waiting[i])
+					continue;
+				cr_assert_eq(fe_warp_execute(w, &wi, &err), 0, "%s", err.msg);
+				progress = true;
+				(*wn)++;
+				*tn += wi.n_active;
+				if (wi.si->flags & WI_F_BARRIER)
+					waiting[i] = 1;
+			}
+			if (!live)
+				break;
+			if (!progress)
+				memset(waiting, 0, sizeof waiting);
+		}
+		fe_cta_destroy(c);
+	}
+}
+
+Test(functional, a_turn_runs_and_counts_as_the_per_instruction_path)
+{
+	enum { N_CTAS = 3, N_THREADS = 112 }; /* warps of 32, 32, 32 and 16 lanes */
+	struct fe_module *m = fe_t_load_str(turns_ptx());
+	uint32_t grid[3] = {N_CTAS, 1, 1}, block[3] = {N_THREADS, 1, 1};
+	uint32_t turn_res[N_CTAS * N_THREADS], step_res[N_CTAS * N_THREADS];
+	uint64_t turn_wn = 0, turn_tn = 0, step_wn = 0, step_tn = 0;
+	for (int pass = 0; pass < 2; pass++) {
+		struct fe_memory *mem = fe_memory_create();
+		struct sim_error err;
+		uint64_t out = fe_t_buf(mem, NULL, sizeof turn_res);
+		uint8_t pbuf[8];
+		memcpy(pbuf, &out, 8);
+		struct fe_launch *l = fe_launch_create(m, mem, "k", grid, block, 0, pbuf, 8, 0, &err);
+		cr_assert_not_null(l, "%s", err.msg);
+		if (pass == 0)
+			cr_assert_eq(fe_launch_run_functional(l, &turn_wn, &turn_tn, &err), 0, "%s", err.msg);
+		else
+			run_stepped(l, N_CTAS, &step_wn, &step_tn);
+		fe_t_read(mem, out, pass == 0 ? turn_res : step_res, sizeof turn_res);
+		fe_launch_destroy(l);
+		fe_memory_destroy(mem);
+	}
+	for (uint32_t t = 0; t < N_CTAS * N_THREADS; t++)
+		cr_assert_eq(turn_res[t], step_res[t], "thread %u: %u, stepped %u", t, turn_res[t], step_res[t]);
+	cr_assert_eq(turn_wn, step_wn);
+	cr_assert_eq(turn_tn, step_tn);
+	/* per warp: 11 before the loop, 4 rounds of 9, then 3 + (odd 3 | even 1) + 3 + 80 + 7;
+	 * the 16-lane warp's lanes 96..111 are all at or past 40 */
+	cr_assert_eq(turn_wn, (uint64_t)N_CTAS * 4 * (11 + 4 * 9 + 3 + 3 + 3 + 80 + 7) + N_CTAS * 4 * 1);
 	fe_module_destroy(m);
 }
