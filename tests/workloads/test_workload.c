@@ -3,6 +3,7 @@
  * passes its check; bad workload files fail with SIM_ERR_INPUT at file:line. Run from the repo
  * root. */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <string.h>
 
 #include "workloads/warpsim.h"
@@ -205,6 +206,33 @@ Test(workload, large_size_is_selectable)
 	int64_t n = 0;
 	cr_expect_eq(workload_param_int(w, "n", &n, &err), 0);
 	cr_expect_eq(n, 1048576);
+	workload_destroy(w);
+}
+
+/* The matmul reference (refs.c) gives c[r][col] = fmaf(a[r][k], b[k][col], c) for k ascending
+ * from 0.0f, bit for bit, on every column: n = 20 takes its eight-column steps and its tail. */
+Test(workload, matmul_reference_is_fmaf_in_k_order)
+{
+	struct sim_error err = {0};
+	struct workload *w = workload_load("tests/workloads/data/matmul20.cfg", &err);
+	cr_assert_not_null(w, "%s", fmt_err(&err));
+	enum { N = 20 };
+	cr_assert_eq(w->n_bufs, 3);
+	cr_assert_eq(w->bufs[0].count, N * N);
+	const float *a = (const float *)w->bufs[0].init, *b = (const float *)w->bufs[1].init;
+	float got[N * N];
+	const struct wl_ref *ref = wl_ref_find("matmul");
+	cr_assert_not_null(ref);
+	cr_assert_eq(ref->fn(w, got, N * N, &err), 0, "%s", fmt_err(&err));
+	for (int r = 0; r < N; r++) {
+		for (int col = 0; col < N; col++) {
+			float s = 0.0f;
+			for (int k = 0; k < N; k++)
+				s = fmaf(a[r * N + k], b[k * N + col], s);
+			cr_assert_eq(memcmp(&got[r * N + col], &s, sizeof s), 0, "c[%d][%d]: %a, fmaf's %a",
+				     r, col, (double)got[r * N + col], (double)s);
+		}
+	}
 	workload_destroy(w);
 }
 
