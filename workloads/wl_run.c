@@ -302,6 +302,27 @@ static void wl_elem_fmt(enum wl_type t, const unsigned char *p, char *buf, size_
 	snprintf(buf, n, "%lld", (long long)s);
 }
 
+/* The elements among count of esz bytes at p with a bit set: an element of 1, 2, 4 or 8 bytes
+ * read as one integer (a byte loop per element was 6.5% of a functional vecadd large). */
+static uint64_t wl_count_nonzero(const unsigned char *p, uint64_t count, uint32_t esz)
+{
+	uint64_t n = 0;
+#define WL_COUNT_NONZERO(T)                                  \
+	for (uint64_t i = 0; i < count; i++) {               \
+		T v;                                         \
+		memcpy(&v, p + i * sizeof v, sizeof v);      \
+		n += v != 0;                                 \
+	}
+	switch (esz) {
+	case 1: WL_COUNT_NONZERO(uint8_t) break;
+	case 2: WL_COUNT_NONZERO(uint16_t) break;
+	case 4: WL_COUNT_NONZERO(uint32_t) break;
+	default: WL_COUNT_NONZERO(uint64_t) break; /* wl_type_bytes: 1, 2, 4 or 8 */
+	}
+#undef WL_COUNT_NONZERO
+	return n;
+}
+
 static int wl_check_run(struct workload *w, struct ws_host *h, const struct wl_check *c,
 			uint64_t addr, FILE *log, struct sim_error *err)
 {
@@ -357,13 +378,7 @@ static int wl_check_run(struct workload *w, struct ws_host *h, const struct wl_c
 	}
 	if (log) {
 		/* Nonzero count shows the check is not comparing two untouched buffers. */
-		uint64_t nonzero = 0;
-		for (uint64_t i = 0; i < b->count; i++) {
-			unsigned char any = 0; /* the element's bytes OR'ed: no call per element */
-			for (uint32_t k = 0; k < esz; k++)
-				any |= got[i * esz + k];
-			nonzero += any != 0;
-		}
+		uint64_t nonzero = wl_count_nonzero(got, b->count, esz);
 		fprintf(log, "check %s: %llu elements (%llu nonzero) match %s\n", b->name,
 			(unsigned long long)b->count, (unsigned long long)nonzero,
 			c->ref ? c->ref->name : "the reference file");
