@@ -1,0 +1,306 @@
+/* SPDX-License-Identifier: MIT */
+/* Workload file loader, its buffers and symbols stage: each buffer's type, count and initial
+ * data (zeros, value(s), sequence, random, file), generated at load. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wl_load.h"
+
+/* ---- buffers and symbols ---------------------------------------------------------------- */
+
+void wl_store(enum wl_type t, unsigned char *base, uint64_t i, struct wl_val v)
+{
+	unsigned char *p = base + i * wl_type_bytes(t);
+	int64_t x = v.is_float ? wl_f2i(v.f) : v.i;
+	switch (t) {
+	case WL_U8:
+	case WL_S8: {
+		uint8_t y = (uint8_t)x;
+		memcpy(p, &y, 1);
+		break;
+	}
+	case WL_U16:
+	case WL_S16: {
+		uint16_t y = (uint16_t)x;
+		memcpy(p, &y, 2);
+		break;
+	}
+	case WL_U32:
+	case WL_S32: {
+		uint32_t y = (uint32_t)x;
+		memcpy(p, &y, 4);
+		break;
+	}
+	case WL_F32: {
+		float y = (float)v.f;
+		memcpy(p, &y, 4);
+		break;
+	}
+	case WL_F64:
+		memcpy(p, &v.f, 8);
+		break;
+	default: {
+		uint64_t y = (uint64_t)x;
+		memcpy(p, &y, 8);
+		break;
+	}
+	}
+}
+
+static void wl_type_range(enum wl_type t, int64_t *lo, int64_t *hi)
+{
+	switch (t) {
+	case WL_U8: *lo = 0; *hi = UINT8_MAX; break;
+	case WL_S8: *lo = INT8_MIN; *hi = INT8_MAX; break;
+	case WL_U16: *lo = 0; *hi = UINT16_MAX; break;
+	case WL_S16: *lo = INT16_MIN; *hi = INT16_MAX; break;
+	case WL_U32: *lo = 0; *hi = UINT32_MAX; break;
+	case WL_S32: *lo = INT32_MIN; *hi = INT32_MAX; break;
+	case WL_U64: *lo = 0; *hi = INT64_MAX; break;
+	default: *lo = INT64_MIN; *hi = INT64_MAX; break;
+	}
+}
+
+static const char *const wl_buffer_keys[] = {"name", "type", "count", "init", "seed", "min",
+					     "max", "start", "step", "value", "values", "file",
+					     NULL};
+
+/* Fill b->init per the init kind. b->count may be 0 (derived from file or values). */
+static int wl_buffer_init(struct wl_ld *ld, const config_setting_t *g, const char *where,
+			  struct wl_buffer *b, uint64_t max_count)
+{
+	const char *init = "zeros", *file = NULL;
+	int rc = wl_get_string(ld, g, "init", where, false, &init);
+	if (rc)
+		return rc;
+	if (!init)
+		init = "zeros";
+	uint32_t esz = wl_type_bytes(b->type);
+	const config_setting_t *values = config_setting_get_member(g, "values");
+	unsigned char *filedata = NULL;
+	uint64_t filebytes = 0;
+	if (!strcmp(init, "file")) {
+		rc = wl_get_string(ld, g, "file", where, true, &file);
+		if (rc)
+			return rc;
+		char *p = wl_rel_path(ld->w, file);
+		filedata = p ? wl_read_file(p, &filebytes) : NULL;
+		free(p);
+		if (!filedata)
+			return wl_fail(ld, config_setting_get_member(g, "file"), "file",
+				       "%s: cannot read data file '%s'", where, file);
+		if (filebytes % esz) {
+			free(filedata);
+			return wl_fail(ld, config_setting_get_member(g, "file"), "file",
+				       "%s: file '%s' has %llu bytes, not a multiple of %s", where,
+				       file, (unsigned long long)filebytes,
+				       wl_type_names[b->type]);
+		}
+		if (!b->count)
+			b->count = filebytes / esz;
+		if (b->count * esz != filebytes) {
+			free(filedata);
+			return wl_fail(ld, g, "count", "%s: count %llu does not match file '%s' (%llu "
+				       "elements)", where, (unsigned long long)b->count, file,
+				       (unsigned long long)(filebytes / esz));
+		}
+	} else if (!strcmp(init, "values")) {
+		if (!values || !config_setting_is_aggregate(values))
+			return wl_fail(ld, g, "values", "%s: init \"values\" needs values = [ ... ]",
+				       where);
+		uint64_t nv = (uint64_t)config_setting_length(values);
+		if (!b->count)
+			b->count = nv;
+		if (b->count != nv || nv == 0)
+			return wl_fail(ld, values, "values", "%s: %llu values given for count %llu",
+				       where, (unsigned long long)nv, (unsigned long long)b->count);
+	} else if (strcmp(init, "zeros") && strcmp(init, "sequence") && strcmp(init, "random") &&
+		   strcmp(init, "value")) {
+		return wl_fail(ld, config_setting_get_member(g, "init"), "init",
+			       "%s: init must be zeros, value, values, sequence, random or file, got "
+			       "\"%s\"", where, init);
+	}
+	if (!b->count)
+		return wl_fail(ld, g, "count", "%s: missing count", where);
+	if (max_count && b->count > max_count) {
+		free(filedata);
+		return wl_fail(ld, g, "count", "%s: %llu elements exceed the symbol (%llu)", where,
+			       (unsigned long long)b->count, (unsigned long long)max_count);
+	}
+	/* A simulated workload's buffer beyond 1 GiB is a mistake in the file (the suite's largest is
+	 * 64 MiB), and b->count * esz must not overflow either. */
+	if (b->count > WL_MAX_BUFFER_BYTES / esz) {
+		free(filedata);
+		return wl_fail(ld, g, "count", "%s: %llu elements of %u bytes exceed the %llu-byte buffer limit",
+			       where, (unsigned long long)b->count, (unsigned)esz,
+			       (unsigned long long)WL_MAX_BUFFER_BYTES);
+	}
+	b->bytes = b->count * esz;
+	b->zeros = !filedata && !strcmp(init, "zeros");
+	b->init = calloc(1, b->bytes);
+	if (!b->init) {
+		free(filedata);
+		return sim_error_set(ld->err, SIM_ERR_NOMEM, NULL, 0, 0, where,
+				     "out of memory for %llu bytes", (unsigned long long)b->bytes);
+	}
+	if (filedata) {
+		memcpy(b->init, filedata, b->bytes);
+		free(filedata);
+		return 0;
+	}
+	char setting[160];
+	if (!strcmp(init, "values")) {
+		for (uint64_t i = 0; i < b->count; i++) {
+			struct wl_val v;
+			snprintf(setting, sizeof setting, "%s.values[%llu]", where,
+				 (unsigned long long)i);
+			rc = wl_eval(ld, config_setting_get_elem(values, (unsigned)i), setting, &v);
+			if (rc)
+				return rc;
+			wl_store(b->type, b->init, i, v);
+		}
+	} else if (!strcmp(init, "value")) {
+		struct wl_val v = {0};
+		const config_setting_t *s = config_setting_get_member(g, "value");
+		if (!s)
+			return wl_fail(ld, g, "value", "%s: init \"value\" needs value", where);
+		snprintf(setting, sizeof setting, "%s.value", where);
+		rc = wl_eval(ld, s, setting, &v);
+		if (rc)
+			return rc;
+		for (uint64_t i = 0; i < b->count; i++)
+			wl_store(b->type, b->init, i, v);
+	} else if (!strcmp(init, "sequence")) {
+		double start = 0, step = 1;
+		rc = wl_opt_float(ld, g, "start", where, &start);
+		rc = rc ? rc : wl_opt_float(ld, g, "step", where, &step);
+		if (rc)
+			return rc;
+		for (uint64_t i = 0; i < b->count; i++) {
+			struct wl_val v = {.is_float = true, .f = start + step * (double)i};
+			if (!wl_type_is_float(b->type)) {
+				v.is_float = false;
+				v.i = (int64_t)llround(v.f);
+			}
+			wl_store(b->type, b->init, i, v);
+		}
+	} else if (!strcmp(init, "random")) {
+		int64_t seed = 1;
+		rc = wl_opt_int(ld, g, "seed", where, 0, INT64_MAX, &seed);
+		if (rc)
+			return rc;
+		uint64_t st = (uint64_t)seed;
+		if (wl_type_is_float(b->type)) {
+			double lo = 0.0, hi = 1.0;
+			rc = wl_opt_float(ld, g, "min", where, &lo);
+			rc = rc ? rc : wl_opt_float(ld, g, "max", where, &hi);
+			if (rc)
+				return rc;
+			if (!(hi >= lo))
+				return wl_fail(ld, g, "max", "%s: max < min", where);
+			/* 53 random bits: uniform in [lo, hi). f32, the common case, stored directly as
+			 * wl_store would (a call and a type switch per element were ~7% of a
+			 * functional vecadd) */
+			if (b->type == WL_F32)
+				for (uint64_t i = 0; i < b->count; i++) {
+					double u = (double)(wl_rng_next(&st) >> 11) * 0x1p-53;
+					float y = (float)(lo + u * (hi - lo));
+					memcpy(b->init + 4 * i, &y, 4);
+				}
+			else
+				for (uint64_t i = 0; i < b->count; i++) {
+					double u = (double)(wl_rng_next(&st) >> 11) * 0x1p-53;
+					struct wl_val v = {.is_float = true, .f = lo + u * (hi - lo)};
+					wl_store(b->type, b->init, i, v);
+				}
+		} else {
+			int64_t tlo, thi;
+			wl_type_range(b->type, &tlo, &thi);
+			int64_t lo = tlo < 0 ? 0 : tlo, hi = thi > INT32_MAX ? INT32_MAX : thi;
+			rc = wl_opt_int(ld, g, "min", where, tlo, thi, &lo);
+			rc = rc ? rc : wl_opt_int(ld, g, "max", where, tlo, thi, &hi);
+			if (rc)
+				return rc;
+			if (hi < lo)
+				return wl_fail(ld, g, "max", "%s: max < min", where);
+			uint64_t span = (uint64_t)(hi - lo) + 1; /* 0 means the full 2^64 range */
+			const struct wl_umod um = wl_umod_make(span ? span : 1);
+			if ((b->type == WL_S32 || b->type == WL_U32) && span) /* as wl_store, directly */
+				for (uint64_t i = 0; i < b->count; i++) {
+					uint32_t y = (uint32_t)(lo + (int64_t)wl_umod(&um, wl_rng_next(&st)));
+					memcpy(b->init + 4 * i, &y, 4);
+				}
+			else
+				for (uint64_t i = 0; i < b->count; i++) {
+					uint64_t r = wl_rng_next(&st);
+					struct wl_val v = {.i = lo + (int64_t)(span ? wl_umod(&um, r) : r)};
+					wl_store(b->type, b->init, i, v);
+				}
+		}
+	}
+	return 0;
+}
+
+int wl_buffers_load(struct wl_ld *ld, const config_setting_t *list, bool symbols,
+		    struct fe_memory *probe)
+{
+	struct workload *w = ld->w;
+	const char *what = symbols ? "symbols" : "buffers";
+	if (!config_setting_is_list(list) && !config_setting_is_array(list))
+		return wl_fail(ld, list, what, "%s must be a list ( {...}, ... )", what);
+	int n = config_setting_length(list);
+	struct wl_buffer *nb = realloc(w->bufs, sizeof *nb * (w->n_bufs + (uint32_t)n + 1));
+	if (!nb)
+		return sim_error_set(ld->err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory");
+	w->bufs = nb;
+	for (int i = 0; i < n; i++) {
+		const config_setting_t *g = config_setting_get_elem(list, (unsigned)i);
+		char where[96];
+		snprintf(where, sizeof where, "%s[%d]", what, i);
+		if (!config_setting_is_group(g))
+			return wl_fail(ld, g, where, "%s must be a group { name = ...; }", where);
+		int rc = wl_keys_check(ld, g, where, wl_buffer_keys);
+		const char *name, *type;
+		rc = rc ? rc : wl_get_string(ld, g, "name", where, true, &name);
+		rc = rc ? rc : wl_get_string(ld, g, "type", where, true, &type);
+		if (rc)
+			return rc;
+		if (wl_buffer_find(w, name) >= 0)
+			return wl_fail(ld, g, where, "%s: name '%s' is used twice", where, name);
+		struct wl_buffer *b = &w->bufs[w->n_bufs];
+		memset(b, 0, sizeof *b);
+		b->type = WL_N_TYPES;
+		for (int t = 0; t < WL_N_TYPES; t++)
+			if (!strcmp(type, wl_type_names[t]))
+				b->type = (enum wl_type)t;
+		if (b->type == WL_N_TYPES)
+			return wl_fail(ld, config_setting_get_member(g, "type"), "type",
+				       "%s: type must be u8 s8 u16 s16 u32 s32 u64 s64 f32 f64, got "
+				       "\"%s\"", where, type);
+		b->name = wl_strdup(name);
+		b->is_symbol = symbols;
+		w->n_bufs++; /* owned from here, so workload_destroy frees it on error */
+		if (!b->name)
+			return sim_error_set(ld->err, SIM_ERR_NOMEM, NULL, 0, 0, NULL, "out of memory");
+		uint64_t max_count = 0;
+		if (symbols) {
+			uint64_t addr, size;
+			struct sim_error e2 = {0};
+			if (fe_symbol(probe, w->mod, name, &addr, &size, &e2))
+				return wl_fail(ld, g, where, "%s: '%s' is not a .global/.const symbol "
+					       "of the PTX", where, name);
+			max_count = size / wl_type_bytes(b->type);
+			b->count = max_count;
+		}
+		int64_t count = (int64_t)b->count;
+		rc = wl_opt_int(ld, g, "count", where, 1, INT64_C(1) << 34, &count);
+		if (rc)
+			return rc;
+		b->count = (uint64_t)count;
+		rc = wl_buffer_init(ld, g, where, b, max_count);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
