@@ -62,6 +62,63 @@ static void wl_type_range(enum wl_type t, int64_t *lo, int64_t *hi)
 	}
 }
 
+/* The first elements of an f32 "random" buffer, four at a time on a CPU with AVX2, as the
+ * scalar loop in wl_buffer_init makes them: element i's draw is wl_rng_next's from the state
+ * *st + (i + 1) * its step, so the draws need not wait on each other. The same bits: the
+ * 64-bit multiplies are exact (as three 32-bit ones), the 53 bits convert to double exactly,
+ * and u * (hi - lo), + lo and the float conversion round once each as the scalar ones do (no
+ * FMA in this function's target, so nothing is contracted). Returns how many it made (count
+ * rounded down to 4; 0 without AVX2) and moves *st past them. The scalar loop was 12% of a
+ * functional vecadd large's instructions. */
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+
+/* a * c mod 2^64 per lane: a_lo c_lo + (a_hi c_lo + a_lo c_hi) 2^32 */
+static __attribute__((target("avx2"))) inline __m256i wl_mul64(__m256i a, uint64_t c)
+{
+	const __m256i cl = _mm256_set1_epi64x((int64_t)(c & 0xffffffffu)), ch = _mm256_set1_epi64x((int64_t)(c >> 32));
+	__m256i cross = _mm256_add_epi64(_mm256_mul_epu32(_mm256_srli_epi64(a, 32), cl), _mm256_mul_epu32(a, ch));
+	return _mm256_add_epi64(_mm256_mul_epu32(a, cl), _mm256_slli_epi64(cross, 32));
+}
+
+static __attribute__((target("avx2"))) uint64_t wl_random_f32_avx2(unsigned char *out, uint64_t count,
+								    uint64_t *st, double lo, double hi)
+{
+	const uint64_t step = 0x9e3779b97f4a7c15ull; /* wl_rng_next's */
+	__m256i s = _mm256_set_epi64x((int64_t)(*st + 4 * step), (int64_t)(*st + 3 * step),
+				      (int64_t)(*st + 2 * step), (int64_t)(*st + step));
+	const __m256i step4 = _mm256_set1_epi64x((int64_t)(4 * step));
+	/* v < 2^53 as double: (2^84 + hi 2^32 - (2^84 + 2^52)) + (2^52 + lo), each step exact */
+	const __m256i lo_bits = _mm256_set1_epi64x(0x4330000000000000), hi_bits = _mm256_set1_epi64x(0x4530000000000000);
+	const __m256d magic = _mm256_set1_pd(0x1p84 + 0x1p52), scale = _mm256_set1_pd(0x1p-53);
+	const __m256d vlo = _mm256_set1_pd(lo), span = _mm256_set1_pd(hi - lo);
+	uint64_t n = count & ~(uint64_t)3;
+	for (uint64_t i = 0; i < n; i += 4) {
+		__m256i z = s;
+		z = wl_mul64(_mm256_xor_si256(z, _mm256_srli_epi64(z, 30)), 0xbf58476d1ce4e5b9ull);
+		z = wl_mul64(_mm256_xor_si256(z, _mm256_srli_epi64(z, 27)), 0x94d049bb133111ebull);
+		z = _mm256_srli_epi64(_mm256_xor_si256(z, _mm256_srli_epi64(z, 31)), 11);
+		__m256d dh = _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(_mm256_srli_epi64(z, 32), hi_bits)), magic);
+		__m256d dl = _mm256_castsi256_pd(_mm256_blend_epi32(z, lo_bits, 0xaa));
+		__m256d u = _mm256_mul_pd(_mm256_add_pd(dh, dl), scale);
+		_mm_storeu_ps((float *)(void *)(out + 4 * i), _mm256_cvtpd_ps(_mm256_add_pd(vlo, _mm256_mul_pd(u, span))));
+		s = _mm256_add_epi64(s, step4);
+	}
+	*st += n * step;
+	return n;
+}
+#endif
+
+static uint64_t wl_random_f32_wide(unsigned char *out, uint64_t count, uint64_t *st, double lo, double hi)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+	if (__builtin_cpu_supports("avx2"))
+		return wl_random_f32_avx2(out, count, st, lo, hi);
+#endif
+	(void)out, (void)count, (void)st, (void)lo, (void)hi;
+	return 0;
+}
+
 static const char *const wl_buffer_keys[] = {"name", "type", "count", "init", "seed", "min",
 					     "max", "start", "step", "value", "values", "file",
 					     NULL};
@@ -203,7 +260,8 @@ static int wl_buffer_init(struct wl_ld *ld, const config_setting_t *g, const cha
 			 * wl_store would (a call and a type switch per element were ~7% of a
 			 * functional vecadd) */
 			if (b->type == WL_F32)
-				for (uint64_t i = 0; i < b->count; i++) {
+				for (uint64_t i = wl_random_f32_wide(b->init, b->count, &st, lo, hi);
+				     i < b->count; i++) {
 					double u = (double)(wl_rng_next(&st) >> 11) * 0x1p-53;
 					float y = (float)(lo + u * (hi - lo));
 					memcpy(b->init + 4 * i, &y, 4);
