@@ -135,7 +135,7 @@ struct cta_run {
  * code), without filling wi's record for the timing model, and so do a branch whose lanes
  * all go one way and a bar.sync arrival (both only move the top entry's pc, as warp_control
  * moves it). Between two of those, the top SIMT entry stays the same: its pc lives in a
- * local, its lane count is counted once, the run's last instruction is known before it
+ * local, its lane count is counted once a stack change, the run's last instruction is known before it
  * starts (r->run_end), and the decoded form picks the executor's loop directly
  * (fe_exec_inst's dispatch, inlined). */
 static int warp_turn(struct cta_run *r, struct fe_warp *w, uint64_t max, uint32_t cta, struct turn *t,
@@ -152,8 +152,15 @@ static int warp_turn(struct cta_run *r, struct fe_warp *w, uint64_t max, uint32_
 	int rc = 0;
 	t->barrier = false;
 	t->last_pc = w->pc;
+	/* the top entry and its lanes, kept until the stack changes (fe_warp_execute,
+	 * fe_warp_settle): a uniform branch or a run only moves its pc */
+	struct fe_simt_entry *top = NULL;
+	uint32_t top_lanes = 0;
 	while (n < max && w->sp) {
-		struct fe_simt_entry *top = &w->stack[w->sp - 1];
+		if (!top) {
+			top = &w->stack[w->sp - 1];
+			top_lanes = fe_mask_count(w, top->mask);
+		}
 		uint32_t pc = top->pc;
 		const struct fe_xop *x = &xop[pc];
 		t->last_pc = pc;
@@ -163,11 +170,12 @@ static int warp_turn(struct cta_run *r, struct fe_warp *w, uint64_t max, uint32_
 			 * warp_control applies, without its record); one that diverges goes there.
 			 * A bar.sync moves it to pc + 1 and ends the turn at the barrier. */
 			const uint64_t *mask = top->mask;
+			uint32_t lanes = top_lanes;
 			if (x->guard != FE_NO_REG) {
 				pcache_guard(&pcache, w, x->guard, x->guard_neg, mask, guarded);
 				mask = guarded;
+				lanes = fe_mask_count(w, mask);
 			}
-			const uint32_t lanes = fe_mask_count(w, mask);
 			if (bar_sync || fe_bra_uniform(w, top, pc, x->target, mask, lanes) != FE_BRA_DIVERGES) {
 				if (bar_sync)
 					top->pc = pc + 1;
@@ -175,8 +183,10 @@ static int warp_turn(struct cta_run *r, struct fe_warp *w, uint64_t max, uint32_
 				n++;
 				tn += lanes;
 				const uint32_t npc = top->pc;
-				if (npc == top->rpc || npc == FE_PC_NONE || npc >= n_insts)
+				if (npc == top->rpc || npc == FE_PC_NONE || npc >= n_insts) {
 					fe_warp_settle(w);
+					top = NULL;
+				}
 				if (bar_sync) {
 					t->barrier = true;
 					break;
@@ -189,6 +199,7 @@ static int warp_turn(struct cta_run *r, struct fe_warp *w, uint64_t max, uint32_
 			struct warp_inst *wi = &r->wi;
 			rc = fe_warp_execute(w, wi, err);
 			pcache.reg = FE_NO_REG;
+			top = NULL;
 			n++;
 			tn += wi->n_active;
 			if (!rc && r->observe && wi->si->mem_kind != WI_MEM_NONE)
@@ -211,7 +222,6 @@ static int warp_turn(struct cta_run *r, struct fe_warp *w, uint64_t max, uint32_
 		if (max - n < end - pc)
 			end = pc + (uint32_t)(max - n);
 		const uint64_t *const top_mask = top->mask;
-		const uint32_t top_lanes = fe_mask_count(w, top_mask);
 		const struct fe_inst *in = &k->prog[pc];
 		const uint32_t first = pc;
 		for (;;) {
@@ -247,8 +257,10 @@ static int warp_turn(struct cta_run *r, struct fe_warp *w, uint64_t max, uint32_
 		n += pc - first;
 		t->last_pc = pc - 1;
 		top->pc = pc;
-		if (pc == rpc || pc >= n_insts)
+		if (pc == rpc || pc >= n_insts) {
 			fe_warp_settle(w);
+			top = NULL;
+		}
 	}
 	/* fe_warp_execute keeps w->pc; the loop above only moved the top entry's */
 	w->pc = w->sp ? w->stack[w->sp - 1].pc : FE_PC_NONE;
