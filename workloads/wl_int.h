@@ -124,9 +124,10 @@ const struct wl_host_routine *wl_host_find(const char *name);
 int wl_host_bfs(struct workload *w, struct ws_host *h, FILE *log, struct sim_error *err);
 
 /* Deterministic generator for initial data (splitmix64): same seed, same data everywhere. */
+#define WL_RNG_STEP 0x9e3779b97f4a7c15ull /* each draw's step of the state */
 static inline uint64_t wl_rng_next(uint64_t *s)
 {
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+	uint64_t z = (*s += WL_RNG_STEP);
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
 	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
 	return z ^ (z >> 31);

@@ -449,7 +449,33 @@ static void expect_scalar_draws(const char *path, const char *size, const char *
 
 Test(workload, random_f32_inputs_are_the_scalar_draws)
 {
-	expect_scalar_draws("tests/workloads/data/random_f32.cfg", "small", "a", 7, -3.5, 2.25);
-	expect_scalar_draws("tests/workloads/data/random_f32.cfg", "small", "b", 123456789, 1e-3, 1e6);
+	expect_scalar_draws("tests/workloads/data/random_inputs.cfg", "small", "a", 7, -3.5, 2.25);
+	expect_scalar_draws("tests/workloads/data/random_inputs.cfg", "small", "b", 123456789, 1e-3, 1e6);
 	expect_scalar_draws("workloads/vecadd/vecadd.cfg", "large", "a", 1, -1.0, 1.0);
+}
+
+/* The same for 32-bit integers: lo + wl_rng_next % (hi - lo + 1), truncated to 32 bits. */
+static void expect_scalar_ints(const char *path, const char *size, const char *buf, uint64_t seed,
+			       int64_t lo, int64_t hi)
+{
+	struct sim_error err = {0};
+	struct workload *w = workload_load_size(path, size, &err);
+	cr_assert_not_null(w, "%s", fmt_err(&err));
+	const struct wl_buffer *b = &w->bufs[wl_buffer_find(w, buf)];
+	uint64_t st = seed, span = (uint64_t)(hi - lo) + 1;
+	for (uint64_t i = 0; i < b->count; i++) {
+		uint32_t want = (uint32_t)(lo + (int64_t)(wl_rng_next(&st) % span)), got;
+		memcpy(&got, b->init + 4 * i, 4);
+		cr_assert_eq(got, want, "%s %s[%llu] = %u, the scalar draw %u", path, buf,
+			     (unsigned long long)i, got, want);
+	}
+	workload_destroy(w);
+}
+
+Test(workload, random_i32_inputs_are_the_scalar_draws)
+{
+	expect_scalar_ints("tests/workloads/data/random_inputs.cfg", "small", "i", 9, -1000, 1000);
+	expect_scalar_ints("tests/workloads/data/random_inputs.cfg", "small", "u", 31, 5, 4294967295);
+	expect_scalar_ints("tests/workloads/data/random_inputs.cfg", "small", "one", 4, -7, -7);
+	expect_scalar_ints("workloads/reduce/reduce.cfg", "large", "in", 15, -1000, 1000);
 }
