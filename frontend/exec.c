@@ -4,6 +4,7 @@
  * the rest run through the per-lane semantics (exec_alu.c), the warp-synchronous ones
  * (exec_warp.c) and memory (exec_mem.c). Control flow is in launch.c. The same code executes
  * an instruction in timing mode (fe_warp_execute, at issue) and functionally. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "exec_int.h"
@@ -82,8 +83,9 @@ static uint8_t xldst(const struct fe_inst *in, struct fe_xop *x)
 }
 
 /* Mirrors exec_lane: a shape gets a kind only where its loop computes exactly what exec_lane
- * does (same operand types, same result normalisation); the rest stay generic. */
-void fe_exec_decode(const struct fe_inst *in, struct fe_xop *x)
+ * does (same operand types, same result normalisation); the rest stay generic. A nonzero
+ * immediate's column is left NULL for fe_exec_decode_kernel. */
+static void decode(const struct fe_inst *in, struct fe_xop *x)
 {
 	memset(x, 0, sizeof *x);
 	x->d = x->d2 = FE_NO_REG;
@@ -247,6 +249,71 @@ void fe_exec_decode(const struct fe_inst *in, struct fe_xop *x)
 	x->guard = in->guard;
 	x->guard_neg = in->guard_neg;
 	x->target = in->op == FE_OP_BRA ? in->o[0].sym : 0;
+	x->in = in;
+	x->fast = fe_exec_fast_fn(x);
+	for (int i = 0; i < 3; i++)
+		if (x->r[i] == FE_NO_REG && x->imm[i] == 0)
+			x->icol[i] = fe_zero_column;
+}
+
+/* Whether x's loop reads source i as a column (a shift's immediate count and cvta's window are
+ * read from imm directly; ld/st's offset too). */
+static bool reads_column(const struct fe_xop *x, int i)
+{
+	switch (x->kind) {
+	case FE_X_GENERIC: case FE_X_LD: case FE_X_ST:
+		return false;
+	case FE_X_SHL: case FE_X_SHR:
+		return i != 1;
+	case FE_X_CVTA_TO: case FE_X_CVTA_FROM:
+		return i != 2;
+	default:
+		return true;
+	}
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+void fe_exec_decode_kernel(struct fe_kernel *k)
+{
+	uint32_t n = 0;
+	uint64_t *vals = malloc((3 * (size_t)k->n_insts + 1) * sizeof *vals);
+	if (!vals)
+		abort(); /* load-time allocation, as the link's own */
+	for (uint32_t pc = 0; pc < k->n_insts; pc++) {
+		struct fe_xop *x = &k->xop[pc];
+		decode(&k->prog[pc], x);
+		for (int i = 0; i < 3; i++)
+			if (!x->icol[i] && x->r[i] == FE_NO_REG && reads_column(x, i))
+				vals[n++] = x->imm[i];
+	}
+	/* the distinct values, a column each */
+	qsort(vals, n, sizeof *vals, cmp_u64);
+	uint32_t nd = 0;
+	for (uint32_t i = 0; i < n; i++)
+		if (!nd || vals[i] != vals[nd - 1])
+			vals[nd++] = vals[i];
+	k->n_imm_cols = nd;
+	k->imm_cols = malloc(((size_t)nd * WI_MAX_LANES + 1) * sizeof *k->imm_cols);
+	if (!k->imm_cols)
+		abort();
+	for (uint32_t c = 0; c < nd; c++)
+		for (uint32_t l = 0; l < WI_MAX_LANES; l++)
+			k->imm_cols[(size_t)c * WI_MAX_LANES + l] = vals[c];
+	for (uint32_t pc = 0; pc < k->n_insts; pc++) {
+		struct fe_xop *x = &k->xop[pc];
+		for (int i = 0; i < 3; i++) {
+			if (x->icol[i] || x->r[i] != FE_NO_REG || !reads_column(x, i))
+				continue;
+			const uint64_t *v = bsearch(&x->imm[i], vals, nd, sizeof *vals, cmp_u64);
+			x->icol[i] = &k->imm_cols[(size_t)(v - vals) * WI_MAX_LANES];
+		}
+	}
+	free(vals);
 }
 
 
@@ -291,7 +358,7 @@ int fe_exec_inst(struct fe_warp *w, uint32_t pc, const uint64_t *mask, struct wa
 		return fe_exec_ldst_fast(w, pc, x, mask, out, err);
 	if (x->kind != FE_X_GENERIC) {
 		uint64_t pbits[WI_MASK_WORDS];
-		fe_exec_fast(w, x, &k->prog[pc], mask, pbits);
+		fe_exec_fast(w, x, mask, pbits);
 		return 0;
 	}
 	return fe_exec_inst_generic(w, pc, mask, out, err);

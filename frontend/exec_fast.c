@@ -63,64 +63,42 @@ static __attribute__((target("fma"))) void ffma_fma3(const struct fe_warp *w, co
 	);
 }
 #endif
-/* One fast instruction: its columns and what its decode decided. An immediate operand reads a
- * column filled with it, so that every loop indexes its operands by lane alike (cheaper than
- * masking each lane's index). */
-struct fast {
-	struct fe_warp *w;
-	const struct fe_xop *x;
-	const struct fe_inst *in;
-	const uint64_t *mask;
-	uint64_t *D;                       /* destination column */
-	const uint64_t *S0, *S1, *S2;      /* source columns */
-	size_t nl;                         /* lanes per column */
-	uint64_t *pbits;                   /* setp: its lanes' results (fe_exec_fast) */
-};
-
-/* The names the loops use (unused ones are fine). */
-#define FAST_LOCALS(F)                                                                         \
-	struct fe_warp *const w __attribute__((unused)) = (F)->w;                             \
-	const struct fe_xop *const x __attribute__((unused)) = (F)->x;                        \
-	const struct fe_inst *const in __attribute__((unused)) = (F)->in;                     \
-	const uint64_t *const mask __attribute__((unused)) = (F)->mask;                       \
-	uint64_t *const D __attribute__((unused)) = (F)->D;                                   \
-	const uint64_t *const S0 __attribute__((unused)) = (F)->S0;                           \
-	const uint64_t *const S1 __attribute__((unused)) = (F)->S1;                           \
-	const uint64_t *const S2 __attribute__((unused)) = (F)->S2;                           \
-	uint64_t *const pbits __attribute__((unused)) = (F)->pbits;                           \
-	const size_t nl __attribute__((unused)) = (F)->nl;                                    \
+/* The names the loops use (unused ones are fine, and cost nothing): the destination column D
+ * and the source columns S0-S2 (a register's, or the immediate's column the link made:
+ * fe_xop.icol), the decoded fields. */
+#define FAST_LOCALS                                                                            \
+	const size_t nl __attribute__((unused)) = w->n_lanes;                                  \
+	uint64_t *const D __attribute__((unused)) = &w->regs[(size_t)x->d * nl];              \
+	const uint64_t *const S0 __attribute__((unused)) =                                    \
+		x->r[0] != FE_NO_REG ? &w->regs[(size_t)x->r[0] * nl] : x->icol[0];            \
+	const uint64_t *const S1 __attribute__((unused)) =                                    \
+		x->r[1] != FE_NO_REG ? &w->regs[(size_t)x->r[1] * nl] : x->icol[1];            \
+	const uint64_t *const S2 __attribute__((unused)) =                                    \
+		x->r[2] != FE_NO_REG ? &w->regs[(size_t)x->r[2] * nl] : x->icol[2];            \
+	const struct fe_inst *const in __attribute__((unused)) = x->in;                       \
 	const unsigned rsh __attribute__((unused)) = x->rsh, ssh __attribute__((unused)) = x->ssh, \
 		       bits __attribute__((unused)) = x->bits;                                \
 	const bool rs __attribute__((unused)) = x->rsigned, ss __attribute__((unused)) = x->ssigned; \
 	const bool n0 __attribute__((unused)) = x->neg[0], n1 __attribute__((unused)) = x->neg[1], \
-		   n2 __attribute__((unused)) = x->neg[2];                                    \
-	const int rform __attribute__((unused)) =                                             \
-		rsh == 0 ? RF_64 : rsh == 32 ? (rs ? RF_S32 : RF_U32) : RF_ANY
+		   n2 __attribute__((unused)) = x->neg[2]
 
 #define A (S0[lane])
 #define B (S1[lane])
 #define C (S2[lane])
 /* the write's norm(): sign- or zero-extend the result type's bytes (RF: the form, a constant
- * in each copy BY_RESULT makes) */
+ * in each function FAST_FN_R makes) */
 #define PUT(v) (D[lane] = rnorm((v), RF, rsh, rs))
-#define BY_RESULT(...)                                                                         \
-	do {                                                                                   \
-		switch (rform) {                                                               \
-		case RF_64: { const int RF = RF_64; __VA_ARGS__ } break;                       \
-		case RF_U32: { const int RF = RF_U32; __VA_ARGS__ } break;                     \
-		case RF_S32: { const int RF = RF_S32; __VA_ARGS__ } break;                     \
-		default: { const int RF = RF_ANY; __VA_ARGS__ } break;                         \
-		}                                                                              \
-	} while (0)
-#define LOOP_R(...) BY_RESULT(FE_FOR_LANES(w, mask, lane, __VA_ARGS__);)
+#define LOOP_R(...) FE_FOR_LANES(w, mask, lane, __VA_ARGS__)
 #define SEXT(v) ((int64_t)((v) << ssh) >> ssh)
 #define ZEXT(v) (((v) << ssh) >> ssh)
 
 /* Integer arithmetic, logic, shifts, multiplies, selp, mov (registers, immediates, the thread
  * index registers), cvta and cvt (but for the float arithmetic's rounding, one shape each). Called with kind a constant: one case remains. */
-static inline __attribute__((always_inline)) void fast_int(const struct fast *F, const int kind)
+static inline __attribute__((always_inline)) void fast_int(struct fe_warp *w, const struct fe_xop *x,
+							 const uint64_t *mask, const int kind,
+							 const int RF)
 {
-	FAST_LOCALS(F);
+	FAST_LOCALS;
 	switch (kind) {
 	case FE_X_ADD: LOOP_R(PUT(A + B);); break;
 	case FE_X_SUB: LOOP_R(PUT(A - B);); break;
@@ -188,14 +166,14 @@ static inline __attribute__((always_inline)) void fast_int(const struct fast *F,
 	case FE_X_MUL_LO: LOOP_R(PUT(A * B);); break;
 	case FE_X_MAD_LO: LOOP_R(PUT(A * B + C);); break;
 	case FE_X_MUL_WIDE: case FE_X_MAD_WIDE: {
-		bool mad = x->kind == FE_X_MAD_WIDE;
+		const bool mad = kind == FE_X_MAD_WIDE;
 		/* .wide of 32-bit operands into 64 bits, the common case, without the shift pairs */
-		if (ssh == 32 && rform == RF_64 && ss) {
+		if (ssh == 32 && RF == RF_64 && ss) {
 			FE_FOR_LANES(w, mask, lane,
 				uint64_t p = (uint64_t)((int64_t)(int32_t)(uint32_t)A * (int32_t)(uint32_t)B);
 				D[lane] = mad ? p + C : p;
 			);
-		} else if (ssh == 32 && rform == RF_64) {
+		} else if (ssh == 32 && RF == RF_64) {
 			FE_FOR_LANES(w, mask, lane,
 				uint64_t p = (uint64_t)(uint32_t)A * (uint32_t)B;
 				D[lane] = mad ? p + C : p;
@@ -341,15 +319,17 @@ static inline __attribute__((always_inline)) void fast_int(const struct fast *F,
 /* setp of integers, f32 and f64, with or without a combining predicate and second result.
  * Without them (one result), it returns true and its lanes' results in pbits, as
  * fe_exec_fast says. */
-static inline __attribute__((always_inline)) bool fast_setp(const struct fast *F)
+static inline __attribute__((always_inline)) bool fast_setp(struct fe_warp *w, const struct fe_xop *x,
+							  const uint64_t *mask, uint64_t *pbits,
+							  const int kind)
 {
-	FAST_LOCALS(F);
-	switch (x->kind) {
+	FAST_LOCALS;
+	switch (kind) {
 	case FE_X_SETP_INT: case FE_X_SETP_F32: case FE_X_SETP_F64: {
 		uint64_t *D2 = x->d2 != FE_NO_REG ? &w->regs[(size_t)x->d2 * nl] : NULL;
 		const unsigned tbl = x->tbl;
 		const uint8_t bop = x->boolop;
-		if (x->kind == FE_X_SETP_INT && bop == FE_BOOL_NONE && !D2 && (ssh == 32 || ssh == 0) &&
+		if (kind == FE_X_SETP_INT && bop == FE_BOOL_NONE && !D2 && (ssh == 32 || ssh == 0) &&
 		    tbl >= 0x1 && tbl <= 0x6) {
 			/* one predicate from a 32- or 64-bit integer comparison, the common case:
 			 * the comparison itself instead of the outcome table */
@@ -391,12 +371,12 @@ static inline __attribute__((always_inline)) bool fast_setp(const struct fast *F
 			);                                                                     \
 		}                                                                              \
 	} while (0)
-		if (x->kind == FE_X_SETP_INT && ss) {
+		if (kind == FE_X_SETP_INT && ss) {
 			/* signed order: sign-extend, then flip the sign bit for an unsigned compare */
 			SETP_LOOP(setp_idx_u((uint64_t)SEXT(a) ^ (1ull << 63), (uint64_t)SEXT(b) ^ (1ull << 63)));
-		} else if (x->kind == FE_X_SETP_INT) {
+		} else if (kind == FE_X_SETP_INT) {
 			SETP_LOOP(setp_idx_u(ZEXT(a), ZEXT(b)));
-		} else if (x->kind == FE_X_SETP_F32) {
+		} else if (kind == FE_X_SETP_F32) {
 			SETP_LOOP(setp_idx_f(as_f32(a), as_f32(b)));
 		} else {
 			SETP_LOOP(setp_idx_d(as_f64(a), as_f64(b)));
@@ -412,9 +392,10 @@ static inline __attribute__((always_inline)) bool fast_setp(const struct fast *F
 #undef SETP_PUT
 
 /* f32/f64 add, sub, mul, fma in round-to-nearest, and predicate logic. */
-static inline __attribute__((always_inline)) void fast_float(const struct fast *F, const int kind)
+static inline __attribute__((always_inline)) void fast_float(struct fe_warp *w, const struct fe_xop *x,
+							   const uint64_t *mask, const int kind)
 {
-	FAST_LOCALS(F);
+	FAST_LOCALS;
 	switch (kind) {
 	/* round-to-nearest IEEE arithmetic is exact to compute here, except for the NaN payload
 	 * of two NaN operands (see fbin): a lane whose result is a NaN is recomputed by fbin.
@@ -462,68 +443,71 @@ static inline __attribute__((always_inline)) void fast_float(const struct fast *
 #undef B
 #undef C
 #undef PUT
-#undef BY_RESULT
 #undef LOOP_R
 #undef SEXT
 #undef ZEXT
 
-/* One function per kind, each its group's loop for that kind alone, never inlined into the
- * dispatch: in one function holding every kind's loops, GCC kept the column pointers on the
- * stack and reloaded them for every lane (13 instructions a lane for a setp, against 7). */
-#define FAST_FN(GROUP, K) \
-	static __attribute__((noinline)) bool fast_##K(const struct fast *F) { GROUP(F, K); return false; }
-FAST_FN(fast_int, FE_X_ADD) FAST_FN(fast_int, FE_X_SUB) FAST_FN(fast_int, FE_X_AND)
-FAST_FN(fast_int, FE_X_OR) FAST_FN(fast_int, FE_X_XOR) FAST_FN(fast_int, FE_X_NOT)
-FAST_FN(fast_int, FE_X_SHL) FAST_FN(fast_int, FE_X_SHR) FAST_FN(fast_int, FE_X_MUL_LO)
-FAST_FN(fast_int, FE_X_MAD_LO) FAST_FN(fast_int, FE_X_MUL_WIDE) FAST_FN(fast_int, FE_X_MAD_WIDE)
-FAST_FN(fast_int, FE_X_SELP) FAST_FN(fast_int, FE_X_MOV) FAST_FN(fast_int, FE_X_MOV_SREG)
-FAST_FN(fast_int, FE_X_CVTA_TO) FAST_FN(fast_int, FE_X_CVTA_FROM) FAST_FN(fast_int, FE_X_CVT_INT)
-FAST_FN(fast_int, FE_X_MIN) FAST_FN(fast_int, FE_X_MAX) FAST_FN(fast_int, FE_X_CVT_I2F)
-FAST_FN(fast_int, FE_X_DIV) FAST_FN(fast_int, FE_X_REM) FAST_FN(fast_int, FE_X_CVT_F2I)
-FAST_FN(fast_int, FE_X_CVT_F2F)
+/* One function per kind (and for the integer kinds, per form of the result's norm()), each its
+ * group's loop for that case alone, never inlined into a caller: in one function holding
+ * every kind's loops, GCC kept the column pointers on the stack and reloaded them for every
+ * lane (13 instructions a lane for a setp, against 7). The link picks the function
+ * (fe_exec_fast_fn), so a call sets nothing up but its columns. */
+#define FAST_FN(GROUP, K)                                                                      \
+	static __attribute__((noinline)) bool fast_##K(struct fe_warp *w, const struct fe_xop *x, \
+						       const uint64_t *mask, uint64_t *pbits)   \
+	{                                                                                      \
+		(void)pbits;                                                                   \
+		GROUP(w, x, mask, K);                                                          \
+		return false;                                                                  \
+	}
+#define FAST_FN_RF(K, RF)                                                                      \
+	static __attribute__((noinline)) bool fast_##K##_##RF(struct fe_warp *w, const struct fe_xop *x, \
+							      const uint64_t *mask, uint64_t *pbits) \
+	{                                                                                      \
+		(void)pbits;                                                                   \
+		fast_int(w, x, mask, K, RF);                                                   \
+		return false;                                                                  \
+	}
+#define FAST_FN_R(K) FAST_FN_RF(K, RF_64) FAST_FN_RF(K, RF_U32) FAST_FN_RF(K, RF_S32) FAST_FN_RF(K, RF_ANY)
+FAST_FN_R(FE_X_ADD) FAST_FN_R(FE_X_SUB) FAST_FN_R(FE_X_AND) FAST_FN_R(FE_X_OR) FAST_FN_R(FE_X_XOR)
+FAST_FN_R(FE_X_NOT) FAST_FN_R(FE_X_SHL) FAST_FN_R(FE_X_SHR) FAST_FN_R(FE_X_MUL_LO)
+FAST_FN_R(FE_X_MAD_LO) FAST_FN_R(FE_X_MUL_WIDE) FAST_FN_R(FE_X_MAD_WIDE) FAST_FN_R(FE_X_SELP)
+FAST_FN_R(FE_X_MOV) FAST_FN_R(FE_X_MOV_SREG) FAST_FN_R(FE_X_CVTA_TO) FAST_FN_R(FE_X_CVTA_FROM)
+FAST_FN_R(FE_X_CVT_INT) FAST_FN_R(FE_X_MIN) FAST_FN_R(FE_X_MAX) FAST_FN_R(FE_X_CVT_I2F)
+FAST_FN_R(FE_X_DIV) FAST_FN_R(FE_X_REM) FAST_FN_R(FE_X_CVT_F2I) FAST_FN_R(FE_X_CVT_F2F)
 FAST_FN(fast_float, FE_X_FADD) FAST_FN(fast_float, FE_X_FSUB) FAST_FN(fast_float, FE_X_FMUL)
 FAST_FN(fast_float, FE_X_FFMA) FAST_FN(fast_float, FE_X_DADD) FAST_FN(fast_float, FE_X_DSUB)
 FAST_FN(fast_float, FE_X_DMUL) FAST_FN(fast_float, FE_X_DFMA) FAST_FN(fast_float, FE_X_PAND)
 FAST_FN(fast_float, FE_X_POR) FAST_FN(fast_float, FE_X_PXOR) FAST_FN(fast_float, FE_X_PNOT)
+#define FAST_FN_SETP(K)                                                                        \
+	static __attribute__((noinline)) bool fast_##K(struct fe_warp *w, const struct fe_xop *x, \
+						       const uint64_t *mask, uint64_t *pbits)   \
+	{                                                                                      \
+		return fast_setp(w, x, mask, pbits, K);                                        \
+	}
+FAST_FN_SETP(FE_X_SETP_INT) FAST_FN_SETP(FE_X_SETP_F32) FAST_FN_SETP(FE_X_SETP_F64)
+#undef FAST_FN_SETP
 #undef FAST_FN
-static __attribute__((noinline)) bool fast_FE_X_SETP_INT(const struct fast *F) { return fast_setp(F); }
+#undef FAST_FN_RF
+#undef FAST_FN_R
 
-/* One loop over the active lanes; operand i is a register column or a column holding the
- * immediate. */
-bool fe_exec_fast(struct fe_warp *w, const struct fe_xop *x, const struct fe_inst *in,
-		  const uint64_t *mask, uint64_t *pbits)
+fe_fast_fn fe_exec_fast_fn(const struct fe_xop *x)
 {
-	const size_t nl = w->n_lanes;
-	uint64_t *D = &w->regs[(size_t)x->d * nl];
-	uint64_t icol[3][WI_MAX_LANES];
-	const uint64_t *S[3];
-	for (int i = 0; i < 3; i++) {
-		if (x->r[i] != FE_NO_REG) {
-			S[i] = &w->regs[(size_t)x->r[i] * nl];
-		} else if (x->imm[i] == 0) {
-			S[i] = fe_zero_column;
-		} else {
-#pragma GCC unroll 8
-			for (size_t j = 0; j < nl; j++)
-				icol[i][j] = x->imm[i];
-			S[i] = icol[i];
-		}
-	}
-	const struct fast F = {.w = w, .x = x, .in = in, .mask = mask, .D = D,
-			       .S0 = S[0], .S1 = S[1], .S2 = S[2], .nl = nl, .pbits = pbits};
-#define K(KIND) case KIND: return fast_##KIND(&F)
-	switch (x->kind) {
-	K(FE_X_ADD); K(FE_X_SUB); K(FE_X_AND); K(FE_X_OR); K(FE_X_XOR); K(FE_X_NOT);
-	K(FE_X_SHL); K(FE_X_SHR); K(FE_X_MUL_LO); K(FE_X_MAD_LO); K(FE_X_MUL_WIDE);
-	K(FE_X_MAD_WIDE); K(FE_X_SELP); K(FE_X_MOV); K(FE_X_MOV_SREG); K(FE_X_CVTA_TO);
-	K(FE_X_CVTA_FROM); K(FE_X_CVT_INT); K(FE_X_MIN); K(FE_X_MAX); K(FE_X_CVT_I2F);
-	K(FE_X_DIV); K(FE_X_REM); K(FE_X_CVT_F2I); K(FE_X_CVT_F2F);
-	case FE_X_SETP_F32: case FE_X_SETP_F64: K(FE_X_SETP_INT);
-	K(FE_X_FADD); K(FE_X_FSUB); K(FE_X_FMUL); K(FE_X_FFMA); K(FE_X_DADD);
-	K(FE_X_DSUB); K(FE_X_DMUL); K(FE_X_DFMA); K(FE_X_PAND); K(FE_X_POR);
-	K(FE_X_PXOR); K(FE_X_PNOT);
-	default:
-		return false;
-	}
-#undef K
+	/* the write's norm() as fast_int's loops specialise it */
+	const int rf = x->rsh == 0 ? RF_64 : x->rsh == 32 ? (x->rsigned ? RF_S32 : RF_U32) : RF_ANY;
+#define R(K) [K] = {fast_##K##_RF_64, fast_##K##_RF_U32, fast_##K##_RF_S32, fast_##K##_RF_ANY}
+#define F(K) [K] = {fast_##K, fast_##K, fast_##K, fast_##K}
+	static const fe_fast_fn fns[FE_X_COUNT][4] = {
+		R(FE_X_ADD), R(FE_X_SUB), R(FE_X_AND), R(FE_X_OR), R(FE_X_XOR), R(FE_X_NOT),
+		R(FE_X_SHL), R(FE_X_SHR), R(FE_X_MUL_LO), R(FE_X_MAD_LO), R(FE_X_MUL_WIDE),
+		R(FE_X_MAD_WIDE), R(FE_X_SELP), R(FE_X_MOV), R(FE_X_MOV_SREG), R(FE_X_CVTA_TO),
+		R(FE_X_CVTA_FROM), R(FE_X_CVT_INT), R(FE_X_MIN), R(FE_X_MAX), R(FE_X_CVT_I2F),
+		R(FE_X_DIV), R(FE_X_REM), R(FE_X_CVT_F2I), R(FE_X_CVT_F2F),
+		F(FE_X_SETP_INT), F(FE_X_SETP_F32), F(FE_X_SETP_F64),
+		F(FE_X_FADD), F(FE_X_FSUB), F(FE_X_FMUL), F(FE_X_FFMA), F(FE_X_DADD), F(FE_X_DSUB),
+		F(FE_X_DMUL), F(FE_X_DFMA), F(FE_X_PAND), F(FE_X_POR), F(FE_X_PXOR), F(FE_X_PNOT),
+	};
+#undef R
+#undef F
+	return x->kind < FE_X_COUNT ? fns[x->kind][rf] : NULL;
 }

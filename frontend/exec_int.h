@@ -145,13 +145,18 @@ void fe_exec_lane(struct fe_warp *w, const struct fe_inst *in, uint32_t lane);
 void fe_exec_shfl(struct fe_warp *w, const struct fe_inst *in, const uint64_t *mask);
 void fe_exec_vote(struct fe_warp *w, const struct fe_inst *in, const uint64_t *mask);
 void fe_exec_match(struct fe_warp *w, const struct fe_inst *in, const uint64_t *mask);
-/* exec_fast.c: the decoded shape x (kind not FE_X_GENERIC, FE_X_LD, FE_X_ST) of in for the
- * lanes of mask. A setp with one result (no second one, no combining predicate) returns true
- * and its lanes' results in pbits[mask_words]: bit l set when lane l is in mask and its x->d
- * became 1 (what fe_exec_pred_bits would read for those lanes); any other returns false and
- * leaves pbits alone. */
-bool fe_exec_fast(struct fe_warp *w, const struct fe_xop *x, const struct fe_inst *in, const uint64_t *mask,
-		  uint64_t *pbits);
+/* exec_fast.c: the decoded shape x (kind not FE_X_GENERIC, FE_X_LD, FE_X_ST) for the lanes of
+ * mask, through the loop the link chose (x->fast). A setp with one result (no second one, no
+ * combining predicate) returns true and its lanes' results in pbits[mask_words]: bit l set
+ * when lane l is in mask and its x->d became 1 (what fe_exec_pred_bits would read for those
+ * lanes); any other returns false and leaves pbits alone. */
+static inline bool fe_exec_fast(struct fe_warp *w, const struct fe_xop *x, const uint64_t *mask,
+				uint64_t *pbits)
+{
+	return x->fast(w, x, mask, pbits);
+}
+/* exec_fast.c: the loop of x's kind (and result form); NULL for FE_X_GENERIC, FE_X_LD, FE_X_ST. */
+fe_fast_fn fe_exec_fast_fn(const struct fe_xop *x);
 
 /* Integer div (rem: rem) of n-byte operands, the per-lane semantics and the fast loop's. PTX
  * leaves x/0 machine-specific; we return what NVIDIA GPUs give: all ones for the quotient and
@@ -203,9 +208,6 @@ static inline uint64_t fe_cvt_f2i(double x, uint8_t rnd, uint32_t db, bool dsig)
 	return (uint64_t)r;
 }
 
-/* A register column of zeros (read only): what an operand without a register, or an immediate
- * 0, reads in the fast loops, which index every operand by lane alike. */
-extern const uint64_t fe_zero_column[WI_MAX_LANES];
 
 /* fe_opnd_value out of line. */
 uint64_t fe_exec_src(const struct fe_warp *w, const struct fe_opnd *o, uint32_t lane, enum fe_type t);

@@ -190,7 +190,14 @@ enum fe_xkind {
 	 * parameters, global or const memory: r[0] + imm[0] (+ gsym) addresses, d is the value
 	 * register, bits the access width, ssigned the load's sign extension */
 	FE_X_LD, FE_X_ST,
+	FE_X_COUNT
 };
+
+struct fe_warp;
+struct fe_xop;
+/* A fast kind's loop for the lanes of mask (exec_fast.c; fe_exec_fast says what pbits gets). */
+typedef bool (*fe_fast_fn)(struct fe_warp *w, const struct fe_xop *x, const uint64_t *mask,
+			   uint64_t *pbits);
 
 struct fe_xop {
 	/* what fe_warp_execute needs of every instruction, so that the common path never reads
@@ -216,7 +223,18 @@ struct fe_xop {
 	uint8_t space;       /* FE_X_LD/ST: enum wi_space (WI_SPACE_PARAM: kernel parameters) */
 	uint8_t f16;         /* FE_X_LD: .f16 keeps the loaded 16 bits */
 	uint32_t gsym;       /* FE_X_LD/ST: global symbol whose address adds in, or UINT32_MAX */
+	/* Decided at link, so that a fast instruction's call sets nothing up: its loop (chosen
+	 * by kind and by the result's norm()), the instruction (a NaN's payload, fe_convert) and
+	 * for each source without a register the column of WI_MAX_LANES copies of imm[i] it
+	 * reads (fe_zero_column for 0, else the kernel's imm_cols: fe_exec_decode_kernel) */
+	fe_fast_fn fast;
+	const struct fe_inst *in;
+	const uint64_t *icol[3];
 };
+
+/* A register column of zeros (read only, exec_fast.c): what an operand without a register, or
+ * an immediate 0, reads in the fast loops, which index every operand by lane alike. */
+extern const uint64_t fe_zero_column[WI_MAX_LANES];
 
 /* Library functions nvcc calls but never defines: printf and assert. */
 enum fe_builtin { FE_BUILTIN_NONE, FE_BUILTIN_VPRINTF, FE_BUILTIN_ASSERTFAIL };
@@ -269,7 +287,10 @@ struct fe_kernel {
 	uint32_t func;               /* the entry */
 	struct fe_inst *prog;        /* [n_insts] */
 	struct wi_static *wi;        /* [n_insts] */
-	struct fe_xop *xop;          /* [n_insts] executor form (fe_exec_decode) */
+	struct fe_xop *xop;          /* [n_insts] executor form (fe_exec_decode_kernel) */
+	uint64_t *imm_cols;          /* [n_imm_cols][WI_MAX_LANES]: each nonzero immediate a fast
+	                                kind reads, once, WI_MAX_LANES times (fe_xop.icol) */
+	uint32_t n_imm_cols;
 	uint32_t n_insts;
 	uint32_t n_regs;
 	uint32_t *func_start;        /* [module n_funcs]: pc of each linked function or FE_PC_NONE */
@@ -310,7 +331,7 @@ struct fe_module {
 };
 
 /* Fixed latencies used by the phase analysis (cycles per wi_lat_class), documented in
- * link.c; the timing model has its own configured latencies. */
+ * link_cfg.c; the timing model has its own configured latencies. */
 extern const uint32_t fe_phase_latency_cycles[WI_LAT_COUNT];
 
 /* Type properties; inline because the executor asks per lane. */
@@ -335,7 +356,7 @@ static inline bool fe_type_is_signed(enum fe_type t)
 	return t == FE_T_S8 || t == FE_T_S16 || t == FE_T_S32 || t == FE_T_S64;
 }
 
-/* link.c: build kernels, CFG, post-dominators, phases, wi_static. */
+/* link.c: build kernels (wi_static, the executor's form; link_cfg.c: CFG, post-dominators, phases). */
 int fe_module_link(struct fe_module *m, struct sim_error *err);
 /* Kernel index by PTX name, C++ name ("f<32>(float*, int)") or C++ name without the parameter
  * list ("f<32>", when one kernel has it); SIM_ERR_INPUT (negative) naming the candidates when
@@ -348,8 +369,10 @@ char *fe_demangle(const char *mangled);
 bool fe_name_matches_base(const char *display, const char *name);
 void fe_module_free(struct fe_module *m);
 
-/* exec.c: the executor's compact form of in (FE_X_GENERIC where no fast loop applies). */
-void fe_exec_decode(const struct fe_inst *in, struct fe_xop *x);
+/* exec.c: k->xop[pc], the executor's compact form of every k->prog[pc] (FE_X_GENERIC where no
+ * fast loop applies), and k->imm_cols, one column per distinct nonzero immediate the fast
+ * loops read, where those xops' icol point. Once k->prog is final. */
+void fe_exec_decode_kernel(struct fe_kernel *k);
 
 /* memory.c: host pointer to n bytes at a global address, NULL if any byte is unallocated. */
 uint8_t *fe_mem_ptr(const struct fe_memory *mem, uint64_t addr, uint32_t n);

@@ -222,7 +222,6 @@ static int warp_turn(struct cta_run *r, struct fe_warp *w, uint64_t max, uint32_
 		if (max - n < end - pc)
 			end = pc + (uint32_t)(max - n);
 		const uint64_t *const top_mask = top->mask;
-		const struct fe_inst *in = &k->prog[pc];
 		const uint32_t first = pc;
 		for (;;) {
 			const uint64_t *mask = top_mask;
@@ -238,14 +237,13 @@ static int warp_turn(struct cta_run *r, struct fe_warp *w, uint64_t max, uint32_
 			if (x->kind == FE_X_LD || x->kind == FE_X_ST)
 				rc = fe_exec_ldst_fast(w, pc, x, mask, &r->wi, err);
 			else if (x->kind != FE_X_GENERIC)
-				has_bits = fe_exec_fast(w, x, in, mask, pbits);
+				has_bits = fe_exec_fast(w, x, mask, pbits);
 			else
 				rc = fe_exec_inst_generic(w, pc, mask, &r->wi, err);
 			pcache_wrote(&pcache, w, x, mask, has_bits, pbits);
 			if (rc || ++pc == end)
 				break;
 			x++;
-			in++;
 		}
 		if (rc) { /* the failed instruction counts, and the warp stays at it */
 			n += pc - first + 1;

@@ -1,31 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* Load-time analyses: link each .entry with the .funcs it calls into one program, lay out its
- * shared/local/param memory, fill wi_static, build the CFG and post-dominator tree
- * (reconvergence pcs) and the PAWS phase analysis. */
+/* Load-time linking: each .entry with the .funcs it calls into one program (registers and pcs
+ * renumbered), its shared/local/param memory laid out, wi_static filled and the executor's
+ * form decoded; the analyses over the linked program (CFG, post-dominators, phases, register
+ * estimate) are in link_cfg.c. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "decode.h"
-#include "fe_int.h"
-
-/* Latencies (cycles) the phase analysis sums per instruction, by wi_lat_class. PAWS Sec III-A
- * sums "instruction latencies" without listing them; these follow GPGPU-Sim's Fermi figures
- * (-ptx_opcode_latency_int/fp/dp: add 4, mul 4, fp div 39, dp 8) with 20 for the SFU, 24 for a
- * shared-memory load and 4 (the issue cost) for global/local accesses, whose memory latency is
- * what phases hide rather than part of a phase. */
-const uint32_t fe_phase_latency_cycles[WI_LAT_COUNT] = {
-	[WI_LAT_INT] = 4, [WI_LAT_FP32] = 4, [WI_LAT_FP64] = 8, [WI_LAT_MUL] = 4,
-	[WI_LAT_DIV] = 39, [WI_LAT_SFU] = 20, [WI_LAT_SHARED] = 24, [WI_LAT_CONST] = 8,
-	[WI_LAT_MEM] = 4, [WI_LAT_CTRL] = 4, [WI_LAT_LOGIC] = 4, [WI_LAT_TENSOR] = 64,
-};
-
-static void *xcalloc(size_t n, size_t s)
-{
-	void *p = calloc(n ? n : 1, s);
-	if (!p)
-		abort(); /* load-time allocation; the host is out of memory */
-	return p;
-}
+#include "link_int.h"
 
 int fe_kernel_find(const struct fe_module *m, const char *name, struct sim_error *err)
 {
@@ -84,8 +66,8 @@ static int resolve_calls(struct fe_module *m, struct sim_error *err)
  * function on the stack is recursion: such functions are marked by mark_recursive. */
 static void reachable(const struct fe_module *m, uint32_t e, uint32_t *order, uint32_t *n)
 {
-	uint8_t *state = xcalloc(m->n_funcs, 1); /* 0 new, 1 on stack, 2 done */
-	uint32_t *stack = xcalloc(m->n_funcs, sizeof *stack), *pos = xcalloc(m->n_funcs, sizeof *pos);
+	uint8_t *state = fe_link_calloc(m->n_funcs, 1); /* 0 new, 1 on stack, 2 done */
+	uint32_t *stack = fe_link_calloc(m->n_funcs, sizeof *stack), *pos = fe_link_calloc(m->n_funcs, sizeof *pos);
 	uint32_t sp = 0;
 	*n = 0;
 	stack[sp++] = e;
@@ -119,8 +101,8 @@ static void reachable(const struct fe_module *m, uint32_t e, uint32_t *order, ui
 static void mark_recursive(const struct fe_module *m, const uint32_t *order, uint32_t n,
 			   struct fe_frame *frames)
 {
-	uint8_t *seen = xcalloc(m->n_funcs, 1);
-	uint32_t *todo = xcalloc(m->n_funcs, sizeof *todo);
+	uint8_t *seen = fe_link_calloc(m->n_funcs, 1);
+	uint32_t *todo = fe_link_calloc(m->n_funcs, sizeof *todo);
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t f = order[i], nt = 0;
 		memset(seen, 0, m->n_funcs);
@@ -217,405 +199,6 @@ static void fill_static(const struct fe_module *m, const struct fe_inst *in, uin
 	ws->text = (in->line >= 1 && in->line <= m->n_lines) ? m->lines[in->line - 1] : "";
 }
 
-/* ---- post-dominators ----------------------------------------------------------------- */
-
-struct cfg {
-	uint32_t nb;           /* blocks; node nb is the virtual exit */
-	uint32_t *start;       /* [nb] first pc */
-	uint32_t *block_of;    /* [n_insts] */
-	uint32_t (*succ)[2];   /* [nb] successors (UINT32_MAX none; nb = exit) */
-	uint32_t *ipdom;       /* [nb] */
-};
-
-static void cfg_free(struct cfg *g)
-{
-	free(g->start);
-	free(g->block_of);
-	free(g->succ);
-	free(g->ipdom);
-}
-
-static void build_cfg(const struct fe_kernel *k, const uint8_t *func_start_mark, struct cfg *g)
-{
-	uint32_t n = k->n_insts;
-	uint8_t *leader = xcalloc(n + 1, 1);
-	for (uint32_t pc = 0; pc < n; pc++) {
-		const struct fe_inst *in = &k->prog[pc];
-		if (func_start_mark[pc])
-			leader[pc] = 1;
-		if (in->op == FE_OP_BRA) {
-			leader[in->o[0].sym] = 1;
-			leader[pc + 1] = 1;
-		} else if (in->op == FE_OP_RET || in->op == FE_OP_EXIT) {
-			leader[pc + 1] = 1;
-		}
-	}
-	leader[0] = 1;
-	g->nb = 0;
-	for (uint32_t pc = 0; pc < n; pc++)
-		g->nb += leader[pc];
-	g->start = xcalloc(g->nb, sizeof *g->start);
-	g->block_of = xcalloc(n, sizeof *g->block_of);
-	g->succ = xcalloc(g->nb, sizeof *g->succ);
-	g->ipdom = xcalloc(g->nb, sizeof *g->ipdom);
-	uint32_t b = UINT32_MAX;
-	for (uint32_t pc = 0; pc < n; pc++) {
-		if (leader[pc])
-			g->start[++b] = pc;
-		g->block_of[pc] = b;
-	}
-	for (b = 0; b < g->nb; b++) {
-		uint32_t end = (b + 1 < g->nb ? g->start[b + 1] : n) - 1;
-		const struct fe_inst *in = &k->prog[end];
-		uint32_t fall = (end + 1 < n && !func_start_mark[end + 1]) ? g->block_of[end + 1] : g->nb;
-		g->succ[b][0] = g->succ[b][1] = UINT32_MAX;
-		if (in->op == FE_OP_BRA) {
-			g->succ[b][0] = g->block_of[in->o[0].sym];
-			if (in->guard != FE_NO_REG)
-				g->succ[b][1] = fall;
-		} else if (in->op == FE_OP_RET || in->op == FE_OP_EXIT) {
-			g->succ[b][0] = g->nb;
-			if (in->guard != FE_NO_REG)
-				g->succ[b][1] = fall;
-		} else {
-			g->succ[b][0] = fall;
-		}
-	}
-	free(leader);
-}
-
-/* Iterative data-flow over bit sets: pdom(b) = {b} U intersection of pdom(successors).
- * O(blocks^2/64) per sweep; kernels have at most a few thousand blocks. */
-static void post_dominators(struct cfg *g)
-{
-	uint32_t N = g->nb + 1, W = (N + 63) / 64;
-	uint64_t *set = xcalloc((size_t)N * W, sizeof *set);
-	uint64_t *tmp = xcalloc(W, sizeof *tmp);
-	for (uint32_t b = 0; b < g->nb; b++)
-		memset(set + (size_t)b * W, 0xff, W * sizeof *set);
-	set[(size_t)g->nb * W + g->nb / 64] = 1ull << (g->nb % 64);
-	bool changed = true;
-	while (changed) {
-		changed = false;
-		for (uint32_t b = g->nb; b-- > 0;) {
-			memset(tmp, 0xff, W * sizeof *tmp);
-			for (int s = 0; s < 2; s++) {
-				uint32_t t = g->succ[b][s];
-				if (t == UINT32_MAX)
-					continue;
-				for (uint32_t w = 0; w < W; w++)
-					tmp[w] &= set[(size_t)t * W + w];
-			}
-			tmp[b / 64] |= 1ull << (b % 64);
-			if (memcmp(tmp, set + (size_t)b * W, W * sizeof *tmp)) {
-				memcpy(set + (size_t)b * W, tmp, W * sizeof *tmp);
-				changed = true;
-			}
-		}
-	}
-	/* Blocks that cannot reach the exit (infinite loops) keep the initial full set: give them
-	 * no reconvergence point (lanes that split there never meet again). */
-	uint8_t *reach = xcalloc(N, 1);
-	reach[g->nb] = 1;
-	for (changed = true; changed;) {
-		changed = false;
-		for (uint32_t b = g->nb; b-- > 0;)
-			for (int s = 0; s < 2 && !reach[b]; s++)
-				if (g->succ[b][s] != UINT32_MAX && reach[g->succ[b][s]])
-					reach[b] = 1, changed = true;
-	}
-	uint32_t *cnt = xcalloc(N, sizeof *cnt);
-	for (uint32_t b = 0; b < N; b++)
-		for (uint32_t w = 0; w < W; w++)
-			cnt[b] += (uint32_t)__builtin_popcountll(set[(size_t)b * W + w]);
-	/* ipdom(b): the strict post-dominator whose own set is exactly one smaller */
-	for (uint32_t b = 0; b < g->nb; b++) {
-		g->ipdom[b] = g->nb;
-		if (!reach[b])
-			continue;
-		for (uint32_t d = 0; d < N; d++) {
-			if (d == b || !reach[d] || !((set[(size_t)b * W + d / 64] >> (d % 64)) & 1))
-				continue;
-			if (cnt[d] + 1 == cnt[b]) {
-				g->ipdom[b] = d;
-				break;
-			}
-		}
-	}
-	free(reach);
-	free(cnt);
-	free(set);
-	free(tmp);
-}
-
-/* ---- phases (PAWS Sec IV-B1) --------------------------------------------------------- */
-
-/* Where phases start, by the paper's rule applied to the order ptxas would schedule: PAWS
- * analysed PTX-Plus (scheduled SASS) because in PTX "the memory load and store instructions are
- * scheduled very close to their dependent instructions, resulting in the instruction sequence
- * being fragmented into several phases" (Sec IV-B1). Within each basic block every instruction
- * is placed as soon as its operands allow (list scheduling as soon as possible, by dependence
- * level): after the instructions defining what it reads, after those reading or writing what
- * it writes, a memory access after the last store or atomic of a space that may alias it
- * (shared apart from global, local and texture), everything after a barrier, fence or call.
- * Over that order (level, then pc) the rule runs as written: the long-op set is cleared at each
- * block start and each phase start, and the first instruction reading a register in the set
- * starts a phase; loads issued together count as one set, as the paper's "long latency
- * instructions issued close to each other would complete around the same time". A block start
- * clears the set but starts no phase: the paper also makes "each basic block" a phase, yet its
- * Table II counts (KM 2, FWT 2, HIST 2, DWT 2, with loops in each) cannot include the blocks of
- * loops; and PTX keeps short if-blocks that SASS predicates (srad_cuda_1: 45 phases with block
- * starts, 8 without; experiments/README.md, PAWS phases). Phases stay ranges of PTX pcs (what
- * warps execute): a phase starts at the consumer's own pc. */
-#define PHASE_MAX_PRED (WI_MAX_SRC + 2 * WI_MAX_DST + 2)
-
-static bool mem_shared(const struct wi_static *ws)
-{
-	return ws->space == WI_SPACE_SHARED;
-}
-
-static void phase_starts(const struct fe_kernel *k, const struct cfg *g, uint8_t *start)
-{
-	uint32_t n = k->n_insts, R = k->n_regs + 1;
-	uint32_t *def_blk = xcalloc(R, sizeof *def_blk), *def_lv = xcalloc(R, sizeof *def_lv);
-	uint32_t *use_blk = xcalloc(R, sizeof *use_blk), *use_lv = xcalloc(R, sizeof *use_lv);
-	uint64_t *key = xcalloc(n, sizeof *key);
-	uint32_t *ord = xcalloc(n, sizeof *ord);
-	/* per register: pc of its last definition / use in the block; per instruction: up to
-	 * PHASE_MAX_PRED earlier instructions it must follow */
-	uint32_t *def_pc = xcalloc(R, sizeof *def_pc), *use_pc = xcalloc(R, sizeof *use_pc);
-	uint32_t (*pred)[PHASE_MAX_PRED] = xcalloc(n, sizeof *pred);
-	uint8_t *n_pred = xcalloc(n, 1), *feeds = xcalloc(n, 1);
-	uint8_t *longop = xcalloc(R, 1);
-	for (uint32_t b = 0; b < g->nb; b++) {
-		uint32_t s = g->start[b], e = b + 1 < g->nb ? g->start[b + 1] : n;
-		/* levels: floor for everything (barriers), for shared and for other memory accesses */
-		uint32_t all_lv = 0, st_sh_lv = 0, st_gl_lv = 0, max_lv = 0;
-		uint32_t fence_pc = UINT32_MAX, st_sh_pc = UINT32_MAX, st_gl_pc = UINT32_MAX;
-		for (uint32_t pc = s; pc < e; pc++) {
-			const struct wi_static *ws = &k->wi[pc];
-			bool fence = ws->flags & (WI_F_BARRIER | WI_F_MEMBAR | WI_F_BRANCH | WI_F_EXIT);
-			uint32_t lv = fence ? max_lv + 1 : all_lv;
-			for (int i = 0; i < ws->n_src; i++)
-				if (def_blk[ws->src[i]] == b + 1 && def_lv[ws->src[i]] + 1 > lv)
-					lv = def_lv[ws->src[i]] + 1;
-			for (int i = 0; i < ws->n_dst; i++) {
-				uint16_t r = ws->dst[i];
-				if (def_blk[r] == b + 1 && def_lv[r] + 1 > lv)
-					lv = def_lv[r] + 1;
-				if (use_blk[r] == b + 1 && use_lv[r] + 1 > lv)
-					lv = use_lv[r] + 1;
-			}
-			if (ws->mem_kind != WI_MEM_NONE) {
-				uint32_t f = mem_shared(ws) ? st_sh_lv : st_gl_lv;
-				lv = f > lv ? f : lv;
-			}
-			if (ws->mem_kind == WI_MEM_STORE || ws->mem_kind == WI_MEM_ATOMIC) {
-				/* later accesses of a space it may alias come after it; itself after earlier ones */
-				if (mem_shared(ws))
-					st_sh_lv = lv + 1;
-				else
-					st_gl_lv = lv + 1;
-			}
-			if (fence)
-				all_lv = lv + 1;
-			max_lv = lv > max_lv ? lv : max_lv;
-			key[pc] = (uint64_t)lv << 32 | pc;
-			/* the same edges as instructions, for what feeds a load (below) */
-			uint8_t np = 0;
-#define PHASE_PRED(q) do { if ((q) != UINT32_MAX) pred[pc][np++] = (q); } while (0)
-			for (int i = 0; i < ws->n_src; i++)
-				if (def_blk[ws->src[i]] == b + 1)
-					PHASE_PRED(def_pc[ws->src[i]]);
-			for (int i = 0; i < ws->n_dst; i++) {
-				if (def_blk[ws->dst[i]] == b + 1)
-					PHASE_PRED(def_pc[ws->dst[i]]);
-				if (use_blk[ws->dst[i]] == b + 1)
-					PHASE_PRED(use_pc[ws->dst[i]]);
-			}
-			PHASE_PRED(fence_pc);
-			if (ws->mem_kind != WI_MEM_NONE)
-				PHASE_PRED(mem_shared(ws) ? st_sh_pc : st_gl_pc);
-#undef PHASE_PRED
-			n_pred[pc] = np;
-			feeds[pc] = (ws->flags & WI_F_LONG_LAT) && ws->mem_kind == WI_MEM_LOAD;
-			if (fence)
-				fence_pc = pc;
-			if (ws->mem_kind == WI_MEM_STORE || ws->mem_kind == WI_MEM_ATOMIC)
-				*(mem_shared(ws) ? &st_sh_pc : &st_gl_pc) = pc;
-			for (int i = 0; i < ws->n_src; i++) {
-				if (use_blk[ws->src[i]] != b + 1 || use_lv[ws->src[i]] < lv)
-					use_blk[ws->src[i]] = b + 1, use_lv[ws->src[i]] = lv;
-				use_pc[ws->src[i]] = pc;
-			}
-			for (int i = 0; i < ws->n_dst; i++)
-				def_blk[ws->dst[i]] = b + 1, def_lv[ws->dst[i]] = lv, def_pc[ws->dst[i]] = pc;
-		}
-		/* A scheduler issues loads and what their addresses need first (the critical path):
-		 * what feeds a long-latency load goes before the rest, each part by level. A fence
-		 * that feeds one takes everything before it along. */
-		bool all_before = false;
-		for (uint32_t pc = e; pc-- > s;) {
-			feeds[pc] |= all_before;
-			if (!feeds[pc])
-				continue;
-			if (k->wi[pc].flags & (WI_F_BARRIER | WI_F_MEMBAR | WI_F_BRANCH | WI_F_EXIT))
-				all_before = true;
-			for (uint8_t i = 0; i < n_pred[pc]; i++)
-				feeds[pred[pc][i]] = 1;
-		}
-		for (uint32_t pc = s; pc < e; pc++)
-			key[pc] |= (uint64_t)!feeds[pc] << 63;
-		/* the block in that order (insertion sort: blocks are short, keys mostly sorted) */
-		uint32_t m = 0;
-		for (uint32_t pc = s; pc < e; pc++) {
-			uint32_t j = m++;
-			while (j > 0 && key[ord[j - 1]] > key[pc]) {
-				ord[j] = ord[j - 1];
-				j--;
-			}
-			ord[j] = pc;
-		}
-		memset(longop, 0, R);
-		start[s] = b == 0;
-		for (uint32_t i = 0; i < m; i++) {
-			const struct wi_static *ws = &k->wi[ord[i]];
-			bool consumes = false;
-			for (int j = 0; j < ws->n_src && !consumes; j++)
-				consumes = longop[ws->src[j]];
-			if (consumes) {
-				start[ord[i]] = 1;
-				memset(longop, 0, R);
-			}
-			if (ws->flags & WI_F_LONG_LAT)
-				for (int j = 0; j < ws->n_dst; j++)
-					longop[ws->dst[j]] = 1;
-		}
-	}
-	free(def_blk);
-	free(def_lv);
-	free(use_blk);
-	free(use_lv);
-	free(key);
-	free(ord);
-	free(def_pc);
-	free(use_pc);
-	free(pred);
-	free(n_pred);
-	free(feeds);
-	free(longop);
-}
-
-static void phase_analysis(struct fe_kernel *k, const struct cfg *g)
-{
-	uint32_t n = k->n_insts;
-	uint8_t *start = xcalloc(n + 1, 1);
-	phase_starts(k, g, start);
-	uint32_t phase = 0;
-	for (uint32_t pc = 0; pc < n; pc++) {
-		if (pc > 0 && start[pc])
-			phase++;
-		k->wi[pc].phase_id = phase;
-	}
-	free(start);
-	k->n_phases = n ? phase + 1 : 0;
-	k->phase_len = xcalloc(k->n_phases, sizeof *k->phase_len);
-	/* backwards: distance = latencies from this instruction to the end of its phase */
-	uint32_t acc = 0;
-	for (uint32_t pc = n; pc-- > 0;) {
-		struct wi_static *ws = &k->wi[pc];
-		if (pc + 1 == n || k->wi[pc + 1].phase_id != ws->phase_id)
-			acc = 0;
-		acc += fe_phase_latency_cycles[ws->lat_class];
-		ws->phase_distance_cycles = acc;
-		k->phase_len[ws->phase_id] = acc; /* the first instruction of the phase writes last */
-	}
-	for (uint32_t pc = 0; pc < n; pc++) {
-		struct wi_static *ws = &k->wi[pc];
-		ws->phase_len_cycles = k->phase_len[ws->phase_id];
-		ws->next_phase_len_cycles = ws->phase_id + 1 < k->n_phases ? k->phase_len[ws->phase_id + 1] : 0;
-	}
-}
-
-/* ---- register estimate -------------------------------------------------------------- */
-
-/* nvcc's PTX names a fresh virtual register for almost every value, so the declared count
- * says little about what ptxas allocates. Estimate it as the largest number of 32-bit register
- * units simultaneously live (64-bit values count two, predicates none: they have their own
- * file), from a backward liveness data-flow over the CFG, plus 2 for ptxas's own temporaries,
- * capped at 255. Calls are not nested into the estimate. */
-static uint32_t regs_estimate(struct fe_kernel *k, const struct cfg *g, const uint8_t *reg_bytes)
-{
-	uint32_t W = (k->n_regs + 63) / 64 + 1, nb = g->nb;
-	uint64_t *in = xcalloc((size_t)nb * W + 1, sizeof *in), *out = xcalloc((size_t)nb * W + 1, sizeof *out);
-	uint64_t *live = xcalloc(W, sizeof *live);
-	bool changed = true;
-	uint32_t best = 0;
-	for (int final = 0; final < 2; final++) {
-		while (changed || final) {
-			changed = false;
-			for (uint32_t b = nb; b-- > 0;) {
-				uint64_t *bo = out + (size_t)b * W;
-				memset(bo, 0, W * sizeof *bo);
-				for (int s = 0; s < 2; s++) {
-					uint32_t t = g->succ[b][s];
-					if (t != UINT32_MAX && t < nb)
-						for (uint32_t w = 0; w < W; w++)
-							bo[w] |= in[(size_t)t * W + w];
-				}
-				memcpy(live, bo, W * sizeof *live);
-				uint32_t units = 0;
-				if (final)
-					for (uint32_t r = 0; r < k->n_regs; r++)
-						if ((live[r / 64] >> (r % 64)) & 1)
-							units += (reg_bytes[r] + 3) / 4;
-				uint32_t end = (b + 1 < nb ? g->start[b + 1] : k->n_insts);
-				for (uint32_t pc = end; pc-- > g->start[b];) {
-					const struct wi_static *ws = &k->wi[pc];
-					bool guarded = k->prog[pc].guard != FE_NO_REG;
-					for (int i = 0; i < ws->n_dst && !guarded; i++) {
-						uint16_t r = ws->dst[i];
-						if ((live[r / 64] >> (r % 64)) & 1) {
-							live[r / 64] &= ~(1ull << (r % 64));
-							units -= final ? (reg_bytes[r] + 3) / 4 : 0;
-						}
-					}
-					for (int i = 0; i <= ws->n_src; i++) {
-						/* the sources, then the guard (a predicate: no units) */
-						uint16_t r = i < ws->n_src ? ws->src[i] : k->prog[pc].guard;
-						if (r != FE_NO_REG && !((live[r / 64] >> (r % 64)) & 1)) {
-							live[r / 64] |= 1ull << (r % 64);
-							units += final ? (reg_bytes[r] + 3) / 4 : 0;
-						}
-					}
-					if (units > best)
-						best = units;
-				}
-				if (memcmp(live, in + (size_t)b * W, W * sizeof *live)) {
-					memcpy(in + (size_t)b * W, live, W * sizeof *live);
-					changed = true;
-				}
-			}
-			if (final)
-				break;
-		}
-	}
-	/* live at the entry (block 0 starts at pc 0); a callee's blocks are not reached from it */
-	bool calls = false;
-	for (uint32_t pc = 0; pc < k->n_insts; pc++)
-		calls |= k->prog[pc].op == FE_OP_CALL;
-	k->entry_regs = xcalloc(k->n_regs + 1, sizeof *k->entry_regs);
-	k->n_entry_regs = 0;
-	for (uint32_t r = 0; r < k->n_regs; r++)
-		if (calls || (nb && ((in[r / 64] >> (r % 64)) & 1)))
-			k->entry_regs[k->n_entry_regs++] = (uint16_t)r;
-	free(in);
-	free(out);
-	free(live);
-	best += 2;
-	return best > 255 ? 255 : best;
-}
-
 /* ---- linking ------------------------------------------------------------------------ */
 
 static uint32_t align_up(uint32_t v, uint32_t a)
@@ -630,7 +213,7 @@ static uint32_t align_up(uint32_t v, uint32_t a)
 static int frame_ranges(const struct fe_module *m, const uint32_t *order, uint32_t n_order,
 			struct fe_kernel *k, const uint32_t *sym_off, struct sim_error *err)
 {
-	int32_t *owner = xcalloc(m->n_syms, sizeof *owner);
+	int32_t *owner = fe_link_calloc(m->n_syms, sizeof *owner);
 	for (uint32_t s = 0; s < m->n_syms; s++)
 		owner[s] = -1;
 	for (uint32_t i = 0; i < n_order; i++) {
@@ -683,15 +266,15 @@ static int frame_ranges(const struct fe_module *m, const uint32_t *order, uint32
 
 static int link_kernel(struct fe_module *m, uint32_t e, struct fe_kernel *k, struct sim_error *err)
 {
-	uint32_t *order = xcalloc(m->n_funcs, sizeof *order), n_order;
+	uint32_t *order = fe_link_calloc(m->n_funcs, sizeof *order), n_order;
 	reachable(m, e, order, &n_order);
-	k->frames = xcalloc(m->n_funcs, sizeof *k->frames);
+	k->frames = fe_link_calloc(m->n_funcs, sizeof *k->frames);
 	mark_recursive(m, order, n_order, k->frames);
 	k->func = e;
-	k->func_start = xcalloc(m->n_funcs, sizeof *k->func_start);
+	k->func_start = fe_link_calloc(m->n_funcs, sizeof *k->func_start);
 	for (uint32_t f = 0; f < m->n_funcs; f++)
 		k->func_start[f] = FE_PC_NONE;
-	uint32_t *reg_off = xcalloc(m->n_funcs, sizeof *reg_off);
+	uint32_t *reg_off = fe_link_calloc(m->n_funcs, sizeof *reg_off);
 	uint32_t n = 0, regs = 0;
 	for (uint32_t i = 0; i < n_order; i++) {
 		const struct fe_func *fn = &m->funcs[order[i]];
@@ -710,24 +293,24 @@ static int link_kernel(struct fe_module *m, uint32_t e, struct fe_kernel *k, str
 	}
 	k->n_insts = n;
 	k->n_regs = regs;
-	uint8_t *reg_bytes = xcalloc(regs + 1, 1);
+	uint8_t *reg_bytes = fe_link_calloc(regs + 1, 1);
 	for (uint32_t i = 0; i < n_order; i++) {
 		const struct fe_func *fn = &m->funcs[order[i]];
 		if (fn->n_regs)
 			memcpy(reg_bytes + reg_off[order[i]], fn->reg_bytes, fn->n_regs);
 	}
-	k->prog = xcalloc(n, sizeof *k->prog);
-	k->wi = xcalloc(n, sizeof *k->wi);
-	k->xop = xcalloc(n, sizeof *k->xop);
-	k->rpc = xcalloc(n, sizeof *k->rpc);
+	k->prog = fe_link_calloc(n, sizeof *k->prog);
+	k->wi = fe_link_calloc(n, sizeof *k->wi);
+	k->xop = fe_link_calloc(n, sizeof *k->xop);
+	k->rpc = fe_link_calloc(n, sizeof *k->rpc);
 
 	/* memory layout: every shared/local/call-param symbol of the reached functions, plus the
 	 * module-scope shared variables the program names */
-	uint32_t *sym_off = xcalloc(m->n_syms, sizeof *sym_off);
-	uint8_t *in_k = xcalloc(m->n_funcs, 1);
+	uint32_t *sym_off = fe_link_calloc(m->n_syms, sizeof *sym_off);
+	uint8_t *in_k = fe_link_calloc(m->n_funcs, 1);
 	for (uint32_t i = 0; i < n_order; i++)
 		in_k[order[i]] = 1;
-	uint8_t *used = xcalloc(m->n_syms, 1);
+	uint8_t *used = fe_link_calloc(m->n_syms, 1);
 	for (uint32_t i = 0; i < n_order; i++) {
 		const struct fe_func *fn = &m->funcs[order[i]];
 		for (uint32_t j = 0; j < fn->n_insts; j++)
@@ -775,7 +358,7 @@ static int link_kernel(struct fe_module *m, uint32_t e, struct fe_kernel *k, str
 	k->local_bytes = align_up(lo, 8);
 	k->fparam_bytes = align_up(fp, 8);
 
-	uint8_t *fstart = xcalloc(n + 1, 1);
+	uint8_t *fstart = fe_link_calloc(n + 1, 1);
 	for (uint32_t i = 0; i < n_order; i++) {
 		const struct fe_func *fn = &m->funcs[order[i]];
 		uint32_t base = k->func_start[order[i]], ro = reg_off[order[i]];
@@ -823,22 +406,22 @@ static int link_kernel(struct fe_module *m, uint32_t e, struct fe_kernel *k, str
 					op->kparam = m->funcs[order[i]].is_entry;
 			}
 			fill_static(m, in, base + j, &k->wi[base + j]);
-			fe_exec_decode(in, &k->xop[base + j]);
 		}
 	}
-	struct cfg g;
+	fe_exec_decode_kernel(k);
+	struct fe_link_cfg g;
 	memset(&g, 0, sizeof g);
-	build_cfg(k, fstart, &g);
-	post_dominators(&g);
+	fe_link_cfg_build(k, fstart, &g);
+	fe_link_post_dominators(&g);
 	for (uint32_t pc = 0; pc < n; pc++) {
 		uint32_t d = g.ipdom[g.block_of[pc]];
 		k->rpc[pc] = d == g.nb ? FE_PC_NONE : g.start[d];
 	}
 	k->n_blocks = g.nb;
-	phase_analysis(k, &g);
-	k->regs_estimate = regs_estimate(k, &g, reg_bytes);
+	fe_link_phases(k, &g);
+	k->regs_estimate = fe_link_regs_estimate(k, &g, reg_bytes);
 	free(reg_bytes);
-	cfg_free(&g);
+	fe_link_cfg_free(&g);
 	/* param-scratch offsets of call arguments: kept on the kernel for the executor */
 	k->sym_off = sym_off;
 	sym_off = NULL;
@@ -860,7 +443,7 @@ int fe_module_link(struct fe_module *m, struct sim_error *err)
 	uint32_t n = 0;
 	for (uint32_t f = 0; f < m->n_funcs; f++)
 		n += m->funcs[f].is_entry && m->funcs[f].defined;
-	m->kernels = xcalloc(n, sizeof *m->kernels);
+	m->kernels = fe_link_calloc(n, sizeof *m->kernels);
 	for (uint32_t f = 0; f < m->n_funcs; f++) {
 		if (!m->funcs[f].is_entry || !m->funcs[f].defined)
 			continue;
@@ -870,7 +453,7 @@ int fe_module_link(struct fe_module *m, struct sim_error *err)
 	}
 	if (!m->n_kernels)
 		return sim_error_set(err, SIM_ERR_INPUT, m->path, 0, 0, NULL, "no .entry in PTX module");
-	m->cxx_names = xcalloc(m->n_kernels, sizeof *m->cxx_names);
+	m->cxx_names = fe_link_calloc(m->n_kernels, sizeof *m->cxx_names);
 	for (uint32_t k = 0; k < m->n_kernels; k++)
 		if (!(m->cxx_names[k] = fe_demangle(m->funcs[m->kernels[k].func].name)))
 			return sim_error_set(err, SIM_ERR_NOMEM, m->path, 0, 0, NULL, "out of memory");
@@ -886,6 +469,7 @@ void fe_module_free(struct fe_module *m)
 		free(kk->prog);
 		free(kk->wi);
 		free(kk->xop);
+		free(kk->imm_cols);
 		free(kk->rpc);
 		free(kk->func_start);
 		free(kk->phase_len);

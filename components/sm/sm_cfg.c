@@ -29,7 +29,7 @@ static const struct cfg_key_def sm_keys[] = {
 		      "PAWS phase lengths and distances (003 Sec III-A: the sum of the instruction "
 		      "latencies): machine, this core's result latencies (latency.*, alu_pipeline; a shared "
 		      "or constant access its hit latency and mem_pipeline, a global one its issue); fixed, the "
-		      "frontend's table (4-cycle ALU operations, frontend/link.c)"),
+		      "frontend's table (4-cycle ALU operations, frontend/link_cfg.c)"),
 	CFG_KEY_INT("gpu.core.max_regs_per_thread", "registers", 0, 0, 255,
 		    "compile limit (nvcc -maxrregcount): a launch whose kernel needs more registers per "
 		    "thread is given this many (0: none). Only occupancy follows it: the spill loads and "

@@ -283,7 +283,7 @@ Test(gpu, each_kernel_records_its_register_count_and_its_source, .timeout = 120)
 	cr_expect_eq(total, 1.0);
 	free(json);
 
-	/* structarg.cfg gives no count: the estimate without ptxas (link.c's figure for the kernel) */
+	/* structarg.cfg gives no count: the estimate without ptxas (link_cfg.c's figure for the kernel) */
 	struct sim_error err = {0};
 	struct workload *w = workload_load("tests/workloads/data/structarg.cfg", &err);
 	cr_assert_not_null(w, "%s", err.msg);

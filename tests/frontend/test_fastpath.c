@@ -111,6 +111,20 @@ static const char *text =
 	"setp.ge.s32 %p1, %r2, %r3;\nsetp.ne.u32 %p1, %r2, 0;\nsetp.eq.u64 %p1, %rd2, %rd3;\n"
 	"setp.lt.s64 %p1, %rd2, -1;\nsetp.hi.u64 %p1, %rd2, %rd3;\nsetp.le.u16 %p1, %h2, %h3;\n"
 	"mul.wide.s32 %rd1, %r2, -3;\nmad.wide.u32 %rd1, %r2, %r3, %rd4;\nshr.s32 %r1, %r2, 0;\n"
+	/* immediates the link's columns hold (fe_xop.icol): at the ends of the operand's width (the
+	 * parser refuses one past it), negative, the sign bit alone, all ones, f32/f64 bit patterns (a NaN with a payload, -infinity,
+	 * -0), every source an immediate, one value in several instructions and operands */
+	"add.s16 %h1, %h2, -32768;\nsetp.lt.s16 %p1, %h2, 65535;\nsetp.gt.u32 %p1, %r2, 0xffffffff;\n"
+	"and.b32 %r1, %r2, -65536;\nadd.u32 %r1, %r2, 0xffffffff;\nmul.lo.s32 %r1, %r2, -2147483648;\n"
+	"or.b64 %rd1, %rd2, 0x8000000000000000;\nxor.b64 %rd1, %rd2, -1;\nsub.s64 %rd1, -1, %rd2;\n"
+	"mad.lo.s32 %r1, %r2, 7, -100;\nmad.wide.s32 %rd1, %r2, -7, -100;\nmin.s32 %r1, %r2, -100;\n"
+	"selp.b32 %r1, 1, 0, %p4;\nselp.u64 %rd1, -1, 0x100000000, %p4;\nmov.b64 %rd1, 0x123456789abcdef0;\n"
+	"mov.u16 %h1, 0xffff;\ncvt.u16.u32 %h1, 0x12345;\ncvt.rn.f32.s32 %f1, -2147483648;\n"
+	"add.f32 %f1, %f2, 0f7FC00001;\nmul.f32 %f1, %f2, 0fFF800000;\nsub.f32 %f1, 0f80000000, %f3;\n"
+	"fma.rn.f32 %f1, 0f3F800000, %f3, 0f7FC00001;\nadd.f64 %fd1, %fd2, 0d7FF8000000000001;\n"
+	"mul.f64 %fd1, %fd2, 0dFFF0000000000000;\nfma.rn.f64 %fd1, %fd2, 0d8000000000000000, 0d3FF0000000000000;\n"
+	"setp.lt.f32 %p1, %f2, 0f7FC00001;\nsetp.ge.f64 %p1|%p2, %fd2, 0dFFF0000000000000;\n"
+	"add.f32 %f1, %f2, 1.5;\nmul.f64 %fd1, %fd2, -0.25;\ncvt.rzi.s32.f64 %r1, 0d41E0000000000000;\n"
 	"ret;\n}\n";
 
 static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
@@ -356,6 +370,55 @@ Test(fastpath, decoded_kinds_of_common_shapes)
 		}
 		cr_assert(found, "%s not in the kernel", want[i].prefix);
 	}
+	fe_module_destroy(m);
+}
+
+/* The link's immediate columns (fe_xop.icol, fe_exec_decode_kernel): every source a fast loop
+ * reads without a register has a column of WI_MAX_LANES copies of its immediate, 0 the shared
+ * zero column, any other value one column of the kernel's for all its uses; a shift's count
+ * and cvta's window are read from imm and get none. */
+Test(fastpath, immediate_columns_hold_each_value_once_for_every_lane)
+{
+	struct fe_module *m = fe_t_load_str(text);
+	const struct fe_kernel *k = &m->kernels[0];
+	uint32_t n_nonzero = 0, n_shared = 0;
+	for (uint32_t pc = 0; pc < k->n_insts; pc++) {
+		const struct fe_xop *x = &k->xop[pc];
+		if (x->kind == FE_X_GENERIC || x->kind == FE_X_LD || x->kind == FE_X_ST)
+			continue;
+		cr_assert_not_null(x->fast, "pc %u '%s'", pc, k->wi[pc].text);
+		for (int i = 0; i < 3; i++) {
+			if (x->r[i] != FE_NO_REG)
+				continue;
+			bool own = !((x->kind == FE_X_SHL || x->kind == FE_X_SHR) && i == 1) &&
+				   !((x->kind == FE_X_CVTA_TO || x->kind == FE_X_CVTA_FROM) && i == 2);
+			if (!own || x->imm[i] == 0) {
+				if (x->imm[i] == 0)
+					cr_assert_eq(x->icol[i], fe_zero_column, "pc %u '%s' source %d", pc, k->wi[pc].text, i);
+				continue;
+			}
+			const uint64_t *c = x->icol[i];
+			cr_assert_not_null(c, "pc %u '%s' source %d", pc, k->wi[pc].text, i);
+			cr_assert(c >= k->imm_cols && c < k->imm_cols + (size_t)k->n_imm_cols * WI_MAX_LANES &&
+				  (c - k->imm_cols) % WI_MAX_LANES == 0, "pc %u: not a column of the kernel's", pc);
+			for (uint32_t l = 0; l < WI_MAX_LANES; l++)
+				cr_assert_eq(c[l], x->imm[i], "pc %u '%s' source %d lane %u", pc, k->wi[pc].text, i, l);
+			n_nonzero++;
+			/* the same value anywhere else in the kernel reads the same column */
+			for (uint32_t q = 0; q < pc; q++)
+				for (int j = 0; j < 3; j++)
+					if (k->xop[q].icol[j] && k->xop[q].icol[j] != fe_zero_column &&
+					    k->xop[q].imm[j] == x->imm[i]) {
+						cr_assert_eq(k->xop[q].icol[j], c, "pc %u and %u share 0x%llx", q, pc,
+							     (unsigned long long)x->imm[i]);
+						n_shared++;
+					}
+		}
+	}
+	/* the text repeats values (7, -100, 1.0f ...) and has dozens of distinct ones */
+	cr_assert_gt(n_shared, 5);
+	cr_assert_gt(k->n_imm_cols, 20);
+	cr_assert_lt(k->n_imm_cols, n_nonzero);
 	fe_module_destroy(m);
 }
 

@@ -59,7 +59,7 @@ Test(phase, a_block_start_clears_the_set_but_starts_no_phase)
 {
 	/* nvcc's vadd with the i < n guard: blocks [0..9], [10..20], [21 ret]; block 1 splits at
 	 * pc 17 (add.f32 reads the loaded %f1/%f2); the blocks at pcs 10 and 21 start no phase
-	 * (link.c phase_starts: the paper's Table II counts leave blocks out). Lengths with 4/8-cycle
+	 * (link_cfg.c phase_starts: the paper's Table II counts leave blocks out). Lengths with 4/8-cycle
 	 * classes: P0 = 4 ld.param x 8 + 3 mov + mad + setp + bra (6 x 4) = 56, + cvta, mul.wide,
 	 * add, cvta, add, ld, ld (7 x 4) = 84; P1 = add.f32, cvta, add, st, ret = 20 */
 	struct fe_module *m = fe_t_load_file("tests/frontend/data/misc.ptx");
