@@ -323,11 +323,17 @@ static uint64_t wl_count_nonzero(const unsigned char *p, uint64_t count, uint32_
 	return n;
 }
 
+/* Bytes of the device's result a check reads back at a time: a whole-buffer copy's fresh pages
+ * (vecadd large: 4 MB, 1,024 page faults) cost more than comparing it. A multiple of 64
+ * elements of every size, so the runs of 64 below stay inside one piece. */
+#define WL_CHECK_CHUNK_BYTES (64u * 1024)
+
 static int wl_check_run(struct workload *w, struct ws_host *h, const struct wl_check *c,
 			uint64_t addr, FILE *log, struct sim_error *err)
 {
 	const struct wl_buffer *b = &w->bufs[c->buf];
-	unsigned char *got = malloc(b->bytes), *want = c->file_data;
+	const uint64_t chunk = b->bytes < WL_CHECK_CHUNK_BYTES ? b->bytes : WL_CHECK_CHUNK_BYTES;
+	unsigned char *got = malloc(chunk ? chunk : 1), *want = c->file_data;
 	unsigned char *ref_out = NULL;
 	int rc = SIM_ERR_NOMEM;
 	if (!got)
@@ -341,33 +347,43 @@ static int wl_check_run(struct workload *w, struct ws_host *h, const struct wl_c
 			goto out;
 		want = ref_out;
 	}
-	rc = b->is_symbol ? ws_memcpy_from_symbol(h, got, b->name, b->bytes, 0, err)
-			  : ws_memcpy_d2h(h, got, addr, b->bytes, err);
-	if (rc)
-		goto out;
-	uint32_t esz = wl_type_bytes(b->type);
-	uint64_t bad = 0, first = 0;
-	for (uint64_t i = 0; i < b->count; i++) {
-		const unsigned char *g = got + i * esz, *e = want + i * esz;
-		/* a run of 64 bitwise-equal elements all pass (equal bits: equal values or both NaN) */
-		if (i % 64 == 0 && b->count - i >= 64 && !memcmp(g, e, 64 * (size_t)esz)) {
-			i += 63;
-			continue;
+	const uint32_t esz = wl_type_bytes(b->type);
+	uint64_t bad = 0, first = 0, nonzero = 0;
+	unsigned char first_got[8]; /* the first differing element as read */
+	for (uint64_t off = 0; off < b->bytes; off += chunk) {
+		const uint64_t n = b->bytes - off < chunk ? b->bytes - off : chunk;
+		rc = b->is_symbol ? ws_memcpy_from_symbol(h, got, b->name, n, off, err)
+				  : ws_memcpy_d2h(h, got, addr + off, n, err);
+		if (rc)
+			goto out;
+		const uint64_t i0 = off / esz, i1 = (off + n) / esz;
+		for (uint64_t i = i0; i < i1; i++) {
+			const unsigned char *g = got + (i - i0) * esz, *e = want + i * esz;
+			/* a run of 64 bitwise-equal elements all pass (equal bits: equal values or
+			 * both NaN) */
+			if (i % 64 == 0 && b->count - i >= 64 && !memcmp(g, e, 64 * (size_t)esz)) {
+				i += 63;
+				continue;
+			}
+			bool ok;
+			if (wl_type_is_float(b->type)) {
+				double x = wl_elem_f(b->type, g), y = wl_elem_f(b->type, e);
+				ok = (isnan(x) && isnan(y)) || x == y ||
+				     fabs(x - y) <= c->abs_tol + c->rel_tol * fabs(y);
+			} else {
+				ok = !memcmp(g, e, esz);
+			}
+			if (!ok && bad++ == 0) {
+				first = i;
+				memcpy(first_got, g, esz);
+			}
 		}
-		bool ok;
-		if (wl_type_is_float(b->type)) {
-			double x = wl_elem_f(b->type, g), y = wl_elem_f(b->type, e);
-			ok = (isnan(x) && isnan(y)) || x == y ||
-			     fabs(x - y) <= c->abs_tol + c->rel_tol * fabs(y);
-		} else {
-			ok = !memcmp(g, e, esz);
-		}
-		if (!ok && bad++ == 0)
-			first = i;
+		if (log) /* the nonzero count shows the check is not comparing two untouched buffers */
+			nonzero += wl_count_nonzero(got, i1 - i0, esz);
 	}
 	if (bad) {
 		char gs[48], es[48];
-		wl_elem_fmt(b->type, got + first * esz, gs, sizeof gs);
+		wl_elem_fmt(b->type, first_got, gs, sizeof gs);
 		wl_elem_fmt(b->type, want + first * esz, es, sizeof es);
 		rc = sim_error_set(err, SIM_ERR_PROGRAM, w->path, 0, 0, b->name,
 				   "check of %s failed: %llu of %llu elements differ; first at index "
@@ -376,13 +392,10 @@ static int wl_check_run(struct workload *w, struct ws_host *h, const struct wl_c
 				   (unsigned long long)first, gs, es);
 		goto out;
 	}
-	if (log) {
-		/* Nonzero count shows the check is not comparing two untouched buffers. */
-		uint64_t nonzero = wl_count_nonzero(got, b->count, esz);
+	if (log)
 		fprintf(log, "check %s: %llu elements (%llu nonzero) match %s\n", b->name,
 			(unsigned long long)b->count, (unsigned long long)nonzero,
 			c->ref ? c->ref->name : "the reference file");
-	}
 	rc = 0;
 	goto out;
 nomem:

@@ -287,6 +287,21 @@ Test(workload, failed_check_names_index_and_values)
 	workload_destroy(w);
 }
 
+/* The device's result is compared a piece at a time: the count, the first index and both
+ * values of a mismatch in the second 64 KB piece (c[25600] at byte 102400 kept its -7; a + b
+ * there is 3 x 25600). */
+Test(workload, failed_check_in_a_later_piece_names_index_and_values)
+{
+	struct sim_error err = {0};
+	struct workload *w = workload_load("tests/workloads/data/check_chunks.cfg", &err);
+	cr_assert_not_null(w, "%s", fmt_err(&err));
+	struct fe_device dev = workload_functional_device(NULL);
+	cr_assert_eq(workload_run(w, &dev, NULL, &err), SIM_ERR_PROGRAM, "%s", fmt_err(&err));
+	cr_expect(strstr(err.msg, "14400 of 40000 elements differ"), "%s", err.msg);
+	cr_expect(strstr(err.msg, "index 25600: got -7, expected 76800"), "%s", err.msg);
+	workload_destroy(w);
+}
+
 /* Each bad file fails to load with SIM_ERR_INPUT (exit status 2) at the given line, and the
  * message contains the given text. */
 static void expect_bad(const char *name, int line, const char *text)
