@@ -251,6 +251,7 @@ static void decode(const struct fe_inst *in, struct fe_xop *x)
 	x->target = in->op == FE_OP_BRA ? in->o[0].sym : 0;
 	x->in = in;
 	x->fast = fe_exec_fast_fn(x);
+	x->ldst = fe_exec_ldst_fn(x);
 	for (int i = 0; i < 3; i++)
 		if (x->r[i] == FE_NO_REG && x->imm[i] == 0)
 			x->icol[i] = fe_zero_column;
@@ -324,7 +325,7 @@ int fe_exec_inst_generic(struct fe_warp *w, uint32_t pc, const uint64_t *mask, s
 	const struct fe_inst *in = &w->k->prog[pc];
 	switch (in->op) {
 	case FE_OP_LD: case FE_OP_LDU: case FE_OP_ST:
-		return fe_exec_ldst(w, pc, in, mask, out, err);
+		return fe_exec_ldst(w, pc, in, mask, out->addr, err);
 	case FE_OP_ATOM: case FE_OP_RED:
 		return fe_exec_atom(w, pc, in, mask, out, err);
 	case FE_OP_TEX:
@@ -355,7 +356,7 @@ int fe_exec_inst(struct fe_warp *w, uint32_t pc, const uint64_t *mask, struct wa
 	const struct fe_kernel *k = w->k;
 	const struct fe_xop *x = &k->xop[pc];
 	if (x->kind == FE_X_LD || x->kind == FE_X_ST)
-		return fe_exec_ldst_fast(w, pc, x, mask, out, err);
+		return fe_exec_ldst_fast(w, pc, x, mask, out->addr, err);
 	if (x->kind != FE_X_GENERIC) {
 		uint64_t pbits[WI_MASK_WORDS];
 		fe_exec_fast(w, x, mask, pbits);

@@ -211,13 +211,19 @@ static inline uint64_t fe_cvt_f2i(double x, uint8_t rnd, uint32_t db, bool dsig)
 
 /* fe_opnd_value out of line. */
 uint64_t fe_exec_src(const struct fe_warp *w, const struct fe_opnd *o, uint32_t lane, enum fe_type t);
-/* exec_mem.c: ld/ldu/st, atom/red, tex for the lanes of mask; per-lane addresses into out.
- * fe_exec_ldst goes lane by lane through every space; fe_exec_ldst_fast runs the decoded
- * FE_X_LD/FE_X_ST shapes with the same results, faults included. */
-int fe_exec_ldst_fast(struct fe_warp *w, uint32_t pc, const struct fe_xop *x, const uint64_t *mask,
-		      struct warp_inst *out, struct sim_error *err);
+/* exec_mem.c: ld/ldu/st, atom/red, tex for the lanes of mask; per-lane addresses into out
+ * (ld/st: into addr; NULL: not recorded). fe_exec_ldst goes lane by lane through every space;
+ * fe_exec_ldst_fast runs the decoded FE_X_LD/FE_X_ST shapes through the loop the link chose
+ * (x->ldst) with the same results, faults included. */
+static inline int fe_exec_ldst_fast(struct fe_warp *w, uint32_t pc, const struct fe_xop *x,
+				    const uint64_t *mask, uint64_t *addr, struct sim_error *err)
+{
+	return x->ldst(w, pc, x, mask, addr, err);
+}
+/* exec_mem.c: the loop of an FE_X_LD/FE_X_ST x; NULL for any other kind. */
+fe_ldst_fn fe_exec_ldst_fn(const struct fe_xop *x);
 int fe_exec_ldst(struct fe_warp *w, uint32_t pc, const struct fe_inst *in, const uint64_t *mask,
-		 struct warp_inst *out, struct sim_error *err);
+		 uint64_t *addr, struct sim_error *err);
 int fe_exec_atom(struct fe_warp *w, uint32_t pc, const struct fe_inst *in, const uint64_t *mask,
 		 struct warp_inst *out, struct sim_error *err);
 /* exec_mem.c: host pointer of n bytes at generic address a as lane of w sees it (global,

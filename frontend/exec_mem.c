@@ -178,7 +178,7 @@ struct ldst_args {
 	const uint64_t *ar;      /* address register column, or fe_zero_column */
 	uint64_t base;           /* immediate offset plus a global symbol's address */
 	uint64_t *col;           /* the value register's column */
-	uint64_t *addr;          /* out->addr */
+	uint64_t *addr;          /* the addresses' record (NULL: none) */
 	uint8_t *area;           /* flat: shared memory or the param buffer (not NULL) */
 	uint64_t last;           /* flat: the highest address an access may start at */
 	const struct fe_memory *mem;
@@ -193,42 +193,50 @@ struct ldst_args {
  * [a, a + tb) lies inside a flat area of area_bytes >= tb bytes exactly when a <= area_bytes -
  * tb, and never crosses a global page (4096 is a multiple of tb), so the page of a holds it,
  * where global_ptr would find it through the same fe_mem_page. Lanes before a faulting one
- * have done their access, as in the per-lane path. */
+ * have done their access, as in the per-lane path.
+ * Each lane's checks are one comparison: flat, a rotated right by log2(tb) is at most
+ * last / tb exactly when a is aligned and at most last (a misaligned a's low bits land at
+ * the top, above any last / tb); global, a with the page offset's bits above the alignment
+ * cleared equals the page's first address exactly when a is aligned and in that page. */
 static inline __attribute__((always_inline)) int
 ldst_loop(struct fe_warp *w, uint32_t pc, const uint64_t *mask, const struct ldst_args *la,
-	  const bool flat, const bool st, const uint32_t tb, const int sgn, struct sim_error *err)
+	  const bool flat, const bool st, const uint32_t tb, const int sgn, const bool rec,
+	  struct sim_error *err)
 {
 	/* locals, not la->: the stores to col and addr (uint64_t) could alias la's fields */
-	const uint64_t *ar = la->ar, base = la->base, last = la->last;
+	const uint64_t *ar = la->ar, base = la->base;
 	uint64_t *col = la->col, *addr = la->addr;
 	uint8_t *area = la->area;
 	const struct fe_memory *mem = la->mem;
 	const bool sg = sgn < 0 ? la->sg : sgn > 0, f16 = tb == 2 && la->f16;
-	const unsigned sh = 64 - 8 * tb;
-	const uint64_t page = 1ull << FE_PAGE_BITS;
-	uint64_t pno = UINT64_MAX;   /* the page pbase holds: none yet (a >> 12 never is) */
-	uint8_t *pbase = NULL;
+	const unsigned sh = 64 - 8 * tb, lg = (unsigned)__builtin_ctz(tb);
+	const uint64_t lastq = la->last >> lg;
+	const uint64_t page = 1ull << FE_PAGE_BITS, pmask = ~(page - 1) | (tb - 1);
+	uint64_t pfirst = page / 2;  /* the page held: its first address (page / 2: none yet,
+	                                no a & pmask has that bit) */
+	uintptr_t delta = 0;         /* host address - device address in that page */
 	uint64_t dstate = 0;         /* store: mem_state's change, added once after the loop */
 	FE_FOR_LANES(w, mask, lane,
 		uint64_t a = base + ar[lane];
 		uint8_t *p;
 		if (flat) {
-			if (__builtin_expect((a & (tb - 1)) || a > last, 0))
+			if (__builtin_expect(((a >> lg) | (a << ((64 - lg) & 63))) > lastq, 0))
 				return ldst_fault(w, lane, pc, la->sp, st, tb, a, err);
 			p = area + a;
 		} else {
-			if (__builtin_expect((a & (tb - 1)) || (a >> FE_PAGE_BITS) != pno, 0)) {
+			if (__builtin_expect((a & pmask) != pfirst, 0)) {
 				if (a & (tb - 1))
 					return ldst_fault(w, lane, pc, la->sp, st, tb, a, err);
 				uint8_t *b = fe_mem_page(mem, a >> FE_PAGE_BITS);
 				if (!b)
 					return ldst_fault(w, lane, pc, la->sp, st, tb, a, err);
-				pno = a >> FE_PAGE_BITS;
-				pbase = b;
+				pfirst = a & ~(page - 1);
+				delta = (uintptr_t)b - (uintptr_t)pfirst;
 			}
-			p = pbase + (a & (page - 1));
+			p = (uint8_t *)(uintptr_t)(a + delta);
 		}
-		addr[lane] = a;
+		if (rec)
+			addr[lane] = a;
 		if (st) {
 			/* the livelock rule's state hash: a store of the value already there adds 0
 			 * (a load from the line about to be written, a subtraction and two multiplies) */
@@ -248,54 +256,70 @@ ldst_loop(struct fe_warp *w, uint32_t pc, const uint64_t *mask, const struct lds
 	return 0;
 }
 
-int fe_exec_ldst_fast(struct fe_warp *w, uint32_t pc, const struct fe_xop *x, const uint64_t *mask,
-		      struct warp_inst *out, struct sim_error *err)
+/* One FE_X_LD/FE_X_ST instruction: its operands, then ldst_loop with the constant arguments
+ * (tb and sgn: as ldst_loop takes them, x->bits / 8 and -1 where not constant) and whether it
+ * records addresses. */
+static inline __attribute__((always_inline)) int
+ldst_run(struct fe_warp *w, uint32_t pc, const struct fe_xop *x, const uint64_t *mask, uint64_t *addr,
+	 struct sim_error *err, const bool flat, const bool st, const uint32_t tb, const int sgn)
 {
-	const struct fe_cta *c = w->cta;
-	const struct fe_launch *l = c->l;
-	const uint32_t tb = x->bits / 8;
-	const bool st = x->kind == FE_X_ST, flat = x->space == WI_SPACE_SHARED || x->space == WI_SPACE_PARAM;
+	struct fe_cta *c = w->cta;
+	struct fe_launch *l = c->l;
 	struct ldst_args la = {
 		.ar = x->r[0] != FE_NO_REG ? reg_slot(w, x->r[0], 0) : fe_zero_column,
 		.base = x->imm[0] + (x->gsym != UINT32_MAX ? l->gsym_addr[x->gsym] : 0),
 		.col = reg_slot(w, x->d, 0),
-		.addr = out->addr,
-		.area = x->space == WI_SPACE_SHARED ? c->shared : l->params,
+		.addr = addr,
 		.mem = l->mem,
-		.state = &c->l->mem_state,
+		.state = &l->mem_state,
 		.sg = x->ssigned,
 		.f16 = x->f16,
 		.sp = x->space,
 	};
-	uint64_t area_bytes = x->space == WI_SPACE_SHARED ? c->shared_bytes : l->param_bytes;
-	/* no timing addresses to record, or a flat area that no access fits: the per-lane path */
-	if (!la.addr || (flat && (area_bytes < tb || !la.area)))
-		return fe_exec_ldst(w, pc, &w->k->prog[pc], mask, out, err);
-	la.last = area_bytes - tb;
-	/* constant arguments let each call specialise ldst_loop */
 	if (flat) {
-		if (st)
-			return tb == 4 ? ldst_loop(w, pc, mask, &la, true, true, 4, 0, err) :
-				ldst_loop(w, pc, mask, &la, true, true, tb, 0, err);
-		if (tb == 4)
-			return la.sg ? ldst_loop(w, pc, mask, &la, true, false, 4, 1, err) :
-				ldst_loop(w, pc, mask, &la, true, false, 4, 0, err);
-		return tb == 8 ? ldst_loop(w, pc, mask, &la, true, false, 8, 0, err) :
-			ldst_loop(w, pc, mask, &la, true, false, tb, -1, err);
+		const bool shared = x->space == WI_SPACE_SHARED;
+		const uint64_t bytes = shared ? c->shared_bytes : l->param_bytes;
+		la.area = shared ? c->shared : l->params;
+		/* a flat area that no access fits: the per-lane path (it faults) */
+		if (bytes < tb || !la.area)
+			return fe_exec_ldst(w, pc, x->in, mask, addr, err);
+		la.last = bytes - tb;
 	}
-	if (st)
-		return tb == 4 ? ldst_loop(w, pc, mask, &la, false, true, 4, 0, err) :
-			ldst_loop(w, pc, mask, &la, false, true, tb, 0, err);
-	if (tb == 4)
-		return la.sg ? ldst_loop(w, pc, mask, &la, false, false, 4, 1, err) :
-			ldst_loop(w, pc, mask, &la, false, false, 4, 0, err);
-	return tb == 8 ? ldst_loop(w, pc, mask, &la, false, false, 8, 0, err) :
-		ldst_loop(w, pc, mask, &la, false, false, tb, -1, err);
+	return addr ? ldst_loop(w, pc, mask, &la, flat, st, tb, sgn, true, err) :
+		ldst_loop(w, pc, mask, &la, flat, st, tb, sgn, false, err);
+}
+
+/* One function per shape, never inlined into a caller; the link picks it (fe_exec_ldst_fn). */
+#define LDST_FN(NAME, FLAT, ST, TB, SGN)                                                       \
+	static __attribute__((noinline)) int NAME(struct fe_warp *w, uint32_t pc, const struct fe_xop *x, \
+						  const uint64_t *mask, uint64_t *addr,          \
+						  struct sim_error *err)                         \
+	{                                                                                      \
+		return ldst_run(w, pc, x, mask, addr, err, FLAT, ST, TB, SGN);                 \
+	}
+LDST_FN(ld_flat_u32, true, false, 4, 0) LDST_FN(ld_flat_s32, true, false, 4, 1)
+LDST_FN(ld_flat_64, true, false, 8, 0) LDST_FN(ld_flat_any, true, false, x->bits / 8, -1)
+LDST_FN(st_flat_32, true, true, 4, 0) LDST_FN(st_flat_any, true, true, x->bits / 8, 0)
+LDST_FN(ld_global_u32, false, false, 4, 0) LDST_FN(ld_global_s32, false, false, 4, 1)
+LDST_FN(ld_global_64, false, false, 8, 0) LDST_FN(ld_global_any, false, false, x->bits / 8, -1)
+LDST_FN(st_global_32, false, true, 4, 0) LDST_FN(st_global_any, false, true, x->bits / 8, 0)
+#undef LDST_FN
+
+fe_ldst_fn fe_exec_ldst_fn(const struct fe_xop *x)
+{
+	if (x->kind != FE_X_LD && x->kind != FE_X_ST)
+		return NULL;
+	const bool flat = x->space == WI_SPACE_SHARED || x->space == WI_SPACE_PARAM;
+	if (x->kind == FE_X_ST)
+		return x->bits == 32 ? (flat ? st_flat_32 : st_global_32) : (flat ? st_flat_any : st_global_any);
+	if (x->bits == 32)
+		return x->ssigned ? (flat ? ld_flat_s32 : ld_global_s32) : (flat ? ld_flat_u32 : ld_global_u32);
+	return x->bits == 64 ? (flat ? ld_flat_64 : ld_global_64) : (flat ? ld_flat_any : ld_global_any);
 }
 
 /* Every ld/st lane by lane through mem_at: any space, generic addressing, vectors. */
 int fe_exec_ldst(struct fe_warp *w, uint32_t pc, const struct fe_inst *in, const uint64_t *mask,
-		     struct warp_inst *out, struct sim_error *err)
+		 uint64_t *addr, struct sim_error *err)
 {
 	bool st = in->op == FE_OP_ST;
 	const struct fe_opnd *ao = st ? &in->o[0] : &in->o[1], *vo = st ? &in->o[1] : &in->o[0];
@@ -304,7 +328,6 @@ int fe_exec_ldst(struct fe_warp *w, uint32_t pc, const struct fe_inst *in, const
 	const bool vec = vo->kind == FE_OK_VEC;
 	/* a scalar store of a plain register reads its column directly */
 	const uint64_t *sv = (st && in->vec == 1 && vo->kind == FE_OK_REG && !vo->neg) ? reg_slot(w, vo->reg, 0) : NULL;
-	uint64_t *addr = out->addr;
 	struct page_memo pm = {0, NULL};
 	uint64_t dstate = 0; /* store: the launch's mem_state moves by this (see ldst_loop) */
 	FE_FOR_LANES(w, mask, lane,

@@ -198,6 +198,9 @@ struct fe_xop;
 /* A fast kind's loop for the lanes of mask (exec_fast.c; fe_exec_fast says what pbits gets). */
 typedef bool (*fe_fast_fn)(struct fe_warp *w, const struct fe_xop *x, const uint64_t *mask,
 			   uint64_t *pbits);
+/* An FE_X_LD/FE_X_ST's loop for the lanes of mask (exec_mem.c; fe_exec_ldst_fast). */
+typedef int (*fe_ldst_fn)(struct fe_warp *w, uint32_t pc, const struct fe_xop *x, const uint64_t *mask,
+			  uint64_t *addr, struct sim_error *err);
 
 struct fe_xop {
 	/* what fe_warp_execute needs of every instruction, so that the common path never reads
@@ -224,10 +227,12 @@ struct fe_xop {
 	uint8_t f16;         /* FE_X_LD: .f16 keeps the loaded 16 bits */
 	uint32_t gsym;       /* FE_X_LD/ST: global symbol whose address adds in, or UINT32_MAX */
 	/* Decided at link, so that a fast instruction's call sets nothing up: its loop (chosen
-	 * by kind and by the result's norm()), the instruction (a NaN's payload, fe_convert) and
-	 * for each source without a register the column of WI_MAX_LANES copies of imm[i] it
-	 * reads (fe_zero_column for 0, else the kernel's imm_cols: fe_exec_decode_kernel) */
+	 * by kind and by the result's norm(); ld/st: by space, direction and width), the
+	 * instruction (a NaN's payload, fe_convert) and for each source without a register the
+	 * column of WI_MAX_LANES copies of imm[i] it reads (fe_zero_column for 0, else the
+	 * kernel's imm_cols: fe_exec_decode_kernel) */
 	fe_fast_fn fast;
+	fe_ldst_fn ldst;
 	const struct fe_inst *in;
 	const uint64_t *icol[3];
 };

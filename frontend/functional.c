@@ -235,7 +235,7 @@ static int warp_turn(struct cta_run *r, struct fe_warp *w, uint64_t max, uint32_
 			tn += lanes;
 			bool has_bits = false;
 			if (x->kind == FE_X_LD || x->kind == FE_X_ST)
-				rc = fe_exec_ldst_fast(w, pc, x, mask, &r->wi, err);
+				rc = fe_exec_ldst_fast(w, pc, x, mask, NULL, err); /* no addresses */
 			else if (x->kind != FE_X_GENERIC)
 				has_bits = fe_exec_fast(w, x, mask, pbits);
 			else

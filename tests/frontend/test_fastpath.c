@@ -3,7 +3,8 @@
  * semantics: every instruction below runs from the same random register, shared and global
  * state through fe_exec_inst and fe_exec_inst_generic, with full, sparse, single-lane and
  * empty masks, on 32-lane and 128-lane warps; registers, carry flags, memory, the addresses
- * reported to the timing model and any fault must agree bit for bit. */
+ * reported to the timing model (where the fast path is asked for them) and any fault must
+ * agree bit for bit. */
 #include <stdlib.h>
 
 #include "fe_test.h"
@@ -283,7 +284,8 @@ static void run_warp_size(uint32_t warp_size)
 			memset(&wr, 0, sizeof wr);
 			memset(addr_f, 0xa5, nl * 8);
 			memset(addr_r, 0xa5, nl * 8);
-			wf.addr = addr_f;
+			/* odd trials: the fast path records no addresses (a functional turn's ld/st) */
+			wf.addr = trial % 2 ? NULL : addr_f;
 			wr.addr = addr_r;
 			struct sim_error ef, er;
 			sim_error_clear(&ef);
@@ -310,7 +312,8 @@ static void run_warp_size(uint32_t warp_size)
 			cr_assert_eq(memcmp(fast.carry, ref.carry, nl), 0, "pc %u '%s': carry", pc, what);
 			cr_assert_eq(memcmp(fast.shared, ref.shared, SHARED_BYTES), 0, "pc %u '%s': shared", pc, what);
 			cr_assert_eq(memcmp(fast.global, ref.global, GLOBAL_BYTES), 0, "pc %u '%s': global", pc, what);
-			cr_assert_eq(memcmp(addr_f, addr_r, nl * 8), 0, "pc %u '%s': addresses", pc, what);
+			if (wf.addr)
+				cr_assert_eq(memcmp(addr_f, addr_r, nl * 8), 0, "pc %u '%s': addresses", pc, what);
 		}
 	}
 	/* the shapes meant for the fast loops did get them */
