@@ -136,6 +136,13 @@ static void decode(const struct fe_inst *in, struct fe_xop *x)
 		ok = xsrc(x, 0, &o[1], t) && xsrc(x, 1, &o[2], t) &&
 		     (in->n_opnd < 4 || xsrc(x, 2, &o[3], kind == FE_X_MAD_WIDE ? (enum fe_type)(t + 1) : t));
 		break;
+	case FE_OP_NEG:
+		/* integer neg is 0 - a (exec_lane: wrapping), a sub from the zero column */
+		if (in->n_opnd != 2 || flt || pred || in->flags)
+			break;
+		kind = FE_X_SUB;
+		ok = xsrc(x, 1, &o[1], t);
+		break;
 	case FE_OP_MIN: case FE_OP_MAX: case FE_OP_DIV: case FE_OP_REM:
 		if (in->n_opnd != 3 || flt || pred || in->flags)
 			break;

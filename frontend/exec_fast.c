@@ -30,8 +30,9 @@ static inline unsigned setp_idx_d(double a, double b)
 /* One loop over the active lanes; operand i is a register column or, through an index mask
  * of 0, the immediate. */
 /* The shapes of the write's norm() that fast loops are specialised for: a 64-bit result, a
- * 32-bit result zero- or sign-extended, any other through the shift pair. */
-enum { RF_64, RF_U32, RF_S32, RF_ANY };
+ * 32- or 16-bit result zero- or sign-extended (PTX keeps bools and chars in 16-bit
+ * registers), any other through the shift pair. */
+enum { RF_64, RF_U32, RF_S32, RF_U16, RF_S16, RF_ANY, RF_COUNT };
 
 static inline __attribute__((always_inline)) uint64_t rnorm(uint64_t v, int rf, unsigned rsh, bool rs)
 {
@@ -39,6 +40,8 @@ static inline __attribute__((always_inline)) uint64_t rnorm(uint64_t v, int rf, 
 	case RF_64: return v;
 	case RF_U32: return (uint32_t)v;
 	case RF_S32: return (uint64_t)(int64_t)(int32_t)(uint32_t)v;
+	case RF_U16: return (uint16_t)v;
+	case RF_S16: return (uint64_t)(int64_t)(int16_t)(uint16_t)v;
 	default: return rs ? (uint64_t)((int64_t)(v << rsh) >> rsh) : (v << rsh) >> rsh;
 	}
 }
@@ -329,10 +332,10 @@ static inline __attribute__((always_inline)) bool fast_setp(struct fe_warp *w, c
 		uint64_t *D2 = x->d2 != FE_NO_REG ? &w->regs[(size_t)x->d2 * nl] : NULL;
 		const unsigned tbl = x->tbl;
 		const uint8_t bop = x->boolop;
-		if (kind == FE_X_SETP_INT && bop == FE_BOOL_NONE && !D2 && (ssh == 32 || ssh == 0) &&
-		    tbl >= 0x1 && tbl <= 0x6) {
-			/* one predicate from a 32- or 64-bit integer comparison, the common case:
-			 * the comparison itself instead of the outcome table */
+		if (kind == FE_X_SETP_INT && bop == FE_BOOL_NONE && !D2 && tbl >= 0x1 && tbl <= 0x6) {
+			/* one predicate from an integer comparison (16, 32 or 64 bits: setp has no
+			 * 8-bit types), the common case: the comparison itself instead of the outcome
+			 * table */
 #define SETP_CMP(KA, KB)                                                                       \
 	do {                                                                                   \
 		switch (tbl) {                                                                 \
@@ -348,6 +351,10 @@ static inline __attribute__((always_inline)) bool fast_setp(struct fe_warp *w, c
 				SETP_CMP((int32_t)(uint32_t)A, (int32_t)(uint32_t)B);
 			else if (ssh == 32)
 				SETP_CMP((uint32_t)A, (uint32_t)B);
+			else if (ssh == 48 && ss)
+				SETP_CMP((int16_t)(uint16_t)A, (int16_t)(uint16_t)B);
+			else if (ssh == 48)
+				SETP_CMP((uint16_t)A, (uint16_t)B);
 			else if (ss)
 				SETP_CMP((int64_t)A, (int64_t)B);
 			else
@@ -389,9 +396,26 @@ static inline __attribute__((always_inline)) bool fast_setp(struct fe_warp *w, c
 	}
 	return false;
 }
+/* Predicate logic (and, or, xor, not of predicates, each operand possibly negated): one
+ * predicate result, whose lanes come back in pbits as a one-result setp's do (fe_exec_fast),
+ * so that a guard on it finds them in the turn's cache. Bitwise, not && and ||: both operands
+ * are read anyway, and a lane's result is then free of branches. */
+static inline __attribute__((always_inline)) bool fast_pred(struct fe_warp *w, const struct fe_xop *x,
+							  const uint64_t *mask, uint64_t *pbits,
+							  const int kind)
+{
+	FAST_LOCALS;
+	switch (kind) {
+	case FE_X_PAND: SETP_PUT(, (uint64_t)(((A != 0) != n0) & ((B != 0) != n1))); break;
+	case FE_X_POR: SETP_PUT(, (uint64_t)(((A != 0) != n0) | ((B != 0) != n1))); break;
+	case FE_X_PXOR: SETP_PUT(, (uint64_t)(((A != 0) != n0) ^ ((B != 0) != n1))); break;
+	default: /* FE_X_PNOT */ SETP_PUT(, (uint64_t)((A != 0) == n0)); break;
+	}
+	return true;
+}
 #undef SETP_PUT
 
-/* f32/f64 add, sub, mul, fma in round-to-nearest, and predicate logic. */
+/* f32/f64 add, sub, mul, fma in round-to-nearest. */
 static inline __attribute__((always_inline)) void fast_float(struct fe_warp *w, const struct fe_xop *x,
 							   const uint64_t *mask, const int kind)
 {
@@ -431,10 +455,6 @@ static inline __attribute__((always_inline)) void fast_float(struct fe_warp *w, 
 	case FE_X_DFMA: DOUBLE_LOOP(FE_OP_FMA, fma(da, db, as_f64(C))); break;
 #undef FLOAT_LOOP
 #undef DOUBLE_LOOP
-	case FE_X_PAND: FE_FOR_LANES(w, mask, lane, D[lane] = ((A != 0) != n0) && ((B != 0) != n1);); break;
-	case FE_X_POR: FE_FOR_LANES(w, mask, lane, D[lane] = ((A != 0) != n0) || ((B != 0) != n1);); break;
-	case FE_X_PXOR: FE_FOR_LANES(w, mask, lane, D[lane] = ((A != 0) != n0) != ((B != 0) != n1);); break;
-	case FE_X_PNOT: FE_FOR_LANES(w, mask, lane, D[lane] = (A != 0) == n0;); break;
 	default:
 		break;
 	}
@@ -468,7 +488,9 @@ static inline __attribute__((always_inline)) void fast_float(struct fe_warp *w, 
 		fast_int(w, x, mask, K, RF);                                                   \
 		return false;                                                                  \
 	}
-#define FAST_FN_R(K) FAST_FN_RF(K, RF_64) FAST_FN_RF(K, RF_U32) FAST_FN_RF(K, RF_S32) FAST_FN_RF(K, RF_ANY)
+#define FAST_FN_R(K)                                                                           \
+	FAST_FN_RF(K, RF_64) FAST_FN_RF(K, RF_U32) FAST_FN_RF(K, RF_S32) FAST_FN_RF(K, RF_U16)   \
+	FAST_FN_RF(K, RF_S16) FAST_FN_RF(K, RF_ANY)
 FAST_FN_R(FE_X_ADD) FAST_FN_R(FE_X_SUB) FAST_FN_R(FE_X_AND) FAST_FN_R(FE_X_OR) FAST_FN_R(FE_X_XOR)
 FAST_FN_R(FE_X_NOT) FAST_FN_R(FE_X_SHL) FAST_FN_R(FE_X_SHR) FAST_FN_R(FE_X_MUL_LO)
 FAST_FN_R(FE_X_MAD_LO) FAST_FN_R(FE_X_MUL_WIDE) FAST_FN_R(FE_X_MAD_WIDE) FAST_FN_R(FE_X_SELP)
@@ -477,8 +499,7 @@ FAST_FN_R(FE_X_CVT_INT) FAST_FN_R(FE_X_MIN) FAST_FN_R(FE_X_MAX) FAST_FN_R(FE_X_C
 FAST_FN_R(FE_X_DIV) FAST_FN_R(FE_X_REM) FAST_FN_R(FE_X_CVT_F2I) FAST_FN_R(FE_X_CVT_F2F)
 FAST_FN(fast_float, FE_X_FADD) FAST_FN(fast_float, FE_X_FSUB) FAST_FN(fast_float, FE_X_FMUL)
 FAST_FN(fast_float, FE_X_FFMA) FAST_FN(fast_float, FE_X_DADD) FAST_FN(fast_float, FE_X_DSUB)
-FAST_FN(fast_float, FE_X_DMUL) FAST_FN(fast_float, FE_X_DFMA) FAST_FN(fast_float, FE_X_PAND)
-FAST_FN(fast_float, FE_X_POR) FAST_FN(fast_float, FE_X_PXOR) FAST_FN(fast_float, FE_X_PNOT)
+FAST_FN(fast_float, FE_X_DMUL) FAST_FN(fast_float, FE_X_DFMA)
 #define FAST_FN_SETP(K)                                                                        \
 	static __attribute__((noinline)) bool fast_##K(struct fe_warp *w, const struct fe_xop *x, \
 						       const uint64_t *mask, uint64_t *pbits)   \
@@ -487,6 +508,14 @@ FAST_FN(fast_float, FE_X_POR) FAST_FN(fast_float, FE_X_PXOR) FAST_FN(fast_float,
 	}
 FAST_FN_SETP(FE_X_SETP_INT) FAST_FN_SETP(FE_X_SETP_F32) FAST_FN_SETP(FE_X_SETP_F64)
 #undef FAST_FN_SETP
+#define FAST_FN_PRED(K)                                                                        \
+	static __attribute__((noinline)) bool fast_##K(struct fe_warp *w, const struct fe_xop *x, \
+						       const uint64_t *mask, uint64_t *pbits)   \
+	{                                                                                      \
+		return fast_pred(w, x, mask, pbits, K);                                        \
+	}
+FAST_FN_PRED(FE_X_PAND) FAST_FN_PRED(FE_X_POR) FAST_FN_PRED(FE_X_PXOR) FAST_FN_PRED(FE_X_PNOT)
+#undef FAST_FN_PRED
 #undef FAST_FN
 #undef FAST_FN_RF
 #undef FAST_FN_R
@@ -494,10 +523,12 @@ FAST_FN_SETP(FE_X_SETP_INT) FAST_FN_SETP(FE_X_SETP_F32) FAST_FN_SETP(FE_X_SETP_F
 fe_fast_fn fe_exec_fast_fn(const struct fe_xop *x)
 {
 	/* the write's norm() as fast_int's loops specialise it */
-	const int rf = x->rsh == 0 ? RF_64 : x->rsh == 32 ? (x->rsigned ? RF_S32 : RF_U32) : RF_ANY;
-#define R(K) [K] = {fast_##K##_RF_64, fast_##K##_RF_U32, fast_##K##_RF_S32, fast_##K##_RF_ANY}
-#define F(K) [K] = {fast_##K, fast_##K, fast_##K, fast_##K}
-	static const fe_fast_fn fns[FE_X_COUNT][4] = {
+	const int rf = x->rsh == 0 ? RF_64 : x->rsh == 32 ? (x->rsigned ? RF_S32 : RF_U32) :
+		x->rsh == 48 ? (x->rsigned ? RF_S16 : RF_U16) : RF_ANY;
+#define R(K) [K] = {fast_##K##_RF_64, fast_##K##_RF_U32, fast_##K##_RF_S32, fast_##K##_RF_U16, \
+		    fast_##K##_RF_S16, fast_##K##_RF_ANY}
+#define F(K) [K] = {fast_##K, fast_##K, fast_##K, fast_##K, fast_##K, fast_##K}
+	static const fe_fast_fn fns[FE_X_COUNT][RF_COUNT] = {
 		R(FE_X_ADD), R(FE_X_SUB), R(FE_X_AND), R(FE_X_OR), R(FE_X_XOR), R(FE_X_NOT),
 		R(FE_X_SHL), R(FE_X_SHR), R(FE_X_MUL_LO), R(FE_X_MAD_LO), R(FE_X_MUL_WIDE),
 		R(FE_X_MAD_WIDE), R(FE_X_SELP), R(FE_X_MOV), R(FE_X_MOV_SREG), R(FE_X_CVTA_TO),

@@ -147,9 +147,10 @@ void fe_exec_vote(struct fe_warp *w, const struct fe_inst *in, const uint64_t *m
 void fe_exec_match(struct fe_warp *w, const struct fe_inst *in, const uint64_t *mask);
 /* exec_fast.c: the decoded shape x (kind not FE_X_GENERIC, FE_X_LD, FE_X_ST) for the lanes of
  * mask, through the loop the link chose (x->fast). A setp with one result (no second one, no
- * combining predicate) returns true and its lanes' results in pbits[mask_words]: bit l set
- * when lane l is in mask and its x->d became 1 (what fe_exec_pred_bits would read for those
- * lanes); any other returns false and leaves pbits alone. */
+ * combining predicate) and predicate logic (and, or, xor, not .pred) return true and their
+ * lanes' results in pbits[mask_words]: bit l set when lane l is in mask and its x->d became 1
+ * (what fe_exec_pred_bits would read for those lanes); any other returns false and leaves
+ * pbits alone. */
 static inline bool fe_exec_fast(struct fe_warp *w, const struct fe_xop *x, const uint64_t *mask,
 				uint64_t *pbits)
 {

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 
 #include "fe_test.h"
-#include "frontend/fe_rt.h"
+#include "frontend/exec_int.h"
 
 #define SHARED_BYTES 2048
 #define GLOBAL_BYTES 4096
@@ -126,6 +126,11 @@ static const char *text =
 	"mul.f64 %fd1, %fd2, 0dFFF0000000000000;\nfma.rn.f64 %fd1, %fd2, 0d8000000000000000, 0d3FF0000000000000;\n"
 	"setp.lt.f32 %p1, %f2, 0f7FC00001;\nsetp.ge.f64 %p1|%p2, %fd2, 0dFFF0000000000000;\n"
 	"add.f32 %f1, %f2, 1.5;\nmul.f64 %fd1, %fd2, -0.25;\ncvt.rzi.s32.f64 %r1, 0d41E0000000000000;\n"
+	/* 16-bit comparisons and results (PTX's bools and chars) */
+	"setp.ne.s16 %p1, %h2, 0;\nsetp.eq.b16 %p1, %h2, %h3;\nsetp.gt.s16 %p1, %h2, -1;\nsetp.hs.u16 %p1, %h2, 65535;\n"
+	"and.b16 %h1, %h2, 0xff00;\nxor.b16 %h1, %h2, %h3;\nmov.u16 %h1, %h2;\nselp.u16 %h1, 1, 0, %p4;\n"
+	/* integer neg: a sub from the zero column */
+	"neg.s32 %r1, %r2;\nneg.s64 %rd1, %rd2;\nneg.s16 %h1, %h2;\nneg.f32 %f1, %f2;\n"
 	"ret;\n}\n";
 
 static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
@@ -314,6 +319,25 @@ static void run_warp_size(uint32_t warp_size)
 			cr_assert_eq(memcmp(fast.global, ref.global, GLOBAL_BYTES), 0, "pc %u '%s': global", pc, what);
 			if (wf.addr)
 				cr_assert_eq(memcmp(addr_f, addr_r, nl * 8), 0, "pc %u '%s': addresses", pc, what);
+			/* a loop that hands back its predicate's lanes (a one-result setp, predicate
+			 * logic) hands back what it wrote: the guard cache relies on it */
+			const struct fe_xop *x = &k->xop[pc];
+			if (x->fast) {
+				load(w, mem, gbase, &init, nregs);
+				uint64_t pbits[WI_MASK_WORDS];
+				memset(pbits, 0xa5, sizeof pbits);
+				if (fe_exec_fast(w, x, mask, pbits)) {
+					cr_assert(x->kind == FE_X_SETP_INT || x->kind == FE_X_SETP_F32 ||
+						  x->kind == FE_X_SETP_F64 || (x->kind >= FE_X_PAND && x->kind <= FE_X_PNOT),
+						  "pc %u '%s': bits from a kind without a predicate result", pc, what);
+					for (size_t lane = 0; lane < nl; lane++) {
+						bool bit = (pbits[lane / 64] >> (lane % 64)) & 1;
+						bool want = fe_mask_test(mask, (uint32_t)lane) && w->regs[(size_t)x->d * nl + lane];
+						cr_assert_eq(bit, want, "pc %u '%s' trial %d lane %zu: bit %d", pc, what, trial,
+							     lane, bit);
+					}
+				}
+			}
 		}
 	}
 	/* the shapes meant for the fast loops did get them */
@@ -359,6 +383,8 @@ Test(fastpath, decoded_kinds_of_common_shapes)
 		{"ld.shared.v2.u32", false}, {"st.shared.u32 [%r5], %r1", true}, {"st.shared.u32 [%r5], 77", false},
 		{"ld.global.u64", true}, {"st.global.f32", true}, {"ld.param.u64", true},
 		{"ld.const.u32", true}, {"ld.u32 %r1, [%rd6]", false}, {"st.u32", false},
+		{"neg.s32", true}, {"neg.s16", true}, {"neg.f32", false}, {"and.pred", true},
+		{"setp.ne.s16", true},
 	};
 	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
 		bool found = false;
