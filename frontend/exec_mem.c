@@ -289,7 +289,44 @@ ldst_run(struct fe_warp *w, uint32_t pc, const struct fe_xop *x, const uint64_t 
 		ldst_loop(w, pc, mask, &la, flat, st, tb, sgn, false, err);
 }
 
-/* One function per shape, never inlined into a caller; the link picks it (fe_exec_ldst_fn). */
+/* A load from a flat area at a constant address (no address register: a kernel parameter, a
+ * shared variable): every lane reads the same bytes, so they are checked and read once and
+ * copied into each active lane; a fault is the first active lane's, as in ldst_loop. */
+static __attribute__((noinline)) int fast_ld_flat_uniform(struct fe_warp *w, uint32_t pc,
+							  const struct fe_xop *x, const uint64_t *mask,
+							  uint64_t *addr, struct sim_error *err)
+{
+	struct fe_cta *c = w->cta;
+	struct fe_launch *l = c->l;
+	const uint32_t tb = x->bits / 8;
+	const bool shared = x->space == WI_SPACE_SHARED;
+	const uint64_t bytes = shared ? c->shared_bytes : l->param_bytes, a = x->imm[0];
+	const uint8_t *area = shared ? c->shared : l->params;
+	uint64_t v = 0;
+	bool read = false;
+	uint64_t *col = reg_slot(w, x->d, 0);
+	FE_FOR_LANES(w, mask, lane,
+		if (!read) {
+			/* ldst_loop's checks (a per-lane fault there faults the first lane here) */
+			if ((a & (tb - 1)) || bytes < tb || a > bytes - tb || !area)
+				return ldst_fault(w, lane, pc, x->space, false, tb, a, err);
+			v = load_le(area + a, tb);
+			if (tb == 2 && x->f16)
+				v &= 0xffff;
+			const unsigned sh = 64 - 8 * tb;
+			v = x->ssigned ? (uint64_t)((int64_t)(v << sh) >> sh) : (v << sh) >> sh;
+			read = true;
+		}
+		col[lane] = v;
+		if (addr)
+			addr[lane] = a;
+	);
+	return 0;
+}
+
+/* One function per shape, never inlined into a caller; the link picks it (fe_exec_ldst_fn).
+ * Named fast_* as the ALU loops are: scripts/functional-speed.sh counts fast_* as the
+ * executor's. */
 #define LDST_FN(NAME, FLAT, ST, TB, SGN)                                                       \
 	static __attribute__((noinline)) int NAME(struct fe_warp *w, uint32_t pc, const struct fe_xop *x, \
 						  const uint64_t *mask, uint64_t *addr,          \
@@ -297,12 +334,12 @@ ldst_run(struct fe_warp *w, uint32_t pc, const struct fe_xop *x, const uint64_t 
 	{                                                                                      \
 		return ldst_run(w, pc, x, mask, addr, err, FLAT, ST, TB, SGN);                 \
 	}
-LDST_FN(ld_flat_u32, true, false, 4, 0) LDST_FN(ld_flat_s32, true, false, 4, 1)
-LDST_FN(ld_flat_64, true, false, 8, 0) LDST_FN(ld_flat_any, true, false, x->bits / 8, -1)
-LDST_FN(st_flat_32, true, true, 4, 0) LDST_FN(st_flat_any, true, true, x->bits / 8, 0)
-LDST_FN(ld_global_u32, false, false, 4, 0) LDST_FN(ld_global_s32, false, false, 4, 1)
-LDST_FN(ld_global_64, false, false, 8, 0) LDST_FN(ld_global_any, false, false, x->bits / 8, -1)
-LDST_FN(st_global_32, false, true, 4, 0) LDST_FN(st_global_any, false, true, x->bits / 8, 0)
+LDST_FN(fast_ld_flat_u32, true, false, 4, 0) LDST_FN(fast_ld_flat_s32, true, false, 4, 1)
+LDST_FN(fast_ld_flat_64, true, false, 8, 0) LDST_FN(fast_ld_flat_any, true, false, x->bits / 8, -1)
+LDST_FN(fast_st_flat_32, true, true, 4, 0) LDST_FN(fast_st_flat_any, true, true, x->bits / 8, 0)
+LDST_FN(fast_ld_global_u32, false, false, 4, 0) LDST_FN(fast_ld_global_s32, false, false, 4, 1)
+LDST_FN(fast_ld_global_64, false, false, 8, 0) LDST_FN(fast_ld_global_any, false, false, x->bits / 8, -1)
+LDST_FN(fast_st_global_32, false, true, 4, 0) LDST_FN(fast_st_global_any, false, true, x->bits / 8, 0)
 #undef LDST_FN
 
 fe_ldst_fn fe_exec_ldst_fn(const struct fe_xop *x)
@@ -310,11 +347,19 @@ fe_ldst_fn fe_exec_ldst_fn(const struct fe_xop *x)
 	if (x->kind != FE_X_LD && x->kind != FE_X_ST)
 		return NULL;
 	const bool flat = x->space == WI_SPACE_SHARED || x->space == WI_SPACE_PARAM;
+	if (x->kind == FE_X_LD && flat && x->r[0] == FE_NO_REG)
+		return fast_ld_flat_uniform;
+	if (x->kind == FE_X_ST && x->bits == 32)
+		return flat ? fast_st_flat_32 : fast_st_global_32;
 	if (x->kind == FE_X_ST)
-		return x->bits == 32 ? (flat ? st_flat_32 : st_global_32) : (flat ? st_flat_any : st_global_any);
+		return flat ? fast_st_flat_any : fast_st_global_any;
+	if (x->bits == 32 && x->ssigned)
+		return flat ? fast_ld_flat_s32 : fast_ld_global_s32;
 	if (x->bits == 32)
-		return x->ssigned ? (flat ? ld_flat_s32 : ld_global_s32) : (flat ? ld_flat_u32 : ld_global_u32);
-	return x->bits == 64 ? (flat ? ld_flat_64 : ld_global_64) : (flat ? ld_flat_any : ld_global_any);
+		return flat ? fast_ld_flat_u32 : fast_ld_global_u32;
+	if (x->bits == 64)
+		return flat ? fast_ld_flat_64 : fast_ld_global_64;
+	return flat ? fast_ld_flat_any : fast_ld_global_any;
 }
 
 /* Every ld/st lane by lane through mem_at: any space, generic addressing, vectors. */

@@ -129,6 +129,10 @@ static const char *text =
 	/* 16-bit comparisons and results (PTX's bools and chars) */
 	"setp.ne.s16 %p1, %h2, 0;\nsetp.eq.b16 %p1, %h2, %h3;\nsetp.gt.s16 %p1, %h2, -1;\nsetp.hs.u16 %p1, %h2, 65535;\n"
 	"and.b16 %h1, %h2, 0xff00;\nxor.b16 %h1, %h2, %h3;\nmov.u16 %h1, %h2;\nselp.u16 %h1, 1, 0, %p4;\n"
+	/* loads at a constant address, read once for every lane (one faults: past the end,
+	 * misaligned) */
+	"ld.shared.u16 %h1, [sh+6];\nld.shared.s16 %h1, [sh+6];\nld.shared.u64 %rd1, [sh+2040];\n"
+	"ld.shared.u32 %r1, [sh+2048];\nld.param.u32 %r1, [p1+2];\nld.shared.s8 %r1, [sh+5];\n"
 	/* integer neg: a sub from the zero column */
 	"neg.s32 %r1, %r2;\nneg.s64 %rd1, %rd2;\nneg.s16 %h1, %h2;\nneg.f32 %f1, %f2;\n"
 	"ret;\n}\n";
@@ -384,7 +388,7 @@ Test(fastpath, decoded_kinds_of_common_shapes)
 		{"ld.global.u64", true}, {"st.global.f32", true}, {"ld.param.u64", true},
 		{"ld.const.u32", true}, {"ld.u32 %r1, [%rd6]", false}, {"st.u32", false},
 		{"neg.s32", true}, {"neg.s16", true}, {"neg.f32", false}, {"and.pred", true},
-		{"setp.ne.s16", true},
+		{"setp.ne.s16", true}, {"ld.shared.u32 %r1, [sh+2048]", true}, {"ld.param.u32 %r1, [p1+2]", true},
 	};
 	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
 		bool found = false;
