@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Private to frontend/: run-time state of launches, CTAs and warps (registers, SIMT stack),
- * shared by the control-flow side (launch.c) and the instruction semantics (exec.c). */
+ * shared by the control-flow side (launch.c, simt.c) and the instruction semantics (exec.c). */
 #ifndef WARPSIM_FE_RT_H
 #define WARPSIM_FE_RT_H
 
@@ -79,7 +79,7 @@ struct fe_warp {
 	uint32_t red_gen;              /* bar.red instructions executed so far */
 	uint64_t red_mask[WI_MASK_WORDS];
 	/* Calls of recursive functions: the callee's registers, .local and call scratch of every
-	 * lane as they were before the call, a record per active call (launch.c frame_save);
+	 * lane as they were before the call, a record per active call (simt.c frame_save);
 	 * grows by doubling, like the SIMT stack */
 	uint8_t *save;
 	size_t save_len, save_cap;     /* bytes */
@@ -122,7 +122,7 @@ static inline uint64_t fe_cta_warp_insts(const struct fe_cta *c)
 	return n;
 }
 
-/* Instructions that act on the SIMT stack or the CTA (bra, call, ret, exit, trap, bar): launch.c
+/* Instructions that act on the SIMT stack or the CTA (bra, call, ret, exit, trap, bar): simt.c
  * executes them; the rest are the executor's (fe_exec_inst). */
 static inline bool fe_op_is_control(uint16_t op)
 {
@@ -158,7 +158,7 @@ static inline enum fe_bra_way fe_bra_uniform(const struct fe_warp *w, struct fe_
 	return FE_BRA_TAKEN;
 }
 
-/* launch.c: after a non-control instruction moved the top entry's pc onto its reconvergence
+/* simt.c: after a non-control instruction moved the top entry's pc onto its reconvergence
  * point or past the code: pop what finished, end lanes that ran off the code, w->pc. */
 void fe_warp_settle(struct fe_warp *w);
 
