@@ -56,7 +56,9 @@ struct fe_simt_entry {
 /* Allocated 64-byte aligned (fe_cta_create): the first cache line holds what every executed
  * instruction reads, the SM's fe_warp_pc included, and the bottom of the SIMT stack follows
  * it, so a warp that has not diverged finds its top entry in the next line instead of in a
- * separate allocation (that load was the executor's most frequent cache miss). */
+ * separate allocation (that load was the executor's most frequent cache miss). A CTA's restart
+ * does not zero the struct: launch.c warp_start sets every field a CTA's run changes, and a new
+ * field is set there or joins the kinds its comment lists. */
 struct fe_warp {
 	_Alignas(64) uint32_t pc;      /* top-of-stack pc (FE_PC_NONE once exited), kept by
 	                                  fe_warp_execute */

@@ -234,8 +234,16 @@ static size_t cta_reg_words(const struct fe_cta *c)
 	return (size_t)(c->l->k->n_regs ? c->l->k->n_regs : 1) * c->warp_size;
 }
 
-/* Warp i of c at the kernel's start, its struct zero but for its buffers (regs, carry, a
- * grown SIMT stack, the save area) and their capacities. */
+/* Warp i of c at the kernel's start: every field of struct fe_warp that running a CTA changes is
+ * set here, so that a restarted CTA's warps (fe_cta_restart) start as fe_cta_create's zeroed ones
+ * without zeroing the whole struct again (a memset of its 832 bytes, 576 of them the inline
+ * SIMT entries, per warp and CTA). What is not set here: the buffers and their
+ * capacities (regs, carry, stack, cap, save, save_cap), the CTA's to keep; the SIMT entries
+ * above the bottom one, zeroed when pushed (simt_push); red_pc and red_mask, written by a bar.red
+ * before red_deliver reads them; and the bottom entry's mask words from mask_words on, zero in
+ * every entry as long as the warp size is the CTA's (nothing writes them; fe_cta_recycle reuses a
+ * CTA only for the same warp size). A field added to struct fe_warp is set here or belongs to
+ * one of these. */
 static void warp_start(struct fe_cta *c, uint32_t i)
 {
 	struct fe_warp *w = &c->warps[i];
@@ -244,15 +252,24 @@ static void warp_start(struct fe_cta *c, uint32_t i)
 	w->id = i;
 	w->n_lanes = c->warp_size;
 	w->mask_words = (c->warp_size + 63) / 64;
+	w->n_insts = 0;
+	w->red_pending = false;
+	w->red_gen = 0;
+	w->save_len = 0;
+	w->save_depth = 0;
+	w->stack_used = 0;
 	struct fe_simt_entry *e = &w->stack[0];
 	e->pc = 0;
 	e->rpc = FE_PC_NONE;
+	e->call_pc = 0;
 	e->kind = FE_SIMT_NORMAL;
+	e->saved = 0;
 	/* the warp's threads: all its lanes but in a CTA's partial last warp */
 	const uint32_t first = i * c->warp_size, T = c->l->threads_per_cta;
 	const uint32_t lanes = T - first < c->warp_size ? T - first : c->warp_size;
-	for (uint32_t wd = 0; wd * 64 < lanes; wd++)
-		e->mask[wd] = lanes - wd * 64 >= 64 ? ~0ull : (1ull << (lanes - wd * 64)) - 1;
+	for (uint32_t wd = 0; wd < w->mask_words; wd++)
+		e->mask[wd] = wd * 64 >= lanes ? 0 :
+			lanes - wd * 64 >= 64 ? ~0ull : (1ull << (lanes - wd * 64)) - 1;
 	w->sp = 1;
 	w->pc = 0;
 }
@@ -282,23 +299,10 @@ void fe_cta_restart(struct fe_cta *c, uint32_t cta_id)
 	memset(c->fparam, 0, (size_t)T * l->k->fparam_bytes);
 	for (uint32_t i = 0; i < c->n_warps; i++) {
 		struct fe_warp *w = &c->warps[i];
-		uint64_t *regs = w->regs;
-		uint8_t *carry = w->carry, *save = w->save;
-		struct fe_simt_entry *stack = w->stack;
-		uint32_t cap = w->cap;
-		size_t save_cap = w->save_cap;
-		memset(w, 0, sizeof *w);
-		w->regs = regs;
-		w->carry = carry;
-		w->save = save;
-		w->save_cap = save_cap;
-		w->cap = cap;
-		w->stack = stack; /* stack_inline, or the heap's if the stack grew */
-		memset(w->stack, 0, sizeof *w->stack);
 		for (uint32_t j = 0; j < l->k->n_entry_regs; j++) /* the rest are written first */
-			memset(regs + (size_t)l->k->entry_regs[j] * c->warp_size, 0, c->warp_size * sizeof *regs);
+			memset(w->regs + (size_t)l->k->entry_regs[j] * c->warp_size, 0, c->warp_size * sizeof *w->regs);
 		memset(w->carry, 0, c->warp_size);
-		warp_start(c, i);
+		warp_start(c, i); /* the rest of the warp's state */
 	}
 }
 

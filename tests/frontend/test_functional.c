@@ -3,7 +3,9 @@
  * (fe_cta_restart); each CTA starts from its own ids, a fresh SIMT stack (after a CTA whose
  * stack grew onto the heap), its partial last warp's mask and fresh bar.red counts; a warp's
  * turn (straight-line runs, uniform branches and bar.sync arrivals without the timing path's
- * record) executes and counts what the timing model's per-instruction path does. */
+ * record) executes and counts what the timing model's per-instruction path does; a CTA
+ * restarted or recycled after one that wrote its registers, shared memory, carry flags and
+ * predicates reads what a fresh CTA reads. */
 #include "fe_test.h"
 #include "frontend/warp_inst.h"
 
@@ -149,10 +151,11 @@ static char *turns_ptx(void)
 	return buf;
 }
 
-/* The reference: each CTA in a fresh fe_cta, every instruction through fe_warp_execute (the
- * timing model's path), the warps one instruction each in turn; a warp that arrived at a
- * barrier waits until every live warp has. */
-static void run_stepped(struct fe_launch *l, uint32_t n_ctas, uint64_t *wn, uint64_t *tn)
+/* The reference: each CTA in a fresh fe_cta (or, with recycle, in the previous CTA's, as an SM
+ * reuses them: fe_cta_recycle), every instruction through fe_warp_execute (the timing model's
+ * path), the warps one instruction each in turn; a warp that arrived at a barrier waits until
+ * every live warp has. */
+static void run_stepped(struct fe_launch *l, uint32_t n_ctas, bool recycle, uint64_t *wn, uint64_t *tn)
 {
 	struct sim_error err;
 	uint64_t addr[WI_MAX_LANES];
@@ -160,8 +163,14 @@ static void run_stepped(struct fe_launch *l, uint32_t n_ctas, uint64_t *wn, uint
 	memset(&wi, 0, sizeof wi);
 	wi.addr = addr;
 	*wn = *tn = 0;
+	struct fe_cta *c = NULL;
 	for (uint32_t id = 0; id < n_ctas; id++) {
-		struct fe_cta *c = fe_cta_create(l, id, 32, 0, &err);
+		if (recycle) {
+			c = fe_cta_recycle(c, l, id, 32, 0, &err);
+		} else {
+			fe_cta_destroy(c);
+			c = fe_cta_create(l, id, 32, 0, &err);
+		}
 		cr_assert_not_null(c);
 		uint8_t waiting[8] = {0};
 		cr_assert_leq(fe_cta_warp_count(c), 8);
@@ -186,8 +195,8 @@ static void run_stepped(struct fe_launch *l, uint32_t n_ctas, uint64_t *wn, uint
 			if (!progress)
 				memset(waiting, 0, sizeof waiting);
 		}
-		fe_cta_destroy(c);
 	}
+	fe_cta_destroy(c);
 }
 
 Test(functional, a_turn_runs_and_counts_as_the_per_instruction_path)
@@ -208,7 +217,7 @@ Test(functional, a_turn_runs_and_counts_as_the_per_instruction_path)
 		if (pass == 0)
 			cr_assert_eq(fe_launch_run_functional(l, &turn_wn, &turn_tn, &err), 0, "%s", err.msg);
 		else
-			run_stepped(l, N_CTAS, &step_wn, &step_tn);
+			run_stepped(l, N_CTAS, false, &step_wn, &step_tn);
 		fe_t_read(mem, out, pass == 0 ? turn_res : step_res, sizeof turn_res);
 		fe_launch_destroy(l);
 		fe_memory_destroy(mem);
@@ -220,5 +229,65 @@ Test(functional, a_turn_runs_and_counts_as_the_per_instruction_path)
 	/* per warp: 11 before the loop, 4 rounds of 9, then 3 + (odd 3 | even 1) + 3 + 80 + 7;
 	 * the 16-lane warp's lanes 96..111 are all at or past 40 */
 	cr_assert_eq(turn_wn, (uint64_t)N_CTAS * 4 * (11 + 4 * 9 + 3 + 3 + 3 + 80 + 7) + N_CTAS * 4 * 1);
+	fe_module_destroy(m);
+}
+
+/* Reads before any write: %clock64 (the CTA's warp instructions so far), %r2 (added to), the
+ * thread's shared word, CC.CF (addc) and %p1 (a guard); then, past a barrier, every thread
+ * writes its shared word, sets the carry and %p1, so that the next CTA in the same fe_cta finds
+ * them all changed. out[4 * global thread + i] = %r2 (5), the shared word (0), the addc and
+ * guarded add (0), the clock's low word. */
+static const char *stale =
+	HDR ".visible .entry k(.param .u64 out)\n{\n"
+	".reg .pred %p<3>;\n.reg .b32 %r<12>;\n.reg .b64 %rd<6>;\n"
+	".shared .align 4 .b8 sh[320];\n"
+	"mov.u64 %rd1, %clock64;\n mov.u32 %r1, %tid.x;\n add.u32 %r2, %r2, 5;\n"
+	"mov.u32 %r3, sh;\n shl.b32 %r4, %r1, 2;\n add.u32 %r3, %r3, %r4;\n ld.shared.u32 %r5, [%r3];\n"
+	"mov.u32 %r6, 0;\n addc.u32 %r6, %r6, %r6;\n @%p1 add.u32 %r6, %r6, 64;\n bar.sync 0;\n"
+	"mov.u32 %r7, -1;\n st.shared.u32 [%r3], %r7;\n add.cc.u32 %r8, %r7, 1;\n setp.eq.u32 %p1, %r1, %r1;\n"
+	"mov.u32 %r9, %ctaid.x;\n mov.u32 %r10, %ntid.x;\n mad.lo.u32 %r11, %r9, %r10, %r1;\n"
+	"ld.param.u64 %rd2, [out];\n mul.wide.u32 %rd3, %r11, 16;\n add.s64 %rd4, %rd2, %rd3;\n"
+	"cvt.u32.u64 %r8, %rd1;\n st.global.v4.u32 [%rd4], {%r2, %r5, %r6, %r8};\n ret;\n}\n";
+
+Test(functional, a_restarted_cta_reads_what_a_fresh_one_reads)
+{
+	enum { N_CTAS = 4, N_THREADS = 80 }; /* warps of 32, 32 and 16 lanes */
+	struct fe_module *m = fe_t_load_str(stale);
+	uint32_t grid[3] = {N_CTAS, 1, 1}, block[3] = {N_THREADS, 1, 1};
+	/* the functional run (one fe_cta restarted), the stepped one with fresh CTAs, with recycled */
+	uint32_t res[3][N_CTAS * N_THREADS * 4];
+	for (int pass = 0; pass < 3; pass++) {
+		struct fe_memory *mem = fe_memory_create();
+		struct sim_error err;
+		uint64_t out = fe_t_buf(mem, NULL, sizeof res[pass]);
+		uint8_t pbuf[8];
+		memcpy(pbuf, &out, 8);
+		struct fe_launch *l = fe_launch_create(m, mem, "k", grid, block, 0, pbuf, 8, 0, &err);
+		cr_assert_not_null(l, "%s", err.msg);
+		uint64_t wn = 0, tn = 0;
+		if (pass == 0)
+			cr_assert_eq(fe_launch_run_functional(l, &wn, &tn, &err), 0, "%s", err.msg);
+		else
+			run_stepped(l, N_CTAS, pass == 2, &wn, &tn);
+		fe_t_read(mem, out, res[pass], sizeof res[pass]);
+		fe_launch_destroy(l);
+		fe_memory_destroy(mem);
+	}
+	for (int pass = 0; pass < 3; pass++) {
+		for (uint32_t c = 0; c < N_CTAS; c++) {
+			for (uint32_t t = 0; t < N_THREADS; t++) {
+				const uint32_t *r = &res[pass][(c * N_THREADS + t) * 4], *r0 = &res[pass][t * 4];
+				cr_assert_eq(r[0], 5, "pass %d CTA %u thread %u: %%r2 %u", pass, c, t, r[0]);
+				cr_assert_eq(r[1], 0, "pass %d CTA %u thread %u: shared 0x%x", pass, c, t, r[1]);
+				cr_assert_eq(r[2], 0, "pass %d CTA %u thread %u: carry and %%p1 %u", pass, c, t, r[2]);
+				cr_assert_eq(r[3], r0[3], "pass %d CTA %u thread %u: clock %u, CTA 0's %u", pass, c,
+					     t, r[3], r0[3]);
+			}
+		}
+	}
+	/* warp 0's first instruction reads the CTA's count with itself in it, in every CTA */
+	cr_assert_eq(res[0][3], 1, "%u", res[0][3]);
+	/* the recycled CTAs step as the fresh ones: the same clocks */
+	cr_assert_eq(memcmp(res[1], res[2], sizeof res[1]), 0);
 	fe_module_destroy(m);
 }
