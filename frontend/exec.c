@@ -2,7 +2,7 @@
 /* The functional executor's decode and dispatch: an instruction's compact form (struct
  * fe_xop), decoded once at link, picks a fast loop (exec_fast.c) or ld/st loop (exec_mem.c);
  * the rest run through the per-lane semantics (exec_alu.c), the warp-synchronous ones
- * (exec_warp.c) and memory (exec_mem.c). Control flow is in launch.c. The same code executes
+ * (exec_warp.c) and memory (exec_mem.c). Control flow is in simt.c. The same code executes
  * an instruction in timing mode (fe_warp_execute, at issue) and functionally. */
 #include <stdlib.h>
 #include <string.h>
