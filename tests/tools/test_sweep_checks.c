@@ -180,10 +180,14 @@ Test(sweep_checks, sigint_to_the_sweep_stops_its_runs, .timeout = 120)
 		nanosleep(&(struct timespec){0, 50000000}, NULL);
 		seen = procs_mentioning(dir);
 	}
+	/* the SIGINT goes before any assert: a failed assert ends this test without it, and the
+	 * sweep and its runs, which never end, would be left running (two such runs were found
+	 * still running two hours after an interrupted test run on a busy machine) */
+	int killed = kill(pid, SIGINT), st;
+	pid_t waited = waitpid(pid, &st, 0);
 	cr_assert_eq(seen, 2, "runs found: %d", seen);
-	cr_assert_eq(kill(pid, SIGINT), 0);
-	int st;
-	cr_assert_eq(waitpid(pid, &st, 0), pid);
+	cr_assert_eq(killed, 0);
+	cr_assert_eq(waited, pid);
 	cr_assert(WIFSIGNALED(st) && WTERMSIG(st) == SIGINT, "the sweep ended with status %#x", st);
 	/* the runs went with it (they are reaped before the sweep dies) */
 	cr_assert_eq(procs_mentioning(dir), 0, "runs left running after SIGINT");
