@@ -89,6 +89,13 @@ struct fe_warp {
 	uint64_t stack_used;           /* their frames' bytes per thread (FE_FRAME_LINK_BYTES) */
 };
 
+/* Whether w has exited: its SIMT stack is empty. Inline for the functional turn loop, which
+ * asks it of every warp at every turn; fe_warp_done is the same for the timing model. */
+static inline bool fe_warp_exited(const struct fe_warp *w)
+{
+	return w->sp == 0;
+}
+
 /* A recursive call's stack frame as hardware would lay it out, in bytes per thread: the callee's
  * .local and call .param bytes and 16 for the return address and saved registers. ptxas -v
  * reports 24 bytes for fib(n) (estimate 24) and 56 for tri(n) of tests/cuda/ptx_more.cu

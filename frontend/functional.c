@@ -285,7 +285,7 @@ static int run_cta(struct cta_run *r, struct fe_cta *c, uint8_t *waiting, struct
 		bool live = false, progress = false;
 		for (uint32_t i = 0; i < c->n_warps && !rc; i++) {
 			struct fe_warp *w = &c->warps[i];
-			if (!w->sp) /* fe_warp_done */
+			if (fe_warp_exited(w))
 				continue;
 			live = true;
 			if (waiting[i])
@@ -311,7 +311,7 @@ static int run_cta(struct cta_run *r, struct fe_cta *c, uint8_t *waiting, struct
 			/* progress as in the timing model (components/gpu.c forward_progress); the
 			 * memory state is looked at every FE_STATE_SAMPLE_INSTS idle instructions and
 			 * before giving up, not per store */
-			if (t.barrier || !w->sp || l->atomic_changes != atomics_seen) {
+			if (t.barrier || fe_warp_exited(w) || l->atomic_changes != atomics_seen) {
 				idle = 0;
 				atomics_seen = l->atomic_changes;
 				continue;

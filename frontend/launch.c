@@ -389,7 +389,7 @@ uint32_t fe_warp_pc(const struct fe_warp *w)
 
 bool fe_warp_done(const struct fe_warp *w)
 {
-	return w->sp == 0;
+	return fe_warp_exited(w);
 }
 
 void fe_warp_next_mask(const struct fe_warp *w, uint64_t mask[WI_MASK_WORDS])
